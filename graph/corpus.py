@@ -1,0 +1,387 @@
+"""Read-only access to the user's langchain-postgres vector store.
+
+Two layouts are understood, detected from the collection name:
+
+* `PGVectorStore` (langchain-postgres v2): one table per collection with the columns
+  `langchain_id, content, embedding, langchain_metadata`.
+* legacy `PGVector`: every collection in `langchain_pg_embedding`, selected through
+  `langchain_pg_collection.name`. Most existing RAG systems (and the TRIAD paper) used it.
+
+Every statement is a SELECT with bound values and quoted identifiers, and every session is opened
+read-only, so pointing triad at a production store cannot change it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from langchain_core.embeddings import Embeddings
+from psycopg import sql
+from psycopg.rows import tuple_row
+
+from graph.errors import UserError
+
+#: Up to this many chunks, sampling draws from the full id list held in memory (exactly uniform).
+#: Above it, sampling reads random pages with TABLESAMPLE SYSTEM instead of scanning the table.
+IN_MEMORY_SAMPLING_LIMIT = 50_000
+
+#: Extra hits fetched by neighbour queries so that dropping duplicate texts still leaves n.
+DUPLICATE_HEADROOM = 5
+
+LEGACY_COLLECTIONS = "langchain_pg_collection"
+LEGACY_EMBEDDINGS = "langchain_pg_embedding"
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk of the user's store, under the id the store gives it."""
+
+    id: str
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A chunk returned by a similarity query; `distance` is the cosine distance (0 = same direction)."""
+
+    chunk: Chunk
+    distance: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a collection's columns are; the only layout-specific part of every query."""
+
+    kind: str  # "pgvectorstore" | "legacy"
+    table: sql.Composable
+    id_column: sql.Identifier
+    text_column: sql.Identifier
+    embedding_column: sql.Identifier
+    metadata_column: sql.Identifier
+    id_type: str  # "uuid" or "text": how ids are compared
+    scope: sql.Composable = sql.SQL("TRUE")  # restricts a shared table to the collection
+    scope_params: tuple[Any, ...] = ()
+
+
+def normalise_text(text: str) -> str:
+    """Text as compared for duplicates: case-folded, whitespace collapsed."""
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+async def _connect(url: str) -> psycopg.AsyncConnection[Any]:
+    try:
+        return await psycopg.AsyncConnection.connect(
+            url, autocommit=True, connect_timeout=5, options="-c default_transaction_read_only=on"
+        )
+    except psycopg.Error as error:
+        from graph.db import redact
+
+        raise UserError(
+            f"cannot connect to {redact(url)} ({_first_line(error)}); fix --database-url / TRIAD_DATABASE_URL"
+        ) from None
+
+
+async def _table_columns(conn: psycopg.AsyncConnection[Any], schema: str, table: str) -> dict[str, str]:
+    cursor = await conn.execute(
+        "SELECT column_name, udt_name FROM information_schema.columns"
+        " WHERE table_schema = %s AND table_name = %s",
+        (schema, table),
+    )
+    return {name: udt for name, udt in await cursor.fetchall()}
+
+
+async def _available_collections(conn: psycopg.AsyncConnection[Any], schema: str) -> list[str]:
+    cursor = await conn.execute(
+        "SELECT table_name FROM information_schema.columns WHERE table_schema = %s"
+        " AND column_name = 'langchain_id' ORDER BY table_name",
+        (schema,),
+    )
+    names = [row[0] for row in await cursor.fetchall()]
+    if await _table_columns(conn, "public", LEGACY_COLLECTIONS):
+        cursor = await conn.execute(
+            sql.SQL("SELECT name FROM {} ORDER BY name").format(sql.Identifier("public", LEGACY_COLLECTIONS))
+        )
+        names += [row[0] for row in await cursor.fetchall()]
+    return names
+
+
+async def detect_layout(conn: psycopg.AsyncConnection[Any], collection: str, schema: str = "public") -> Layout:
+    """Find `collection` as a PGVectorStore table first, then as a legacy PGVector collection."""
+    columns = await _table_columns(conn, schema, collection)
+    if {"langchain_id", "content", "embedding"} <= columns.keys():
+        return Layout(
+            kind="pgvectorstore",
+            table=sql.Identifier(schema, collection),
+            id_column=sql.Identifier("langchain_id"),
+            text_column=sql.Identifier("content"),
+            embedding_column=sql.Identifier("embedding"),
+            metadata_column=sql.Identifier("langchain_metadata"),
+            id_type="uuid" if columns["langchain_id"] == "uuid" else "text",
+        )
+    if await _table_columns(conn, "public", LEGACY_COLLECTIONS):
+        cursor = await conn.execute(
+            sql.SQL("SELECT uuid FROM {} WHERE name = %s").format(sql.Identifier("public", LEGACY_COLLECTIONS)),
+            (collection,),
+        )
+        row = await cursor.fetchone()
+        if row is not None:
+            return Layout(
+                kind="legacy",
+                table=sql.Identifier("public", LEGACY_EMBEDDINGS),
+                id_column=sql.Identifier("id"),
+                text_column=sql.Identifier("document"),
+                embedding_column=sql.Identifier("embedding"),
+                metadata_column=sql.Identifier("cmetadata"),
+                id_type="text",
+                scope=sql.SQL("collection_id = %s"),
+                scope_params=(row[0],),
+            )
+    known = await _available_collections(conn, schema)
+    hint = f"available: {', '.join(known[:10])}" if known else "ingest one with `python -m graph.ingest`"
+    raise UserError(f"collection {collection!r} not found in schema {schema!r}; {hint}")
+
+
+class Corpus:
+    """A read-only view of one collection: counting, lookup, sampling and similarity search.
+
+    Methods are coroutines so that many samples can query concurrently; one connection is shared
+    and serialised with a lock (queries are milliseconds; the pipeline's time goes to LLM calls).
+    """
+
+    def __init__(
+        self, conn: psycopg.AsyncConnection[Any], layout: Layout, collection: str, embeddings: Embeddings | None = None
+    ) -> None:
+        self._conn = conn
+        self.layout = layout
+        self.collection = collection
+        self._embeddings = embeddings
+        self._lock = asyncio.Lock()
+        self._all_ids: list[str] | None = None
+        self._all_ids_min_chars = 0
+        self._dimension: int | None = None
+
+    @classmethod
+    async def open(
+        cls, url: str, collection: str, *, schema: str = "public", embeddings: Embeddings | None = None
+    ) -> Corpus:
+        """Connect read-only and find the collection; a missing or empty one is a `UserError`."""
+        conn = await _connect(url)
+        try:
+            layout = await detect_layout(conn, collection, schema)
+            corpus = cls(conn, layout, collection, embeddings)
+            if await corpus.count() == 0:
+                raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
+        except BaseException:
+            await conn.close()
+            raise
+        return corpus
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def __aenter__(self) -> Corpus:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.close()
+
+    # -- query plumbing -------------------------------------------------------------------------
+
+    def _columns(self) -> sql.Composable:
+        layout = self.layout
+        return sql.SQL("{id}::text, {text}, {meta}").format(
+            id=layout.id_column, text=layout.text_column, meta=layout.metadata_column
+        )
+
+    def _id_param(self) -> sql.Composable:
+        return sql.SQL("%s::uuid") if self.layout.id_type == "uuid" else sql.SQL("%s::text")
+
+    def _valid_ids(self, ids: Iterable[str]) -> list[str]:
+        """Ids that can exist in this layout (a non-UUID string cannot be a PGVectorStore id)."""
+        if self.layout.id_type != "uuid":
+            return list(ids)
+        valid = []
+        for chunk_id in ids:
+            try:
+                valid.append(str(uuid.UUID(chunk_id)))
+            except ValueError:
+                continue
+        return valid
+
+    async def _fetch(self, query: sql.Composable, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        async with self._lock:
+            cursor = self._conn.cursor(row_factory=tuple_row)
+            await cursor.execute(query, params)
+            return await cursor.fetchall()
+
+    @staticmethod
+    def _chunk(row: Sequence[Any]) -> Chunk:
+        metadata = row[2] if isinstance(row[2], dict) else {}
+        return Chunk(id=row[0], text=row[1], metadata=metadata)
+
+    # -- operations -----------------------------------------------------------------------------
+
+    async def count(self, min_chars: int = 0) -> int:
+        """Number of chunks in the collection with at least `min_chars` characters."""
+        layout = self.layout
+        query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND length({text}) >= %s").format(
+            table=layout.table, scope=layout.scope, text=layout.text_column
+        )
+        rows = await self._fetch(query, (*layout.scope_params, min_chars))
+        return int(rows[0][0])
+
+    async def get(self, ids: Sequence[str]) -> list[Chunk]:
+        """The chunks with these ids, in the order asked; unknown ids are left out."""
+        layout = self.layout
+        wanted = self._valid_ids(ids)
+        if not wanted:
+            return []
+        array_type = sql.SQL("uuid[]") if layout.id_type == "uuid" else sql.SQL("text[]")
+        query = sql.SQL("SELECT {cols} FROM {table} WHERE {scope} AND {id} = ANY(%s::{array_type})").format(
+            cols=self._columns(), table=layout.table, scope=layout.scope, id=layout.id_column, array_type=array_type
+        )
+        found = {row[0]: self._chunk(row) for row in await self._fetch(query, (*layout.scope_params, wanted))}
+        return [found[chunk_id] for chunk_id in wanted if chunk_id in found]
+
+    async def sample_ids(
+        self, k: int, *, exclude: Iterable[str] = (), min_chars: int = 0, rng: random.Random | None = None
+    ) -> list[str]:
+        """Up to `k` distinct random chunk ids, none in `exclude`, each at least `min_chars` long.
+
+        A collection of up to `IN_MEMORY_SAMPLING_LIMIT` chunks is sampled exactly uniformly from
+        its id list (read once). A larger one is sampled with TABLESAMPLE SYSTEM, which reads a
+        few random pages instead of the table: every chunk has the same chance, at a cost that does
+        not grow with the table. Pass `rng` for a reproducible draw.
+        """
+        rng = rng or random.Random()
+        excluded = set(exclude)
+        if await self._estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
+            candidates = [i for i in await self._ids_with_min_chars(min_chars) if i not in excluded]
+            return rng.sample(candidates, min(k, len(candidates)))
+        return await self._sample_pages(k, excluded, min_chars, rng)
+
+    async def neighbours(self, chunk_id: str, n: int) -> list[Hit]:
+        """The `n` chunks nearest to a stored chunk by its stored embedding.
+
+        The chunk itself, chunks with the same text as it, and repeated texts are left out.
+        """
+        layout = self.layout
+        (seed,) = await self.get([chunk_id]) or [None]
+        if seed is None:
+            raise UserError(f"no chunk with id {chunk_id!r} in collection {self.collection!r}")
+        # The subquery becomes an InitPlan parameter, so the HNSW index serves the ORDER BY.
+        query = sql.SQL(
+            "SELECT {cols}, {emb} <=> (SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})"
+            " FROM {table} WHERE {scope} AND {id} <> {param}"
+            " ORDER BY {emb} <=> (SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param}) LIMIT %s"
+        ).format(
+            cols=self._columns(),
+            emb=layout.embedding_column,
+            table=layout.table,
+            scope=layout.scope,
+            id=layout.id_column,
+            param=self._id_param(),
+        )
+        scoped_id = (*layout.scope_params, seed.id)
+        rows = await self._fetch(query, (*scoped_id, *scoped_id, *scoped_id, n + DUPLICATE_HEADROOM))
+        return self._distinct_hits(rows, n, seen={normalise_text(seed.text)})
+
+    async def search(self, text: str, n: int) -> list[Hit]:
+        """The `n` chunks nearest to `text`, embedded with the collection's embedding model."""
+        if self._embeddings is None:
+            raise UserError("searching by text needs an embedding model; pass --embedding")
+        vector = await asyncio.to_thread(self._embeddings.embed_query, text)
+        await self._check_dimension(len(vector))
+        layout = self.layout
+        query = sql.SQL(
+            "SELECT {cols}, {emb} <=> %s::vector FROM {table} WHERE {scope} ORDER BY {emb} <=> %s::vector LIMIT %s"
+        ).format(cols=self._columns(), emb=layout.embedding_column, table=layout.table, scope=layout.scope)
+        literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
+        rows = await self._fetch(query, (literal, *layout.scope_params, literal, n + DUPLICATE_HEADROOM))
+        return self._distinct_hits(rows, n, seen=set())
+
+    async def dimension(self) -> int:
+        """Dimension of the stored embeddings."""
+        if self._dimension is None:
+            layout = self.layout
+            query = sql.SQL("SELECT vector_dims({emb}) FROM {table} WHERE {scope} LIMIT 1").format(
+                emb=layout.embedding_column, table=layout.table, scope=layout.scope
+            )
+            rows = await self._fetch(query, layout.scope_params)
+            self._dimension = int(rows[0][0])
+        return self._dimension
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    async def _check_dimension(self, model_dimension: int) -> None:
+        stored = await self.dimension()
+        if stored != model_dimension:
+            raise UserError(
+                f"collection {self.collection!r} stores {stored}-d embeddings but the embedding model gives "
+                f"{model_dimension}-d; pass --embedding with the model that filled the collection"
+            )
+
+    def _distinct_hits(self, rows: list[tuple[Any, ...]], n: int, seen: set[str]) -> list[Hit]:
+        hits = []
+        for row in rows:
+            key = normalise_text(row[1])
+            if key in seen:
+                continue
+            seen.add(key)
+            hits.append(Hit(chunk=self._chunk(row), distance=float(row[3])))
+            if len(hits) == n:
+                break
+        return hits
+
+    async def _estimated_rows(self) -> float:
+        """Planner's row estimate of the underlying table (cheap; exact counts scan)."""
+        query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = %s::regclass")
+        rows = await self._fetch(query, (self.layout.table.as_string(self._conn),))
+        estimate = float(rows[0][0]) if rows else -1.0
+        # -1 means never analysed; count exactly then (only small or new tables are in that state).
+        return estimate if estimate >= 0 else float(await self.count())
+
+    async def _ids_with_min_chars(self, min_chars: int) -> list[str]:
+        if self._all_ids is None or self._all_ids_min_chars != min_chars:
+            layout = self.layout
+            query = sql.SQL("SELECT {id}::text FROM {table} WHERE {scope} AND length({text}) >= %s ORDER BY 1").format(
+                id=layout.id_column, table=layout.table, scope=layout.scope, text=layout.text_column
+            )
+            self._all_ids = [row[0] for row in await self._fetch(query, (*layout.scope_params, min_chars))]
+            self._all_ids_min_chars = min_chars
+        return self._all_ids
+
+    async def _sample_pages(self, k: int, excluded: set[str], min_chars: int, rng: random.Random) -> list[str]:
+        layout = self.layout
+        table_rows = await self._estimated_rows()
+        # Fraction of the collection in a shared (legacy) table, to size the page sample.
+        share = max(await self.count() / table_rows, 1e-6) if layout.kind == "legacy" else 1.0
+        percent = min(100.0, 100.0 * 4 * (k + 8) / (table_rows * share))
+        chosen: list[str] = []
+        for _ in range(8):
+            query = sql.SQL(
+                "SELECT {id}::text FROM {table} TABLESAMPLE SYSTEM (%s) REPEATABLE (%s)"
+                " WHERE {scope} AND length({text}) >= %s"
+            ).format(id=layout.id_column, table=layout.table, scope=layout.scope, text=layout.text_column)
+            rows = await self._fetch(query, (percent, rng.randrange(2**31), *layout.scope_params, min_chars))
+            fresh = [row[0] for row in rows if row[0] not in excluded and row[0] not in chosen]
+            rng.shuffle(fresh)
+            chosen += fresh[: k - len(chosen)]
+            if len(chosen) >= k or percent >= 100.0:
+                break
+            percent = min(100.0, percent * 4)
+        return chosen
+

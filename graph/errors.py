@@ -1,0 +1,34 @@
+"""Errors a user can cause and fix, and how a command reports them."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: Exit code of a command stopped by a user's mistake (bad flag value, unreachable database, ...).
+USAGE_EXIT_CODE = 2
+
+
+class UserError(Exception):
+    """A mistake the user can fix; its message is one line that names the fix."""
+
+
+def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
+    """Turn a `UserError` escaping a command's `main` into one stderr line and exit code 2."""
+
+    @functools.wraps(main)
+    def wrapper(*args: object, **kwargs: object) -> T:
+        try:
+            return main(*args, **kwargs)
+        except UserError as error:
+            print(f"error: {error}", file=sys.stderr)
+            raise SystemExit(USAGE_EXIT_CODE) from None
+        except KeyboardInterrupt:
+            print("interrupted; work finished so far is kept", file=sys.stderr)
+            raise SystemExit(130) from None
+
+    return wrapper

@@ -1,0 +1,180 @@
+"""Load documents into a PGVectorStore table, embedding them in batches.
+
+    python -m graph.ingest PATH --collection NAME [--embedding SPEC] [--chunk-size N] [--chunk-overlap N]
+    python -m graph.ingest --demo
+
+The table has langchain-postgres' PGVectorStore layout (`langchain_id, content, embedding,
+langchain_metadata`) and an HNSW cosine index, so a RAG system built on langchain-postgres can use
+it as is. Chunk ids are stable, so running the same command again adds only what is new, and
+chunks of a re-ingested source that no longer exist are removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import psycopg
+from langchain_core.embeddings import Embeddings
+from psycopg import sql
+from tqdm import tqdm
+
+from graph.cli import add_collection_options, add_database_options, settings_from_args
+from graph.db import check_connection, database_url
+from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
+from graph.embeddings import load_embeddings
+from graph.errors import UserError, exit_on_user_error
+from graph.loaders import ChunkRecord, load_chunks
+
+#: Chunks embedded and written per batch.
+BATCH_SIZE = 64
+DEFAULT_CHUNK_SIZE = 1600
+DEFAULT_CHUNK_OVERLAP = 160
+
+
+def index_name(table: str) -> str:
+    """langchain-postgres' default name for a table's vector index."""
+    return f"{table}_langchainvectorindex"
+
+
+def _stored_dimension(conn: psycopg.Connection, table: sql.Identifier) -> int | None:
+    row = conn.execute(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(%s) AND attname = 'embedding'",
+        (table.as_string(conn),),
+    ).fetchone()
+    return int(row[0]) if row and row[0] > 0 else None
+
+
+def _create_table(conn: psycopg.Connection, table: sql.Identifier, dimension: int) -> None:
+    conn.execute(
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {table} (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector({dim}) NOT NULL, langchain_metadata JSON)"
+        ).format(table=table, dim=sql.Literal(dimension))
+    )
+
+
+def _existing_ids(conn: psycopg.Connection, table: sql.Identifier, ids: list[str]) -> set[str]:
+    if conn.execute("SELECT to_regclass(%s)", (table.as_string(conn),)).fetchone()[0] is None:  # type: ignore[index]
+        return set()
+    rows = conn.execute(
+        sql.SQL("SELECT langchain_id::text FROM {} WHERE langchain_id = ANY(%s::uuid[])").format(table), (ids,)
+    ).fetchall()
+    return {row[0] for row in rows}
+
+
+def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> int:
+    """Delete chunks of the ingested sources whose ids are no longer produced (an edited file)."""
+    sources = sorted({str(chunk.metadata.get("source")) for chunk in chunks})
+    cursor = conn.execute(
+        sql.SQL(
+            "DELETE FROM {} WHERE langchain_metadata->>'source' = ANY(%s) AND NOT (langchain_id = ANY(%s::uuid[]))"
+        ).format(table),
+        (sources, [chunk.id for chunk in chunks]),
+    )
+    return cursor.rowcount
+
+
+def _write_batches(
+    conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord], embeddings: Embeddings
+) -> None:
+    insert = sql.SQL(
+        "INSERT INTO {} (langchain_id, content, embedding, langchain_metadata)"
+        " VALUES (%s::uuid, %s, %s::vector, %s::json) ON CONFLICT (langchain_id) DO NOTHING"
+    ).format(table)
+    with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=None, file=sys.stderr) as progress:
+        for start in range(0, len(chunks), BATCH_SIZE):
+            batch = chunks[start : start + BATCH_SIZE]
+            vectors = embeddings.embed_documents([chunk.text for chunk in batch])
+            rows = [
+                (chunk.id, chunk.text, "[" + ",".join(map(repr, vector)) + "]", json.dumps(chunk.metadata))
+                for chunk, vector in zip(batch, vectors, strict=True)
+            ]
+            with conn.transaction():
+                conn.cursor().executemany(insert, rows)
+            progress.update(len(batch))
+
+
+def ingest_chunks(
+    url: str, collection: str, chunks: Sequence[ChunkRecord], embedding_spec: str, schema: str = "public"
+) -> dict[str, int]:
+    """Write the chunks not yet stored; return counts of added, kept and removed chunks."""
+    if not chunks:
+        raise UserError("no text found to ingest; check the path and that files are not empty")
+    unique = list({chunk.id: chunk for chunk in chunks}.values())
+    table = sql.Identifier(schema, collection)
+    with psycopg.connect(url, autocommit=True) as conn:
+        try:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as error:
+            raise UserError(f"cannot enable pgvector on the database ({error.diag.message_primary}); ask its owner to run CREATE EXTENSION vector") from None
+        existing = _existing_ids(conn, table, [chunk.id for chunk in unique])
+        new = [chunk for chunk in unique if chunk.id not in existing]
+        if new:
+            embeddings = load_embeddings(embedding_spec)
+            dimension = len(embeddings.embed_query("dimension probe"))
+            stored = _stored_dimension(conn, table)
+            if stored is not None and stored != dimension:
+                raise UserError(
+                    f"table {collection!r} stores {stored}-d embeddings but {embedding_spec!r} gives {dimension}-d;"
+                    " pass the --embedding the table was built with, or another --collection"
+                )
+            _create_table(conn, table, dimension)
+            _write_batches(conn, table, new, embeddings)
+        removed = _remove_stale(conn, table, unique)
+        conn.execute(
+            sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_cosine_ops)").format(
+                sql.Identifier(index_name(collection)), table
+            )
+        )
+        if new or removed:
+            conn.execute(sql.SQL("ANALYZE {}").format(table))
+    return {"added": len(new), "kept": len(existing), "removed": removed}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m graph.ingest",
+        description="Split, embed and store documents as a PGVectorStore table with an HNSW index.",
+    )
+    parser.add_argument("path", nargs="?", type=Path, help="a .txt/.md/.html file, a folder of them, or a .jsonl of chunks")
+    parser.add_argument("--demo", action="store_true", help=f"load the bundled PostgreSQL 15 manual into {DEMO_COLLECTION!r}")
+    parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help="characters per chunk (default %(default)s)")
+    parser.add_argument("--chunk-overlap", type=int, default=DEFAULT_CHUNK_OVERLAP, help="characters shared by neighbouring chunks (default %(default)s)")
+    add_collection_options(parser)
+    add_database_options(parser)
+    return parser
+
+
+@exit_on_user_error
+def main(argv: list[str] | None = None) -> None:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.demo == (args.path is not None):
+        raise UserError("give either a PATH to ingest or --demo")
+    if args.chunk_size <= 0 or args.chunk_overlap < 0:
+        raise UserError("--chunk-size must be positive and --chunk-overlap not negative")
+    if args.demo:
+        args.collection = args.collection or DEMO_COLLECTION
+        args.embedding = args.embedding or DEMO_EMBEDDING
+    settings = settings_from_args(args)
+    if not settings.collection:
+        raise UserError("name the target table with --collection NAME (or TRIAD_COLLECTION)")
+    chunks = load_demo_chunks() if args.demo else load_chunks(args.path, args.chunk_size, args.chunk_overlap)
+    url = database_url(settings)
+    check_connection(url)
+    counts = ingest_chunks(url, settings.collection, chunks, settings.embedding, settings.schema_name)
+    if counts["added"] == 0 and counts["removed"] == 0:
+        print(f"nothing to do: all {counts['kept']} chunks are already in {settings.collection!r}")
+    else:
+        print(
+            f"{settings.collection!r}: {counts['added']} chunks added, {counts['kept']} already present, "
+            f"{counts['removed']} stale removed"
+        )
+
+
+if __name__ == "__main__":
+    main()

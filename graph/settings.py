@@ -1,0 +1,117 @@
+"""One settings object for every command.
+
+Values are resolved field by field, first hit wins: command-line flags, then environment variables
+(`TRIAD_<FIELD>`, and `GOOGLE_API_KEY`), then an optional `triad.toml`, then the defaults below.
+This module is the only place that reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+from graph.errors import UserError
+
+CONFIG_FILE_NAME = "triad.toml"
+
+#: The paper's models per role (SPEC section 6).
+DEFAULT_MODELS = {
+    "generator": "google_genai:gemini-2.5-flash",
+    "validator": "google_genai:gemini-3.1-flash-lite-preview",
+    "extractor": "google_genai:gemini-2.5-flash-lite",
+}
+
+#: Environment variables that are not named `TRIAD_<FIELD>`.
+ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY"}
+
+
+class Settings(BaseModel):
+    """Everything a command needs to know about where data lives and which models to use."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    home: Path = Field(Path(".triad"), description="Data home: embedded database, caches.")
+    database_url: str | None = Field(
+        None, description="PostgreSQL URL of the vector store; unset means the embedded server."
+    )
+    state_url: str | None = Field(
+        None, description="PostgreSQL URL for checkpoints and runs; unset means the database URL."
+    )
+    collection: str | None = Field(None, description="Table (PGVectorStore) or collection name.")
+    schema_name: str = Field("public", description="Schema of a PGVectorStore table.")
+    embedding: str = Field("minilm", description="Embedding model spec of the collection.")
+    generator_model: str = Field(DEFAULT_MODELS["generator"], description="Generator model spec.")
+    validator_model: str = Field(DEFAULT_MODELS["validator"], description="Validator model spec.")
+    extractor_model: str = Field(DEFAULT_MODELS["extractor"], description="Extractor model spec.")
+    llm_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
+    google_api_key: SecretStr | None = Field(None, description="Gemini API key.")
+    runs_dir: Path = Field(Path("runs"), description="Where run folders are written.")
+
+    @field_validator("collection", "database_url", "state_url", "llm_base_url")
+    @classmethod
+    def _not_blank(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @property
+    def pg_dir(self) -> Path:
+        """Data folder of the embedded PostgreSQL server."""
+        return self.home / "pg"
+
+
+def _read_config_file(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise UserError(f"config file {path} not found; fix the path given by --config or TRIAD_CONFIG") from None
+    except tomllib.TOMLDecodeError as error:
+        raise UserError(f"{path} is not valid TOML ({error}); fix the file") from None
+    # Tables (such as [nodes]) belong to later stages; settings take the top-level keys.
+    return {key: value for key, value in data.items() if not isinstance(value, dict)}
+
+
+def _from_environment(env: Mapping[str, str]) -> dict[str, str]:
+    values = {}
+    for name in Settings.model_fields:
+        variable = ENV_ALIASES.get(name, f"TRIAD_{name.upper()}")
+        if env.get(variable):
+            values[name] = env[variable]
+    return values
+
+
+def resolve_settings(
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    config_path: Path | None = None,
+) -> Settings:
+    """Merge flags > environment > config file > defaults into a validated `Settings`.
+
+    `flags` holds only the flags the user gave (None values are ignored). The config file is
+    `config_path`, else `$TRIAD_CONFIG`, else `./triad.toml` when it exists.
+    """
+    env = os.environ if env is None else env
+    if config_path is None and env.get("TRIAD_CONFIG"):
+        config_path = Path(env["TRIAD_CONFIG"])
+    if config_path is None and Path(CONFIG_FILE_NAME).is_file():
+        config_path = Path(CONFIG_FILE_NAME)
+    merged: dict[str, Any] = _read_config_file(config_path)
+    merged.update(_from_environment(env))
+    merged.update({key: value for key, value in (flags or {}).items() if value is not None})
+    try:
+        return Settings(**merged)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "settings"
+        source = "flag, environment variable or triad.toml"
+        if first["type"] == "extra_forbidden":
+            raise UserError(f"unknown setting {field!r} in {config_path}; remove it or fix its name") from None
+        raise UserError(f"invalid value for {field}: {first['msg']}; fix the {source}") from None

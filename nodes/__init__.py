@@ -1,0 +1,1 @@
+"""nodes of the triad sample graph."""

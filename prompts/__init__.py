@@ -1,0 +1,1 @@
+"""prompts of the triad sample graph."""

@@ -1,0 +1,113 @@
+"""Build the demo corpus from the PostgreSQL 15 manual (Debian package `postgresql-doc-15`).
+
+    apt-get install postgresql-doc-15
+    python scripts/build_demo_corpus.py            # writes graph/demo/pg15_manual.jsonl.gz
+
+The chosen chapters share many entities (configuration parameters, vacuum and autovacuum, WAL and
+replication, indexes, roles and privileges, MVCC and locking), which is what multi-hop questions
+need. Chunks are cut to roughly 300-800 tokens; the script prints their count and size figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+from graph.loaders import html_to_text, stable_id
+
+MANUAL_DIR = Path("/usr/share/doc/postgresql-doc-15/html")
+OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "pg15_manual.jsonl.gz"
+
+#: File-name patterns of the chosen chapters.
+CHAPTERS = [
+    r"runtime-config.*",
+    r"routine-vacuuming",
+    r"sql-(vacuum|analyze|createindex|reindex|createrole|alterrole|grant|revoke|createpublication|createsubscription|altersystem|checkpoint|lock|cluster)",
+    r"sql-(createtable|altertable|truncate|copy|explain|set-transaction|prepare-transaction|alterpublication|altersubscription|createpolicy|alterdefaultprivileges)",
+    r"wal-.*",
+    r"(warm-standby|warm-standby-failover|hot-standby|high-availability|different-replication-solutions)",
+    r"logical-replication.*",
+    r"indexes.*",
+    r"(user-manag|role-.*|ddl-priv|predefined-roles|database-roles)",
+    r"(mvcc.*|transaction-iso|explicit-locking|applevel-consistency|locking-indexes)",
+    r"(continuous-archiving|backup.*|app-pgbasebackup|app-pgdump)",
+    r"(monitoring-stats|progress-reporting|wal-configuration)",
+    r"(client-authentication|auth-pg-hba-conf|auth-methods|auth-password)",
+    r"(monitoring.*|view-pg-(stat.*|replication.*|settings|locks|roles|user|prepared-xacts)|pgstatstatements)",
+    r"(storage.*|disk.*|kernel-resources|populate|using-explain|planner.*|performance-tips)",
+    r"(ddl-(partitioning|constraints|basics|alter|schemas|rowsecurity|depend|inherit)|functions-admin)",
+    r"(btree.*|gin.*|gist.*|brin.*|hash-.*|spgist.*)",
+    r"app-(pgbasebackup|pgdump|pgrestore|pgupgrade|pgrewind|pg-ctl|pgreceivewal|pgresetwal|vacuumdb|reindexdb)",
+]
+
+#: Characters per chunk, at about 4 characters a token: chunks of 1,000-2,800 characters (250-700 tokens).
+CHUNK_CHARS = 1800
+OVERLAP_CHARS = 150
+MIN_CHARS = 1000
+
+
+def chosen_pages(manual: Path) -> list[Path]:
+    pattern = re.compile(r"^(" + "|".join(CHAPTERS) + r")\.html$")
+    return sorted(p for p in manual.glob("*.html") if pattern.match(p.name))
+
+
+def page_title(html: str) -> str:
+    match = re.search(r"<title>(.*?)</title>", html, re.S)
+    return " ".join(match.group(1).split()) if match else ""
+
+
+def page_chunks(page: Path) -> list[dict[str, object]]:
+    html = page.read_text(encoding="utf-8")
+    text = html_to_text(html)
+    splitter = RecursiveCharacterTextSplitter(chunk_size=CHUNK_CHARS, chunk_overlap=OVERLAP_CHARS, add_start_index=True)
+    pieces = [(int(d.metadata["start_index"]), d.page_content) for d in splitter.create_documents([text])]
+    merged: list[tuple[int, str]] = []
+    for start, piece in pieces:
+        # A short tail is joined to the chunk before it, so no chunk is too thin to carry a fact.
+        if merged and len(piece) < MIN_CHARS and len(merged[-1][1]) + len(piece) <= CHUNK_CHARS + MIN_CHARS:
+            merged[-1] = (merged[-1][0], merged[-1][1] + "\n\n" + piece)
+        else:
+            merged.append((start, piece))
+    source = f"postgresql-15/{page.name}"
+    title = page_title(html)
+    return [
+        {
+            "id": stable_id("demo", source, str(start)),
+            "text": piece,
+            "metadata": {"source": source, "title": title, "start_index": start, "chunk_index": index},
+        }
+        for index, (start, piece) in enumerate(merged)
+        if len(piece) >= 200
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--manual", type=Path, default=MANUAL_DIR, help="folder of the manual's HTML pages")
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args()
+    if not args.manual.is_dir():
+        sys.exit(f"error: {args.manual} not found; run `apt-get install postgresql-doc-15` first")
+    pages = chosen_pages(args.manual)
+    chunks = [chunk for page in pages for chunk in page_chunks(page)]
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(args.output, "wb", mtime=0) as raw:
+        for chunk in chunks:
+            raw.write((json.dumps(chunk, ensure_ascii=False, sort_keys=True) + "\n").encode())
+    sizes = [len(str(c["text"])) / 4 for c in chunks]
+    print(f"{len(pages)} pages -> {len(chunks)} chunks -> {args.output}")
+    print(
+        f"approx. tokens per chunk (chars/4): min {min(sizes):.0f}, median {statistics.median(sizes):.0f}, "
+        f"p95 {sorted(sizes)[int(0.95 * len(sizes))]:.0f}, max {max(sizes):.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

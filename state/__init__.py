@@ -1,0 +1,1 @@
+"""state of the triad sample graph."""
