@@ -67,7 +67,7 @@ class Layout:
     embedding_column: sql.Identifier
     metadata_column: sql.Identifier
     id_type: str  # "uuid" or "text": how ids are compared
-    scope: sql.Composable = sql.SQL("TRUE")  # restricts a shared table to the collection
+    scope: sql.Composable = field(default_factory=lambda: sql.SQL("TRUE"))  # restricts a shared table
     scope_params: tuple[Any, ...] = ()
 
 
@@ -96,8 +96,7 @@ async def _connect(url: str) -> psycopg.AsyncConnection[Any]:
 
 async def _table_columns(conn: psycopg.AsyncConnection[Any], schema: str, table: str) -> dict[str, str]:
     cursor = await conn.execute(
-        "SELECT column_name, udt_name FROM information_schema.columns"
-        " WHERE table_schema = %s AND table_name = %s",
+        "SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = %s AND table_name = %s",
         (schema, table),
     )
     return {name: udt for name, udt in await cursor.fetchall()}
@@ -384,4 +383,3 @@ class Corpus:
                 break
             percent = min(100.0, percent * 4)
         return chosen
-

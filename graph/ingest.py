@@ -110,7 +110,10 @@ def ingest_chunks(
         try:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
         except psycopg.Error as error:
-            raise UserError(f"cannot enable pgvector on the database ({error.diag.message_primary}); ask its owner to run CREATE EXTENSION vector") from None
+            raise UserError(
+                f"cannot enable pgvector ({error.diag.message_primary}); "
+                "ask the database owner to run CREATE EXTENSION vector"
+            ) from None
         existing = _existing_ids(conn, table, [chunk.id for chunk in unique])
         new = [chunk for chunk in unique if chunk.id not in existing]
         if new:
@@ -140,10 +143,21 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m graph.ingest",
         description="Split, embed and store documents as a PGVectorStore table with an HNSW index.",
     )
-    parser.add_argument("path", nargs="?", type=Path, help="a .txt/.md/.html file, a folder of them, or a .jsonl of chunks")
-    parser.add_argument("--demo", action="store_true", help=f"load the bundled PostgreSQL 15 manual into {DEMO_COLLECTION!r}")
-    parser.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help="characters per chunk (default %(default)s)")
-    parser.add_argument("--chunk-overlap", type=int, default=DEFAULT_CHUNK_OVERLAP, help="characters shared by neighbouring chunks (default %(default)s)")
+    parser.add_argument(
+        "path", nargs="?", type=Path, help="a .txt/.md/.html file, a folder of them, or a .jsonl of chunks"
+    )
+    parser.add_argument(
+        "--demo", action="store_true", help=f"load the bundled PostgreSQL 15 manual into {DEMO_COLLECTION!r}"
+    )
+    parser.add_argument(
+        "--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE, help="characters per chunk (default %(default)s)"
+    )
+    parser.add_argument(
+        "--chunk-overlap",
+        type=int,
+        default=DEFAULT_CHUNK_OVERLAP,
+        help="characters shared by neighbouring chunks (default %(default)s)",
+    )
     add_collection_options(parser)
     add_database_options(parser)
     return parser

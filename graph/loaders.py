@@ -86,9 +86,7 @@ def split_document(text: str, source: str, chunk_size: int, chunk_overlap: int) 
     """Cut one document into chunks; metadata keeps the source, the character offset and the index."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-    splitter = RecursiveCharacterTextSplitter(
-        chunk_size=chunk_size, chunk_overlap=chunk_overlap, add_start_index=True
-    )
+    splitter = RecursiveCharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap, add_start_index=True)
     records = []
     for index, piece in enumerate(splitter.create_documents([text])):
         start = int(piece.metadata["start_index"])
@@ -115,7 +113,9 @@ def read_jsonl_chunks(path: Path, lines: Iterator[str] | None = None) -> list[Ch
             text = row["text"]
             metadata = dict(row.get("metadata") or {})
         except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            raise UserError(f"{path} line {number} is not a JSON object with a \"text\" field; fix or remove it") from None
+            raise UserError(
+                f'{path} line {number} is not a JSON object with a "text" field; fix or remove it'
+            ) from None
         if not isinstance(text, str) or not text.strip():
             continue
         given_id = row.get("id")

@@ -1,0 +1,113 @@
+"""The commands as a user runs them: help, ingestion, the embedded server, and one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.conftest import REPO_ROOT, run_cli
+
+UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+@pytest.mark.parametrize("module", ["graph.run", "graph.ingest", "graph.db"])
+def test_every_command_has_help(module: str) -> None:
+    result = run_cli(module, "--help")
+    assert result.returncode == 0
+    assert "usage: python -m " + module in result.stdout
+
+
+def test_run_help_lists_the_run_options() -> None:
+    out = run_cli("graph.run", "--help").stdout
+    for option in ("--count", "--collection", "--demo", "--types", "--hops", "--database-url", "--llm"):
+        assert option in out
+
+
+def test_ingest_a_folder_twice_then_nothing_to_do(pg_url: str, tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "page.html").write_text("<h1>Slots</h1><p>" + "Replication slots retain WAL. " * 50 + "</p>")
+    first = run_cli("graph.ingest", str(tmp_path / "docs"), "--collection", "cli_docs", "--database-url", pg_url)
+    assert first.returncode == 0, first.stderr
+    assert "chunks added" in first.stdout
+    again = run_cli("graph.ingest", str(tmp_path / "docs"), "--collection", "cli_docs", "--database-url", pg_url)
+    assert again.returncode == 0 and "nothing to do" in again.stdout
+
+
+def test_unreachable_database_url_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("some text")
+    result = run_cli("graph.ingest", str(tmp_path / "a.txt"), "--collection", "x", "--database-url", UNREACHABLE)
+    assert_one_line_error(result, "cannot connect", "--database-url")
+
+
+def test_unreadable_path_and_missing_collection_flag_are_one_line(pg_url: str, tmp_path: Path) -> None:
+    assert_one_line_error(
+        run_cli("graph.ingest", str(tmp_path / "nope"), "--collection", "x", "--database-url", pg_url), "does not exist"
+    )
+    (tmp_path / "a.txt").write_text("some text")
+    assert_one_line_error(run_cli("graph.ingest", str(tmp_path / "a.txt"), "--database-url", pg_url), "--collection")
+
+
+def test_wrong_embedding_dimension_is_one_line(pg_url: str, tmp_path: Path) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS cli_dim8 (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector(8) NOT NULL, langchain_metadata JSON)"
+        )
+    (tmp_path / "a.txt").write_text("text about checkpoints")
+    result = run_cli("graph.ingest", str(tmp_path / "a.txt"), "--collection", "cli_dim8", "--database-url", pg_url)
+    assert_one_line_error(result, "8-d", "384-d", "--embedding")
+
+
+def test_unknown_and_empty_collections_are_one_line_for_a_run(pg_url: str, demo_slice: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS cli_empty (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector(384) NOT NULL, langchain_metadata JSON)"
+        )
+    unknown = run_cli("graph.run", "--count", "1", "--collection", "nosuch", "--database-url", pg_url)
+    assert_one_line_error(unknown, "'nosuch' not found", "demo_slice")
+    empty = run_cli("graph.run", "--count", "1", "--collection", "cli_empty", "--database-url", pg_url)
+    assert_one_line_error(empty, "'cli_empty' is empty", "graph.ingest")
+
+
+def test_embedded_server_starts_once_is_shared_and_stops(tmp_path: Path) -> None:
+    env = {"TRIAD_HOME": str(tmp_path / "home")}
+    assert "not created" in run_cli("graph.db", "status", env=env).stdout
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-m", "graph.db", "start"],
+            env={**env, "PATH": "/usr/bin:/bin"},
+            cwd=REPO_ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    try:
+        outputs = [process.communicate(timeout=120) for process in starts]
+        assert all(process.returncode == 0 for process in starts), outputs
+        urls = {out.strip() for out, _ in outputs}
+        assert len(urls) == 1 and urls.pop().startswith("postgresql://")
+        status = run_cli("graph.db", "status", env=env).stdout
+        assert "state: running" in status
+        with psycopg.connect(status.split("url: ")[1].splitlines()[0]) as conn:
+            assert conn.execute("SELECT extname FROM pg_extension WHERE extname = 'vector'").fetchone()
+    finally:
+        stopped = run_cli("graph.db", "stop", env=env)
+    assert stopped.stdout.strip() == "stopped"
+    assert "state: stopped" in run_cli("graph.db", "status", env=env).stdout

@@ -1,0 +1,79 @@
+"""Shared fixtures: a real embedded PostgreSQL + pgvector, the real embedding model, a demo slice."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from graph.demo import load_demo_chunks
+from graph.embeddings import load_embeddings
+from graph.ingest import ingest_chunks
+from graph.loaders import ChunkRecord
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+#: Demo pages whose chunks make the test slice: vacuum, autovacuum and WAL share many entities.
+SLICE_SOURCES = (
+    "postgresql-15/routine-vacuuming.html",
+    "postgresql-15/runtime-config-autovacuum.html",
+    "postgresql-15/sql-vacuum.html",
+    "postgresql-15/wal-configuration.html",
+)
+SLICE_TABLE = "demo_slice"
+
+
+@pytest.fixture(scope="session")
+def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A PostgreSQL 16 + pgvector server of this test session, deleted at the end."""
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    import pgserver
+
+    server = pgserver.get_server(tmp_path_factory.mktemp("pg") / "data", cleanup_mode="delete")
+    url = server.get_uri()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    yield url
+    server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def minilm() -> Embeddings:
+    """The embedded all-MiniLM-L6-v2 model (loaded once per session)."""
+    return load_embeddings("minilm")
+
+
+@pytest.fixture(scope="session")
+def demo_slice_chunks() -> list[ChunkRecord]:
+    return [chunk for chunk in load_demo_chunks() if chunk.metadata["source"] in SLICE_SOURCES]
+
+
+@pytest.fixture(scope="session")
+def demo_slice(pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRecord]) -> str:
+    """A PGVectorStore table holding a slice of the demo corpus with real embeddings; its name."""
+    ingest_chunks(pg_url, SLICE_TABLE, demo_slice_chunks, "minilm")
+    return SLICE_TABLE
+
+
+def run_cli(
+    module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m module args` as a user would; TRIAD_* of the caller's environment are dropped."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k != "GOOGLE_API_KEY"}
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        capture_output=True,
+        text=True,
+        env={**base, **(env or {})},
+        cwd=cwd or REPO_ROOT,
+        timeout=600,
+    )

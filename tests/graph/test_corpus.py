@@ -1,0 +1,210 @@
+"""The read-only corpus on both langchain-postgres layouts, against a real PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from langchain_core.embeddings import Embeddings
+from psycopg import sql
+
+from graph import corpus as corpus_module
+from graph.corpus import Corpus, normalise_text
+from graph.errors import UserError
+from graph.loaders import ChunkRecord
+
+LEGACY_COLLECTION = "legacy_demo"
+
+
+@pytest.fixture(scope="module")
+def legacy_collection(pg_url: str, demo_slice: str, minilm: Embeddings) -> str:
+    """The same slice written by langchain-postgres' legacy PGVector class, plus a second collection."""
+    from langchain_postgres.vectorstores import PGVector
+
+    with psycopg.connect(pg_url) as conn:
+        rows = conn.execute(
+            sql.SQL("SELECT langchain_id::text, content, embedding::text, langchain_metadata FROM {}").format(
+                sql.Identifier(demo_slice)
+            )
+        ).fetchall()
+    sqlalchemy_url = pg_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    for name, subset in ((LEGACY_COLLECTION, rows), ("legacy_other", rows[:5])):
+        store = PGVector(minilm, connection=sqlalchemy_url, collection_name=name, embedding_length=384)
+        store.add_embeddings(
+            texts=[row[1] for row in subset],
+            embeddings=[json.loads(row[2]) for row in subset],
+            metadatas=[row[3] for row in subset],
+            ids=[f"{name}-{row[0]}" for row in subset],
+        )
+    return LEGACY_COLLECTION
+
+
+@pytest.fixture(params=["pgvectorstore", "legacy"])
+def corpus(request: pytest.FixtureRequest, pg_url: str, demo_slice: str, minilm: Embeddings) -> Iterator[Corpus]:
+    name = demo_slice if request.param == "pgvectorstore" else request.getfixturevalue("legacy_collection")
+    opened = asyncio.run(Corpus.open(pg_url, name, embeddings=minilm))
+    assert opened.layout.kind == request.param
+    yield opened
+    asyncio.run(opened.close())
+
+
+def run(coroutine):  # noqa: ANN001, ANN201 - test shorthand
+    return asyncio.run(coroutine)
+
+
+def test_count_matches_the_ingested_slice(corpus: Corpus, demo_slice_chunks: list[ChunkRecord]) -> None:
+    async def go() -> tuple[int, int]:
+        return await corpus.count(), await corpus.count(min_chars=10**6)
+
+    total, huge = run(go())
+    assert total == len(demo_slice_chunks)
+    assert huge == 0
+
+
+def test_get_returns_chunks_in_the_order_asked_and_skips_unknown_ids(corpus: Corpus) -> None:
+    async def go() -> tuple[list[str], list[str]]:
+        ids = await corpus.sample_ids(3, rng=random.Random(1))
+        chunks = await corpus.get([ids[2], "no-such-id", str(uuid.uuid4()), ids[0]])
+        return ids, [chunk.id for chunk in chunks]
+
+    ids, got = run(go())
+    assert got == [ids[2], ids[0]]
+
+
+def test_sampling_is_without_replacement_and_honours_exclusions(corpus: Corpus) -> None:
+    async def go() -> tuple[list[str], list[str], int]:
+        first = await corpus.sample_ids(10, rng=random.Random(7))
+        rest = await corpus.sample_ids(10_000, exclude=first, rng=random.Random(8))
+        return first, rest, await corpus.count()
+
+    first, rest, total = run(go())
+    assert len(first) == len(set(first)) == 10
+    assert not set(first) & set(rest)
+    assert len(first) + len(rest) == total
+
+
+def test_sampling_is_reproducible_with_a_seeded_rng_and_respects_min_chars(corpus: Corpus) -> None:
+    async def go() -> tuple[list[str], list[str], list[int]]:
+        a = await corpus.sample_ids(5, rng=random.Random(42), min_chars=1500)
+        b = await corpus.sample_ids(5, rng=random.Random(42), min_chars=1500)
+        lengths = [len(chunk.text) for chunk in await corpus.get(a)]
+        return a, b, lengths
+
+    a, b, lengths = run(go())
+    assert a == b
+    assert all(length >= 1500 for length in lengths)
+
+
+def test_page_sampling_path_for_large_tables(corpus: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(corpus_module, "IN_MEMORY_SAMPLING_LIMIT", 0)
+
+    async def go() -> tuple[list[str], list[str]]:
+        first = await corpus.sample_ids(8, rng=random.Random(3))
+        second = await corpus.sample_ids(8, exclude=first, rng=random.Random(4))
+        return first, second
+
+    first, second = run(go())
+    assert len(first) == len(set(first)) == 8
+    assert len(second) == 8 and not set(first) & set(second)
+
+
+def test_neighbours_exclude_the_seed_and_are_ordered_by_distance(corpus: Corpus) -> None:
+    async def go():  # noqa: ANN202
+        (seed,) = await corpus.sample_ids(1, rng=random.Random(5))
+        return seed, await corpus.neighbours(seed, 5)
+
+    seed, hits = run(go())
+    assert len(hits) == 5
+    assert seed not in [hit.chunk.id for hit in hits]
+    distances = [hit.distance for hit in hits]
+    assert distances == sorted(distances)
+    assert len({normalise_text(hit.chunk.text) for hit in hits}) == 5
+
+
+def test_search_by_text_finds_the_matching_chapter(corpus: Corpus) -> None:
+    hits = run(corpus.search("autovacuum_naptime sets the minimum delay between autovacuum runs", 3))
+    assert len(hits) == 3
+    assert any("autovacuum_naptime" in hit.chunk.text for hit in hits)
+
+
+def test_neighbours_drop_exact_duplicate_texts(
+    pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRecord]
+) -> None:
+    from graph.ingest import ingest_chunks
+
+    original = demo_slice_chunks[0]
+    copy = ChunkRecord(id=str(uuid.uuid4()), text=original.text.upper() + "  ", metadata={"source": "copy"})
+    ingest_chunks(pg_url, "with_duplicate", [*demo_slice_chunks[:12], copy], "minilm")
+
+    async def go():  # noqa: ANN202
+        async with await Corpus.open(pg_url, "with_duplicate", embeddings=minilm) as store:
+            return await store.neighbours(original.id, 5)
+
+    hits = run(go())
+    assert copy.id not in [hit.chunk.id for hit in hits]
+
+
+def test_unknown_and_empty_collections_are_user_errors(pg_url: str, demo_slice: str) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS empty_store (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector(384) NOT NULL, langchain_metadata JSON)"
+        )
+    with pytest.raises(UserError, match="not found.*available: .*demo_slice"):
+        run(Corpus.open(pg_url, "no_such_collection"))
+    with pytest.raises(UserError, match="is empty"):
+        run(Corpus.open(pg_url, "empty_store"))
+
+
+def test_wrong_embedding_dimension_is_a_user_error(pg_url: str, demo_slice: str) -> None:
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    async def go() -> None:
+        async with await Corpus.open(pg_url, demo_slice, embeddings=DeterministicFakeEmbedding(size=768)) as store:
+            await store.search("vacuum", 3)
+
+    with pytest.raises(UserError, match="stores 384-d embeddings .* gives 768-d"):
+        run(go())
+
+
+def test_hostile_collection_name_is_quoted_not_executed(pg_url: str, demo_slice: str) -> None:
+    with pytest.raises(UserError, match="not found"):
+        run(Corpus.open(pg_url, 'x"; DROP TABLE demo_slice; --'))
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT to_regclass('demo_slice')").fetchone()[0] is not None
+
+
+def test_every_operation_works_through_a_select_only_role(
+    pg_url: str, demo_slice: str, legacy_collection: str, minilm: Embeddings
+) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS triad_reader")
+        conn.execute("CREATE ROLE triad_reader LOGIN")
+        conn.execute("GRANT SELECT ON ALL TABLES IN SCHEMA public TO triad_reader")
+    reader_url = pg_url.replace("postgresql://postgres:", "postgresql://triad_reader:", 1)
+
+    async def exercise(name: str) -> None:
+        async with await Corpus.open(reader_url, name, embeddings=minilm) as store:
+            assert await store.count() > 0
+            ids = await store.sample_ids(4, rng=random.Random(0))
+            assert len(await store.get(ids)) == 4
+            assert len(await store.neighbours(ids[0], 3)) == 3
+            assert len(await store.search("checkpoint_timeout", 3)) == 3
+            assert await store.dimension() == 384
+
+    for name in (demo_slice, legacy_collection):
+        run(exercise(name))
+
+
+def test_corpus_sessions_refuse_writes(pg_url: str, demo_slice: str) -> None:
+    async def go() -> None:
+        async with await Corpus.open(pg_url, demo_slice) as store:
+            await store._conn.execute("DELETE FROM demo_slice")
+
+    with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+        run(go())

@@ -1,0 +1,70 @@
+"""Ingestion into a PGVectorStore table: idempotent, stale-aware, readable by langchain-postgres."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from graph.errors import UserError
+from graph.ingest import index_name, ingest_chunks
+from graph.loaders import load_chunks
+
+
+def _rows(url: str, table: str) -> list[tuple]:
+    with psycopg.connect(url) as conn:
+        return conn.execute(f'SELECT langchain_id::text, langchain_metadata FROM "{table}" ORDER BY 1').fetchall()
+
+
+def test_reingesting_adds_nothing_and_an_edited_file_replaces_its_chunks(
+    pg_url: str, minilm: Embeddings, tmp_path: Path
+) -> None:
+    (tmp_path / "wal.md").write_text("The WAL writer flushes records. " * 40)
+    (tmp_path / "vacuum.txt").write_text("VACUUM reclaims storage occupied by dead tuples. " * 30)
+    chunks = load_chunks(tmp_path, 300, 30)
+    first = ingest_chunks(pg_url, "idempotent", chunks, "minilm")
+    assert first == {"added": len(chunks), "kept": 0, "removed": 0}
+    rows = _rows(pg_url, "idempotent")
+    assert second_run_is_a_no_op(pg_url, chunks)
+    assert _rows(pg_url, "idempotent") == rows
+    assert all({"source", "start_index", "chunk_index"} <= set(meta) for _, meta in rows)
+
+    (tmp_path / "wal.md").write_text("The WAL writer flushes records to disk. " * 10)
+    edited = load_chunks(tmp_path, 300, 30)
+    counts = ingest_chunks(pg_url, "idempotent", edited, "minilm")
+    assert counts["removed"] > 0
+    assert {row[0] for row in _rows(pg_url, "idempotent")} == {chunk.id for chunk in edited}
+
+
+def second_run_is_a_no_op(url: str, chunks: list) -> bool:
+    return ingest_chunks(url, "idempotent", chunks, "minilm") == {"added": 0, "kept": len(chunks), "removed": 0}
+
+
+def test_table_has_an_hnsw_index_and_langchain_postgres_can_search_it(
+    pg_url: str, demo_slice: str, minilm: Embeddings
+) -> None:
+    from langchain_postgres import PGEngine, PGVectorStore
+
+    with psycopg.connect(pg_url) as conn:
+        indexdef = conn.execute(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = %s", (index_name(demo_slice),)
+        ).fetchone()
+    assert indexdef is not None and "hnsw" in indexdef[0] and "vector_cosine_ops" in indexdef[0]
+
+    engine = PGEngine.from_connection_string(pg_url.replace("postgresql://", "postgresql+psycopg://", 1))
+    store = PGVectorStore.create_sync(engine, minilm, demo_slice)
+    docs = store.similarity_search("How often does the autovacuum launcher wake up?", k=3)
+    assert len(docs) == 3 and all(doc.metadata["source"].startswith("postgresql-15/") for doc in docs)
+
+
+def test_dimension_mismatch_with_an_existing_table_is_a_user_error(pg_url: str, tmp_path: Path) -> None:
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS small_dim (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector(8) NOT NULL, langchain_metadata JSON)"
+        )
+    (tmp_path / "a.txt").write_text("text about replication slots")
+    with pytest.raises(UserError, match="stores 8-d embeddings but 'minilm' gives 384-d"):
+        ingest_chunks(pg_url, "small_dim", load_chunks(tmp_path, 300, 30), "minilm")

@@ -1,0 +1,72 @@
+"""Settings resolution: flags, then environment, then triad.toml, then defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graph.errors import UserError
+from graph.settings import DEFAULT_MODELS, resolve_settings
+
+
+def test_defaults_are_the_papers_models_and_a_local_data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = resolve_settings({}, env={})
+    assert settings.home == Path(".triad")
+    assert settings.pg_dir == Path(".triad/pg")
+    assert settings.generator_model == DEFAULT_MODELS["generator"] == "google_genai:gemini-2.5-flash"
+    assert settings.validator_model == "google_genai:gemini-3.1-flash-lite-preview"
+    assert settings.extractor_model == "google_genai:gemini-2.5-flash-lite"
+    assert settings.database_url is None
+
+
+def test_flags_beat_environment_beat_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text('collection = "from_file"\nembedding = "from_file"\nhome = "/file/home"\n[nodes]\nx = "y"\n')
+    env = {"TRIAD_COLLECTION": "from_env", "TRIAD_HOME": "/env/home"}
+    settings = resolve_settings({"collection": "from_flag", "embedding": None}, env=env, config_path=config)
+    assert settings.collection == "from_flag"
+    assert settings.home == Path("/env/home")
+    assert settings.embedding == "from_file"
+
+
+def test_config_file_is_found_in_the_working_folder_or_through_triad_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("triad.toml").write_text('collection = "here"\n')
+    assert resolve_settings({}, env={}).collection == "here"
+    other = tmp_path / "other.toml"
+    other.write_text('collection = "there"\n')
+    assert resolve_settings({}, env={"TRIAD_CONFIG": str(other)}).collection == "there"
+
+
+def test_api_key_comes_from_google_api_key_and_is_never_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = resolve_settings({}, env={"GOOGLE_API_KEY": "canary-secret-123"})
+    assert settings.google_api_key is not None
+    assert settings.google_api_key.get_secret_value() == "canary-secret-123"
+    assert "canary-secret-123" not in repr(settings)
+    assert "canary-secret-123" not in settings.model_dump_json()
+
+
+@pytest.mark.parametrize(
+    ("flags", "toml", "message"),
+    [
+        ({"collection": "  "}, "", "invalid value for collection"),
+        ({}, "colection = 'typo'\n", "unknown setting 'colection'"),
+        ({}, "collection = [", "is not valid TOML"),
+    ],
+)
+def test_bad_values_are_one_line_user_errors(tmp_path: Path, flags: dict, toml: str, message: str) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text(toml)
+    with pytest.raises(UserError, match=message) as caught:
+        resolve_settings(flags, env={}, config_path=config)
+    assert "\n" not in str(caught.value)
+
+
+def test_missing_config_file_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError, match="not found"):
+        resolve_settings({}, env={}, config_path=tmp_path / "missing.toml")
