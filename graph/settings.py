@@ -27,7 +27,10 @@ DEFAULT_MODELS = {
 }
 
 #: Environment variables that are not named `TRIAD_<FIELD>`.
-ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY"}
+ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY", "openai_api_key": "OPENAI_API_KEY"}
+
+#: Settings that are TOML tables (`[prices]`, `[nodes]`) rather than single values.
+TABLE_FIELDS = ("prices", "nodes")
 
 
 class Settings(BaseModel):
@@ -45,11 +48,21 @@ class Settings(BaseModel):
     collection: str | None = Field(None, description="Table (PGVectorStore) or collection name.")
     schema_name: str = Field("public", description="Schema of a PGVectorStore table.")
     embedding: str = Field("minilm", description="Embedding model spec of the collection.")
-    generator_model: str = Field(DEFAULT_MODELS["generator"], description="Generator model spec.")
-    validator_model: str = Field(DEFAULT_MODELS["validator"], description="Validator model spec.")
-    extractor_model: str = Field(DEFAULT_MODELS["extractor"], description="Extractor model spec.")
+    llm: str | None = Field(None, description="One model spec for all three roles.")
+    generator_model: str | None = Field(None, description="Generator model spec (overrides llm).")
+    validator_model: str | None = Field(None, description="Validator model spec (overrides llm).")
+    extractor_model: str | None = Field(None, description="Extractor model spec (overrides llm).")
     llm_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
     google_api_key: SecretStr | None = Field(None, description="Gemini API key.")
+    openai_api_key: SecretStr | None = Field(None, description="OpenAI API key.")
+    requests_per_second: float = Field(10.0, gt=0, description="Provider requests started per second.")
+    max_concurrent_requests: int = Field(16, gt=0, description="Provider requests in flight at once.")
+    llm_cache: bool = Field(True, description="Serve identical requests from the cache in the state database.")
+    max_cost_usd: float | None = Field(None, gt=0, description="Stop starting samples once this is spent.")
+    prices: dict[str, tuple[float, float]] = Field(
+        default_factory=dict, description="USD per million tokens (input, output) by model, over the defaults."
+    )
+    nodes: dict[str, str] = Field(default_factory=dict, description="Stage -> implementation overrides.")
     runs_dir: Path = Field(Path("runs"), description="Where run folders are written.")
 
     @field_validator("collection", "database_url", "state_url", "llm_base_url")
@@ -58,6 +71,11 @@ class Settings(BaseModel):
         if value is not None and not value.strip():
             raise ValueError("must not be empty")
         return value
+
+    def model_for(self, role: str) -> str:
+        """A role's model spec: its own setting, else `llm`, else the paper's model."""
+        own: str | None = getattr(self, f"{role}_model")
+        return own or self.llm or DEFAULT_MODELS[role]
 
     @property
     def pg_dir(self) -> Path:
@@ -75,13 +93,14 @@ def _read_config_file(path: Path | None) -> dict[str, Any]:
         raise UserError(f"config file {path} not found; fix the path given by --config or TRIAD_CONFIG") from None
     except tomllib.TOMLDecodeError as error:
         raise UserError(f"{path} is not valid TOML ({error}); fix the file") from None
-    # Tables (such as [nodes]) belong to later stages; settings take the top-level keys.
-    return {key: value for key, value in data.items() if not isinstance(value, dict)}
+    return data
 
 
 def _from_environment(env: Mapping[str, str]) -> dict[str, str]:
     values = {}
     for name in Settings.model_fields:
+        if name in TABLE_FIELDS:
+            continue
         variable = ENV_ALIASES.get(name, f"TRIAD_{name.upper()}")
         if env.get(variable):
             values[name] = env[variable]

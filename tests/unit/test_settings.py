@@ -15,9 +15,9 @@ def test_defaults_are_the_papers_models_and_a_local_data_home(tmp_path: Path, mo
     settings = resolve_settings({}, env={})
     assert settings.home == Path(".triad")
     assert settings.pg_dir == Path(".triad/pg")
-    assert settings.generator_model == DEFAULT_MODELS["generator"] == "google_genai:gemini-2.5-flash"
-    assert settings.validator_model == "google_genai:gemini-3.1-flash-lite-preview"
-    assert settings.extractor_model == "google_genai:gemini-2.5-flash-lite"
+    assert settings.model_for("generator") == DEFAULT_MODELS["generator"] == "google_genai:gemini-2.5-flash"
+    assert settings.model_for("validator") == "google_genai:gemini-3.1-flash-lite-preview"
+    assert settings.model_for("extractor") == "google_genai:gemini-2.5-flash-lite"
     assert settings.database_url is None
 
 
@@ -40,6 +40,23 @@ def test_config_file_is_found_in_the_working_folder_or_through_triad_config(
     other = tmp_path / "other.toml"
     other.write_text('collection = "there"\n')
     assert resolve_settings({}, env={"TRIAD_CONFIG": str(other)}).collection == "there"
+
+
+def test_llm_sets_every_role_and_a_role_flag_overrides_it(tmp_path: Path) -> None:
+    settings = resolve_settings({"llm": "openai:m", "validator_model": "ollama:v"}, env={}, config_path=None)
+    assert [settings.model_for(r) for r in ("generator", "validator", "extractor")] == [
+        "openai:m",
+        "ollama:v",
+        "openai:m",
+    ]
+
+
+def test_price_and_node_tables_come_from_the_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text('[prices]\n"gemini-2.5-flash" = [1.0, 2.0]\n[nodes]\nrelevance = "direct"\n')
+    settings = resolve_settings({}, env={}, config_path=config)
+    assert settings.prices == {"gemini-2.5-flash": (1.0, 2.0)}
+    assert settings.nodes == {"relevance": "direct"}
 
 
 def test_api_key_comes_from_google_api_key_and_is_never_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,385 @@
+"""The model layer every node talks to: structured answers with bounded retries, rate limits,
+accounting, a response cache, and record/replay.
+
+    answer, record = await gateway.ask("validator", QualityVerdict, messages, node="judge_quality")
+
+A call goes: replay file (when the role's spec is `replay:FILE`) or cache, else the provider through
+the shared per-provider limiter, retrying transient errors with backoff. The reply is validated
+against the pydantic schema; an invalid one is sent back with the error as feedback, a bounded
+number of times, after which the call raises `ModelCallFailed` (the sample fails, the run goes on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import structlog
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from pydantic import BaseModel
+
+from graph.errors import UserError
+from graph.limits import AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
+from graph.models import DEFAULT_PRICES, PROVIDERS, RoleModel, price_per_million, resolve_roles
+from graph.parsing import ReplyParseError, parse_reply, validate
+from graph.settings import Settings
+from nodes.ports import ModelCallFailed
+from state.usage import ROLES, CallRecord, Role
+
+T = TypeVar("T", bound=BaseModel)
+log = structlog.get_logger("triad.llm")
+
+#: Times an unusable reply is sent back with feedback before the call fails.
+MAX_SCHEMA_RETRIES = 2
+
+SCHEMA_FEEDBACK = (
+    "Your previous reply could not be used: {error}. Reply again with only a JSON object that fits the "
+    "requested schema, with no other text."
+)
+
+
+class ProviderUnavailable(UserError):
+    """Credentials refused, or the provider unreachable before any call succeeded: stop the run."""
+
+
+class ReplayMiss(UserError):
+    """A replayed run asked something the replay file has no answer for."""
+
+
+def message_payload(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    """Messages as plain data, for hashing and recording."""
+    return [{"type": message.type, "content": message.content} for message in messages]
+
+
+def request_key(role: str, messages: Sequence[BaseMessage], schema: type[BaseModel]) -> str:
+    """Stable hash of role + messages + schema: the key of replay files and of the cache."""
+    payload = {"role": role, "messages": message_payload(messages), "schema": schema.model_json_schema()}
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def reply_text(message: BaseMessage) -> str:
+    """The text of a reply, whether its content is a string or a list of parts."""
+    if isinstance(message.content, str):
+        return message.content
+    parts = [part.get("text", "") if isinstance(part, dict) else str(part) for part in message.content]
+    return "".join(parts)
+
+
+@dataclass
+class Reply:
+    """One answer to one request, before validation."""
+
+    text: str
+    parsed: BaseModel | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    source: str = "provider"
+    attempts: int = 1
+
+
+@dataclass
+class LLMCache:
+    """Answers by request key, kept in the state database so a repeated run pays nothing twice."""
+
+    url: str
+    _conn: Any = None
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def _connection(self) -> Any:
+        import psycopg
+
+        if self._conn is None or self._conn.closed:
+            self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            await self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS triad_llm_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL,"
+                " response JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+            )
+        return self._conn
+
+    async def get(self, key: str) -> dict[str, Any] | None:
+        async with self._lock:
+            conn = await self._connection()
+            cursor = await conn.execute("SELECT response FROM triad_llm_cache WHERE key = %s", (key,))
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def put(self, key: str, model: str, response: dict[str, Any]) -> None:
+        from psycopg.types.json import Jsonb
+
+        async with self._lock:
+            conn = await self._connection()
+            await conn.execute(
+                "INSERT INTO triad_llm_cache (key, model, response) VALUES (%s, %s, %s) ON CONFLICT (key) DO NOTHING",
+                (key, model, Jsonb(response)),
+            )
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+
+
+def load_replay_file(path: Path) -> dict[str, str]:
+    """Recorded answers by request key (the first answer recorded for a key wins)."""
+    answers: dict[str, str] = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+            answers.setdefault(entry["key"], entry["response"]["content"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise UserError(
+                f"{path} line {number} is not a recorded request; record the file again with --record-llm"
+            ) from None
+    return answers
+
+
+class LLMGateway:
+    """Structured calls for the three roles, shared by every sample of a run."""
+
+    def __init__(
+        self,
+        roles: dict[Role, RoleModel],
+        *,
+        prices: dict[str, tuple[float, float]] | None = None,
+        requests_per_second: float = 10.0,
+        max_concurrency: int = 16,
+        retry: RetryPolicy | None = None,
+        cache: LLMCache | None = None,
+        record_path: Path | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.roles = roles
+        self.prices = prices or {}
+        self.retry = retry or RetryPolicy()
+        self.cache = cache
+        self.record_path = record_path
+        self.calls: list[CallRecord] = []
+        self._limits = (requests_per_second, max_concurrency)
+        self._limiters: dict[str, AdaptiveLimiter] = {}
+        self._replay: dict[Path, dict[str, str]] = {}
+        self._record_lock = asyncio.Lock()
+        self._rng = random.Random(seed)
+        self._provider_ok = False
+
+    @property
+    def cost_usd(self) -> float:
+        """Spent so far by this gateway."""
+        return sum(call["cost_usd"] for call in self.calls)
+
+    def limiter(self, provider: str) -> AdaptiveLimiter:
+        """The limiter shared by every call to `provider`."""
+        if provider not in self._limiters:
+            self._limiters[provider] = AdaptiveLimiter(*self._limits)
+        return self._limiters[provider]
+
+    async def ask(
+        self, role: Role, schema: type[T], messages: Sequence[BaseMessage], *, node: str
+    ) -> tuple[T, CallRecord]:
+        """A validated answer of `schema` from the role's model, and what it cost."""
+        model = self.roles[role]
+        started = time.monotonic()
+        conversation = list(messages)
+        totals = Reply(text="", attempts=0)
+        problem: ReplyParseError | None = None
+        for _ in range(MAX_SCHEMA_RETRIES + 1):
+            reply = await self._answer(model, node, schema, conversation)
+            totals.input_tokens += reply.input_tokens
+            totals.output_tokens += reply.output_tokens
+            totals.attempts += reply.attempts
+            totals.source, totals.text = reply.source, reply.text
+            try:
+                value = validate(reply.parsed.model_dump(), schema) if reply.parsed else parse_reply(reply.text, schema)
+            except ReplyParseError as error:
+                problem = error
+                log.warning("reply_unusable", role=role, node=node, model=model.spec, error=str(error))
+                conversation = [
+                    *messages,
+                    AIMessage(content=reply.text),
+                    HumanMessage(SCHEMA_FEEDBACK.format(error=error)),
+                ]
+                continue
+            return value, self._account(model, node, totals, time.monotonic() - started)
+        record = self._account(model, node, totals, time.monotonic() - started)
+        raise ModelCallFailed(
+            f"{node}: no usable {schema.__name__} from {model.spec} ({problem})", raw=totals.text, record=record
+        )
+
+    def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> CallRecord:
+        price_in, price_out = price_per_million(model.spec, self.prices)
+        cost = (reply.input_tokens * price_in + reply.output_tokens * price_out) / 1e6
+        record = CallRecord(
+            role=model.role,
+            node=node,
+            model=model.spec,
+            input_tokens=reply.input_tokens,
+            output_tokens=reply.output_tokens,
+            cost_usd=cost,
+            source=reply.source,  # type: ignore[typeddict-item]
+            attempts=reply.attempts,
+            seconds=round(seconds, 3),
+        )
+        self.calls.append(record)
+        log.debug("llm_call", **record)
+        return record
+
+    async def _answer(
+        self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
+    ) -> Reply:
+        key = request_key(model.role, conversation, schema)
+        if model.replay_file is not None:
+            return Reply(text=self._replayed(model, node, schema, key), source="replay", attempts=0)
+        cache = self.cache if model.provider in PROVIDERS else None
+        cache_key = hashlib.sha256(f"{model.spec}\x1f{key}".encode()).hexdigest()
+        if cache is not None and (hit := await cache.get(cache_key)) is not None:
+            return Reply(text=hit["content"], source="cache", attempts=0)
+        reply = await self._call_provider(model, node, schema, conversation)
+        response = {
+            "content": reply.text,
+            "usage": {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
+        }
+        if cache is not None:
+            await cache.put(cache_key, model.spec, response)
+        if self.record_path is not None:
+            await self._record(key, model, node, schema, conversation, response)
+        return reply
+
+    def _replayed(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> str:
+        assert model.replay_file is not None
+        if model.replay_file not in self._replay:
+            self._replay[model.replay_file] = load_replay_file(model.replay_file)
+        answer = self._replay[model.replay_file].get(key)
+        if answer is None:
+            raise ReplayMiss(
+                f"{model.replay_file} has no answer for the {model.role} request of node {node} "
+                f"(schema {schema.__name__}, key {key[:12]}); record the run again with --record-llm"
+            )
+        return answer
+
+    async def _record(
+        self,
+        key: str,
+        model: RoleModel,
+        node: str,
+        schema: type[BaseModel],
+        conversation: list[BaseMessage],
+        response: dict[str, Any],
+    ) -> None:
+        entry = {
+            "key": key,
+            "role": model.role,
+            "node": node,
+            "model": model.spec,
+            "schema": schema.__name__,
+            "messages": message_payload(conversation),
+            "response": response,
+        }
+        line = json.dumps(entry, ensure_ascii=False) + "\n"
+        async with self._record_lock:
+            assert self.record_path is not None
+            with self.record_path.open("a", encoding="utf-8") as handle:
+                handle.write(line)
+                handle.flush()
+
+    async def _call_provider(
+        self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
+    ) -> Reply:
+        assert model.chat_model is not None
+        runnable: Any = model.chat_model
+        if model.native_structured_output:
+            runnable = model.chat_model.with_structured_output(schema, method="json_schema", include_raw=True)
+        limiter = self.limiter(model.provider)
+        waited = 0.0
+        for attempt in range(1, self.retry.max_attempts + 1):
+            try:
+                async with limiter.slot():
+                    result = await asyncio.wait_for(runnable.ainvoke(conversation), timeout=self.retry.max_total_wait_s)
+            except Exception as error:  # provider SDKs raise their own hierarchies; classify() sorts them
+                kind = classify(error)
+                if kind == "auth":
+                    raise ProviderUnavailable(
+                        f"{model.spec} refused the credentials ({type(error).__name__}); check the API key"
+                    ) from None
+                if kind == "connection" and not self._provider_ok and attempt >= 2:
+                    raise ProviderUnavailable(
+                        f"cannot reach {model.spec} ({type(error).__name__}: {error}); "
+                        "check the network or --llm-base-url"
+                    ) from None
+                if kind == "rate_limited":
+                    limiter.throttled()
+                delay = self.retry.delay(attempt, retry_after_seconds(error), self._rng)
+                if (
+                    kind == "fatal"
+                    or attempt == self.retry.max_attempts
+                    or waited + delay > self.retry.max_total_wait_s
+                ):
+                    raise ModelCallFailed(
+                        f"{model.spec} failed after {attempt} attempt(s): {type(error).__name__}: {error}",
+                        raw="",
+                        record=self._account(model, node, Reply(text="", attempts=attempt), waited),
+                    ) from None
+                log.info("llm_retry", model=model.spec, kind=kind, attempt=attempt, delay_s=round(delay, 2))
+                waited += delay
+                await asyncio.sleep(delay)
+                continue
+            limiter.succeeded()
+            self._provider_ok = True
+            return self._reply_from(result, attempt)
+        raise AssertionError("unreachable: the loop returns or raises")
+
+    @staticmethod
+    def _reply_from(result: Any, attempts: int) -> Reply:
+        raw: BaseMessage = result["raw"] if isinstance(result, dict) else result
+        parsed = result.get("parsed") if isinstance(result, dict) else None
+        text = reply_text(raw)
+        if not text.strip() and isinstance(parsed, BaseModel):
+            text = parsed.model_dump_json()  # tool-call style structured output leaves content empty
+        usage = getattr(raw, "usage_metadata", None) or {}
+        return Reply(
+            text=text,
+            parsed=parsed if isinstance(parsed, BaseModel) else None,
+            input_tokens=int(usage.get("input_tokens", 0)),
+            output_tokens=int(usage.get("output_tokens", 0)),
+            attempts=attempts,
+        )
+
+
+def build_gateway(
+    settings: Settings,
+    *,
+    models: dict[Role, str | BaseChatModel] | None = None,
+    state_url: str | None = None,
+    record_path: Path | None = None,
+    seed: int | None = None,
+) -> LLMGateway:
+    """The gateway of a run: every role resolved now (a missing key fails here, before any work).
+
+    `models` overrides a role's spec or injects a chat model instance. The cache lives in the state
+    database at `state_url` and serves provider models only: an injected model has no stable name
+    to key answers by.
+    """
+    specs = {role: (models or {}).get(role) or settings.model_for(role) for role in ROLES}
+    roles = resolve_roles(
+        specs,
+        base_url=settings.llm_base_url,
+        google_api_key=settings.google_api_key.get_secret_value() if settings.google_api_key else None,
+        openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
+    )
+    cache = LLMCache(state_url) if settings.llm_cache and state_url else None
+    return LLMGateway(
+        roles,
+        prices={**DEFAULT_PRICES, **settings.prices},
+        requests_per_second=settings.requests_per_second,
+        max_concurrency=settings.max_concurrent_requests,
+        cache=cache,
+        record_path=record_path,
+        seed=seed,
+    )

@@ -1,0 +1,175 @@
+"""The one factory that turns model specs into chat models, per role.
+
+A spec is `provider:model`:
+
+    google_genai:gemini-2.5-flash     Gemini (default; needs GOOGLE_API_KEY)
+    openai:gpt-4.1-mini               OpenAI, or with --llm-base-url any OpenAI-compatible server
+                                      (vLLM, llama.cpp's server, LM Studio)
+    ollama:llama3.1                   a local Ollama server (needs langchain-ollama)
+    anthropic:claude-...              Anthropic (needs langchain-anthropic)
+    replay:FILE                       answers from a file written by --record-llm
+
+Python callers and tests may pass a `BaseChatModel` instance instead of a spec.
+Provider packages other than Gemini's are imported only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from graph.errors import UserError
+from state.usage import ROLES, Role
+
+#: Seconds one provider request may take before it counts as a (retried) timeout.
+REQUEST_TIMEOUT_S = 120.0
+
+#: provider -> (module, class, distribution to install)
+PROVIDERS: dict[str, tuple[str, str, str]] = {
+    "google_genai": ("langchain_google_genai", "ChatGoogleGenerativeAI", "langchain-google-genai"),
+    "openai": ("langchain_openai", "ChatOpenAI", "langchain-openai"),
+    "ollama": ("langchain_ollama", "ChatOllama", "langchain-ollama"),
+    "anthropic": ("langchain_anthropic", "ChatAnthropic", "langchain-anthropic"),
+}
+REPLAY_PROVIDER = "replay"
+
+#: Providers whose JSON-schema mode triad uses for structured output (others: JSON parsed from text).
+NATIVE_STRUCTURED_OUTPUT = {"google_genai", "openai"}
+
+#: USD per million tokens (input, output) for SPEC's Gemini models; override with [prices] in triad.toml.
+DEFAULT_PRICES: dict[str, tuple[float, float]] = {
+    "gemini-2.5-flash": (0.30, 2.50),
+    "gemini-2.5-flash-lite": (0.10, 0.40),
+    "gemini-3.1-flash-lite-preview": (0.25, 1.50),
+}
+
+NO_KEY_MESSAGE = (
+    "no Gemini API key: set GOOGLE_API_KEY (https://aistudio.google.com/apikey), or choose another "
+    "provider with --llm, e.g. --llm openai:MODEL --llm-base-url http://localhost:8000/v1"
+)
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed `provider:model` spec."""
+
+    provider: str
+    name: str
+
+    @classmethod
+    def parse(cls, spec: str) -> ModelSpec:
+        provider, sep, name = spec.partition(":")
+        if not sep or not provider or not name:
+            raise UserError(f"model spec {spec!r} is not provider:model; e.g. google_genai:gemini-2.5-flash")
+        if provider not in PROVIDERS and provider != REPLAY_PROVIDER:
+            known = ", ".join([*PROVIDERS, REPLAY_PROVIDER])
+            raise UserError(f"unknown model provider {provider!r} in {spec!r}; use one of {known}")
+        return cls(provider, name)
+
+    def __str__(self) -> str:
+        return f"{self.provider}:{self.name}"
+
+
+@dataclass(frozen=True)
+class RoleModel:
+    """The model serving one role: a chat model, or a replay file standing in for one."""
+
+    role: Role
+    spec: str
+    provider: str
+    chat_model: BaseChatModel | None
+    replay_file: Path | None = None
+
+    @property
+    def native_structured_output(self) -> bool:
+        """Whether to ask the provider for JSON-schema output rather than parse text."""
+        if self.chat_model is None:
+            return False
+        if self.provider in PROVIDERS:
+            return self.provider in NATIVE_STRUCTURED_OUTPUT
+        # An injected model: native when its class implements with_structured_output itself.
+        return type(self.chat_model).with_structured_output is not BaseChatModel.with_structured_output
+
+
+def _provider_class(provider: str) -> Any:
+    module_name, class_name, distribution = PROVIDERS[provider]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        raise UserError(
+            f"provider {provider!r} needs {distribution}; install it with `pip install {distribution}`"
+        ) from None
+    return getattr(module, class_name)
+
+
+def make_chat_model(
+    spec: str, *, base_url: str | None = None, google_api_key: str | None = None, openai_api_key: str | None = None
+) -> BaseChatModel:
+    """A chat model for `spec`. Provider clients do not retry: triad's own bounded retries do."""
+    parsed = ModelSpec.parse(spec)
+    if parsed.provider == REPLAY_PROVIDER:
+        raise UserError("replay:FILE is not a chat model; use it as a role's model spec")
+    cls = _provider_class(parsed.provider)
+    if parsed.provider == "google_genai":
+        if not google_api_key:
+            raise UserError(NO_KEY_MESSAGE)
+        return cls(model=parsed.name, google_api_key=google_api_key, max_retries=0, timeout=REQUEST_TIMEOUT_S)  # type: ignore[no-any-return]
+    if parsed.provider == "openai":
+        # Local OpenAI-compatible servers accept any key; the client refuses to start without one.
+        key = openai_api_key or ("unused" if base_url else None)
+        if not key:
+            raise UserError("no OpenAI API key: set OPENAI_API_KEY, or give --llm-base-url for a local server")
+        return cls(model=parsed.name, base_url=base_url, api_key=key, max_retries=0, timeout=REQUEST_TIMEOUT_S)  # type: ignore[no-any-return]
+    if parsed.provider == "ollama":
+        return cls(model=parsed.name, base_url=base_url) if base_url else cls(model=parsed.name)  # type: ignore[no-any-return]
+    return cls(model=parsed.name, max_retries=0, timeout=REQUEST_TIMEOUT_S)  # type: ignore[no-any-return]
+
+
+def resolve_role_model(
+    role: Role,
+    model: str | BaseChatModel,
+    *,
+    base_url: str | None = None,
+    google_api_key: str | None = None,
+    openai_api_key: str | None = None,
+) -> RoleModel:
+    """Resolve one role's spec or instance; a spec that cannot work is a `UserError` now, not mid-run."""
+    if isinstance(model, BaseChatModel):
+        return RoleModel(role, f"instance:{type(model).__name__}", "instance", model)
+    parsed = ModelSpec.parse(model)
+    if parsed.provider == REPLAY_PROVIDER:
+        path = Path(parsed.name)
+        if not path.is_file():
+            raise UserError(f"replay file {path} not found; record one with --record-llm FILE")
+        return RoleModel(role, model, REPLAY_PROVIDER, None, replay_file=path)
+    chat_model = make_chat_model(model, base_url=base_url, google_api_key=google_api_key, openai_api_key=openai_api_key)
+    return RoleModel(role, model, parsed.provider, chat_model)
+
+
+def resolve_roles(
+    models: dict[Role, str | BaseChatModel],
+    *,
+    base_url: str | None = None,
+    google_api_key: str | None = None,
+    openai_api_key: str | None = None,
+) -> dict[Role, RoleModel]:
+    """Every role's model, checked before any work starts."""
+    missing = [role for role in ROLES if role not in models]
+    if missing:
+        raise UserError(f"no model for role(s) {', '.join(missing)}")
+    return {
+        role: resolve_role_model(
+            role, models[role], base_url=base_url, google_api_key=google_api_key, openai_api_key=openai_api_key
+        )
+        for role in ROLES
+    }
+
+
+def price_per_million(spec: str, prices: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """(input, output) USD per million tokens for a spec; unknown models cost 0 (said in the report)."""
+    name = spec.partition(":")[2] or spec
+    return prices.get(spec) or prices.get(name) or (0.0, 0.0)

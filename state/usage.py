@@ -1,0 +1,31 @@
+"""What one model call cost: the unit of token and cost accounting."""
+
+from __future__ import annotations
+
+from typing import Literal, TypedDict
+
+Role = Literal["generator", "validator", "extractor"]
+ROLES: tuple[Role, ...] = ("generator", "validator", "extractor")
+
+
+class CallRecord(TypedDict):
+    """One model request as it was paid for (or served from the cache or a replay file)."""
+
+    role: Role
+    """Which role asked: generator, validator or extractor."""
+    node: str
+    """The graph node that made the call."""
+    model: str
+    """Model spec that answered, e.g. `google_genai:gemini-2.5-flash`."""
+    input_tokens: int
+    """Prompt tokens reported by the provider (0 when served without a provider call)."""
+    output_tokens: int
+    """Completion tokens reported by the provider."""
+    cost_usd: float
+    """Cost from the price table; 0 for cached or replayed answers."""
+    source: Literal["provider", "cache", "replay"]
+    """Where the answer came from."""
+    attempts: int
+    """Provider requests made, counting transient-error retries and schema retries."""
+    seconds: float
+    """Wall time of the call, waits included."""

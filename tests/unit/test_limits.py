@@ -1,0 +1,91 @@
+"""Error classification, Retry-After, backoff bounds and the adaptive limiter."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from graph.limits import RECOVERY_STREAK, AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
+
+
+class StatusError(Exception):
+    def __init__(self, status: int, headers: dict[str, str] | None = None) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status_code = status
+        self.response = type("Response", (), {"headers": headers or {}, "status_code": status})()
+
+
+class AuthenticationError(Exception):
+    pass
+
+
+class ReadTimeout(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("error", "kind"),
+    [
+        (StatusError(429), "rate_limited"),
+        (StatusError(500), "transient"),
+        (StatusError(503), "transient"),
+        (StatusError(401), "auth"),
+        (StatusError(403), "auth"),
+        (StatusError(400), "fatal"),
+        (AuthenticationError("bad key"), "auth"),
+        (TimeoutError(), "transient"),
+        (ReadTimeout(), "transient"),
+        (ConnectionResetError(), "connection"),
+        (ValueError("boom"), "fatal"),
+    ],
+)
+def test_errors_are_classified_by_status_or_type(error: BaseException, kind: str) -> None:
+    assert classify(error) == kind
+
+
+def test_retry_after_is_read_in_seconds_or_as_a_date() -> None:
+    assert retry_after_seconds(StatusError(429, {"retry-after": "7"})) == 7.0
+    assert retry_after_seconds(StatusError(429, {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"})) == 0.0
+    assert retry_after_seconds(StatusError(429)) is None
+
+
+def test_backoff_is_bounded_and_honours_retry_after() -> None:
+    policy = RetryPolicy(base_delay_s=1.0, max_delay_s=8.0)
+    rng = random.Random(0)
+    assert all(0 <= policy.delay(attempt, None, rng) <= 8.0 for attempt in range(1, 30))
+    assert policy.delay(3, 5.0, rng) == 5.0
+    assert policy.delay(1, 600.0, rng) == 8.0
+
+
+def test_429s_halve_concurrency_and_successes_restore_it() -> None:
+    limiter = AdaptiveLimiter(requests_per_second=1000, max_concurrency=16)
+    limiter.throttled()
+    limiter.throttled()
+    assert limiter.concurrency == 4
+    for _ in range(5):
+        limiter.throttled()
+    assert limiter.concurrency == 1
+    for _ in range(RECOVERY_STREAK * 3):
+        limiter.succeeded()
+    assert limiter.concurrency == 4
+
+
+def test_limiter_never_lets_more_than_its_concurrency_in_flight() -> None:
+    limiter = AdaptiveLimiter(requests_per_second=10_000, max_concurrency=3)
+    in_flight, peak = 0, 0
+
+    async def one() -> None:
+        nonlocal in_flight, peak
+        async with limiter.slot():
+            in_flight += 1
+            peak = max(peak, in_flight)
+            await asyncio.sleep(0.001)
+            in_flight -= 1
+
+    async def many() -> None:
+        await asyncio.gather(*(one() for _ in range(30)))
+
+    asyncio.run(many())
+    assert peak == 3

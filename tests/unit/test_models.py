@@ -1,0 +1,68 @@
+"""The model factory resolves every provider string without touching the network."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+
+from graph.errors import UserError
+from graph.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model
+from graph.scripted import ScriptedChatModel
+
+
+def test_gemini_with_a_key_builds_the_gemini_client() -> None:
+    from langchain_google_genai import ChatGoogleGenerativeAI
+
+    model = make_chat_model("google_genai:gemini-2.5-flash", google_api_key="test-key")
+    assert isinstance(model, ChatGoogleGenerativeAI)
+    assert model.model.endswith("gemini-2.5-flash")
+
+
+def test_gemini_without_a_key_says_how_to_set_one() -> None:
+    with pytest.raises(UserError) as caught:
+        make_chat_model("google_genai:gemini-2.5-flash")
+    assert str(caught.value) == NO_KEY_MESSAGE
+    assert "GOOGLE_API_KEY" in NO_KEY_MESSAGE and "--llm" in NO_KEY_MESSAGE
+
+
+def test_openai_compatible_server_by_base_url() -> None:
+    from langchain_openai import ChatOpenAI
+
+    model = make_chat_model("openai:qwen2.5-7b-instruct", base_url="http://127.0.0.1:8000/v1")
+    assert isinstance(model, ChatOpenAI)
+    assert model.model_name == "qwen2.5-7b-instruct"
+    assert str(model.openai_api_base).startswith("http://127.0.0.1:8000")
+    assert model.max_retries == 0
+    with pytest.raises(UserError, match="OPENAI_API_KEY"):
+        make_chat_model("openai:gpt-4.1-mini")
+
+
+@pytest.mark.parametrize(
+    ("spec", "package"), [("ollama:llama3.1", "langchain-ollama"), ("anthropic:claude-x", "langchain-anthropic")]
+)
+def test_missing_optional_provider_packages_give_an_install_hint(spec: str, package: str) -> None:
+    try:
+        model = make_chat_model(spec)
+    except UserError as error:
+        assert f"pip install {package}" in str(error)
+    else:  # the package happens to be installed
+        assert isinstance(model, BaseChatModel)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"), [("gemini-2.5-flash", "provider:model"), ("nosuch:model", "unknown model provider")]
+)
+def test_malformed_and_unknown_specs_are_user_errors(spec: str, message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        ModelSpec.parse(spec)
+
+
+def test_instances_and_replay_files_resolve(tmp_path) -> None:  # noqa: ANN001
+    scripted = ScriptedChatModel(script={})
+    role = resolve_role_model("validator", scripted)
+    assert role.chat_model is scripted and role.native_structured_output
+    replay = tmp_path / "calls.jsonl"
+    replay.write_text("")
+    assert resolve_role_model("generator", f"replay:{replay}").replay_file == replay
+    with pytest.raises(UserError, match="replay file .* not found"):
+        resolve_role_model("generator", f"replay:{tmp_path / 'missing.jsonl'}")

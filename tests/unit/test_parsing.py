@@ -1,0 +1,81 @@
+"""Structured replies as real models write them."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel
+
+from graph.parsing import ReplyParseError, parse_reply
+
+
+class Verdict(BaseModel):
+    accepted: bool
+    reason: str
+
+
+class Relevance(BaseModel):
+    relevant: bool
+    reason: str = ""
+
+
+GOOD = '{"accepted": false, "reason": "chunk B alone answers it"}'
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        GOOD,
+        f"```json\n{GOOD}\n```",
+        f"```\n{GOOD}\n```",
+        f"Here is my verdict:\n```json\n{GOOD}\n```\nLet me know if you need more.",
+        f"{GOOD}\n\nNote: I was strict because the question is vague {{see above}}.",
+        f"Sure! {GOOD} Hope that helps.",
+    ],
+)
+def test_json_is_found_in_fences_prose_and_commentary(reply: str) -> None:
+    assert parse_reply(reply, Verdict) == Verdict(accepted=False, reason="chunk B alone answers it")
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Yes", True),
+        ("yes.", True),
+        ("YES", True),
+        ("no", False),
+        ("No.", False),
+        ("TRUE", True),
+        ("false", False),
+        ("Relevant", True),
+        ("**Relevant**", True),
+        ("Not Relevant", False),
+        ("not relevant.", False),
+        ("Irrelevant", False),
+    ],
+)
+def test_a_single_word_verdict_fills_a_single_boolean_schema(reply: str, expected: bool) -> None:
+    assert parse_reply(reply, Relevance).relevant is expected
+
+
+def test_not_relevant_is_never_read_as_relevant() -> None:
+    assert parse_reply("Not Relevant", Relevance).relevant is False
+    with pytest.raises(ReplyParseError):
+        parse_reply("Relevant? Not Relevant, I think", Relevance)
+
+
+def test_single_words_do_not_fill_a_schema_with_more_required_fields() -> None:
+    with pytest.raises(ReplyParseError, match="no JSON object"):
+        parse_reply("Yes", Verdict)
+
+
+@pytest.mark.parametrize("reply", ['{"accepted": true, "reason": "fine', '```json\n{"accepted": tr\n```'])
+def test_truncated_json_is_an_error_that_says_so(reply: str) -> None:
+    with pytest.raises(ReplyParseError, match="incomplete JSON"):
+        parse_reply(reply, Verdict)
+
+
+def test_wrong_fields_name_what_is_missing() -> None:
+    with pytest.raises(ReplyParseError, match="reason: Field required"):
+        parse_reply('{"accepted": true}', Verdict)
+    with pytest.raises(ReplyParseError, match="empty"):
+        parse_reply("   ", Verdict)
