@@ -6,7 +6,8 @@ Nodes ask a role for a structured answer; they never see vendors, retries, cache
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
@@ -34,3 +35,47 @@ class StructuredChat(Protocol):
     ) -> tuple[T, CallRecord]:
         """The validated answer and what the call cost; raises `ModelCallFailed` when there is none."""
         ...
+
+
+class ChunkLike(Protocol):
+    """A chunk as the corpus returns it."""
+
+    id: str
+    text: str
+    metadata: dict[str, Any]
+
+
+class HitLike(Protocol):
+    """A similarity hit as the corpus returns it."""
+
+    chunk: ChunkLike
+    distance: float
+
+
+class CorpusReader(Protocol):
+    """The read-only corpus operations nodes use."""
+
+    async def get(self, ids: Sequence[str]) -> Sequence[ChunkLike]: ...
+
+    async def neighbours(self, chunk_id: str, n: int) -> Sequence[HitLike]: ...
+
+
+class SeedPool(Protocol):
+    """Seeds of one run: each chunk is drawn at most once per run."""
+
+    async def draw(self, *, min_chars: int) -> str | None:
+        """A random chunk id not yet used as a seed in this run, or None when none is left."""
+        ...
+
+    def claim(self, chunk_id: str) -> None:
+        """Mark a manually chosen seed as used."""
+        ...
+
+
+@dataclass(frozen=True)
+class Services:
+    """The run's shared resources, handed to nodes through the runtime context."""
+
+    corpus: CorpusReader
+    llm: StructuredChat
+    seeds: SeedPool

@@ -18,8 +18,10 @@ from graph.demo import load_demo_chunks
 from graph.embeddings import load_embeddings
 from graph.ingest import ingest_chunks
 from graph.loaders import ChunkRecord
+from graph.logs import configure_logging
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+configure_logging(level="warning")
 
 #: Demo pages whose chunks make the test slice: vacuum, autovacuum and WAL share many entities.
 SLICE_SOURCES = (

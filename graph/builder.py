@@ -1,0 +1,65 @@
+"""The sample graph: `build_graph()` wires nodes and routes; `graph` is compiled for langgraph.json.
+
+START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge | restart)
+      -> generate_question -> lint_question -> judge_quality -> judge_sufficiency
+      -> (revise_question -> lint_question ...) -> classify_temporal -> extract_contexts
+      -> finalize_sample -> END
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from graph import routing
+from nodes.bridge import match_bridge, propose_bridge
+from nodes.context import Context
+from nodes.extract import extract_contexts
+from nodes.finalize import finalize_sample
+from nodes.generate import generate_question, revise_question
+from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
+from nodes.lint import lint_question
+from nodes.seed import retrieve_neighbours, select_seed
+from state.sample import SampleInput, SampleOutput, SampleState
+
+
+def build_graph() -> StateGraph:
+    """The uncompiled sample graph (SPEC section 2); node names are SPEC's."""
+    builder = StateGraph(SampleState, context_schema=Context, input_schema=SampleInput, output_schema=SampleOutput)
+    builder.add_node("select_seed", select_seed)
+    builder.add_node("retrieve_neighbours", retrieve_neighbours)
+    builder.add_node("propose_bridge", propose_bridge)
+    builder.add_node("match_bridge", match_bridge)
+    builder.add_node("generate_question", generate_question)
+    builder.add_node("lint_question", lint_question)
+    builder.add_node("judge_quality", judge_quality)
+    builder.add_node("judge_sufficiency", judge_sufficiency)
+    builder.add_node("revise_question", revise_question)
+    builder.add_node("classify_temporal", classify_temporal)
+    builder.add_node("extract_contexts", extract_contexts)
+    builder.add_node("finalize_sample", finalize_sample)
+
+    builder.add_edge(START, "select_seed")
+    builder.add_conditional_edges("select_seed", routing.route_after_select_seed)
+    builder.add_edge("retrieve_neighbours", "propose_bridge")
+    builder.add_conditional_edges("propose_bridge", routing.route_after_propose_bridge)
+    builder.add_conditional_edges("match_bridge", routing.route_after_match_bridge)
+    builder.add_conditional_edges("generate_question", routing.route_after_generate)
+    builder.add_conditional_edges("lint_question", routing.route_after_lint)
+    builder.add_conditional_edges("judge_quality", routing.route_after_judge_quality)
+    builder.add_conditional_edges("judge_sufficiency", routing.route_after_judge_sufficiency)
+    builder.add_conditional_edges("revise_question", routing.route_after_generate)
+    builder.add_conditional_edges("classify_temporal", routing.route_after_temporal)
+    builder.add_conditional_edges("extract_contexts", routing.route_after_extract)
+    builder.add_edge("finalize_sample", END)
+    return builder
+
+
+def compile_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
+    """The sample graph compiled with a checkpointer (one thread per sample)."""
+    return build_graph().compile(checkpointer=checkpointer, name="triad_sample")
+
+
+#: Compiled without a checkpointer, for langgraph.json (the server brings its own).
+graph = compile_graph()

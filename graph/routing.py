@@ -1,0 +1,63 @@
+"""Where a sample goes after each branching node: the flowchart of SPEC section 2, in one screen.
+
+A sample whose state carries an `outcome` is finished (no_bridge, rejected or failed) and ends.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.graph import END
+
+from state.sample import SampleState
+
+
+def _ended(state: SampleState) -> bool:
+    return "outcome" in state
+
+
+def route_after_select_seed(state: SampleState) -> Literal["retrieve_neighbours", "__end__"]:
+    return END if _ended(state) else "retrieve_neighbours"
+
+
+def route_after_propose_bridge(state: SampleState) -> Literal["generate_question", "match_bridge", "__end__"]:
+    if _ended(state):
+        return END
+    return "generate_question" if "supporting" in state else "match_bridge"
+
+
+def route_after_match_bridge(state: SampleState) -> Literal["generate_question", "select_seed", "__end__"]:
+    if _ended(state):
+        return END
+    return "generate_question" if "supporting" in state else "select_seed"
+
+
+def _after_check(state: SampleState, passed: str) -> str:
+    if _ended(state):
+        return END
+    return passed if state["verdicts"][-1]["accepted"] else "revise_question"
+
+
+def route_after_lint(state: SampleState) -> Literal["judge_quality", "revise_question", "__end__"]:
+    return _after_check(state, "judge_quality")  # type: ignore[return-value]
+
+
+def route_after_judge_quality(state: SampleState) -> Literal["judge_sufficiency", "revise_question", "__end__"]:
+    return _after_check(state, "judge_sufficiency")  # type: ignore[return-value]
+
+
+def route_after_judge_sufficiency(state: SampleState) -> Literal["classify_temporal", "revise_question", "__end__"]:
+    return _after_check(state, "classify_temporal")  # type: ignore[return-value]
+
+
+def route_after_generate(state: SampleState) -> Literal["lint_question", "__end__"]:
+    """After generate_question or revise_question."""
+    return END if _ended(state) else "lint_question"
+
+
+def route_after_temporal(state: SampleState) -> Literal["extract_contexts", "__end__"]:
+    return END if _ended(state) else "extract_contexts"
+
+
+def route_after_extract(state: SampleState) -> Literal["finalize_sample", "__end__"]:
+    return END if _ended(state) else "finalize_sample"

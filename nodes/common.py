@@ -1,0 +1,58 @@
+"""Helpers shared by nodes: chunk labels, word-boundary matching, failure capture."""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from nodes.ports import ChunkLike, ModelCallFailed
+from state.sample import ChunkRef
+
+Update = dict[str, Any]
+
+
+def chunk_ref(chunk: ChunkLike) -> ChunkRef:
+    """A corpus chunk as state data."""
+    return ChunkRef(id=chunk.id, text=chunk.text, metadata=dict(chunk.metadata or {}))
+
+
+def letter_labels(count: int) -> list[str]:
+    """A, B, C, ... for supporting chunks."""
+    return list(string.ascii_uppercase[:count])
+
+
+def mentions(text: str, entity: str) -> bool:
+    """Whether `text` contains `entity` as whole words, case-folded ("US" is not in "bus")."""
+    needle = entity.strip().casefold()
+    if not needle:
+        return False
+    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text.casefold()) is not None
+
+
+def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awaitable[Update]]:
+    """A model call that gave no usable answer ends the sample as `failed`, never the run."""
+
+    @functools.wraps(node)
+    async def wrapper(state: Any, runtime: Any) -> Update:
+        try:
+            return await node(state, runtime)
+        except ModelCallFailed as failure:
+            return {
+                "outcome": "failed",
+                "end_reason": str(failure),
+                "failure_raw": failure.raw,
+                "llm_calls": [failure.record],
+            }
+
+    return wrapper
+
+
+def word_count(text: str) -> int:
+    return len(text.split())
+
+
+def joined(items: Sequence[str]) -> str:
+    return ", ".join(items)

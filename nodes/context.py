@@ -1,0 +1,51 @@
+"""The run parameters every node reads: LangGraph's `context_schema`, with the paper's defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nodes.ports import Services
+
+DEFAULT_GENERATOR = "google_genai:gemini-2.5-flash"
+DEFAULT_VALIDATOR = "google_genai:gemini-3.1-flash-lite-preview"
+DEFAULT_EXTRACTOR = "google_genai:gemini-2.5-flash-lite"
+
+
+@dataclass(kw_only=True)
+class Context:
+    """What a run can change. Numbers default to the TRIAD paper's settings."""
+
+    run_id: str = "adhoc"
+    """Run the sample belongs to; repeated in its record's provenance."""
+    max_restarts: int = 3
+    """Fresh seeds tried after the first before a sample ends as no_bridge."""
+    max_revisions: int = 1
+    """Revisions of a rejected draft (1 = two validation rounds, as in the paper)."""
+    neighbours_n: int = 5
+    """Nearest chunks retrieved around a seed (and around each chunk in match_bridge)."""
+    distractors_k: int = 10
+    """Nearest chunks retrieved per supporting chunk as distractor candidates."""
+    min_chunk_chars: int = 200
+    """Chunks shorter than this are never seeds: too thin to carry a fact."""
+    max_question_words: int = 40
+    max_answer_words: int = 20
+    hard_extra: int = 0
+    """Difficulty: relevant contexts <= hops + hard_extra is hard."""
+    medium_extra: int = 2
+    """Difficulty: relevant contexts <= hops + medium_extra is medium; more is easy."""
+    max_unanswerable_contexts: int = 5
+    """Non-relevant contexts kept for the unanswerable variant (fewer than 2: no variant)."""
+    bridge_proposer: str = "llm"
+    """propose_bridge implementation: llm or entity_overlap."""
+    relevance_labeller: str = "care"
+    """extract_contexts labeller: care, care_batched, direct or indirect."""
+    generator_model: str = DEFAULT_GENERATOR
+    validator_model: str = DEFAULT_VALIDATOR
+    extractor_model: str = DEFAULT_EXTRACTOR
+    services: Services | None = field(default=None, repr=False, compare=False)
+    """Corpus, models and seed pool of the run (set by the runner; never checkpointed)."""
+
+    def require_services(self) -> Services:
+        if self.services is None:
+            raise RuntimeError("this graph needs Context.services (corpus, models, seeds); run it through graph.sample")
+        return self.services

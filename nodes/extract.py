@@ -1,0 +1,216 @@
+"""extract_contexts: distractor candidates, their relevance labels, and the difficulty.
+
+Candidates are each supporting chunk's nearest chunks, minus the supporting chunks and duplicate
+texts. Each is labelled with the configured labeller (CARE by default: the judge sees the question,
+the answer, the whole supporting list and the candidate). Labels are parsed booleans, never strings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from nodes.common import Update, chunk_ref, mentions, records_failure
+from nodes.context import Context
+from nodes.generate import labelled_chunks
+from nodes.ports import StructuredChat
+from prompts import UNTRUSTED_NOTE, delimit, delimit_all
+from prompts import relevance as relevance_prompt
+from state.sample import ChunkRef, ContextItem, Difficulty, RelevanceLabel, SampleState, latest_draft
+from state.schemas import BatchRelevanceVerdict, CandidateAnswer, RelevanceVerdict
+from state.usage import CallRecord
+
+Labeller = Callable[
+    [SampleState, Sequence[ChunkRef], StructuredChat], Awaitable[tuple[list[RelevanceLabel], list[CallRecord]]]
+]
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def difficulty_for(n_relevant: int, hops: int, hard_extra: int, medium_extra: int) -> Difficulty:
+    """Few relevant contexts make a question hard to retrieve for; many make it easy."""
+    if n_relevant <= hops + hard_extra:
+        return "hard"
+    if n_relevant <= hops + medium_extra:
+        return "medium"
+    return "easy"
+
+
+def distinct_candidates(
+    supporting: Sequence[ChunkRef], neighbour_lists: Sequence[Sequence[ChunkRef]]
+) -> list[ChunkRef]:
+    """Neighbours of the supporting chunks, without the supporting chunks and without repeated texts."""
+    seen_ids = {chunk["id"] for chunk in supporting}
+    seen_texts = {_normalised(chunk["text"]) for chunk in supporting}
+    candidates = []
+    for neighbours in neighbour_lists:
+        for chunk in neighbours:
+            text = _normalised(chunk["text"])
+            if chunk["id"] in seen_ids or text in seen_texts:
+                continue
+            seen_ids.add(chunk["id"])
+            seen_texts.add(text)
+            candidates.append(chunk)
+    return candidates
+
+
+def _question_answer(state: SampleState) -> tuple[str, str]:
+    draft = latest_draft(state)
+    return delimit("question", "Q", draft["question"]), delimit("answer", "reference", draft["answer"])
+
+
+async def label_with_care(
+    state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
+) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+    """CARE: one call per candidate, the judge seeing the whole supporting list; run concurrently."""
+    question, answer = _question_answer(state)
+    chunks = labelled_chunks(state)
+
+    async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
+        messages = [
+            SystemMessage(relevance_prompt.CARE_SYSTEM + "\n" + UNTRUSTED_NOTE),
+            HumanMessage(
+                relevance_prompt.CARE_USER.format(
+                    question=question,
+                    answer=answer,
+                    chunks=chunks,
+                    candidate=delimit("candidate", f"X{index}", candidate["text"]),
+                )
+            ),
+        ]
+        return await llm.ask("extractor", RelevanceVerdict, messages, node="extract_contexts")
+
+    results = await asyncio.gather(*(label(i, c) for i, c in enumerate(candidates, start=1)))
+    labels = [
+        RelevanceLabel(chunk_id=c["id"], relevant=verdict.relevant, reason=verdict.reason, labeller="care")
+        for c, (verdict, _) in zip(candidates, results, strict=True)
+    ]
+    return labels, [call for _, call in results]
+
+
+async def label_with_care_batched(
+    state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
+) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+    """CARE in one call for all candidates; a candidate the reply leaves out counts as not relevant."""
+    if not candidates:
+        return [], []
+    question, answer = _question_answer(state)
+    labels = [f"X{i}" for i in range(1, len(candidates) + 1)]
+    messages = [
+        SystemMessage(relevance_prompt.CARE_BATCHED_SYSTEM + "\n" + UNTRUSTED_NOTE),
+        HumanMessage(
+            relevance_prompt.CARE_BATCHED_USER.format(
+                question=question,
+                answer=answer,
+                chunks=labelled_chunks(state),
+                candidates=delimit_all("candidate", zip(labels, (c["text"] for c in candidates), strict=True)),
+            )
+        ),
+    ]
+    verdict, call = await llm.ask("extractor", BatchRelevanceVerdict, messages, node="extract_contexts")
+    by_label = {item.candidate: item.relevant for item in verdict.labels}
+    return [
+        RelevanceLabel(
+            chunk_id=c["id"],
+            relevant=by_label.get(label, False),
+            reason="" if label in by_label else "left out of the batched reply",
+            labeller="care_batched",
+        )
+        for label, c in zip(labels, candidates, strict=True)
+    ], [call]
+
+
+async def label_directly(
+    state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
+) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+    """Direct: the candidate judged alone with the question and answer."""
+    question, answer = _question_answer(state)
+
+    async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
+        messages = [
+            SystemMessage(relevance_prompt.DIRECT_SYSTEM + "\n" + UNTRUSTED_NOTE),
+            HumanMessage(
+                relevance_prompt.DIRECT_USER.format(
+                    question=question, answer=answer, candidate=delimit("candidate", f"X{index}", candidate["text"])
+                )
+            ),
+        ]
+        return await llm.ask("extractor", RelevanceVerdict, messages, node="extract_contexts")
+
+    results = await asyncio.gather(*(label(i, c) for i, c in enumerate(candidates, start=1)))
+    return [
+        RelevanceLabel(chunk_id=c["id"], relevant=v.relevant, reason=v.reason, labeller="direct")
+        for c, (v, _) in zip(candidates, results, strict=True)
+    ], [call for _, call in results]
+
+
+async def label_indirectly(
+    state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
+) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+    """Indirect: answer from the candidate alone; relevant when that answer matches the reference."""
+    question, _ = _question_answer(state)
+    reference = latest_draft(state)["answer"]
+
+    async def attempt(index: int, candidate: ChunkRef) -> tuple[CandidateAnswer, CallRecord]:
+        messages = [
+            SystemMessage(relevance_prompt.INDIRECT_SYSTEM + "\n" + UNTRUSTED_NOTE),
+            HumanMessage(
+                relevance_prompt.INDIRECT_USER.format(
+                    question=question, candidate=delimit("candidate", f"X{index}", candidate["text"])
+                )
+            ),
+        ]
+        return await llm.ask("extractor", CandidateAnswer, messages, node="extract_contexts")
+
+    results = await asyncio.gather(*(attempt(i, c) for i, c in enumerate(candidates, start=1)))
+
+    def matches(reply: CandidateAnswer) -> bool:
+        given = reply.answer.strip()
+        return reply.answerable and bool(given) and (mentions(given, reference) or mentions(reference, given))
+
+    return [
+        RelevanceLabel(
+            chunk_id=c["id"], relevant=matches(reply), reason=f"answered: {reply.answer!r}", labeller="indirect"
+        )
+        for c, (reply, _) in zip(candidates, results, strict=True)
+    ], [call for _, call in results]
+
+
+RELEVANCE_LABELLERS: dict[str, Labeller] = {
+    "care": label_with_care,
+    "care_batched": label_with_care_batched,
+    "direct": label_directly,
+    "indirect": label_indirectly,
+}
+
+
+@records_failure
+async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Build the labelled context list and the difficulty of the accepted question."""
+    context = runtime.context
+    services = context.require_services()
+    supporting = state["supporting"]
+    neighbour_lists = await asyncio.gather(
+        *(services.corpus.neighbours(c["id"], context.distractors_k) for c in supporting)
+    )
+    candidates = distinct_candidates(supporting, [[chunk_ref(hit.chunk) for hit in hits] for hits in neighbour_lists])
+    labeller = RELEVANCE_LABELLERS[context.relevance_labeller]
+    labels, calls = await labeller(state, candidates, services.llm)
+    relevant = {label["chunk_id"]: label["relevant"] for label in labels}
+    contexts = [ContextItem(id=c["id"], text=c["text"], relevant=True, origin="supporting") for c in supporting]
+    contexts += [
+        ContextItem(id=c["id"], text=c["text"], relevant=relevant[c["id"]], origin="distractor") for c in candidates
+    ]
+    n_relevant = sum(item["relevant"] for item in contexts)
+    return {
+        "relevance_labels": labels,
+        "contexts": contexts,
+        "n_relevant": n_relevant,
+        "difficulty": difficulty_for(n_relevant, len(supporting), context.hard_extra, context.medium_extra),
+        "llm_calls": calls,
+    }

@@ -1,0 +1,92 @@
+"""finalize_sample: the dataset record of an accepted sample, and the entry of a rejected one."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import ValidationError
+
+from nodes.common import Update
+from nodes.context import Context
+from prompts import PROMPT_VERSION
+from state.record import DatasetRecord
+from state.sample import DEFAULT_ROLE, SampleState, latest_draft
+
+
+def provenance(state: SampleState, context: Context) -> dict[str, Any]:
+    """Where a sample came from: run, thread, models per role, prompts, implementations."""
+    return {
+        "run_id": context.run_id,
+        "thread_id": state.get("thread_id", ""),
+        "models": {
+            "generator": context.generator_model,
+            "validator": context.validator_model,
+            "extractor": context.extractor_model,
+        },
+        "prompt_version": PROMPT_VERSION,
+        "implementations": {
+            "bridge_proposer": context.bridge_proposer,
+            "relevance_labeller": context.relevance_labeller,
+        },
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+
+
+def unanswerable_variant(state: SampleState, context: Context) -> dict[str, Any] | None:
+    """Up to N non-relevant contexts a RAG system must abstain on; None with fewer than two."""
+    irrelevant = [item["id"] for item in state["contexts"] if not item["relevant"]]
+    if len(irrelevant) < 2:
+        return None
+    return {"contexts": irrelevant[: context.max_unanswerable_contexts], "expected": "abstain"}
+
+
+async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Assemble and validate the SPEC section 3 record."""
+    context = runtime.context
+    draft = latest_draft(state)
+    record = {
+        "id": state.get("thread_id") or f"{context.run_id}/adhoc",
+        "question": draft["question"],
+        "answer": draft["answer"],
+        "question_type": state["question_type"],
+        "binary": state["binary"],
+        "temporal": state["temporal"],
+        "role": state.get("role") or DEFAULT_ROLE,
+        "bridge_topic": state["bridge_topic"],
+        "hops": len(state["supporting"]),
+        "supporting": [{"id": c["id"], "text": c["text"], "metadata": c["metadata"]} for c in state["supporting"]],
+        "contexts": state["contexts"],
+        "n_relevant": state["n_relevant"],
+        "difficulty": state["difficulty"],
+        "unanswerable": unanswerable_variant(state, context),
+        "validation": {"revisions": state.get("revisions", 0), "verdicts": state["verdicts"]},
+        "provenance": provenance(state, context),
+    }
+    try:
+        validated = DatasetRecord.model_validate(record)
+    except ValidationError as invalid:
+        return {"outcome": "failed", "end_reason": f"the record is invalid: {invalid.errors()[0]['msg']}"}
+    return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
+
+
+def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
+    """The rejected.jsonl line of a sample that ended without a record: history and end reason."""
+    return {
+        "id": state.get("thread_id", ""),
+        "outcome": state.get("outcome"),
+        "end_reason": state.get("end_reason", ""),
+        "question_type": state.get("question_type"),
+        "binary": state.get("binary"),
+        "hops": state.get("hops", 2),
+        "seed_id": state.get("seed", {}).get("id"),
+        "bridge_topic": state.get("bridge_topic"),
+        "bridge_attempts": state.get("bridge_attempts", []),
+        "restarts": state.get("restarts", 0),
+        "supporting_ids": [c["id"] for c in state.get("supporting", [])],
+        "drafts": state.get("drafts", []),
+        "verdicts": state.get("verdicts", []),
+        "failure_raw": state.get("failure_raw"),
+        "provenance": provenance(state, context),  # type: ignore[arg-type]
+    }

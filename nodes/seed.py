@@ -1,0 +1,42 @@
+"""select_seed and retrieve_neighbours: where every sample starts, and every restart."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from nodes.common import Update, chunk_ref
+from nodes.context import Context
+from state.sample import SampleState
+
+
+async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Pick the seed: the manual `seed_id` on the first visit, else a random unused chunk.
+
+    A second visit is a restart (the bridge search failed for the previous seed).
+    """
+    services = runtime.context.require_services()
+    restarting = "seed" in state
+    restarts = state.get("restarts", 0) + (1 if restarting else 0)
+    manual = state.get("seed_id")
+    if manual and not restarting:
+        found = await services.corpus.get([manual])
+        if not found:
+            return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} is not in the collection"}
+        services.seeds.claim(manual)
+        return {"seed": chunk_ref(found[0]), "restarts": restarts}
+    seed_id = await services.seeds.draw(min_chars=runtime.context.min_chunk_chars)
+    if seed_id is None:
+        return {
+            "outcome": "no_bridge",
+            "end_reason": "no unused seed chunk left in the collection",
+            "restarts": restarts,
+        }
+    (seed,) = await services.corpus.get([seed_id])
+    return {"seed": chunk_ref(seed), "restarts": restarts}
+
+
+async def retrieve_neighbours(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """The seed's nearest chunks by its stored embedding; the seed and duplicate texts are excluded."""
+    services = runtime.context.require_services()
+    hits = await services.corpus.neighbours(state["seed"]["id"], runtime.context.neighbours_n)
+    return {"neighbours": [chunk_ref(hit.chunk) for hit in hits]}

@@ -1,0 +1,67 @@
+"""extract_contexts: relevance labels for distractor candidates.
+
+CARE (default) shows the judge the whole list of supporting chunks and asks whether the candidate
+helps support the answer given that list. `direct` judges the candidate alone; `indirect` tries to
+answer from the candidate alone; `care_batched` labels all candidates in one call.
+"""
+
+CARE_SYSTEM = """You label retrieved contexts for a question-answering dataset.
+You see a question, its reference answer, the complete list of supporting chunks the answer was built
+from, and one candidate context. Decide whether the candidate helps support the answer given that
+list: it is relevant when it states facts the answer depends on (the same facts as a supporting
+chunk, or a missing link between them). It is not relevant when it is only about the same subject.
+
+Reply with JSON only: {"relevant": bool, "reason": str}.
+"""
+
+CARE_USER = """{question}
+{answer}
+
+Supporting chunks:
+{chunks}
+
+{candidate}
+"""
+
+CARE_BATCHED_SYSTEM = """You label retrieved contexts for a question-answering dataset.
+You see a question, its reference answer, the complete list of supporting chunks the answer was built
+from, and several candidate contexts X1, X2, .... For each candidate decide whether it helps support
+the answer given that list: relevant when it states facts the answer depends on, not relevant when it
+is only about the same subject.
+
+Reply with JSON only: {"labels": [{"candidate": label, "relevant": bool}]} with one entry per candidate.
+"""
+
+CARE_BATCHED_USER = """{question}
+{answer}
+
+Supporting chunks:
+{chunks}
+
+Candidates:
+{candidates}
+"""
+
+DIRECT_SYSTEM = """You label retrieved contexts for a question-answering dataset.
+Decide whether the candidate context is relevant to the question and its reference answer: relevant
+when it contains information that supports the answer.
+
+Reply with JSON only: {"relevant": bool, "reason": str}.
+"""
+
+DIRECT_USER = """{question}
+{answer}
+
+{candidate}
+"""
+
+INDIRECT_SYSTEM = """Answer the question using only the given text. If the text does not contain the
+answer, say it is not answerable.
+
+Reply with JSON only: {"answerable": bool, "answer": str}.
+"""
+
+INDIRECT_USER = """{question}
+
+{candidate}
+"""

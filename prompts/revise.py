@@ -1,0 +1,26 @@
+"""revise_question: rewrite a rejected draft from the judges' feedback."""
+
+from prompts.generate import RULES
+
+SYSTEM = (
+    "You revise evaluation questions for retrieval-augmented generation systems. A reviewer rejected "
+    "the draft below; fix every problem the feedback names while keeping the question type.\n\n"
+    + RULES
+    + '\nReply with JSON only: {"question": str, "answer": str}.\n'
+)
+
+USER = """{type_instruction}
+{binary_instruction}
+Write it as {role} would ask it.
+Bridging topic: {bridge_topic}
+
+Rejected draft:
+{question}
+{answer}
+
+Feedback:
+{feedback}
+
+Supporting chunks:
+{chunks}
+"""

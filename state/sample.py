@@ -1,0 +1,163 @@
+"""The state of one sample's thread: everything a person needs to inspect how it went.
+
+Values are plain JSON-like data (TypedDicts), so every checkpoint is readable in LangGraph Studio
+and in the state database. Lists that several nodes append to carry the `operator.add` reducer.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from state.usage import CallRecord
+
+QuestionType = Literal["comparison", "intersection", "composition"]
+QUESTION_TYPES: tuple[QuestionType, ...] = ("comparison", "intersection", "composition")
+Outcome = Literal["accepted", "rejected", "no_bridge", "failed"]
+Judge = Literal["lint", "quality", "sufficiency"]
+Difficulty = Literal["easy", "medium", "hard"]
+
+DEFAULT_ROLE = "a curious user of the documentation"
+
+
+class ChunkRef(TypedDict):
+    """A chunk of the user's store as the sample uses it."""
+
+    id: str
+    """Id in the user's store."""
+    text: str
+    metadata: dict[str, Any]
+
+
+class BridgeAttempt(TypedDict):
+    """One try at finding a bridge for one seed; a failed one explains the restart that follows."""
+
+    seed_id: str
+    method: Literal["proposal", "exact_match"]
+    """`proposal`: the bridge proposer named a common topic; `exact_match`: found by match_bridge."""
+    found: bool
+    topic: str
+    chunk_ids: list[str]
+    cause: str
+    """Why it failed (empty when found)."""
+
+
+class Draft(TypedDict):
+    """A question and answer as written by generate_question or revise_question."""
+
+    question: str
+    answer: str
+    origin: Literal["generate", "revise"]
+    revision: int
+    """0 for the first draft, then 1, 2, ... per revision."""
+
+
+class Verdict(TypedDict):
+    """One judgement of one draft."""
+
+    judge: Judge
+    revision: int
+    """Which draft it judged."""
+    accepted: bool
+    reason: str
+    """What failed and how to fix it (empty when accepted)."""
+    details: dict[str, Any]
+    """Judge-specific findings: failed lint checks, per-dimension booleans, per-chunk sufficiency."""
+
+
+class RelevanceLabel(TypedDict):
+    """The relevance of one distractor candidate to the final question."""
+
+    chunk_id: str
+    relevant: bool
+    reason: str
+    labeller: str
+    """Which implementation labelled it (care, care_batched, direct, indirect)."""
+
+
+class ContextItem(TypedDict):
+    """One entry of the labelled context list."""
+
+    id: str
+    text: str
+    relevant: bool
+    origin: Literal["supporting", "distractor"]
+
+
+class SampleInput(TypedDict):
+    """What a sample starts from (the form LangGraph Studio shows)."""
+
+    question_type: QuestionType
+    binary: bool
+    """Yes/no question when true."""
+    role: NotRequired[str]
+    """Who asks, e.g. "a support engineer"."""
+    hops: NotRequired[int]
+    """Supporting chunks per question, 2 to 4."""
+    seed_id: NotRequired[str | None]
+    """A manual seed chunk id; random when absent."""
+    thread_id: NotRequired[str]
+    """The sample's thread id, `<run_id>/<n>`, repeated in its record."""
+
+
+class SampleOutput(TypedDict):
+    """What a finished sample hands back."""
+
+    outcome: Outcome
+    end_reason: str
+    record: dict[str, Any] | None
+
+
+class SampleState(TypedDict):
+    """The full state of one sample."""
+
+    # -- input ----------------------------------------------------------------------------------
+    question_type: QuestionType
+    binary: bool
+    role: NotRequired[str]
+    hops: NotRequired[int]
+    seed_id: NotRequired[str | None]
+    thread_id: NotRequired[str]
+
+    # -- seed and bridge ------------------------------------------------------------------------
+    seed: NotRequired[ChunkRef]
+    """The current seed chunk (the latest, after restarts)."""
+    neighbours: NotRequired[list[ChunkRef]]
+    """The seed's nearest chunks, seed and duplicate texts excluded."""
+    proposal: NotRequired[dict[str, Any]]
+    """The bridge proposer's answer for the current seed: topic, chunk ids, entities per chunk."""
+    bridge_attempts: Annotated[list[BridgeAttempt], operator.add]
+    """Every bridge attempt, in order; failed ones explain the restarts."""
+    restarts: NotRequired[int]
+    """Restart edges taken back to select_seed."""
+    bridge_topic: NotRequired[str]
+    supporting: NotRequired[list[ChunkRef]]
+    """The chunks the question must combine, labelled A, B, ... in prompts."""
+
+    # -- generation and validation ----------------------------------------------------------------
+    drafts: Annotated[list[Draft], operator.add]
+    verdicts: Annotated[list[Verdict], operator.add]
+    revisions: NotRequired[int]
+    """Revisions used so far."""
+    temporal: NotRequired[bool]
+
+    # -- extraction -----------------------------------------------------------------------------
+    relevance_labels: Annotated[list[RelevanceLabel], operator.add]
+    contexts: NotRequired[list[ContextItem]]
+    n_relevant: NotRequired[int]
+    difficulty: NotRequired[Difficulty]
+
+    # -- outcome and cost -----------------------------------------------------------------------
+    outcome: NotRequired[Outcome]
+    end_reason: NotRequired[str]
+    failure_raw: NotRequired[str]
+    """The unusable model reply that failed the sample, kept for inspection."""
+    record: NotRequired[dict[str, Any] | None]
+    """The dataset record (SPEC section 3) of an accepted sample."""
+    llm_calls: Annotated[list[CallRecord], operator.add]
+    """Every model call of this sample with its tokens and cost."""
+
+
+def latest_draft(state: SampleState) -> Draft:
+    """The draft under judgement."""
+    return state["drafts"][-1]

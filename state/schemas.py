@@ -1,0 +1,82 @@
+"""Pydantic schemas of every model output. Field descriptions reach the model as the JSON schema."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class ChunkEntities(BaseModel):
+    """Candidate bridging entities found in one chunk."""
+
+    chunk: str = Field(description="The chunk's label, e.g. C1.")
+    entities: list[str] = Field(
+        default_factory=list, description="Named entities or concepts exactly as written in the chunk."
+    )
+
+
+class BridgeProposal(BaseModel):
+    """The bridge proposer's answer: a topic shared by several chunks, and entities per chunk."""
+
+    topic: str = Field(description="The shared entity or concept; empty when no topic links enough chunks.")
+    chunks: list[str] = Field(default_factory=list, description="Labels of the chunks that mention the topic.")
+    entities: list[ChunkEntities] = Field(default_factory=list, description="Candidate bridging entities per chunk.")
+
+
+class QuestionDraft(BaseModel):
+    """A question and its answer."""
+
+    question: str = Field(description="One self-contained question sentence.")
+    answer: str = Field(description="The short factual answer.")
+
+
+class QualityVerdict(BaseModel):
+    """The quality judge's verdict on three dimensions."""
+
+    quality: bool = Field(description="Correct premise, answerable from the chunks alone, standalone.")
+    multi_hop: bool = Field(description="The answer needs information from two or more chunks.")
+    unambiguous: bool = Field(description="Exactly one answer is supported by the chunks.")
+    accepted: bool = Field(description="True only when all three dimensions hold.")
+    reason: str = Field(description="What failed and a concrete suggestion to fix it; empty when accepted.")
+
+
+class SufficiencyVerdict(BaseModel):
+    """Whether one chunk alone answers the question."""
+
+    sufficient: bool = Field(
+        description="True when this chunk alone answers the question completely and unambiguously."
+    )
+    reason: str = Field(default="", description="The missing fact or relation, or what makes the chunk enough.")
+
+
+class TemporalLabel(BaseModel):
+    """Whether answering needs reasoning over time."""
+
+    temporal: bool = Field(description="True when the question needs dates, order, durations or time spans.")
+    reason: str = Field(default="", description="One short sentence.")
+
+
+class RelevanceVerdict(BaseModel):
+    """Whether a candidate context helps support the answer."""
+
+    relevant: bool = Field(description="True when the candidate helps support the answer.")
+    reason: str = Field(default="", description="One short sentence.")
+
+
+class BatchRelevanceItem(BaseModel):
+    """One candidate's label inside a batched relevance answer."""
+
+    candidate: str = Field(description="The candidate's label, e.g. X1.")
+    relevant: bool
+
+
+class BatchRelevanceVerdict(BaseModel):
+    """Labels for every candidate in one call."""
+
+    labels: list[BatchRelevanceItem]
+
+
+class CandidateAnswer(BaseModel):
+    """An answer attempted from one candidate alone (indirect relevance labelling)."""
+
+    answerable: bool = Field(description="False when the text does not contain the answer.")
+    answer: str = Field(default="", description="The short answer when answerable.")

@@ -1,0 +1,52 @@
+"""Scripted replies for driving the sample graph, one builder per path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+GOOD_QUESTION = {
+    "question": "Which setting controls how often the autovacuum launcher wakes up, and what is its default?",
+    "answer": "autovacuum_naptime, 1 minute",
+}
+ACCEPT = {"quality": True, "multi_hop": True, "unambiguous": True, "accepted": True, "reason": ""}
+NOT_SUFFICIENT = {"sufficient": False, "reason": "the other chunk's fact is missing"}
+NOT_TEMPORAL = {"temporal": False, "reason": "no time reasoning"}
+
+
+def last_text(messages: list[BaseMessage]) -> str:
+    return str(messages[-1].content)
+
+
+def relevant_if(word: str) -> Callable[[list[BaseMessage]], dict[str, Any]]:
+    """A CARE labeller that calls a candidate relevant when its text mentions `word`."""
+
+    def label(messages: list[BaseMessage]) -> dict[str, Any]:
+        candidate = last_text(messages).split("<candidate", 1)[1]
+        return {"relevant": word in candidate, "reason": f"mentions {word}" if word in candidate else "unrelated"}
+
+    return label
+
+
+def bridge(topic: str, chunks: list[str], entities: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    return {
+        "topic": topic,
+        "chunks": chunks,
+        "entities": [{"chunk": label, "entities": names} for label, names in (entities or {}).items()],
+    }
+
+
+def script(**overrides: Any) -> dict[str, Any]:
+    """A script for the accepted path; keyword arguments replace one schema's replies."""
+    base: dict[str, Any] = {
+        "BridgeProposal": [bridge("autovacuum", ["C1", "C2"])],
+        "QuestionDraft": [GOOD_QUESTION],
+        "QualityVerdict": [ACCEPT],
+        "SufficiencyVerdict": [NOT_SUFFICIENT],
+        "TemporalLabel": [NOT_TEMPORAL],
+        "RelevanceVerdict": relevant_if("autovacuum"),
+    }
+    base.update(overrides)
+    return base

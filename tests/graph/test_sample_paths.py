@@ -1,0 +1,208 @@
+"""Every path of the sample graph, driven by scripted models against the real PostgreSQL."""
+
+from __future__ import annotations
+
+from state.record import DatasetRecord
+from tests.graph.scripts import ACCEPT, GOOD_QUESTION, bridge, relevant_if, script
+
+NO_TOPIC = bridge("", [], {"C1": ["zzz_no_such_entity"]})
+
+ACCEPTED_PATH = [
+    "__start__",
+    "select_seed",
+    "retrieve_neighbours",
+    "propose_bridge",
+    "generate_question",
+    "lint_question",
+    "judge_quality",
+    "judge_sufficiency",
+    "classify_temporal",
+    "extract_contexts",
+    "finalize_sample",
+]
+
+
+def test_common_bridge_found_then_accepted_with_a_valid_record(harness, seed_chunk_id) -> None:
+    result, model, visits = harness.run(script(), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted"
+    record = DatasetRecord.model_validate(result.record)
+    assert record.supporting[0].id == seed_chunk_id
+    assert record.bridge_topic == "autovacuum"
+    assert record.question == GOOD_QUESTION["question"] and record.answer == GOOD_QUESTION["answer"]
+    assert record.provenance.thread_id == result.thread_id and record.provenance.run_id == "test"
+    assert record.validation.revisions == 0
+    assert [v["judge"] for v in record.validation.verdicts] == ["lint", "quality", "sufficiency"]
+    assert result.state["bridge_attempts"][-1]["method"] == "proposal"
+    assert visits == ACCEPTED_PATH
+
+
+def test_checkpoint_history_lists_every_node_visit_in_order(harness, seed_chunk_id) -> None:
+    replies = script(QuestionDraft=[{"question": "According to the text, what is it?", "answer": "x"}, GOOD_QUESTION])
+    _, _, visits = harness.run(replies, spec={"seed_id": seed_chunk_id})
+    assert visits == [
+        *ACCEPTED_PATH[:6],
+        "revise_question",
+        "lint_question",
+        *ACCEPTED_PATH[6:],
+    ]
+
+
+def test_no_common_topic_then_exact_match_found(harness, seed_chunk_id) -> None:
+    proposal = bridge("", [], {"C1": ["zzz_absent", "autovacuum"]})
+    result, _, visits = harness.run(script(BridgeProposal=[proposal]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted"
+    assert "match_bridge" in visits
+    methods = [(a["method"], a["found"]) for a in result.state["bridge_attempts"]]
+    assert methods == [("proposal", False), ("exact_match", True)]
+    assert result.record["bridge_topic"] == "autovacuum"
+    assert all("autovacuum" in c["text"].casefold() for c in result.record["supporting"])
+
+
+def test_restart_then_success(harness, seed_chunk_id) -> None:
+    replies = script(BridgeProposal=[NO_TOPIC, bridge("VACUUM", ["C1", "C3"])])
+    result, _, visits = harness.run(replies, spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted"
+    assert result.state["restarts"] == 1
+    assert visits.count("select_seed") == 2
+    attempts = result.state["bridge_attempts"]
+    assert [a["found"] for a in attempts] == [False, False, True]
+    assert attempts[1]["cause"] == "no candidate entity is shared by enough chunks"
+    assert attempts[2]["seed_id"] != seed_chunk_id
+    assert result.record["supporting"][0]["id"] == attempts[2]["seed_id"]
+
+
+def test_no_bridge_after_max_restarts(harness) -> None:
+    result, _, visits = harness.run(script(BridgeProposal=[NO_TOPIC]), max_restarts=3)
+    assert result.outcome == "no_bridge"
+    assert result.record is None
+    assert result.state["restarts"] == 3
+    assert visits.count("select_seed") == 4
+    seeds = {a["seed_id"] for a in result.state["bridge_attempts"]}
+    assert len(seeds) == 4 and len(result.state["bridge_attempts"]) == 8
+    assert result.rejection["end_reason"] == "no bridge after 3 restarts"
+
+
+def test_lint_failure_is_revised(harness, seed_chunk_id, calls_of) -> None:
+    meta = {"question": "According to the text, which setting wakes the launcher?", "answer": "autovacuum_naptime"}
+    result, model, _ = harness.run(script(QuestionDraft=[meta, GOOD_QUESTION]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted"
+    verdicts = result.state["verdicts"]
+    assert (verdicts[0]["judge"], verdicts[0]["accepted"]) == ("lint", False)
+    assert "refers to the context" in verdicts[0]["reason"]
+    assert [d["origin"] for d in result.state["drafts"]] == ["generate", "revise"]
+    assert calls_of(model, "QualityVerdict") == 1  # the judge never paid for the linted draft
+    revision_prompt = [m for key, m in model.calls if key == "QuestionDraft"][1][-1].content
+    assert "refers to the context" in revision_prompt and "According to the text" in revision_prompt
+
+
+def test_quality_reject_then_revision_then_accept(harness, seed_chunk_id) -> None:
+    reject = {**ACCEPT, "unambiguous": False, "accepted": False, "reason": "two settings fit; name the launcher"}
+    result, _, _ = harness.run(script(QualityVerdict=[reject, ACCEPT]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted"
+    judged = [(v["judge"], v["accepted"], v["revision"]) for v in result.state["verdicts"]]
+    assert judged == [
+        ("lint", True, 0),
+        ("quality", False, 0),
+        ("lint", True, 1),
+        ("quality", True, 1),
+        ("sufficiency", True, 1),
+    ]
+    assert result.record["validation"]["revisions"] == 1
+
+
+def test_single_chunk_suffices_then_rejected_after_the_last_revision(harness, seed_chunk_id, calls_of) -> None:
+    enough = {"sufficient": True, "reason": "it states the default"}
+    result, model, visits = harness.run(script(SufficiencyVerdict=[enough]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "rejected"
+    assert result.record is None
+    assert visits[-1] == "judge_sufficiency"
+    verdicts = result.rejection["verdicts"]
+    assert [(v["judge"], v["accepted"]) for v in verdicts] == [
+        ("lint", True),
+        ("quality", True),
+        ("sufficiency", False),
+        ("lint", True),
+        ("quality", True),
+        ("sufficiency", False),
+    ]
+    assert "chunk A alone answers the question" in verdicts[2]["reason"]
+    assert len(result.rejection["drafts"]) == 2
+    assert result.rejection["end_reason"].startswith("rejected by the sufficiency check after 1 revision")
+    assert calls_of(model, "SufficiencyVerdict") == 4  # two chunks, two rounds
+
+
+def test_accept_with_temporal(harness, seed_chunk_id) -> None:
+    result, _, _ = harness.run(script(TemporalLabel=["Yes"]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted" and result.record["temporal"] is True
+
+
+def test_extraction_labels_distinct_distractors_and_grades_difficulty(harness, seed_chunk_id) -> None:
+    result, _, _ = harness.run(script(), spec={"seed_id": seed_chunk_id}, distractors_k=10)
+    record = result.record
+    supporting_ids = [c["id"] for c in record["supporting"]]
+    contexts = record["contexts"]
+    assert [c["id"] for c in contexts[:2]] == supporting_ids
+    assert all(c["origin"] == "supporting" and c["relevant"] is True for c in contexts[:2])
+    distractors = contexts[2:]
+    assert distractors and all(c["origin"] == "distractor" for c in distractors)
+    assert not {c["id"] for c in distractors} & set(supporting_ids)
+    texts = [" ".join(c["text"].split()).casefold() for c in contexts]
+    assert len(texts) == len(set(texts))
+    assert all(isinstance(c["relevant"], bool) for c in contexts)
+    for context in distractors:
+        assert context["relevant"] == ("autovacuum" in context["text"])
+    n_relevant = sum(c["relevant"] for c in contexts)
+    assert record["n_relevant"] == n_relevant
+    expected = "hard" if n_relevant <= 2 else "medium" if n_relevant <= 4 else "easy"
+    assert record["difficulty"] == expected
+    labels = result.state["relevance_labels"]
+    assert {label["chunk_id"] for label in labels} == {c["id"] for c in distractors}
+    assert {label["labeller"] for label in labels} == {"care"}
+
+
+def test_unanswerable_variant_holds_up_to_five_irrelevant_contexts(harness, seed_chunk_id) -> None:
+    result, _, _ = harness.run(script(RelevanceVerdict=["Not Relevant"]), spec={"seed_id": seed_chunk_id})
+    record = result.record
+    assert record["difficulty"] == "hard" and record["n_relevant"] == 2
+    variant = record["unanswerable"]
+    assert variant["expected"] == "abstain" and 2 <= len(variant["contexts"]) <= 5
+    irrelevant = {c["id"] for c in record["contexts"] if not c["relevant"]}
+    assert set(variant["contexts"]) <= irrelevant
+
+
+def test_no_unanswerable_variant_when_everything_is_relevant(harness, seed_chunk_id) -> None:
+    result, _, _ = harness.run(script(RelevanceVerdict=[{"relevant": True}]), spec={"seed_id": seed_chunk_id})
+    assert result.record["unanswerable"] is None
+    assert result.record["difficulty"] == "easy"
+
+
+def test_three_hops(harness, seed_chunk_id, calls_of) -> None:
+    replies = script(BridgeProposal=[bridge("autovacuum", ["C1", "C2", "C3"])])
+    result, model, _ = harness.run(replies, spec={"seed_id": seed_chunk_id, "hops": 3})
+    assert result.outcome == "accepted"
+    assert result.record["hops"] == 3 and len(result.record["supporting"]) == 3
+    assert calls_of(model, "SufficiencyVerdict") == 3
+    generation_prompt = [m for key, m in model.calls if key == "QuestionDraft"][0][-1].content
+    assert all(f'<chunk label="{label}">' in generation_prompt for label in "ABC")
+
+
+def test_too_few_chunks_named_for_the_hops_falls_back_to_matching(harness, seed_chunk_id) -> None:
+    replies = script(BridgeProposal=[bridge("autovacuum", ["C1", "C2"], {"C1": ["autovacuum"]})])
+    result, _, visits = harness.run(replies, spec={"seed_id": seed_chunk_id, "hops": 3})
+    assert "match_bridge" in visits
+    assert result.outcome == "accepted" and len(result.record["supporting"]) == 3
+
+
+def test_unusable_replies_fail_the_sample_with_the_raw_reply_kept(harness, seed_chunk_id) -> None:
+    result, _, _ = harness.run(
+        script(QualityVerdict=["The question looks fine to me."]), spec={"seed_id": seed_chunk_id}
+    )
+    assert result.outcome == "failed"
+    assert result.rejection["failure_raw"] == "The question looks fine to me."
+    assert "no usable QualityVerdict" in result.rejection["end_reason"]
+
+
+def test_care_sees_the_whole_supporting_list(harness, seed_chunk_id) -> None:
+    _, model, _ = harness.run(script(RelevanceVerdict=relevant_if("autovacuum")), spec={"seed_id": seed_chunk_id})
+    prompts = [m[-1].content for key, m in model.calls if key == "RelevanceVerdict"]
+    assert prompts and all('<chunk label="A">' in p and '<chunk label="B">' in p and "<candidate" in p for p in prompts)
