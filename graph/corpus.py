@@ -32,6 +32,9 @@ from graph.errors import UserError
 #: Above it, sampling reads random pages with TABLESAMPLE SYSTEM instead of scanning the table.
 IN_MEMORY_SAMPLING_LIMIT = 50_000
 
+#: Up to this many rows, similarity search is exact; above it, an HNSW index (approximate) serves it.
+EXACT_SEARCH_LIMIT = 20_000
+
 #: Extra hits fetched by neighbour queries so that dropping duplicate texts still leaves n.
 DUPLICATE_HEADROOM = 5
 
@@ -169,6 +172,8 @@ class Corpus:
         self._embeddings = embeddings
         self._lock = asyncio.Lock()
         self._all_ids: list[str] | None = None
+        self._rows_estimate: float | None = None
+        self.exact_search_limit = EXACT_SEARCH_LIMIT
         self._all_ids_min_chars = 0
         self._dimension: int | None = None
 
@@ -220,11 +225,18 @@ class Corpus:
                 continue
         return valid
 
-    async def _fetch(self, query: sql.Composable, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    async def _fetch(
+        self, query: sql.Composable, params: Sequence[Any], *, exact: bool = False
+    ) -> list[tuple[Any, ...]]:
         async with self._lock:
             cursor = self._conn.cursor(row_factory=tuple_row)
-            await cursor.execute(query, params)
-            return await cursor.fetchall()
+            if not exact:
+                await cursor.execute(query, params)
+                return await cursor.fetchall()
+            async with self._conn.transaction():
+                await cursor.execute("SET LOCAL enable_indexscan = off")
+                await cursor.execute(query, params)
+                return await cursor.fetchall()
 
     @staticmethod
     def _chunk(row: Sequence[Any]) -> Chunk:
@@ -281,13 +293,8 @@ class Corpus:
         (seed,) = await self.get([chunk_id]) or [None]
         if seed is None:
             raise UserError(f"no chunk with id {chunk_id!r} in collection {self.collection!r}")
-        # The subquery becomes an InitPlan parameter, so the HNSW index serves the ORDER BY.
-        query = sql.SQL(
-            "SELECT {cols}, {emb} <=> (SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})"
-            " FROM {table} WHERE {scope} AND {id} <> {param}"
-            " ORDER BY {emb} <=> (SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param}) LIMIT %s"
-        ).format(
-            cols=self._columns(),
+        # A scalar subquery becomes an InitPlan parameter, so an HNSW index can serve the ORDER BY.
+        target = sql.SQL("(SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})").format(
             emb=layout.embedding_column,
             table=layout.table,
             scope=layout.scope,
@@ -295,7 +302,7 @@ class Corpus:
             param=self._id_param(),
         )
         scoped_id = (*layout.scope_params, seed.id)
-        rows = await self._fetch(query, (*scoped_id, *scoped_id, *scoped_id, n + DUPLICATE_HEADROOM))
+        rows = await self._nearest(target, scoped_id, n + DUPLICATE_HEADROOM, exclude_id=seed.id)
         return self._distinct_hits(rows, n, seen={normalise_text(seed.text)})
 
     async def search(self, text: str, n: int) -> list[Hit]:
@@ -304,13 +311,43 @@ class Corpus:
             raise UserError("searching by text needs an embedding model; pass --embedding")
         vector = await asyncio.to_thread(self._embeddings.embed_query, text)
         await self._check_dimension(len(vector))
-        layout = self.layout
-        query = sql.SQL(
-            "SELECT {cols}, {emb} <=> %s::vector FROM {table} WHERE {scope} ORDER BY {emb} <=> %s::vector LIMIT %s"
-        ).format(cols=self._columns(), emb=layout.embedding_column, table=layout.table, scope=layout.scope)
         literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
-        rows = await self._fetch(query, (literal, *layout.scope_params, literal, n + DUPLICATE_HEADROOM))
+        rows = await self._nearest(sql.SQL("%s::vector"), (literal,), n + DUPLICATE_HEADROOM)
         return self._distinct_hits(rows, n, seen=set())
+
+    async def _nearest(
+        self, target: sql.Composable, target_params: tuple[Any, ...], limit: int, *, exclude_id: str | None = None
+    ) -> list[tuple[Any, ...]]:
+        """Rows ordered by cosine distance to `target`.
+
+        Up to `exact_search_limit` rows the search is exact (index scans off, ties broken by id), so
+        the same store always gives the same neighbours and recorded runs replay request for request;
+        an HNSW index is approximate and its graph differs from build to build. Larger tables use
+        the index.
+        """
+        layout = self.layout
+        exact = await self._estimated_rows() <= self.exact_search_limit
+        excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
+        query = sql.SQL(
+            "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope}{excluded}"
+            " ORDER BY {emb} <=> {target}{tie_break} LIMIT %s"
+        ).format(
+            cols=self._columns(),
+            emb=layout.embedding_column,
+            target=target,
+            table=layout.table,
+            scope=layout.scope,
+            excluded=excluded if exclude_id is not None else sql.SQL(""),
+            tie_break=sql.SQL(", {}").format(layout.id_column) if exact else sql.SQL(""),
+        )
+        params = (
+            *target_params,
+            *layout.scope_params,
+            *((exclude_id,) if exclude_id is not None else ()),
+            *target_params,
+            limit,
+        )
+        return await self._fetch(query, params, exact=exact)
 
     async def dimension(self) -> int:
         """Dimension of the stored embeddings."""
@@ -346,12 +383,14 @@ class Corpus:
         return hits
 
     async def _estimated_rows(self) -> float:
-        """Planner's row estimate of the underlying table (cheap; exact counts scan)."""
-        query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = %s::regclass")
-        rows = await self._fetch(query, (self.layout.table.as_string(self._conn),))
-        estimate = float(rows[0][0]) if rows else -1.0
-        # -1 means never analysed; count exactly then (only small or new tables are in that state).
-        return estimate if estimate >= 0 else float(await self.count())
+        """Planner's row estimate of the underlying table, read once (exact counts scan)."""
+        if self._rows_estimate is None:
+            query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = %s::regclass")
+            rows = await self._fetch(query, (self.layout.table.as_string(self._conn),))
+            estimate = float(rows[0][0]) if rows else -1.0
+            # -1 means never analysed; count exactly then (only small or new tables are in that state).
+            self._rows_estimate = estimate if estimate >= 0 else float(await self.count())
+        return self._rows_estimate
 
     async def _ids_with_min_chars(self, min_chars: int) -> list[str]:
         if self._all_ids is None or self._all_ids_min_chars != min_chars:

@@ -12,6 +12,7 @@ chunks of a re-ingested source that no longer exist are removed.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from collections.abc import Sequence
@@ -57,13 +58,15 @@ def _create_table(conn: psycopg.Connection, table: sql.Identifier, dimension: in
     )
 
 
-def _existing_ids(conn: psycopg.Connection, table: sql.Identifier, ids: list[str]) -> set[str]:
+def _stored_digests(conn: psycopg.Connection, table: sql.Identifier, ids: list[str]) -> dict[str, str]:
+    """MD5 of the stored text per id, for the ids already in the table."""
     if conn.execute("SELECT to_regclass(%s)", (table.as_string(conn),)).fetchone()[0] is None:  # type: ignore[index]
-        return set()
+        return {}
     rows = conn.execute(
-        sql.SQL("SELECT langchain_id::text FROM {} WHERE langchain_id = ANY(%s::uuid[])").format(table), (ids,)
+        sql.SQL("SELECT langchain_id::text, md5(content) FROM {} WHERE langchain_id = ANY(%s::uuid[])").format(table),
+        (ids,),
     ).fetchall()
-    return {row[0] for row in rows}
+    return {row[0]: row[1] for row in rows}
 
 
 def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> int:
@@ -83,7 +86,8 @@ def _write_batches(
 ) -> None:
     insert = sql.SQL(
         "INSERT INTO {} (langchain_id, content, embedding, langchain_metadata)"
-        " VALUES (%s::uuid, %s, %s::vector, %s::json) ON CONFLICT (langchain_id) DO NOTHING"
+        " VALUES (%s::uuid, %s, %s::vector, %s::json) ON CONFLICT (langchain_id) DO UPDATE SET"
+        " content = EXCLUDED.content, embedding = EXCLUDED.embedding, langchain_metadata = EXCLUDED.langchain_metadata"
     ).format(table)
     with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=None, file=sys.stderr) as progress:
         for start in range(0, len(chunks), BATCH_SIZE):
@@ -101,7 +105,7 @@ def _write_batches(
 def ingest_chunks(
     url: str, collection: str, chunks: Sequence[ChunkRecord], embedding_spec: str, schema: str = "public"
 ) -> dict[str, int]:
-    """Write the chunks not yet stored; return counts of added, kept and removed chunks."""
+    """Write the chunks not stored yet or changed; return counts of added, kept and removed chunks."""
     if not chunks:
         raise UserError("no text found to ingest; check the path and that files are not empty")
     unique = list({chunk.id: chunk for chunk in chunks}.values())
@@ -114,15 +118,16 @@ def ingest_chunks(
                 f"cannot enable pgvector ({error.diag.message_primary}); "
                 "ask the database owner to run CREATE EXTENSION vector"
             ) from None
-        existing = _existing_ids(conn, table, [chunk.id for chunk in unique])
-        new = [chunk for chunk in unique if chunk.id not in existing]
+        stored = _stored_digests(conn, table, [chunk.id for chunk in unique])
+        # New ids, and known ids whose text changed, are embedded and written.
+        new = [chunk for chunk in unique if stored.get(chunk.id) != hashlib.md5(chunk.text.encode()).hexdigest()]
         if new:
             embeddings = load_embeddings(embedding_spec)
             dimension = len(embeddings.embed_query("dimension probe"))
-            stored = _stored_dimension(conn, table)
-            if stored is not None and stored != dimension:
+            stored_dimension = _stored_dimension(conn, table)
+            if stored_dimension is not None and stored_dimension != dimension:
                 raise UserError(
-                    f"table {collection!r} stores {stored}-d embeddings but {embedding_spec!r} gives {dimension}-d;"
+                    f"table {collection!r} stores {stored_dimension}-d embeddings but {embedding_spec!r} gives {dimension}-d;"
                     " pass the --embedding the table was built with, or another --collection"
                 )
             _create_table(conn, table, dimension)
@@ -135,7 +140,7 @@ def ingest_chunks(
         )
         if new or removed:
             conn.execute(sql.SQL("ANALYZE {}").format(table))
-    return {"added": len(new), "kept": len(existing), "removed": removed}
+    return {"added": len(new), "kept": len(unique) - len(new), "removed": removed}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -185,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"nothing to do: all {counts['kept']} chunks are already in {settings.collection!r}")
     else:
         print(
-            f"{settings.collection!r}: {counts['added']} chunks added, {counts['kept']} already present, "
+            f"{settings.collection!r}: {counts['added']} chunks written (new or changed), {counts['kept']} unchanged, "
             f"{counts['removed']} stale removed"
         )
 

@@ -126,15 +126,15 @@ class LLMCache:
             await self._conn.close()
 
 
-def load_replay_file(path: Path) -> dict[str, str]:
-    """Recorded answers by request key (the first answer recorded for a key wins)."""
-    answers: dict[str, str] = {}
+def load_replay_file(path: Path) -> dict[str, dict[str, Any]]:
+    """Recorded responses by request key (the first one recorded for a key wins)."""
+    answers: dict[str, dict[str, Any]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
-            answers.setdefault(entry["key"], entry["response"]["content"])
+            answers.setdefault(entry["key"], dict(entry["response"]))
         except (json.JSONDecodeError, KeyError, TypeError):
             raise UserError(
                 f"{path} line {number} is not a recorded request; record the file again with --record-llm"
@@ -165,7 +165,7 @@ class LLMGateway:
         self.calls: list[CallRecord] = []
         self._limits = (requests_per_second, max_concurrency)
         self._limiters: dict[str, AdaptiveLimiter] = {}
-        self._replay: dict[Path, dict[str, str]] = {}
+        self._replay: dict[Path, dict[str, dict[str, Any]]] = {}
         self._record_lock = asyncio.Lock()
         self._rng = random.Random(seed)
         self._provider_ok = False
@@ -214,7 +214,8 @@ class LLMGateway:
         )
 
     def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> CallRecord:
-        price_in, price_out = price_per_million(model.spec, self.prices)
+        # Only provider calls are paid; cached and replayed answers keep their recorded tokens.
+        price_in, price_out = price_per_million(model.spec, self.prices) if reply.source == "provider" else (0.0, 0.0)
         cost = (reply.input_tokens * price_in + reply.output_tokens * price_out) / 1e6
         record = CallRecord(
             role=model.role,
@@ -236,11 +237,11 @@ class LLMGateway:
     ) -> Reply:
         key = request_key(model.role, conversation, schema)
         if model.replay_file is not None:
-            return Reply(text=self._replayed(model, node, schema, key), source="replay", attempts=0)
+            return self._stored_reply(self._replayed(model, node, schema, key), "replay")
         cache = self.cache if model.provider in PROVIDERS else None
         cache_key = hashlib.sha256(f"{model.spec}\x1f{key}".encode()).hexdigest()
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
-            return Reply(text=hit["content"], source="cache", attempts=0)
+            return self._stored_reply(hit, "cache")
         reply = await self._call_provider(model, node, schema, conversation)
         response = {
             "content": reply.text,
@@ -252,7 +253,19 @@ class LLMGateway:
             await self._record(key, model, node, schema, conversation, response)
         return reply
 
-    def _replayed(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> str:
+    @staticmethod
+    def _stored_reply(response: dict[str, Any], source: str) -> Reply:
+        """A recorded or cached response, with the tokens it cost when it was first paid for."""
+        usage = response.get("usage") or {}
+        return Reply(
+            text=str(response["content"]),
+            input_tokens=int(usage.get("input_tokens", 0)),
+            output_tokens=int(usage.get("output_tokens", 0)),
+            source=source,
+            attempts=0,
+        )
+
+    def _replayed(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> dict[str, Any]:
         assert model.replay_file is not None
         if model.replay_file not in self._replay:
             self._replay[model.replay_file] = load_replay_file(model.replay_file)

@@ -25,7 +25,7 @@ JSONL_SUFFIXES = {".jsonl"}
 CHUNK_ID_NAMESPACE = uuid.UUID("6f1d3c2e-8a4b-5e7f-9c0d-1a2b3c4d5e6f")
 
 #: HTML elements whose text is not document content.
-_SKIPPED_HTML = ("script", "style", "nav", "header", "footer", "noscript")
+_SKIPPED_HTML = ("head", "script", "style", "nav", "header", "footer", "noscript")
 _SKIPPED_HTML_CLASSES = ("navheader", "navfooter", "toc")
 
 

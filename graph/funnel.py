@@ -1,0 +1,94 @@
+"""The run's funnel (SPEC section 4): what was started, why samples ended, what it cost."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from state.usage import ROLES
+
+OUTCOMES = ("accepted", "rejected", "no_bridge", "failed")
+JUDGES = ("lint", "quality", "sufficiency")
+
+
+def cell_name(question_type: str, binary: bool) -> str:
+    return f"{question_type}/{'binary' if binary else 'open'}"
+
+
+def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Counts, rates, revisions and costs over the final states of a run's samples."""
+    outcomes: Counter[str] = Counter()
+    rejected_by: Counter[str] = Counter()
+    cells: dict[str, Counter[str]] = defaultdict(Counter)
+    per_role = {role: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0} for role in ROLES}
+    drafts = revisions = 0
+    for state in states:
+        outcome = state.get("outcome", "failed")
+        outcomes[outcome] += 1
+        cell = cells[cell_name(state["question_type"], state["binary"])]
+        cell["started"] += 1
+        cell[outcome] += 1
+        drafts += len(state.get("drafts", []))
+        revisions += state.get("revisions", 0)
+        for verdict in state.get("verdicts", []):
+            if not verdict["accepted"]:
+                rejected_by[verdict["judge"]] += 1
+        for call in state.get("llm_calls", []):
+            totals = per_role[call["role"]]
+            totals["calls"] += 1
+            totals["input_tokens"] += call["input_tokens"]
+            totals["output_tokens"] += call["output_tokens"]
+            totals["cost_usd"] += call["cost_usd"]
+    started = sum(outcomes.values())
+    accepted = outcomes["accepted"]
+    cost = sum(role["cost_usd"] for role in per_role.values())
+    calls = sum(role["calls"] for role in per_role.values())
+    return {
+        "samples_started": started,
+        **{outcome: outcomes[outcome] for outcome in OUTCOMES},
+        "acceptance_rate": accepted / started if started else 0.0,
+        "questions_generated": drafts,
+        "drafts_rejected_by": {judge: rejected_by[judge] for judge in JUDGES},
+        "revisions_used": revisions,
+        "cells": {name: dict(counts) for name, counts in sorted(cells.items())},
+        "llm": {
+            "per_role": per_role,
+            "calls": calls,
+            "cost_usd": cost,
+            "calls_per_accepted": calls / accepted if accepted else None,
+            "cost_per_accepted_usd": cost / accepted if accepted else None,
+        },
+    }
+
+
+def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
+    """The funnel as the text a run prints at its end."""
+    lines = [
+        f"samples started        {summary['samples_started']}",
+        f"  no bridge            {summary['no_bridge']}",
+        f"  rejected             {summary['rejected']}",
+        f"  failed               {summary['failed']}",
+        f"  accepted             {summary['accepted']}  ({summary['acceptance_rate']:.0%} of started)",
+        f"questions generated    {summary['questions_generated']}  (every draft and revision)",
+        "  rejected by lint {lint}, by the quality judge {quality}, by the sufficiency judge {sufficiency}".format(
+            **summary["drafts_rejected_by"]
+        ),
+        f"revisions used         {summary['revisions_used']}",
+        "",
+        f"{'cell':<26}{'wanted':>7}{'accepted':>9}{'started':>8}",
+    ]
+    for cell, wanted in quotas.items():
+        counts = summary["cells"].get(cell, {})
+        mark = "" if counts.get("accepted", 0) >= wanted else "  short"
+        lines.append(f"{cell:<26}{wanted:>7}{counts.get('accepted', 0):>9}{counts.get('started', 0):>8}{mark}")
+    llm = summary["llm"]
+    lines += ["", f"{'role':<12}{'calls':>7}{'input tok':>11}{'output tok':>11}{'cost USD':>10}"]
+    for role, totals in llm["per_role"].items():
+        lines.append(
+            f"{role:<12}{totals['calls']:>7}{totals['input_tokens']:>11}{totals['output_tokens']:>11}{totals['cost_usd']:>10.4f}"
+        )
+    per_accepted = llm["cost_per_accepted_usd"]
+    if per_accepted is not None:
+        lines.append(f"per accepted sample: {llm['calls_per_accepted']:.1f} calls, {per_accepted:.4f} USD")
+    return "\n".join(lines)

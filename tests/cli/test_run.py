@@ -1,0 +1,152 @@
+"""`python -m graph.run` as a user runs it: offline replay of the demo, record then replay, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from graph.demo import DEMO_COLLECTION
+from graph.llm import build_gateway
+from graph.run import build_parser, run_command
+from graph.scripted import ScriptedChatModel
+from graph.settings import resolve_settings
+from state.record import DatasetRecord
+from tests.cli.test_commands import assert_one_line_error
+from tests.conftest import REPO_ROOT, run_cli
+from tests.graph.scripts import script
+
+DEMO_REPLAY = REPO_ROOT / "graph" / "demo" / "demo_replay.jsonl"
+
+
+def run_folder(runs: Path) -> Path:
+    (folder,) = list(runs.iterdir())
+    return folder
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_the_readme_demo_run_completes_offline_from_the_replay_file(pg_url: str, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    result = run_cli(
+        "graph.run",
+        "--demo",
+        "--count",
+        "6",
+        "--seed",
+        "7",
+        "--llm",
+        f"replay:{DEMO_REPLAY}",
+        "--database-url",
+        pg_url,
+        "--runs-dir",
+        str(runs),
+    )
+    assert result.returncode == 0, result.stderr
+    folder = run_folder(runs)
+    records = [DatasetRecord.model_validate(line) for line in read_jsonl(folder / "dataset.jsonl")]
+    assert len(records) == 6
+    assert {(r.question_type, r.binary) for r in records} == {
+        (t, b) for t in ("comparison", "intersection", "composition") for b in (False, True)
+    }
+    assert all(r.provenance.models["generator"] == f"replay:{DEMO_REPLAY}" for r in records)
+    run_json = json.loads((folder / "run.json").read_text())
+    assert run_json["funnel"]["accepted"] == 6 and run_json["shortfall"] == {}
+    assert "accepted             6" in result.stdout
+    assert DEMO_COLLECTION in result.stderr
+
+
+def test_record_then_replay_through_the_command_gives_the_same_records(
+    pg_url: str, demo_slice: str, tmp_path: Path
+) -> None:
+    recording = tmp_path / "calls.jsonl"
+    args = build_parser().parse_args(
+        [
+            "--collection",
+            demo_slice,
+            "--count",
+            "2",
+            "--types",
+            "comparison",
+            "--binary",
+            "no",
+            "--seed",
+            "3",
+            "--runs-dir",
+            str(tmp_path / "a"),
+            "--record-llm",
+            str(recording),
+            "--no-llm-cache",
+            "--database-url",
+            pg_url,
+        ]
+    )
+    settings = resolve_settings(
+        {"collection": demo_slice, "database_url": pg_url, "runs_dir": tmp_path / "a", "llm_cache": False}
+    )
+    model = ScriptedChatModel(script=script())
+    gateway = build_gateway(
+        settings, models={"generator": model, "validator": model, "extractor": model}, record_path=recording, seed=3
+    )
+    asyncio.run(run_command(args, settings, gateway))
+    recorded = read_jsonl(run_folder(tmp_path / "a") / "dataset.jsonl")
+
+    replay = run_cli(
+        "graph.run",
+        "--collection",
+        demo_slice,
+        "--count",
+        "2",
+        "--types",
+        "comparison",
+        "--binary",
+        "no",
+        "--seed",
+        "3",
+        "--llm",
+        f"replay:{recording}",
+        "--database-url",
+        pg_url,
+        "--runs-dir",
+        str(tmp_path / "b"),
+    )
+    assert replay.returncode == 0, replay.stderr
+    replayed = read_jsonl(run_folder(tmp_path / "b") / "dataset.jsonl")
+    assert len(recorded) == 2
+    keep = ("question", "answer", "supporting", "contexts", "difficulty", "temporal", "unanswerable")
+    assert [{k: r[k] for k in keep} for r in replayed] == [{k: r[k] for k in keep} for r in recorded]
+
+
+def test_no_api_key_exits_2_at_once_with_one_line(tmp_path: Path) -> None:
+    result = run_cli(
+        "graph.run", "--demo", "--database-url", "postgresql://nobody@127.0.0.1:9/x", env={"TRIAD_HOME": str(tmp_path)}
+    )
+    assert_one_line_error(result, "GOOGLE_API_KEY", "--llm")
+
+
+def test_replay_miss_names_the_request(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    result = run_cli(
+        "graph.run",
+        "--collection",
+        demo_slice,
+        "--count",
+        "1",
+        "--llm",
+        f"replay:{empty}",
+        "--database-url",
+        pg_url,
+        "--runs-dir",
+        str(tmp_path / "runs"),
+    )
+    assert_one_line_error(result, "has no answer for the generator request of node propose_bridge", "--record-llm")
+
+
+def test_bad_run_values_are_one_line(pg_url: str) -> None:
+    assert_one_line_error(run_cli("graph.run", "--count", "0", "--demo"), "--count")
+    assert_one_line_error(
+        run_cli("graph.run", "--count", "1", "--demo", "--llm", "nosuch:model"), "unknown model provider"
+    )

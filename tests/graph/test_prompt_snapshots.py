@@ -1,0 +1,51 @@
+"""What each model receives, for one demo sample: committed under tests/snapshots/ and compared.
+
+Regenerate after a deliberate prompt change with `UPDATE_SNAPSHOTS=1 pytest tests/graph/test_prompt_snapshots.py`
+(and bump prompts.PROMPT_VERSION).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from langchain_core.messages import BaseMessage
+
+from tests.graph.scripts import ACCEPT, script
+
+SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
+
+#: schema asked -> (snapshot file, node that asks)
+FIRST_CALLS = {
+    "BridgeProposal": "propose_bridge",
+    "QuestionDraft": "generate_question",
+    "QualityVerdict": "judge_quality",
+    "SufficiencyVerdict": "judge_sufficiency",
+    "TemporalLabel": "classify_temporal",
+    "RelevanceVerdict": "extract_contexts_care",
+}
+
+
+def render(messages: list[BaseMessage]) -> str:
+    return "\n".join(f"### {message.type}\n{message.content}\n" for message in messages)
+
+
+def check(name: str, text: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    if os.environ.get("UPDATE_SNAPSHOTS"):
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"{name} prompt changed; see the module docstring"
+
+
+def test_rendered_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
+    reject = {**ACCEPT, "accepted": False, "unambiguous": False, "reason": "two settings fit; name the launcher"}
+    _, model, _ = harness.run(script(QualityVerdict=[reject, ACCEPT]), spec={"seed_id": seed_chunk_id})
+    first: dict[str, list[BaseMessage]] = {}
+    drafts = []
+    for key, messages in model.calls:
+        first.setdefault(key, messages)
+        if key == "QuestionDraft":
+            drafts.append(messages)
+    for key, name in FIRST_CALLS.items():
+        check(name, render(first[key]))
+    check("revise_question", render(drafts[1]))

@@ -1,0 +1,59 @@
+"""Quota plans, cell choice and the funnel."""
+
+from __future__ import annotations
+
+from graph.funnel import format_funnel, funnel
+from graph.runner import next_cell, plan_cells
+
+
+def test_equal_shares_over_six_cells_with_caps() -> None:
+    cells = plan_cells(14, ["comparison", "intersection", "composition"], [False, True])
+    assert [c.quota for c in cells] == [3, 3, 2, 2, 2, 2]
+    assert [c.cap for c in cells] == [9, 9, 6, 6, 6, 6]
+    assert plan_cells(2, ["comparison", "composition"], [False, True])[0].quota == 1
+    assert len(plan_cells(2, ["comparison", "composition"], [False, True])) == 2
+
+
+def test_next_cell_is_the_furthest_from_its_quota_and_none_when_done() -> None:
+    cells = plan_cells(4, ["comparison", "intersection"], [False, True])
+    cells[0].accepted = 1
+    assert next_cell(cells) is cells[1]
+    for cell in cells:
+        cell.accepted = cell.quota
+    assert next_cell(cells) is None
+
+
+def test_a_cell_at_its_attempt_cap_is_given_up() -> None:
+    (cell,) = plan_cells(1, ["comparison"], [False])
+    cell.started = cell.cap
+    assert next_cell([cell]) is None
+
+
+def state(outcome: str, verdicts: list[tuple[str, bool]], calls: int = 2, binary: bool = False) -> dict:
+    return {
+        "outcome": outcome,
+        "question_type": "comparison",
+        "binary": binary,
+        "drafts": [{}] * (1 + sum(1 for _, ok in verdicts if not ok)),
+        "revisions": sum(1 for _, ok in verdicts if not ok),
+        "verdicts": [{"judge": judge, "accepted": ok} for judge, ok in verdicts],
+        "llm_calls": [{"role": "validator", "input_tokens": 100, "output_tokens": 10, "cost_usd": 0.001}] * calls,
+    }
+
+
+def test_funnel_counts_outcomes_rejections_per_judge_and_costs() -> None:
+    summary = funnel(
+        [
+            state("accepted", [("lint", True), ("quality", True), ("sufficiency", True)]),
+            state("rejected", [("lint", False), ("lint", True), ("quality", False)], binary=True),
+            state("no_bridge", [], calls=1),
+        ]
+    )
+    assert (summary["samples_started"], summary["accepted"], summary["rejected"], summary["no_bridge"]) == (3, 1, 1, 1)
+    assert summary["acceptance_rate"] == 1 / 3
+    assert summary["drafts_rejected_by"] == {"lint": 1, "quality": 1, "sufficiency": 0}
+    assert summary["revisions_used"] == 2
+    assert summary["llm"]["per_role"]["validator"]["calls"] == 5
+    assert summary["llm"]["cost_per_accepted_usd"] == 0.005
+    text = format_funnel(summary, {"comparison/open": 1, "comparison/binary": 1})
+    assert "comparison/binary" in text and "short" in text and "per accepted sample: 5.0 calls" in text
