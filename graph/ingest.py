@@ -127,7 +127,8 @@ def ingest_chunks(
             stored_dimension = _stored_dimension(conn, table)
             if stored_dimension is not None and stored_dimension != dimension:
                 raise UserError(
-                    f"table {collection!r} stores {stored_dimension}-d embeddings but {embedding_spec!r} gives {dimension}-d;"
+                    f"table {collection!r} stores {stored_dimension}-d embeddings but {embedding_spec!r} "
+                    f"gives {dimension}-d;"
                     " pass the --embedding the table was built with, or another --collection"
                 )
             _create_table(conn, table, dimension)

@@ -11,27 +11,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import os
 import secrets
+import socket
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import psycopg
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from graph.cli import add_collection_options, add_database_options, settings_from_args
 from graph.corpus import Corpus
-from graph.db import check_connection, database_url, redact, state_url
+from graph.db import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
+from graph.embeddings import load_embeddings
 from graph.errors import UserError, exit_on_user_error
-from graph.funnel import format_funnel, funnel
+from graph.funnel import cell_name, format_funnel, funnel
 from graph.ingest import ingest_chunks
 from graph.llm import LLMCache, LLMGateway, build_gateway
 from graph.logs import configure_logging
-from graph.runner import Cell, RunState, execute_run, plan_cells
-from graph.sample import SampleResult, SampleRunner, SeedRegistry, context_for, open_checkpointer
+from graph.outputs import RunFolder
+from graph.progress import Progress
+from graph.report import write_report
+from graph.runner import plan_cells, work
+from graph.runstore import CellPlan, RunQuestions, RunSeedPool, RunStore
+from graph.sample import SampleRunner, context_for
 from graph.settings import Settings
 from nodes.bridge import BRIDGE_PROPOSERS
 from nodes.context import Context
@@ -94,6 +105,17 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--bridge-proposer", choices=sorted(BRIDGE_PROPOSERS), default=Context.bridge_proposer)
     run.add_argument("--relevance-labeller", choices=sorted(RELEVANCE_LABELLERS), default=Context.relevance_labeller)
     run.add_argument("--runs-dir", type=Path, help="where run folders go (default ./runs; TRIAD_RUNS_DIR)")
+    run.add_argument("--concurrency", type=int, default=1, help="samples in flight at once (default %(default)s)")
+    run.add_argument(
+        "--resume", metavar="RUN_ID", help="continue an interrupted run (its options come from the state database)"
+    )
+    run.add_argument("--worker", action="store_true", help="with --resume: join a run other processes work on too")
+    run.add_argument(
+        "--dedup-threshold",
+        type=float,
+        default=0.95,
+        help="reject a question whose embedding cosine to an accepted one reaches this (0 = exact duplicates only)",
+    )
     models = parser.add_argument_group("models")
     models.add_argument("--llm", help="one model spec for all roles, e.g. google_genai:gemini-2.5-flash or replay:FILE")
     models.add_argument("--generator-model", help="generator spec (default google_genai:gemini-2.5-flash)")
@@ -134,16 +156,6 @@ def ensure_demo(url: str) -> None:
         ingest_chunks(url, DEMO_COLLECTION, load_demo_chunks(), DEMO_EMBEDDING)
 
 
-def progress_line(run: RunState, cell: Cell, result: SampleResult) -> None:
-    wanted = sum(c.quota for c in run.cells)
-    accepted = sum(c.accepted for c in run.cells)
-    print(
-        f"[{len(run.results)}] {cell.name}: {result.outcome}  (accepted {accepted}/{wanted})",
-        file=sys.stderr,
-        flush=True,
-    )
-
-
 def public_settings(settings: Settings) -> dict[str, Any]:
     """Settings as run.json keeps them: no secrets, URLs without passwords."""
     data = settings.model_dump(mode="json", exclude={"google_api_key", "openai_api_key"})
@@ -153,97 +165,195 @@ def public_settings(settings: Settings) -> dict[str, Any]:
     return data
 
 
-def write_run_json(
-    run: RunState, settings: Settings, args: argparse.Namespace, context: Context, summary: dict[str, Any]
-) -> Path:
-    path = run.folder / "run.json"
-    document = {
-        "run_id": run.run_id,
-        "started_at": run.started_at,
+#: Options a run keeps in the state database, so `--resume` and workers need only the run id.
+RUN_OPTIONS = (
+    "count",
+    "types",
+    "binary",
+    "hops",
+    "role",
+    "seed",
+    "max_revisions",
+    "max_restarts",
+    "bridge_proposer",
+    "relevance_labeller",
+    "dedup_threshold",
+)
+STORED_SETTINGS = ("collection", "schema_name", "embedding", "generator_model", "validator_model", "extractor_model")
+
+
+def run_options(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    options = {name: getattr(args, name) for name in RUN_OPTIONS}
+    options["types"] = list(args.types)
+    options["settings"] = {name: getattr(settings, name) for name in STORED_SETTINGS}
+    options["settings"].update(
+        {f"{role}_model": settings.model_for(role) for role in ("generator", "validator", "extractor")}
+    )
+    return options
+
+
+def apply_options(args: argparse.Namespace, settings: Settings, options: dict[str, Any]) -> Settings:
+    """A stored run's options over the parsed ones; model flags given now still win."""
+    for name in RUN_OPTIONS:
+        setattr(args, name, options[name])
+    args.types = tuple(options["types"])
+    stored = dict(options["settings"])
+    for role in ("generator", "validator", "extractor"):
+        given = getattr(args, f"{role}_model", None) or args.llm
+        if given:
+            stored[f"{role}_model"] = given
+    return settings.model_copy(update=stored)
+
+
+def run_document(
+    run_id: str,
+    options: dict[str, Any],
+    settings: Settings,
+    cells: list[CellPlan],
+    summary: dict[str, Any],
+    started: float,
+    stopped_by_cost: bool,
+) -> dict[str, Any]:
+    accepted = {
+        cell_name(c.question_type, c.binary): summary["cells"]
+        .get(cell_name(c.question_type, c.binary), {})
+        .get("accepted", 0)
+        for c in cells
+    }
+    return {
+        "run_id": run_id,
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "seconds": round(time.monotonic() - run.started_clock, 1),
+        "seconds_this_process": round(time.monotonic() - started, 1),
+        "options": {k: v for k, v in options.items() if k != "settings"},
         "settings": public_settings(settings),
-        "options": {
-            "count": args.count,
-            "types": list(args.types),
-            "binary": args.binary,
-            "hops": args.hops,
-            "role": args.role,
-            "seed": args.seed,
+        "models": {role: options["settings"][f"{role}_model"] for role in ("generator", "validator", "extractor")},
+        "quotas": {cell_name(c.question_type, c.binary): c.quota for c in cells},
+        "shortfall": {
+            name: quota - accepted[name]
+            for name, quota in ((cell_name(c.question_type, c.binary), c.quota) for c in cells)
+            if accepted[name] < quota
         },
-        "models": {
-            "generator": context.generator_model,
-            "validator": context.validator_model,
-            "extractor": context.extractor_model,
-        },
-        "quotas": {cell.name: cell.quota for cell in run.cells},
-        "shortfall": {cell.name: cell.quota - cell.accepted for cell in run.cells if cell.accepted < cell.quota},
-        "stopped_by_cost_limit": run.stopped_by_cost,
+        "stopped_by_cost_limit": stopped_by_cost,
         "funnel": summary,
     }
-    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    return path
 
 
-async def run_command(args: argparse.Namespace, settings: Settings, gateway: LLMGateway) -> RunState:
-    """Open the corpus and the checkpointer, run the quota plan, write the outputs, print the funnel."""
+@asynccontextmanager
+async def state_pools(url: str, concurrency: int) -> AsyncIterator[tuple[AsyncConnectionPool, AsyncConnectionPool]]:
+    """Connection pools on the state database: one for checkpoints (dict rows), one for run bookkeeping."""
+    checkpoints = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=concurrency + 2,
+        open=False,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+    )
+    bookkeeping = AsyncConnectionPool(url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True})
+    try:
+        await checkpoints.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        await bookkeeping.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+    except PoolTimeout:
+        raise UserError(
+            f"cannot connect to the state database {redact(url)}; fix --state-url / TRIAD_STATE_URL"
+        ) from None
+    try:
+        yield checkpoints, bookkeeping
+    finally:
+        await checkpoints.close()
+        await bookkeeping.close()
+
+
+async def run_command(
+    args: argparse.Namespace, settings: Settings, gateway: LLMGateway | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Create or continue a run, work on it, rebuild its files, write run.json and the report."""
+    started = time.monotonic()
     url = database_url(settings)
     check_connection(url)
     checkpoint_url = state_url(settings)
-    if settings.llm_cache:
-        gateway.cache = LLMCache(checkpoint_url)
-    if args.demo:
-        ensure_demo(url)
-    corpus = await Corpus.open(url, settings.collection or "", schema=settings.schema_name)
-    run_id = args.run_id or new_run_id()
-    run = RunState(
-        run_id=run_id,
-        folder=settings.runs_dir / run_id,
-        cells=plan_cells(args.count, args.types, BINARY_MODES[args.binary]),
-    )
-    context = context_for(
-        settings,
-        gateway,
-        run_id=run.run_id,
-        max_revisions=args.max_revisions,
-        max_restarts=args.max_restarts,
-        bridge_proposer=args.bridge_proposer,
-        relevance_labeller=args.relevance_labeller,
-    )
-    try:
-        services = Services(corpus=corpus, llm=gateway, seeds=SeedRegistry(corpus, seed=args.seed))
-        async with open_checkpointer(checkpoint_url) as saver:
-            runner = SampleRunner(services, saver, context)
+    async with state_pools(checkpoint_url, args.concurrency) as (checkpoint_pool, store_pool):
+        store = RunStore(store_pool)
+        await store.setup()
+        run_id = args.resume or args.run_id or new_run_id()
+        continuing = bool(args.resume) or (bool(args.run_id) and await store.exists(run_id))
+        if continuing:
+            options = await store.options(run_id)
+            settings = apply_options(args, settings, options)
+            print(f"continuing run {run_id}", file=sys.stderr)
+        else:
+            options = run_options(args, settings)
+            await store.create_run(run_id, options)
             print(
-                f"run {run.run_id}: {args.count} samples wanted from {settings.collection!r} -> {run.folder}",
+                f"run {run_id}: {args.count} samples wanted from {settings.collection!r}; "
+                f"after an interruption continue it with --resume {run_id}",
                 file=sys.stderr,
             )
-            await execute_run(
-                run,
-                runner,
-                gateway,
-                hops=args.hops,
-                role=args.role,
-                max_cost_usd=settings.max_cost_usd,
-                on_sample=progress_line,
+        if gateway is None:
+            gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
+        if settings.llm_cache and gateway.cache is None:
+            gateway.cache = LLMCache(checkpoint_url)
+        if settings.collection == DEMO_COLLECTION:
+            ensure_demo(url)
+        corpus = await Corpus.open(url, settings.collection or "", schema=settings.schema_name)
+        cells = plan_cells(args.count, args.types, BINARY_MODES[args.binary])
+        folder = RunFolder(settings.runs_dir / run_id)
+        finished = await store.finished(run_id)
+        folder.rebuild(finished)
+        try:
+            embeddings = load_embeddings(settings.embedding) if args.dedup_threshold > 0 else None
+            questions = RunQuestions(store, run_id, embeddings=embeddings, threshold=args.dedup_threshold)
+            await questions.load(
+                [(f"{run_id}/{row['n']}", row["record"]["question"]) for row in finished if row["record"]]
             )
-    finally:
-        await corpus.close()
-        if gateway.cache is not None:
-            await gateway.cache.close()
-    summary = funnel(result.state for result in run.results)
-    write_run_json(run, settings, args, runner.context, summary)
-    print(format_funnel(summary, {cell.name: cell.quota for cell in run.cells}))
-    if run.stopped_by_cost:
+            seeds = RunSeedPool(corpus, store, run_id, used=await store.used_seeds(run_id), seed=args.seed)
+            services = Services(corpus=corpus, llm=gateway, seeds=seeds, questions=questions)
+            saver = AsyncPostgresSaver(checkpoint_pool)  # type: ignore[arg-type]
+            await saver.setup()
+            context = context_for(
+                settings,
+                gateway,
+                run_id=run_id,
+                max_revisions=args.max_revisions,
+                max_restarts=args.max_restarts,
+                bridge_proposer=args.bridge_proposer,
+                relevance_labeller=args.relevance_labeller,
+            )
+            runner = SampleRunner(services, saver, context)
+            live = sys.stderr.isatty() and not args.log_json and not args.worker
+            with Progress(cells, finished, gateway, live=live) as progress:
+                outcome = await work(
+                    run_id,
+                    cells,
+                    store,
+                    runner,
+                    folder,
+                    gateway,
+                    worker=f"{socket.gethostname()}-{os.getpid()}",
+                    concurrency=args.concurrency,
+                    hops=args.hops,
+                    role=args.role,
+                    max_cost_usd=settings.max_cost_usd,
+                    on_done=progress.sample_done,
+                )
+        finally:
+            await corpus.close()
+            if gateway.cache is not None:
+                await gateway.cache.close()
+        finished = await store.finished(run_id)
+    folder.rebuild(finished)
+    summary = funnel(row["summary"] for row in finished if row["summary"])
+    document = run_document(run_id, options, settings, cells, summary, started, outcome.stopped_by_cost)
+    folder.write_run_json(document)
+    write_report(folder, document, finished)
+    if not args.worker:
+        print(format_funnel(summary, document["quotas"]))
+    if outcome.stopped_by_cost:
         print(f"stopped starting samples: the cost limit of {settings.max_cost_usd} USD was reached", file=sys.stderr)
-    short = {cell.name: cell.quota - cell.accepted for cell in run.cells if cell.accepted < cell.quota}
-    if short:
-        print(
-            f"shortfall: {', '.join(f'{name} {n}' for name, n in short.items())} (attempt caps reached)",
-            file=sys.stderr,
-        )
-    print(f"wrote {run.dataset_path} and {run.rejected_path}", file=sys.stderr)
-    return run
+    if document["shortfall"]:
+        shortfall = ", ".join(f"{name} {n}" for name, n in document["shortfall"].items())
+        print(f"shortfall: {shortfall} (attempt caps reached or the run stopped early)", file=sys.stderr)
+    print(f"wrote {folder.dataset}, {folder.rejected}, {folder.run_json} and {folder.report}", file=sys.stderr)
+    return run_id, document
 
 
 @exit_on_user_error
@@ -254,14 +364,20 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError("--count must be a positive number of samples")
     if args.max_revisions < 0 or args.max_restarts < 0:
         raise UserError("--max-revisions and --max-restarts cannot be negative")
+    if args.concurrency <= 0:
+        raise UserError("--concurrency must be at least 1")
+    if args.worker and not args.resume:
+        raise UserError("--worker joins an existing run: give --resume RUN_ID")
     if args.demo:
         args.collection = args.collection or DEMO_COLLECTION
         args.embedding = args.embedding or DEMO_EMBEDDING
     settings = settings_from_args(args)
-    if not settings.collection:
-        raise UserError("name the collection with --collection NAME (or TRIAD_COLLECTION), or pass --demo")
-    # Every role resolves before any work: a missing key or an unknown provider fails here, at once.
-    gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
+    gateway = None
+    if not args.resume:
+        if not settings.collection:
+            raise UserError("name the collection with --collection NAME (or TRIAD_COLLECTION), or pass --demo")
+        # Every role resolves before any work: a missing key or an unknown provider fails here, at once.
+        gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
     asyncio.run(run_command(args, settings, gateway))
 
 

@@ -1,57 +1,40 @@
-"""A run: samples started until every cell of the quota plan is met or hits its attempt cap.
+"""Running a quota plan: slots claimed from the state database, `concurrency` samples in flight.
 
-Cells are question type x binary (SPEC section 4). Each sample is thread `<run_id>/<n>`; its record
-goes to `dataset.jsonl` (accepted) or its history to `rejected.jsonl` as soon as it ends, one
-complete line each, flushed and synced, so an interrupted run loses no finished sample.
+Cells are question type x binary (SPEC section 4). A worker keeps claiming slots until every cell
+has its quota or hits its attempt cap; each slot is thread `<run_id>/<n>`, continued from its last
+checkpoint when an earlier worker left it unfinished. Several workers, in one process or many, can
+work on one run: the database decides who runs what.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import time
+import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
 
 from graph.funnel import cell_name
 from graph.llm import LLMGateway
+from graph.outputs import RunFolder
+from graph.runstore import LEASE_SECONDS, CellPlan, RunStore, Slot
 from graph.sample import SampleResult, SampleRunner
-from state.sample import DEFAULT_ROLE, SampleInput
+from state.sample import SampleInput
 
 log = structlog.get_logger("triad.run")
 
 #: A cell may start this many samples per accepted sample it wants before it is given up.
 ATTEMPT_FACTOR = 3
 
-
-@dataclass
-class Cell:
-    """One quota cell and its progress."""
-
-    question_type: str
-    binary: bool
-    quota: int
-    cap: int
-    started: int = 0
-    accepted: int = 0
-
-    @property
-    def name(self) -> str:
-        return cell_name(self.question_type, self.binary)
-
-    @property
-    def open(self) -> bool:
-        return self.accepted < self.quota and self.started < self.cap
+#: Seconds an idle lane waits before asking again whether a running slot reopened a cell.
+IDLE_POLL_SECONDS = 0.5
 
 
 def plan_cells(
     count: int, types: Sequence[str], binary_modes: Sequence[bool], attempt_factor: int = ATTEMPT_FACTOR
-) -> list[Cell]:
+) -> list[CellPlan]:
     """Equal shares of `count` over types x binary modes; the first cells take any remainder."""
     pairs = [(question_type, binary) for question_type in types for binary in binary_modes]
     share, remainder = divmod(count, len(pairs))
@@ -59,75 +42,100 @@ def plan_cells(
     for index, (question_type, binary) in enumerate(pairs):
         quota = share + (1 if index < remainder else 0)
         if quota:
-            cells.append(Cell(question_type, binary, quota, cap=attempt_factor * quota))
+            cells.append(CellPlan(question_type, binary, quota, cap=attempt_factor * quota))
     return cells
 
 
-def next_cell(cells: Sequence[Cell]) -> Cell | None:
-    """The open cell furthest from its quota (ties: plan order); None when the run is done."""
-    open_cells = [cell for cell in cells if cell.open]
-    if not open_cells:
-        return None
-    return max(open_cells, key=lambda cell: (cell.quota - cell.accepted) / cell.quota)
-
-
-def append_line(path: Path, entry: dict[str, Any]) -> None:
-    """Append one JSON line, flushed and synced: a crash never leaves half a line."""
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
+    """What the funnel and the report need of a finished sample's state."""
+    return {
+        "question_type": state.get("question_type"),
+        "binary": state.get("binary"),
+        "outcome": state.get("outcome", "failed"),
+        "end_reason": state.get("end_reason", ""),
+        "drafts": state.get("drafts", []),
+        "revisions": state.get("revisions", 0),
+        "verdicts": [
+            {"judge": v["judge"], "accepted": v["accepted"], "reason": v["reason"], "revision": v["revision"]}
+            for v in state.get("verdicts", [])
+        ],
+        "restarts": state.get("restarts", 0),
+        "llm_calls": state.get("llm_calls", []),
+    }
 
 
 @dataclass
-class RunState:
-    """What a run has done so far."""
+class WorkResult:
+    """How a worker's share of a run ended."""
 
-    run_id: str
-    folder: Path
-    cells: list[Cell]
-    results: list[SampleResult] = field(default_factory=list)
+    finished: int = 0
     stopped_by_cost: bool = False
-    started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-    started_clock: float = field(default_factory=time.monotonic)
-
-    @property
-    def dataset_path(self) -> Path:
-        return self.folder / "dataset.jsonl"
-
-    @property
-    def rejected_path(self) -> Path:
-        return self.folder / "rejected.jsonl"
 
 
-async def execute_run(
-    run: RunState,
+async def work(
+    run_id: str,
+    cells: list[CellPlan],
+    store: RunStore,
     runner: SampleRunner,
+    folder: RunFolder,
     gateway: LLMGateway,
     *,
+    worker: str,
+    concurrency: int = 1,
     hops: int = 2,
-    role: str = DEFAULT_ROLE,
+    role: str | None = None,
     max_cost_usd: float | None = None,
-    on_sample: Callable[[RunState, Cell, SampleResult], None] | None = None,
-) -> RunState:
-    """Start samples one after another until every cell is met or capped (or the budget is spent)."""
-    run.folder.mkdir(parents=True, exist_ok=True)
-    while (cell := next_cell(run.cells)) is not None:
-        if max_cost_usd is not None and gateway.cost_usd >= max_cost_usd:
-            run.stopped_by_cost = True
-            log.warning("cost_limit_reached", run_id=run.run_id, cost_usd=gateway.cost_usd, limit_usd=max_cost_usd)
-            break
-        number = len(run.results)
-        spec = SampleInput(question_type=cell.question_type, binary=cell.binary, role=role, hops=hops)  # type: ignore[typeddict-item]
-        result = await runner.run(spec, f"{run.run_id}/{number}")
-        cell.started += 1
-        if result.record is not None:
-            cell.accepted += 1
-            append_line(run.dataset_path, result.record)
-        else:
-            append_line(run.rejected_path, result.rejection or {})
-        run.results.append(result)
-        log.info("sample_done", run_id=run.run_id, thread_id=result.thread_id, cell=cell.name, outcome=result.outcome)
-        if on_sample is not None:
-            on_sample(run, cell, result)
-    return run
+    on_done: Callable[[Slot, SampleResult], None] | None = None,
+) -> WorkResult:
+    """Claim and run slots with `concurrency` lanes until the plan is met, capped, or the budget spent."""
+    outcome = WorkResult()
+
+    async def lane() -> None:
+        while True:
+            if max_cost_usd is not None and gateway.cost_usd >= max_cost_usd:
+                outcome.stopped_by_cost = True
+                return
+            slot = await store.claim(run_id, cells, worker)
+            if slot is None:
+                # Nothing to open now; a running slot that ends rejected may reopen its cell.
+                if await store.slots_running(run_id):
+                    await asyncio.sleep(IDLE_POLL_SECONDS)
+                    continue
+                return
+            spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=hops)  # type: ignore[typeddict-item]
+            if role:
+                spec["role"] = role
+            result = await runner.run(spec, slot.thread_id)
+            await store.complete(slot, result.outcome, result.record, result.rejection, sample_summary(result.state))
+            folder.append(result.record, result.rejection)
+            outcome.finished += 1
+            log.info(
+                "sample_done",
+                run_id=run_id,
+                thread_id=slot.thread_id,
+                cell=cell_name(slot.question_type, slot.binary),
+                outcome=result.outcome,
+            )
+            if on_done is not None:
+                on_done(slot, result)
+
+    async def heartbeat() -> None:
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            await store.heartbeat(run_id, worker)
+
+    beat = asyncio.create_task(heartbeat())
+    try:
+        async with asyncio.TaskGroup() as lanes:
+            for _ in range(concurrency):
+                lanes.create_task(lane())
+    except BaseException as error:
+        # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
+        with contextlib.suppress(Exception):
+            await asyncio.shield(store.release(run_id, worker))
+        if isinstance(error, BaseExceptionGroup):
+            raise error.exceptions[0] from None  # the first lane's failure, e.g. refused credentials
+        raise
+    finally:
+        beat.cancel()
+    return outcome

@@ -52,7 +52,7 @@ class SeedRegistry:
             self._used.add(drawn[0])
             return drawn[0]
 
-    def claim(self, chunk_id: str) -> None:
+    async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)
 
 

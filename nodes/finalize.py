@@ -68,6 +68,10 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         validated = DatasetRecord.model_validate(record)
     except ValidationError as invalid:
         return {"outcome": "failed", "end_reason": f"the record is invalid: {invalid.errors()[0]['msg']}"}
+    registry = context.require_services().questions
+    duplicate_of = await registry.register(draft["question"], record["id"]) if registry else None
+    if duplicate_of is not None:
+        return {"outcome": "rejected", "end_reason": f"duplicate of the question of sample {duplicate_of}"}
     return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
 
 

@@ -67,8 +67,16 @@ class SeedPool(Protocol):
         """A random chunk id not yet used as a seed in this run, or None when none is left."""
         ...
 
-    def claim(self, chunk_id: str) -> None:
+    async def claim(self, chunk_id: str) -> None:
         """Mark a manually chosen seed as used."""
+        ...
+
+
+class QuestionRegistry(Protocol):
+    """Accepted questions of one run, so that no question is accepted twice."""
+
+    async def register(self, question: str, thread_id: str) -> str | None:
+        """Register an accepted question; the thread id of an earlier (near-)duplicate, else None."""
         ...
 
 
@@ -79,3 +87,4 @@ class Services:
     corpus: CorpusReader
     llm: StructuredChat
     seeds: SeedPool
+    questions: QuestionRegistry | None = None

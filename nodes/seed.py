@@ -22,7 +22,7 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
         found = await services.corpus.get([manual])
         if not found:
             return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} is not in the collection"}
-        services.seeds.claim(manual)
+        await services.seeds.claim(manual)
         return {"seed": chunk_ref(found[0]), "restarts": restarts}
     seed_id = await services.seeds.draw(min_chars=runtime.context.min_chunk_chars)
     if seed_id is None:

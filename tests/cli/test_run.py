@@ -14,7 +14,7 @@ from graph.settings import resolve_settings
 from state.record import DatasetRecord
 from tests.cli.test_commands import assert_one_line_error
 from tests.conftest import REPO_ROOT, run_cli
-from tests.graph.scripts import script
+from tests.graph.scripts import question_about_chunk_a, script
 
 DEMO_REPLAY = REPO_ROOT / "graph" / "demo" / "demo_replay.jsonl"
 
@@ -72,6 +72,8 @@ def test_record_then_replay_through_the_command_gives_the_same_records(
             "comparison",
             "--binary",
             "no",
+            "--dedup-threshold",
+            "0",
             "--seed",
             "3",
             "--runs-dir",
@@ -86,7 +88,7 @@ def test_record_then_replay_through_the_command_gives_the_same_records(
     settings = resolve_settings(
         {"collection": demo_slice, "database_url": pg_url, "runs_dir": tmp_path / "a", "llm_cache": False}
     )
-    model = ScriptedChatModel(script=script())
+    model = ScriptedChatModel(script=script(QuestionDraft=question_about_chunk_a))
     gateway = build_gateway(
         settings, models={"generator": model, "validator": model, "extractor": model}, record_path=recording, seed=3
     )
@@ -103,6 +105,8 @@ def test_record_then_replay_through_the_command_gives_the_same_records(
         "comparison",
         "--binary",
         "no",
+        "--dedup-threshold",
+        "0",
         "--seed",
         "3",
         "--llm",

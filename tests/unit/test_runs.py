@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from graph.funnel import format_funnel, funnel
-from graph.runner import next_cell, plan_cells
+from graph.runner import plan_cells
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:
@@ -12,21 +12,6 @@ def test_equal_shares_over_six_cells_with_caps() -> None:
     assert [c.cap for c in cells] == [9, 9, 6, 6, 6, 6]
     assert plan_cells(2, ["comparison", "composition"], [False, True])[0].quota == 1
     assert len(plan_cells(2, ["comparison", "composition"], [False, True])) == 2
-
-
-def test_next_cell_is_the_furthest_from_its_quota_and_none_when_done() -> None:
-    cells = plan_cells(4, ["comparison", "intersection"], [False, True])
-    cells[0].accepted = 1
-    assert next_cell(cells) is cells[1]
-    for cell in cells:
-        cell.accepted = cell.quota
-    assert next_cell(cells) is None
-
-
-def test_a_cell_at_its_attempt_cap_is_given_up() -> None:
-    (cell,) = plan_cells(1, ["comparison"], [False])
-    cell.started = cell.cap
-    assert next_cell([cell]) is None
 
 
 def state(outcome: str, verdicts: list[tuple[str, bool]], calls: int = 2, binary: bool = False) -> dict:

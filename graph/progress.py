@@ -1,0 +1,95 @@
+"""Live progress of a run: a table per cell on a terminal, one line per sample elsewhere."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from graph.funnel import cell_name
+from graph.llm import LLMGateway
+from graph.runstore import CellPlan, Slot
+from graph.sample import SampleResult
+
+
+class Progress:
+    """Counts per cell, acceptance rate, tokens, cost so far and an ETA."""
+
+    def __init__(
+        self, cells: list[CellPlan], finished: list[dict[str, Any]], gateway: LLMGateway, *, live: bool
+    ) -> None:
+        self.cells = cells
+        self.gateway = gateway
+        self.accepted: Counter[str] = Counter()
+        self.started: Counter[str] = Counter()
+        self.earlier_cost = 0.0
+        self.earlier_tokens = 0
+        for row in finished:
+            name = cell_name(row["question_type"], row["binary"])
+            self.started[name] += 1
+            self.accepted[name] += row["outcome"] == "accepted"
+            for call in (row.get("summary") or {}).get("llm_calls", []):
+                self.earlier_cost += call["cost_usd"]
+                self.earlier_tokens += call["input_tokens"] + call["output_tokens"]
+        self.resumed_accepted = sum(self.accepted.values())
+        self.clock = time.monotonic()
+        self._live: Any = None
+        if live:
+            from rich.console import Console
+            from rich.live import Live
+
+            self._live = Live(self.render(), console=Console(file=sys.stderr), refresh_per_second=2, transient=False)
+
+    def __enter__(self) -> Progress:
+        if self._live is not None:
+            self._live.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._live is not None:
+            self._live.update(self.render())
+            self._live.__exit__(*exc)
+
+    @property
+    def wanted(self) -> int:
+        return sum(cell.quota for cell in self.cells)
+
+    def eta_seconds(self) -> float | None:
+        done_now = sum(self.accepted.values()) - self.resumed_accepted
+        remaining = self.wanted - sum(self.accepted.values())
+        if done_now <= 0 or remaining <= 0:
+            return None
+        return (time.monotonic() - self.clock) / done_now * remaining
+
+    def status(self) -> str:
+        accepted, started = sum(self.accepted.values()), sum(self.started.values())
+        tokens = self.earlier_tokens + sum(c["input_tokens"] + c["output_tokens"] for c in self.gateway.calls)
+        cost = self.earlier_cost + self.gateway.cost_usd
+        rate = f"{accepted / started:.0%}" if started else "-"
+        eta = self.eta_seconds()
+        eta_text = f"{eta / 60:.1f} min" if eta is not None else "-"
+        return (
+            f"accepted {accepted}/{self.wanted}, started {started}, acceptance {rate}, "
+            f"tokens {tokens:,}, cost {cost:.4f} USD, ETA {eta_text}"
+        )
+
+    def render(self) -> Any:
+        from rich.table import Table
+
+        table = Table(title="triad run", caption=self.status(), caption_justify="left")
+        for column in ("cell", "wanted", "accepted", "started"):
+            table.add_column(column, justify="left" if column == "cell" else "right")
+        for cell in self.cells:
+            name = cell_name(cell.question_type, cell.binary)
+            table.add_row(name, str(cell.quota), str(self.accepted[name]), str(self.started[name]))
+        return table
+
+    def sample_done(self, slot: Slot, result: SampleResult) -> None:
+        name = cell_name(slot.question_type, slot.binary)
+        self.started[name] += 1
+        self.accepted[name] += result.outcome == "accepted"
+        if self._live is not None:
+            self._live.update(self.render())
+        else:
+            print(f"[{slot.thread_id}] {name}: {result.outcome}  ({self.status()})", file=sys.stderr, flush=True)

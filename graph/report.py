@@ -1,0 +1,196 @@
+"""report.html: one self-contained page per run (no network), plots drawn as inline SVG."""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from graph.outputs import RunFolder, write_atomically
+
+#: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
+PAPER_FUNNELS = (
+    ("TRIAD paper, HotpotQA corpus", 703, 135, 97, 481),
+    ("TRIAD paper, MuSiQue corpus", 723, 186, 74, 478),
+)
+SECTIONS = (
+    ("funnel", "Funnel"),
+    ("cells", "Question type x binary"),
+    ("difficulty", "Difficulty"),
+    ("relevant", "Relevant contexts per question"),
+    ("temporal", "Temporal questions"),
+    ("rejections", "Rejections by judge"),
+    ("revisions", "Revisions used"),
+    ("cost", "Tokens and cost"),
+    ("examples", "Example records"),
+)
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#222;line-height:1.4}
+h1{font-size:1.5rem} h2{font-size:1.15rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
+table{border-collapse:collapse;margin:.5rem 0} td,th{border:1px solid #ddd;padding:.25rem .6rem;text-align:right}
+th:first-child,td:first-child{text-align:left} .note{color:#666;font-size:.9rem}
+.example{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;margin:.6rem 0}
+svg text{font-size:12px;fill:#333}
+"""
+
+
+def esc(value: Any) -> str:
+    return html.escape(str(value))
+
+
+def bar_chart(counts: Sequence[tuple[str, float]], *, width: int = 560, unit: str = "") -> str:
+    """Horizontal bars, one per (label, value)."""
+    if not counts:
+        return '<p class="note">nothing to show yet</p>'
+    top = max(value for _, value in counts) or 1
+    row, label_width = 26, 170
+    height = row * len(counts) + 8
+    bars = []
+    for index, (label, value) in enumerate(counts):
+        y = 4 + index * row
+        length = (width - label_width - 60) * value / top
+        bars.append(
+            f'<text x="0" y="{y + 16}">{esc(label)}</text>'
+            f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}" height="18" fill="#5b7bd5"></rect>'
+            f'<text x="{label_width + length + 6:.1f}" y="{y + 16}">{value:g}{unit}</text>'
+        )
+    return f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">{"".join(bars)}</svg>'
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _funnel_section(summary: Mapping[str, Any]) -> str:
+    rejected = summary["drafts_rejected_by"]
+    rows = [
+        ("this run", summary["questions_generated"], rejected["quality"], rejected["sufficiency"], summary["accepted"]),
+        *(
+            (name, generated, quality, sufficiency, accepted)
+            for name, generated, quality, sufficiency, accepted in PAPER_FUNNELS
+        ),
+    ]
+    samples = table(
+        ["samples", "started", "no bridge", "rejected", "failed", "accepted", "acceptance"],
+        [
+            [
+                "this run",
+                summary["samples_started"],
+                summary["no_bridge"],
+                summary["rejected"],
+                summary["failed"],
+                summary["accepted"],
+                f"{summary['acceptance_rate']:.0%}",
+            ]
+        ],
+    )
+    questions = table(
+        ["questions", "generated (each revision counts)", "rejected by quality", "rejected by sufficiency", "accepted"],
+        rows,
+    )
+    return (
+        samples + questions + f'<p class="note">Lint rejected {rejected["lint"]} drafts before any judge was paid.</p>'
+    )
+
+
+def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any]) -> str:
+    rows = []
+    for cell, wanted in quotas.items():
+        counts = summary["cells"].get(cell, {})
+        rows.append(
+            [
+                cell,
+                wanted,
+                counts.get("accepted", 0),
+                counts.get("started", 0),
+                counts.get("rejected", 0),
+                counts.get("no_bridge", 0),
+            ]
+        )
+    return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge"], rows)
+
+
+def _rejections_section(rows: Sequence[Mapping[str, Any]]) -> str:
+    reasons: dict[str, Counter[str]] = {"lint": Counter(), "quality": Counter(), "sufficiency": Counter()}
+    for row in rows:
+        for verdict in (row.get("summary") or {}).get("verdicts", []):
+            if not verdict["accepted"]:
+                reasons[verdict["judge"]][verdict["reason"][:160]] += 1
+    parts = [bar_chart([(judge, sum(counter.values())) for judge, counter in reasons.items()])]
+    for judge, counter in reasons.items():
+        common = counter.most_common(5)
+        if common:
+            parts.append(f"<h3>{esc(judge)}: most common reasons</h3>" + table(["reason", "drafts"], common))
+    return "".join(parts)
+
+
+def _example(record: Mapping[str, Any]) -> str:
+    supporting = "".join(f"<li><code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"])
+    facts = (
+        f"{record['question_type']}, binary {record['binary']}, temporal {record['temporal']}, "
+        f"difficulty {record['difficulty']}, {record['n_relevant']} relevant contexts, bridge: {record['bridge_topic']}"
+    )
+    return (
+        f'<div class="example"><p><b>{esc(record["question"])}</b><br>answer: {esc(record["answer"])}</p>'
+        f'<p class="note">{esc(facts)}</p><ul>{supporting}</ul></div>'
+    )
+
+
+def render_report(document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> str:
+    """The whole page as a string."""
+    summary = document["funnel"]
+    records = [row["record"] for row in finished if row.get("record")]
+    difficulty = Counter(r["difficulty"] for r in records)
+    relevant = Counter(r["n_relevant"] for r in records)
+    temporal = sum(r["temporal"] for r in records)
+    revisions = Counter((row.get("summary") or {}).get("revisions", 0) for row in finished)
+    llm = summary["llm"]
+    per_accepted = llm["cost_per_accepted_usd"]
+    bodies = {
+        "funnel": _funnel_section(summary),
+        "cells": _cells_section(document["quotas"], summary),
+        "difficulty": bar_chart([(level, difficulty[level]) for level in ("hard", "medium", "easy")]),
+        "relevant": bar_chart([(str(n), relevant[n]) for n in sorted(relevant)]),
+        "temporal": bar_chart([("temporal", temporal), ("not temporal", len(records) - temporal)])
+        + (f'<p class="note">{temporal / len(records):.0%} of accepted questions are temporal.</p>' if records else ""),
+        "rejections": _rejections_section(finished),
+        "revisions": bar_chart([(f"{n} revision(s)", revisions[n]) for n in sorted(revisions)]),
+        "cost": table(
+            ["role", "calls", "input tokens", "output tokens", "cost USD"],
+            [
+                [role, t["calls"], t["input_tokens"], t["output_tokens"], f"{t['cost_usd']:.4f}"]
+                for role, t in llm["per_role"].items()
+            ],
+        )
+        + (
+            f"<p>Per accepted sample: {llm['calls_per_accepted']:.1f} calls, {per_accepted:.4f} USD.</p>"
+            if per_accepted is not None
+            else ""
+        ),
+        "examples": "".join(_example(record) for record in records[:3]) or '<p class="note">no accepted records</p>',
+    }
+    sections = "".join(f'<section id="{key}"><h2>{esc(title)}</h2>{bodies[key]}</section>' for key, title in SECTIONS)
+    models = ", ".join(f"{role} {spec}" for role, spec in document["models"].items())
+    shortfall = document.get("shortfall") or {}
+    short = (
+        f'<p class="note">Shortfall: {esc(", ".join(f"{k} {v}" for k, v in shortfall.items()))}</p>'
+        if shortfall
+        else ""
+    )
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>triad run {esc(document['run_id'])}</title><style>{STYLE}</style></head><body>"
+        f"<h1>triad run {esc(document['run_id'])}</h1>"
+        f'<p class="note">Finished {esc(document["finished_at"])}; models: {esc(models)}</p>'
+        f"{short}{sections}"
+        '<script>document.body.dataset.sections = String(document.querySelectorAll("section").length);</script>'
+        "</body></html>"
+    )
+
+
+def write_report(folder: RunFolder, document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> None:
+    write_atomically(folder.report, render_report(document, finished))

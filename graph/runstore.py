@@ -1,0 +1,326 @@
+"""A run's configuration and progress in the state database, shared by every worker of the run.
+
+    triad_runs      one row per run: its options (no URLs, no keys)
+    triad_samples   one row per sample slot: cell, status (running | done), lease, outcome, record
+    triad_seeds     seed chunks used by the run (each drawn at most once, across workers)
+    triad_questions normalised questions of accepted samples (duplicates are refused)
+
+Workers claim slots with `SELECT ... FOR UPDATE SKIP LOCKED`: a running slot whose lease expired
+(its worker died) is reclaimed and its thread continues from its last checkpoint; otherwise a new
+slot is opened for the cell furthest from its quota, never more in flight than a cell still needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from graph.errors import UserError
+
+#: Seconds a claimed slot stays with its worker without a heartbeat (heartbeats come every third of it).
+LEASE_SECONDS = 30
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS triad_runs (
+    run_id TEXT PRIMARY KEY,
+    options JSONB NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS triad_samples (
+    run_id TEXT NOT NULL REFERENCES triad_runs (run_id),
+    n INTEGER NOT NULL,
+    question_type TEXT NOT NULL,
+    is_binary BOOLEAN NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running',
+    worker TEXT,
+    lease_until TIMESTAMPTZ,
+    outcome TEXT,
+    record JSONB,
+    rejection JSONB,
+    summary JSONB,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (run_id, n)
+);
+CREATE TABLE IF NOT EXISTS triad_seeds (
+    run_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    PRIMARY KEY (run_id, chunk_id)
+);
+CREATE TABLE IF NOT EXISTS triad_questions (
+    run_id TEXT NOT NULL,
+    normalised TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (run_id, normalised)
+);
+"""
+
+
+def normalise_question(question: str) -> str:
+    """A question as compared for duplicates: case-folded words, punctuation dropped."""
+    return " ".join(re.findall(r"\w+", question.casefold()))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A sample slot a worker holds: thread `<run_id>/<n>` of one cell."""
+
+    run_id: str
+    n: int
+    question_type: str
+    binary: bool
+
+    @property
+    def thread_id(self) -> str:
+        return f"{self.run_id}/{self.n}"
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    question_type: str
+    binary: bool
+    quota: int
+    cap: int
+
+
+class RunStore:
+    """Run bookkeeping on a connection pool of the state database."""
+
+    def __init__(self, pool: AsyncConnectionPool) -> None:
+        self.pool = pool
+
+    async def setup(self) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(SCHEMA)
+
+    async def create_run(self, run_id: str, options: dict[str, Any]) -> None:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO triad_runs (run_id, options) VALUES (%s, %s) ON CONFLICT (run_id) DO NOTHING",
+                (run_id, Jsonb(options)),
+            )
+            if cursor.rowcount == 0:
+                raise UserError(f"run {run_id!r} exists already; continue it with --resume {run_id}")
+
+    async def exists(self, run_id: str) -> bool:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s", (run_id,))
+            return await cursor.fetchone() is not None
+
+    async def options(self, run_id: str) -> dict[str, Any]:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT options FROM triad_runs WHERE run_id = %s", (run_id,))
+            row = await cursor.fetchone()
+        if row is None:
+            raise UserError(f"no run {run_id!r} in the state database; list runs/ or check --state-url")
+        return dict(row[0])
+
+    async def claim(self, run_id: str, cells: list[CellPlan], worker: str) -> Slot | None:
+        """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done."""
+        async with self.pool.connection() as conn, conn.transaction():
+            cursor = await conn.execute(
+                "SELECT n, question_type, is_binary FROM triad_samples WHERE run_id = %s AND status = 'running'"
+                " AND lease_until < now() ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED",
+                (run_id,),
+            )
+            abandoned = await cursor.fetchone()
+            if abandoned is not None:
+                await conn.execute(
+                    "UPDATE triad_samples SET worker = %s, lease_until = now() + make_interval(secs => %s),"
+                    " updated_at = now() WHERE run_id = %s AND n = %s",
+                    (worker, LEASE_SECONDS, run_id, abandoned[0]),
+                )
+                return Slot(run_id, abandoned[0], abandoned[1], abandoned[2])
+            # Opening a slot reads every cell's counts: the run row lock makes that one decision at a time.
+            await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (run_id,))
+            cursor = await conn.execute(
+                "SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted'),"
+                " count(*) FILTER (WHERE status = 'running'), count(*)"
+                " FROM triad_samples WHERE run_id = %s GROUP BY question_type, is_binary",
+                (run_id,),
+            )
+            counts = {(row[0], row[1]): row[2:5] for row in await cursor.fetchall()}
+            cursor = await conn.execute("SELECT coalesce(max(n), -1) FROM triad_samples WHERE run_id = %s", (run_id,))
+            next_n = (await cursor.fetchone())[0] + 1  # type: ignore[index]
+            best: CellPlan | None = None
+            best_need = 0.0
+            for cell in cells:
+                accepted, running, started = counts.get((cell.question_type, cell.binary), (0, 0, 0))
+                still_needed = cell.quota - accepted - running
+                if still_needed <= 0 or started >= cell.cap:
+                    continue
+                need = (cell.quota - accepted) / cell.quota
+                if best is None or need > best_need:
+                    best, best_need = cell, need
+            if best is None:
+                return None
+            await conn.execute(
+                "INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)"
+                " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
+                (run_id, next_n, best.question_type, best.binary, worker, LEASE_SECONDS),
+            )
+            return Slot(run_id, next_n, best.question_type, best.binary)
+
+    async def slots_running(self, run_id: str) -> bool:
+        """Whether any slot of the run is still running (its failure could reopen a cell)."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'running'", (run_id,)
+            )
+            return (await cursor.fetchone())[0] > 0  # type: ignore[index]
+
+    async def heartbeat(self, run_id: str, worker: str) -> None:
+        """Extend the leases of the worker's running slots."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_samples SET lease_until = now() + make_interval(secs => %s)"
+                " WHERE run_id = %s AND worker = %s AND status = 'running'",
+                (LEASE_SECONDS, run_id, worker),
+            )
+
+    async def complete(
+        self,
+        slot: Slot,
+        outcome: str,
+        record: dict[str, Any] | None,
+        rejection: dict[str, Any] | None,
+        summary: dict[str, Any],
+    ) -> None:
+        """Mark a slot done with its record or rejection and the summary the funnel and report read."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
+                " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s",
+                (
+                    outcome,
+                    Jsonb(record) if record else None,
+                    Jsonb(rejection) if rejection else None,
+                    Jsonb(summary),
+                    slot.run_id,
+                    slot.n,
+                ),
+            )
+
+    async def release(self, run_id: str, worker: str) -> None:
+        """Give up the worker's running slots at once (a clean stop), so a resume can take them."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_samples SET lease_until = now() - interval '1 second'"
+                " WHERE run_id = %s AND worker = %s AND status = 'running'",
+                (run_id, worker),
+            )
+
+    async def finished(self, run_id: str) -> list[dict[str, Any]]:
+        """Every finished sample of the run, in slot order."""
+        async with self.pool.connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            await cursor.execute(
+                "SELECT n, question_type, is_binary AS binary, outcome, record, rejection, summary FROM triad_samples"
+                " WHERE run_id = %s AND status = 'done' ORDER BY n",
+                (run_id,),
+            )
+            return list(await cursor.fetchall())
+
+    # -- run-wide uniqueness ---------------------------------------------------------------------
+
+    async def claim_seed(self, run_id: str, chunk_id: str) -> bool:
+        """Record a seed for the run; False when the run used it already."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO triad_seeds (run_id, chunk_id) VALUES (%s, %s) ON CONFLICT DO NOTHING", (run_id, chunk_id)
+            )
+            return cursor.rowcount == 1
+
+    async def used_seeds(self, run_id: str) -> set[str]:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT chunk_id FROM triad_seeds WHERE run_id = %s", (run_id,))
+            return {row[0] for row in await cursor.fetchall()}
+
+    async def claim_question(self, run_id: str, n: int, question: str) -> int | None:
+        """Register an accepted question; the slot number of an earlier duplicate, else None."""
+        normalised = normalise_question(question)
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO triad_questions (run_id, normalised, n) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                (run_id, normalised, n),
+            )
+            if cursor.rowcount == 1:
+                return None
+            cursor = await conn.execute(
+                "SELECT n FROM triad_questions WHERE run_id = %s AND normalised = %s", (run_id, normalised)
+            )
+            earlier = (await cursor.fetchone())[0]  # type: ignore[index]
+            return None if earlier == n else int(earlier)
+
+
+class RunSeedPool:
+    """Seeds of a run, drawn uniformly among chunks no worker of the run has used yet."""
+
+    def __init__(self, corpus: Any, store: RunStore, run_id: str, *, used: set[str], seed: int | None = None) -> None:
+        self._corpus = corpus
+        self._store = store
+        self._run_id = run_id
+        self._used = set(used)
+        self._rng = random.Random(seed)
+        self._lock = asyncio.Lock()
+
+    async def draw(self, *, min_chars: int) -> str | None:
+        async with self._lock:
+            while True:
+                drawn = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
+                if not drawn:
+                    return None
+                self._used.add(drawn[0])
+                # Another worker may have taken it since this one last looked: then draw again.
+                if await self._store.claim_seed(self._run_id, drawn[0]):
+                    return drawn[0]
+
+    async def claim(self, chunk_id: str) -> None:
+        self._used.add(chunk_id)
+        await self._store.claim_seed(self._run_id, chunk_id)
+
+
+class RunQuestions:
+    """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
+
+    def __init__(self, store: RunStore, run_id: str, *, embeddings: Any = None, threshold: float = 0.95) -> None:
+        self._store = store
+        self._run_id = run_id
+        self._embeddings = embeddings
+        self._threshold = threshold
+        self._vectors: list[tuple[str, list[float]]] = []
+        self._lock = asyncio.Lock()
+
+    async def load(self, accepted: list[tuple[str, str]]) -> None:
+        """Embed the questions accepted before a resume: (thread id, question) pairs."""
+        if self._embeddings is not None and accepted:
+            vectors = await asyncio.to_thread(self._embeddings.embed_documents, [q for _, q in accepted])
+            self._vectors = [(thread, vector) for (thread, _), vector in zip(accepted, vectors, strict=True)]
+
+    async def register(self, question: str, thread_id: str) -> str | None:
+        n = int(thread_id.rsplit("/", 1)[1])
+        earlier = await self._store.claim_question(self._run_id, n, question)
+        if earlier is not None:
+            return f"{self._run_id}/{earlier}"
+        if self._embeddings is None:
+            return None
+        vector = await asyncio.to_thread(self._embeddings.embed_query, question)
+        async with self._lock:
+            for other, known in self._vectors:
+                if _cosine(vector, known) >= self._threshold:
+                    return other
+            self._vectors.append((thread_id, vector))
+        return None
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
