@@ -8,6 +8,7 @@ A spec is `provider:model`:
     ollama:llama3.1                   a local Ollama server (needs langchain-ollama)
     anthropic:claude-...              Anthropic (needs langchain-anthropic)
     replay:FILE                       answers from a file written by --record-llm
+    import:package.module:factory     a chat model your own code builds (factory() -> BaseChatModel)
 
 Python callers and tests may pass a `BaseChatModel` instance instead of a spec.
 Provider packages other than Gemini's are imported only when used.
@@ -36,6 +37,7 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
     "anthropic": ("langchain_anthropic", "ChatAnthropic", "langchain-anthropic"),
 }
 REPLAY_PROVIDER = "replay"
+IMPORT_PROVIDER = "import"
 
 #: Providers whose JSON-schema mode triad uses for structured output (others: JSON parsed from text).
 NATIVE_STRUCTURED_OUTPUT = {"google_genai", "openai"}
@@ -65,8 +67,8 @@ class ModelSpec:
         provider, sep, name = spec.partition(":")
         if not sep or not provider or not name:
             raise UserError(f"model spec {spec!r} is not provider:model; e.g. google_genai:gemini-2.5-flash")
-        if provider not in PROVIDERS and provider != REPLAY_PROVIDER:
-            known = ", ".join([*PROVIDERS, REPLAY_PROVIDER])
+        if provider not in PROVIDERS and provider not in (REPLAY_PROVIDER, IMPORT_PROVIDER):
+            known = ", ".join([*PROVIDERS, REPLAY_PROVIDER, IMPORT_PROVIDER])
             raise UserError(f"unknown model provider {provider!r} in {spec!r}; use one of {known}")
         return cls(provider, name)
 
@@ -106,6 +108,19 @@ def _provider_class(provider: str) -> Any:
     return getattr(module, class_name)
 
 
+def import_chat_model(target: str) -> BaseChatModel:
+    """The chat model built by `package.module:factory` (or the module attribute itself)."""
+    module_name, _, attribute = target.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError, ValueError):
+        raise UserError(f"cannot import {target!r}; give import:package.module:factory on PYTHONPATH") from None
+    model = found() if callable(found) and not isinstance(found, BaseChatModel) else found
+    if not isinstance(model, BaseChatModel):
+        raise UserError(f"{target!r} did not give a LangChain chat model (got {type(model).__name__})")
+    return model
+
+
 def make_chat_model(
     spec: str, *, base_url: str | None = None, google_api_key: str | None = None, openai_api_key: str | None = None
 ) -> BaseChatModel:
@@ -113,6 +128,8 @@ def make_chat_model(
     parsed = ModelSpec.parse(spec)
     if parsed.provider == REPLAY_PROVIDER:
         raise UserError("replay:FILE is not a chat model; use it as a role's model spec")
+    if parsed.provider == IMPORT_PROVIDER:
+        return import_chat_model(parsed.name)
     cls = _provider_class(parsed.provider)
     if parsed.provider == "google_genai":
         if not google_api_key:

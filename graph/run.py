@@ -272,7 +272,7 @@ async def run_command(
     check_connection(url)
     checkpoint_url = state_url(settings)
     async with state_pools(checkpoint_url, args.concurrency) as (checkpoint_pool, store_pool):
-        store = RunStore(store_pool)
+        store = RunStore(store_pool, lease_seconds=settings.lease_seconds)
         await store.setup()
         run_id = args.resume or args.run_id or new_run_id()
         continuing = bool(args.resume) or (bool(args.run_id) and await store.exists(run_id))
@@ -296,6 +296,7 @@ async def run_command(
             ensure_demo(url)
         corpus = await Corpus.open(url, settings.collection or "", schema=settings.schema_name)
         cells = plan_cells(args.count, args.types, BINARY_MODES[args.binary])
+        await store.release_dead_local_workers(run_id, socket.gethostname())
         folder = RunFolder(settings.runs_dir / run_id)
         finished = await store.finished(run_id)
         folder.rebuild(finished)

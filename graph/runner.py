@@ -19,7 +19,7 @@ import structlog
 from graph.funnel import cell_name
 from graph.llm import LLMGateway
 from graph.outputs import RunFolder
-from graph.runstore import LEASE_SECONDS, CellPlan, RunStore, Slot
+from graph.runstore import CellPlan, RunStore, Slot
 from graph.sample import SampleResult, SampleRunner
 from state.sample import SampleInput
 
@@ -121,7 +121,7 @@ async def work(
 
     async def heartbeat() -> None:
         while True:
-            await asyncio.sleep(LEASE_SECONDS / 3)
+            await asyncio.sleep(store.lease_seconds / 3)
             await store.heartbeat(run_id, worker)
 
     beat = asyncio.create_task(heartbeat())

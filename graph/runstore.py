@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
 import re
 from dataclasses import dataclass
@@ -24,9 +25,6 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from graph.errors import UserError
-
-#: Seconds a claimed slot stays with its worker without a heartbeat (heartbeats come every third of it).
-LEASE_SECONDS = 30
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS triad_runs (
@@ -93,8 +91,10 @@ class CellPlan:
 class RunStore:
     """Run bookkeeping on a connection pool of the state database."""
 
-    def __init__(self, pool: AsyncConnectionPool) -> None:
+    def __init__(self, pool: AsyncConnectionPool, *, lease_seconds: float = 30.0) -> None:
         self.pool = pool
+        self.lease_seconds = lease_seconds
+        """Seconds a claimed slot stays with a worker that sends no heartbeat."""
 
     async def setup(self) -> None:
         async with self.pool.connection() as conn:
@@ -135,7 +135,7 @@ class RunStore:
                 await conn.execute(
                     "UPDATE triad_samples SET worker = %s, lease_until = now() + make_interval(secs => %s),"
                     " updated_at = now() WHERE run_id = %s AND n = %s",
-                    (worker, LEASE_SECONDS, run_id, abandoned[0]),
+                    (worker, self.lease_seconds, run_id, abandoned[0]),
                 )
                 return Slot(run_id, abandoned[0], abandoned[1], abandoned[2])
             # Opening a slot reads every cell's counts: the run row lock makes that one decision at a time.
@@ -164,7 +164,7 @@ class RunStore:
             await conn.execute(
                 "INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)"
                 " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
-                (run_id, next_n, best.question_type, best.binary, worker, LEASE_SECONDS),
+                (run_id, next_n, best.question_type, best.binary, worker, self.lease_seconds),
             )
             return Slot(run_id, next_n, best.question_type, best.binary)
 
@@ -182,7 +182,7 @@ class RunStore:
             await conn.execute(
                 "UPDATE triad_samples SET lease_until = now() + make_interval(secs => %s)"
                 " WHERE run_id = %s AND worker = %s AND status = 'running'",
-                (LEASE_SECONDS, run_id, worker),
+                (self.lease_seconds, run_id, worker),
             )
 
     async def complete(
@@ -207,6 +207,19 @@ class RunStore:
                     slot.n,
                 ),
             )
+
+    async def release_dead_local_workers(self, run_id: str, host: str) -> None:
+        """Expire at once the leases of workers on this host whose process is gone (killed, crashed)."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT DISTINCT worker FROM triad_samples WHERE run_id = %s AND status = 'running' AND worker LIKE %s",
+                (run_id, f"{host}-%"),
+            )
+            workers = [row[0] for row in await cursor.fetchall()]
+        for worker in workers:
+            pid = worker.rsplit("-", 1)[1]
+            if pid.isdigit() and not _process_alive(int(pid)):
+                await self.release(run_id, worker)
 
     async def release(self, run_id: str, worker: str) -> None:
         """Give up the worker's running slots at once (a clean stop), so a resume can take them."""
@@ -318,6 +331,16 @@ class RunQuestions:
                     return other
             self._vectors.append((thread_id, vector))
         return None
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _cosine(a: list[float], b: list[float]) -> float:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -24,6 +25,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, Field, PrivateAttr
+
+from nodes.bridge import entity_spans
+from nodes.common import mentions
 
 Step = str | dict[str, Any] | AIMessage | BaseException
 Script = dict[str, list[Step] | Callable[[list[BaseMessage]], Step]]
@@ -114,3 +118,110 @@ class ScriptedChatModel(GenericFakeChatModel):
             return parsed
 
         return RunnableLambda(lambda messages: asyncio.run(invoke(messages)), afunc=invoke)
+
+
+# -- a plausible script ------------------------------------------------------------------------
+# Answers like a cautious model would, from what each prompt holds: a bridge from entities the
+# chunks really share, questions built from the chunks' section headings, judges that accept
+# well-formed drafts. The demo replay file, the run benchmark and the command tests use it.
+
+_TAGGED = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n(.*?)\n</\1>', re.S)
+
+
+def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
+    text = str(messages[-1].content)
+    return {label: body for kind, label, body in _TAGGED.findall(text) if kind == tag}
+
+
+def heading(text: str) -> str:
+    return text.split("\n", 1)[0].strip()
+
+
+def section(text: str) -> tuple[str, str]:
+    """(number, title) of a chunk's first line, e.g. ("25.1", "Routine Vacuuming")."""
+    match = re.match(r"(\d+(?:\.\d+)*)\.\s+(.*)", heading(text))
+    return (match.group(1), match.group(2)) if match else ("", heading(text)[:60])
+
+
+def propose(messages: list[BaseMessage]) -> dict[str, Any]:
+    chunks = tagged(messages, "chunk")
+    hops = int(re.search(r"at least (\d+)", str(messages[-1].content)).group(1))  # type: ignore[union-attr]
+    entities = {label: entity_spans(text)[:12] for label, text in chunks.items()}
+    listed = [{"chunk": label, "entities": names} for label, names in entities.items()]
+    for span in sorted(entities.get("C1", []), key=len, reverse=True):
+        sharing = [label for label, text in chunks.items() if mentions(text, span)]
+        numbered = [label for label in sharing if section(chunks[label])[0]]
+        if len(numbered) >= hops:
+            return {"topic": span, "chunks": numbered[:hops], "entities": listed}
+    return {"topic": "", "chunks": [], "entities": listed}
+
+
+def write_question(messages: list[BaseMessage]) -> dict[str, str]:
+    prompt = str(messages[-1].content)
+    chunks = tagged(messages, "chunk")
+    topic = re.search(r"Bridging topic: (.*)", prompt).group(1).strip()  # type: ignore[union-attr]
+    (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
+    if 'exactly "Yes" or "No"' in prompt:
+        same = number_a.split(".")[0] == number_b.split(".")[0]
+        question = f'Are the PostgreSQL 15 manual sections "{title_a}" and "{title_b}" in the same chapter?'
+        return {"question": question, "answer": "Yes" if same else "No"}
+    if not (number_a and number_b):
+        title_a, title_b = (re.sub(re.escape(topic), "...", title, flags=re.I) for title in (title_a, title_b))
+        return {
+            "question": f'Which term appears both in "{title_a}" and in "{title_b}" of the PostgreSQL 15 manual?',
+            "answer": topic,
+        }
+    if "composition" in prompt:
+        return {
+            "question": f'What is the number of the manual section that shares a subject with "{title_b}"?',
+            "answer": number_a,
+        }
+    if "intersection" in prompt:
+        return {
+            "question": f'Which section number of the PostgreSQL 15 manual covers both {topic} and "{title_b}"?',
+            "answer": number_a,
+        }
+    earlier = min((number_a, number_b), key=lambda n: [int(part) for part in n.split(".") if part.isdigit()])
+    return {
+        "question": f'Which comes earlier in the PostgreSQL 15 manual, "{title_a}" or "{title_b}"?',
+        "answer": earlier,
+    }
+
+
+def label_relevance(messages: list[BaseMessage]) -> dict[str, Any]:
+    supporting = {heading(text) for text in tagged(messages, "chunk").values()}
+    candidate = next(iter(tagged(messages, "candidate").values()))
+    same_section = heading(candidate) in supporting
+    return {"relevant": same_section, "reason": "same manual section" if same_section else "another section"}
+
+
+def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
+    question = next(iter(tagged(messages, "question").values()))
+    short = len(question.split()) <= 30
+    return {
+        "quality": short,
+        "multi_hop": True,
+        "unambiguous": short,
+        "accepted": short,
+        "reason": "" if short else "too long; shorten it",
+    }
+
+
+PLAUSIBLE_SCRIPT = {
+    "BridgeProposal": propose,
+    "QuestionDraft": write_question,
+    "QualityVerdict": judge_quality,
+    "SufficiencyVerdict": lambda messages: {"sufficient": False, "reason": "one heading is missing"},
+    "TemporalLabel": lambda messages: {"temporal": "first" in str(messages[-1].content), "reason": "order of sections"},
+    "RelevanceVerdict": label_relevance,
+}
+
+
+def plausible_model() -> ScriptedChatModel:
+    """The plausible script without latency (for `--llm import:graph.scripted:plausible_model`)."""
+    return ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
+
+
+def plausible_model_200ms() -> ScriptedChatModel:
+    """The plausible script with 200 ms per call, standing in for a hosted model's latency."""
+    return ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.2)

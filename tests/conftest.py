@@ -79,3 +79,15 @@ def run_cli(
         cwd=cwd or REPO_ROOT,
         timeout=600,
     )
+
+
+SCALE_TABLE = "demo_scale"
+
+
+@pytest.fixture(scope="session")
+def scale_collection(pg_url: str, minilm: Embeddings) -> str:
+    """A larger demo slice (server configuration, vacuum, WAL): room for concurrent runs' seeds."""
+    prefixes = ("postgresql-15/runtime-config", "postgresql-15/routine-vacuuming", "postgresql-15/wal-")
+    chunks = [chunk for chunk in load_demo_chunks() if chunk.metadata["source"].startswith(prefixes)]
+    ingest_chunks(pg_url, SCALE_TABLE, chunks, "minilm")
+    return SCALE_TABLE

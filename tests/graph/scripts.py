@@ -34,7 +34,10 @@ def question_about_chunk_a(messages: list[BaseMessage]) -> dict[str, str]:
     """A distinct question per sample: it quotes the first words of supporting chunk A."""
     chunk_a = last_text(messages).split('<chunk label="A">\n', 1)[1]
     opening = " ".join(chunk_a.split()[:6])
-    return {"question": f"Which setting does the manual section beginning '{opening}' describe?", "answer": "autovacuum_naptime"}
+    return {
+        "question": f"Which setting does the manual section beginning '{opening}' describe?",
+        "answer": "autovacuum_naptime",
+    }
 
 
 def bridge(topic: str, chunks: list[str], entities: dict[str, list[str]] | None = None) -> dict[str, Any]:

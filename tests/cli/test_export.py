@@ -1,0 +1,132 @@
+"""`python -m graph.export` in every format, the unanswerable split, and a corrupt dataset."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_commands import assert_one_line_error
+from tests.conftest import run_cli
+
+
+@pytest.fixture(scope="module")
+def finished_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    runs = tmp_path_factory.mktemp("runs")
+    result = run_cli(
+        "graph.run",
+        "--collection",
+        scale_collection,
+        "--count",
+        "3",
+        "--llm",
+        "import:graph.scripted:plausible_model",
+        "--dedup-threshold",
+        "0",
+        "--run-id",
+        "export-me",
+        "--database-url",
+        pg_url,
+        "--runs-dir",
+        str(runs),
+    )
+    assert result.returncode == 0, result.stderr
+    return runs
+
+
+def records(runs: Path) -> list[dict]:
+    return [json.loads(line) for line in (runs / "export-me" / "dataset.jsonl").read_text().splitlines()]
+
+
+def test_ragas_jsonl_has_the_reference_contexts_by_id(finished_run: Path) -> None:
+    result = run_cli("graph.export", "export-me", "--format", "ragas", "--runs-dir", str(finished_run))
+    assert result.returncode == 0, result.stderr
+    rows = [
+        json.loads(line) for line in (finished_run / "export-me" / "export" / "ragas.jsonl").read_text().splitlines()
+    ]
+    source = records(finished_run)
+    assert len(rows) == len(source) == 3
+    for row, record in zip(rows, source, strict=True):
+        assert row["user_input"] == record["question"] and row["reference"] == record["answer"]
+        assert row["reference_context_ids"] == [c["id"] for c in record["contexts"] if c["relevant"]]
+        assert len(row["reference_contexts"]) == record["n_relevant"]
+
+
+def test_unanswerable_split_holds_only_non_relevant_contexts(finished_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "u.jsonl"
+    result = run_cli(
+        "graph.export",
+        "export-me",
+        "--format",
+        "ragas",
+        "--split",
+        "unanswerable",
+        "--output",
+        str(out),
+        "--runs-dir",
+        str(finished_run),
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    by_id = {r["id"]: r for r in records(finished_run)}
+    assert len(rows) == sum(1 for r in by_id.values() if r["unanswerable"])
+    for row in rows:
+        record = by_id[row["id"].removesuffix("#unanswerable")]
+        relevant = {c["id"] for c in record["contexts"] if c["relevant"]}
+        assert row["expected"] == "abstain" and not set(row["retrieved_context_ids"]) & relevant
+
+
+def test_csv_and_hotpotqa(finished_run: Path, tmp_path: Path) -> None:
+    assert (
+        run_cli(
+            "graph.export",
+            "export-me",
+            "--format",
+            "csv",
+            "--output",
+            str(tmp_path / "d.csv"),
+            "--runs-dir",
+            str(finished_run),
+        ).returncode
+        == 0
+    )
+    table = list(csv.DictReader((tmp_path / "d.csv").open()))
+    assert len(table) == 3 and {"user_input", "reference", "reference_context_ids"} <= set(table[0])
+    assert (
+        run_cli(
+            "graph.export",
+            "export-me",
+            "--format",
+            "hotpotqa",
+            "--output",
+            str(tmp_path / "h.json"),
+            "--runs-dir",
+            str(finished_run),
+        ).returncode
+        == 0
+    )
+    items = json.loads((tmp_path / "h.json").read_text())
+    source = {r["id"]: r for r in records(finished_run)}
+    for item in items:
+        record = source[item["_id"]]
+        assert [fact[0] for fact in item["supporting_facts"]] == [c["id"] for c in record["supporting"]]
+        assert [ctx[0] for ctx in item["context"]] == [c["id"] for c in record["contexts"]]
+
+
+def test_hf_without_datasets_gives_the_install_hint(finished_run: Path) -> None:
+    result = run_cli("graph.export", "export-me", "--format", "hf", "--runs-dir", str(finished_run))
+    try:
+        import datasets  # noqa: F401
+    except ImportError:
+        assert_one_line_error(result, "pip install datasets")
+    else:
+        assert result.returncode == 0
+
+
+def test_a_corrupt_dataset_line_is_named(tmp_path: Path, finished_run: Path) -> None:
+    lines = (finished_run / "export-me" / "dataset.jsonl").read_text().splitlines()
+    broken = tmp_path / "dataset.jsonl"
+    broken.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2] + "\n")
+    assert_one_line_error(run_cli("graph.export", str(broken), "--format", "csv"), "line 2 is not a valid record")

@@ -1,0 +1,253 @@
+"""Runs at scale as a user runs them: concurrency, a kill and a resume, several workers, outputs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+
+from state.record import DatasetRecord
+from tests.conftest import REPO_ROOT, run_cli
+
+SLOW_MODEL = "import:graph.scripted:plausible_model_200ms"
+
+
+def start(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "graph.run", *args],
+        cwd=REPO_ROOT,
+        env={**base, **env},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def done_samples(url: str, run_id: str) -> int:
+    with psycopg.connect(url) as conn:
+        if conn.execute("SELECT to_regclass('triad_samples')").fetchone()[0] is None:
+            return 0
+        row = conn.execute(
+            "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'done'", (run_id,)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def wait_for(condition, timeout: float = 120.0) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+
+
+def check_outputs(folder: Path, url: str, run_id: str, count: int) -> list[DatasetRecord]:
+    lines = (folder / "dataset.jsonl").read_text().splitlines()
+    records = [DatasetRecord.model_validate_json(line) for line in lines]
+    assert len(records) == count
+    assert len({r.id for r in records}) == count
+    assert len({r.question.casefold() for r in records}) == count
+    for line in (folder / "rejected.jsonl").read_text().splitlines():
+        json.loads(line)
+    with psycopg.connect(url) as conn:
+        accepted = {
+            row[0]["id"]
+            for row in conn.execute(
+                "SELECT record FROM triad_samples WHERE run_id = %s AND outcome = 'accepted'", (run_id,)
+            ).fetchall()
+        }
+        seeds = conn.execute(
+            "SELECT count(*), count(DISTINCT chunk_id) FROM triad_seeds WHERE run_id = %s", (run_id,)
+        ).fetchone()
+    assert accepted == {r.id for r in records}
+    assert seeds[0] == seeds[1]
+    return records
+
+
+def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    run_id, count = "killed-run", 12
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    args = (
+        "--collection",
+        scale_collection,
+        "--count",
+        str(count),
+        "--concurrency",
+        "16",
+        "--llm",
+        SLOW_MODEL,
+        "--dedup-threshold",
+        "0",
+        "--run-id",
+        run_id,
+    )
+    process = start(*args, env=env)
+    wait_for(lambda: done_samples(pg_url, run_id) >= 3)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    interrupted = done_samples(pg_url, run_id)
+    assert interrupted < count
+
+    resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "16", env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"continuing run {run_id}" in resumed.stderr
+    check_outputs(tmp_path / run_id, pg_url, run_id, count)
+    run_json = json.loads((tmp_path / run_id / "run.json").read_text())
+    assert run_json["funnel"]["accepted"] == count and run_json["shortfall"] == {}
+
+
+def test_the_same_command_again_continues_a_finished_run_without_repeating(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    args = (
+        "--collection",
+        scale_collection,
+        "--count",
+        "3",
+        "--llm",
+        "import:graph.scripted:plausible_model",
+        "--dedup-threshold",
+        "0",
+        "--run-id",
+        "again",
+    )
+    first = run_cli("graph.run", *args, env=env)
+    assert first.returncode == 0, first.stderr
+    before = (tmp_path / "again" / "dataset.jsonl").read_text()
+    second = run_cli("graph.run", *args, env=env)
+    assert second.returncode == 0, second.stderr
+    assert "continuing run again" in second.stderr
+    assert (tmp_path / "again" / "dataset.jsonl").read_text() == before
+
+
+def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    run_id, count = "three-workers", 9
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path), "TRIAD_LEASE_SECONDS": "2"}
+    first = start(
+        "--collection",
+        scale_collection,
+        "--count",
+        str(count),
+        "--concurrency",
+        "2",
+        "--llm",
+        SLOW_MODEL,
+        "--dedup-threshold",
+        "0",
+        "--run-id",
+        run_id,
+        env=env,
+    )
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        wait_for(
+            lambda: conn.execute("SELECT 1 FROM triad_samples WHERE run_id = %s", (run_id,)).fetchone() is not None
+        )
+    workers = [start("--resume", run_id, "--worker", "--concurrency", "2", env=env) for _ in range(2)]
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        victim_id = f"{os.uname().nodename}-{workers[0].pid}"
+        wait_for(
+            lambda: (
+                conn.execute(
+                    "SELECT 1 FROM triad_samples WHERE run_id = %s AND worker = %s AND status = 'running'",
+                    (run_id, victim_id),
+                ).fetchone()
+                is not None
+            )
+        )
+        held = {
+            row[0]
+            for row in conn.execute(
+                "SELECT n FROM triad_samples WHERE run_id = %s AND worker = %s AND status = 'running'",
+                (run_id, victim_id),
+            ).fetchall()
+        }
+    workers[0].send_signal(signal.SIGKILL)
+    outputs = [p.communicate(timeout=300) for p in (first, workers[1])]
+    workers[0].wait(timeout=30)
+    assert first.returncode == 0 and workers[1].returncode == 0, outputs
+    check_outputs(tmp_path / run_id, pg_url, run_id, count)
+    with psycopg.connect(pg_url) as conn:
+        rows = conn.execute("SELECT n, status, worker FROM triad_samples WHERE run_id = %s", (run_id,)).fetchall()
+    assert all(status == "done" for _, status, _ in rows)
+    finished_by = {n: worker for n, _, worker in rows}
+    assert all(finished_by[n] != victim_id for n in held)  # the dead worker's slots were taken over
+    threads_done = [
+        line.split("]")[0][1:] for _, err in outputs for line in err.splitlines() if line.startswith(f"[{run_id}/")
+    ]
+    assert len(threads_done) == len(set(threads_done))  # no slot ran to the end twice
+
+
+def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
+    import shutil
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert chromium, "Chromium is needed for this test: apt-get install chromium (.ci/run installs it)"
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    run = run_cli(
+        "graph.run",
+        "--collection",
+        scale_collection,
+        "--count",
+        "4",
+        "--llm",
+        "import:graph.scripted:plausible_model",
+        "--dedup-threshold",
+        "0",
+        "--run-id",
+        "report",
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    page = tmp_path / "report" / "report.html"
+    assert "http://" not in page.read_text() and "https://" not in page.read_text()
+    profile = tmp_path / "chromium-profile"
+    shown = subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    dom = shown.stdout
+    assert 'data-sections="9"' in dom
+    for section in (
+        "funnel",
+        "cells",
+        "difficulty",
+        "relevant",
+        "temporal",
+        "rejections",
+        "revisions",
+        "cost",
+        "examples",
+    ):
+        assert f'<section id="{section}">' in dom
+    assert dom.count("<svg") >= 5
+    console = [line for line in shown.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
+    assert console == []
