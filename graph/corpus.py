@@ -25,6 +25,7 @@ import psycopg
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
 from psycopg.rows import tuple_row
+from psycopg_pool import AsyncConnectionPool
 
 from graph.errors import UserError
 
@@ -84,11 +85,16 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0] if text else type(error).__name__
 
 
+#: Every corpus session is read-only: nothing triad sends can change the user's store.
+READ_ONLY_SESSION = {"autocommit": True, "options": "-c default_transaction_read_only=on"}
+
+#: Connections the corpus keeps open for concurrent samples.
+POOL_SIZE = 8
+
+
 async def _connect(url: str) -> psycopg.AsyncConnection[Any]:
     try:
-        return await psycopg.AsyncConnection.connect(
-            url, autocommit=True, connect_timeout=5, options="-c default_transaction_read_only=on"
-        )
+        return await psycopg.AsyncConnection.connect(url, connect_timeout=5, **READ_ONLY_SESSION)
     except psycopg.Error as error:
         from graph.db import redact
 
@@ -159,18 +165,17 @@ async def detect_layout(conn: psycopg.AsyncConnection[Any], collection: str, sch
 class Corpus:
     """A read-only view of one collection: counting, lookup, sampling and similarity search.
 
-    Methods are coroutines so that many samples can query concurrently; one connection is shared
-    and serialised with a lock (queries are milliseconds; the pipeline's time goes to LLM calls).
+    Methods are coroutines on a small pool of read-only connections, so many samples can query
+    at once.
     """
 
     def __init__(
-        self, conn: psycopg.AsyncConnection[Any], layout: Layout, collection: str, embeddings: Embeddings | None = None
+        self, pool: AsyncConnectionPool, layout: Layout, collection: str, embeddings: Embeddings | None = None
     ) -> None:
-        self._conn = conn
+        self._pool = pool
         self.layout = layout
         self.collection = collection
         self._embeddings = embeddings
-        self._lock = asyncio.Lock()
         self._all_ids: list[str] | None = None
         self._rows_estimate: float | None = None
         self.exact_search_limit = EXACT_SEARCH_LIMIT
@@ -182,19 +187,21 @@ class Corpus:
         cls, url: str, collection: str, *, schema: str = "public", embeddings: Embeddings | None = None
     ) -> Corpus:
         """Connect read-only and find the collection; a missing or empty one is a `UserError`."""
-        conn = await _connect(url)
-        try:
+        async with await _connect(url) as conn:
             layout = await detect_layout(conn, collection, schema)
-            corpus = cls(conn, layout, collection, embeddings)
+        pool = AsyncConnectionPool(url, min_size=1, max_size=POOL_SIZE, kwargs=READ_ONLY_SESSION, open=False)
+        await pool.open()
+        try:
+            corpus = cls(pool, layout, collection, embeddings)
             if await corpus.count() == 0:
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
         except BaseException:
-            await conn.close()
+            await pool.close()
             raise
         return corpus
 
     async def close(self) -> None:
-        await self._conn.close()
+        await self._pool.close()
 
     async def __aenter__(self) -> Corpus:
         return self
@@ -228,12 +235,12 @@ class Corpus:
     async def _fetch(
         self, query: sql.Composable, params: Sequence[Any], *, exact: bool = False
     ) -> list[tuple[Any, ...]]:
-        async with self._lock:
-            cursor = self._conn.cursor(row_factory=tuple_row)
+        async with self._pool.connection() as conn:
+            cursor = conn.cursor(row_factory=tuple_row)
             if not exact:
                 await cursor.execute(query, params)
                 return await cursor.fetchall()
-            async with self._conn.transaction():
+            async with conn.transaction():
                 await cursor.execute("SET LOCAL enable_indexscan = off")
                 await cursor.execute(query, params)
                 return await cursor.fetchall()
@@ -385,8 +392,10 @@ class Corpus:
     async def _estimated_rows(self) -> float:
         """Planner's row estimate of the underlying table, read once (exact counts scan)."""
         if self._rows_estimate is None:
-            query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = %s::regclass")
-            rows = await self._fetch(query, (self.layout.table.as_string(self._conn),))
+            query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)")
+            async with self._pool.connection() as conn:
+                name = self.layout.table.as_string(conn)
+            rows = await self._fetch(query, (name,))
             estimate = float(rows[0][0]) if rows else -1.0
             # -1 means never analysed; count exactly then (only small or new tables are in that state).
             self._rows_estimate = estimate if estimate >= 0 else float(await self.count())

@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,9 +60,15 @@ def message_payload(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
     return [{"type": message.type, "content": message.content} for message in messages]
 
 
+@lru_cache(maxsize=64)
+def schema_fingerprint(schema: type[BaseModel]) -> str:
+    """The schema's JSON schema as canonical text (generating it costs milliseconds: done once)."""
+    return json.dumps(schema.model_json_schema(), sort_keys=True)
+
+
 def request_key(role: str, messages: Sequence[BaseMessage], schema: type[BaseModel]) -> str:
     """Stable hash of role + messages + schema: the key of replay files and of the cache."""
-    payload = {"role": role, "messages": message_payload(messages), "schema": schema.model_json_schema()}
+    payload = {"role": role, "messages": message_payload(messages), "schema": json.loads(schema_fingerprint(schema))}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Literal
 
 from langgraph.graph import END
+from langgraph.runtime import Runtime
 
+from nodes.context import Context
 from state.sample import SampleState
 
 
@@ -32,22 +34,33 @@ def route_after_match_bridge(state: SampleState) -> Literal["generate_question",
     return "generate_question" if "supporting" in state else "select_seed"
 
 
-def _after_check(state: SampleState, passed: str) -> str:
-    if _ended(state):
-        return END
-    return passed if state["verdicts"][-1]["accepted"] else "revise_question"
+def round_rejected(state: SampleState) -> bool:
+    """Whether any check rejected the latest draft."""
+    revision = state["drafts"][-1]["revision"]
+    return any(not v["accepted"] for v in state["verdicts"] if v["revision"] == revision)
 
 
 def route_after_lint(state: SampleState) -> Literal["judge_quality", "revise_question", "__end__"]:
-    return _after_check(state, "judge_quality")  # type: ignore[return-value]
+    if _ended(state):
+        return END
+    return "revise_question" if round_rejected(state) else "judge_quality"
 
 
-def route_after_judge_quality(state: SampleState) -> Literal["judge_sufficiency", "revise_question", "__end__"]:
-    return _after_check(state, "judge_sufficiency")  # type: ignore[return-value]
+def route_after_judge_quality(
+    state: SampleState, runtime: Runtime[Context]
+) -> Literal["judge_sufficiency", "revise_question", "__end__"]:
+    """A quality reject goes to revision, unless the run asks for sufficiency checks regardless."""
+    if _ended(state):
+        return END
+    if not round_rejected(state) or runtime.context.sufficiency_after_quality_reject:
+        return "judge_sufficiency"
+    return "revise_question"
 
 
 def route_after_judge_sufficiency(state: SampleState) -> Literal["classify_temporal", "revise_question", "__end__"]:
-    return _after_check(state, "classify_temporal")  # type: ignore[return-value]
+    if _ended(state):
+        return END
+    return "revise_question" if round_rejected(state) else "classify_temporal"
 
 
 def route_after_generate(state: SampleState) -> Literal["lint_question", "__end__"]:

@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--bridge-proposer", choices=sorted(BRIDGE_PROPOSERS), default=Context.bridge_proposer)
     run.add_argument("--relevance-labeller", choices=sorted(RELEVANCE_LABELLERS), default=Context.relevance_labeller)
+    run.add_argument(
+        "--sufficiency-after-quality-reject",
+        action="store_true",
+        help="run the sufficiency check even after the quality judge rejected (more calls; as the reference code did)",
+    )
     run.add_argument("--runs-dir", type=Path, help="where run folders go (default ./runs; TRIAD_RUNS_DIR)")
     run.add_argument("--concurrency", type=int, default=1, help="samples in flight at once (default %(default)s)")
     run.add_argument(
@@ -178,6 +183,7 @@ RUN_OPTIONS = (
     "bridge_proposer",
     "relevance_labeller",
     "dedup_threshold",
+    "sufficiency_after_quality_reject",
 )
 STORED_SETTINGS = ("collection", "schema_name", "embedding", "generator_model", "validator_model", "extractor_model")
 
@@ -318,6 +324,7 @@ async def run_command(
                 max_restarts=args.max_restarts,
                 bridge_proposer=args.bridge_proposer,
                 relevance_labeller=args.relevance_labeller,
+                sufficiency_after_quality_reject=args.sufficiency_after_quality_reject,
             )
             runner = SampleRunner(services, saver, context)
             live = sys.stderr.isatty() and not args.log_json and not args.worker

@@ -93,7 +93,8 @@ class SampleRunner:
         if snapshot.values and not snapshot.next:
             return self.result(thread_id, snapshot.values)  # finished before: nothing to repeat
         payload = None if snapshot.next else {**spec, "thread_id": thread_id}
-        await self.graph.ainvoke(payload, config, context=self.context)  # type: ignore[arg-type]
+        # Checkpoints are written while the next step runs; a crash loses at most the step in flight.
+        await self.graph.ainvoke(payload, config, context=self.context, durability="async")  # type: ignore[arg-type]
         final = await self.graph.aget_state(config)
         return self.result(thread_id, final.values)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -49,6 +50,7 @@ class ScriptedChatModel(GenericFakeChatModel):
 
     _positions: dict[str, int] = PrivateAttr(default_factory=dict)
     _calls: list[tuple[str, list[BaseMessage]]] = PrivateAttr(default_factory=list)
+    _spans: list[tuple[float, float]] = PrivateAttr(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -58,6 +60,11 @@ class ScriptedChatModel(GenericFakeChatModel):
     def calls(self) -> list[tuple[str, list[BaseMessage]]]:
         """Every call so far: (script key, messages)."""
         return self._calls
+
+    @property
+    def spans(self) -> list[tuple[float, float]]:
+        """(start, end) monotonic times of every asynchronous call, for benchmarks."""
+        return self._spans
 
     def _next_step(self, key: str, messages: list[BaseMessage]) -> Step:
         if key not in self.script:
@@ -91,9 +98,11 @@ class ScriptedChatModel(GenericFakeChatModel):
     async def _agenerate(
         self, messages: list[BaseMessage], stop: list[str] | None = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
+        started = time.monotonic()
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
         message = self._reply(messages, kwargs.get("script_key", TEXT_CALLS))
+        self._spans.append((started, time.monotonic()))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]

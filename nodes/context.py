@@ -39,6 +39,8 @@ class Context:
     """propose_bridge implementation: llm or entity_overlap."""
     relevance_labeller: str = "care"
     """extract_contexts labeller: care, care_batched, direct or indirect."""
+    sufficiency_after_quality_reject: bool = False
+    """Run judge_sufficiency even after judge_quality rejected (as the reference code did; costs calls)."""
     generator_model: str = DEFAULT_GENERATOR
     validator_model: str = DEFAULT_VALIDATOR
     extractor_model: str = DEFAULT_EXTRACTOR

@@ -26,16 +26,19 @@ from state.schemas import QualityVerdict, SufficiencyVerdict, TemporalLabel
 def verdict_update(
     state: SampleState, context: Context, judge: Judge, *, accepted: bool, reason: str, details: dict[str, Any]
 ) -> Update:
-    """Record a verdict; a rejection after the last revision ends the sample as rejected."""
+    """Record a verdict; a round with a rejection, after the last revision, ends the sample as rejected."""
     revision = latest_draft(state)["revision"]
     verdict = Verdict(
         judge=judge, revision=revision, accepted=accepted, reason="" if accepted else reason, details=details
     )
     update: Update = {"verdicts": [verdict]}
-    if not accepted and state.get("revisions", 0) >= context.max_revisions:
+    earlier = [v for v in state["verdicts"] if v["revision"] == revision and not v["accepted"]]
+    rejections = [*earlier, *([] if accepted else [verdict])]
+    if rejections and state.get("revisions", 0) >= context.max_revisions:
+        first = rejections[0]
         update |= {
             "outcome": "rejected",
-            "end_reason": f"rejected by the {judge} check after {revision} revision(s): {reason}",
+            "end_reason": f"rejected by the {first['judge']} check after {revision} revision(s): {first['reason']}",
         }
     return update
 

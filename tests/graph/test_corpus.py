@@ -6,7 +6,8 @@ import asyncio
 import json
 import random
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from typing import TypeVar
 
 import psycopg
 import pytest
@@ -19,6 +20,7 @@ from graph.errors import UserError
 from graph.loaders import ChunkRecord
 
 LEGACY_COLLECTION = "legacy_demo"
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
@@ -44,63 +46,70 @@ def legacy_collection(pg_url: str, demo_slice: str, minilm: Embeddings) -> str:
     return LEGACY_COLLECTION
 
 
+@pytest.fixture
+def arun() -> Iterator[Callable[[Awaitable[T]], T]]:
+    """Runs coroutines on one event loop for the whole test (the corpus pool lives on it)."""
+    with asyncio.Runner() as runner:
+        yield runner.run  # type: ignore[misc]
+
+
 @pytest.fixture(params=["pgvectorstore", "legacy"])
-def corpus(request: pytest.FixtureRequest, pg_url: str, demo_slice: str, minilm: Embeddings) -> Iterator[Corpus]:
+def corpus(request: pytest.FixtureRequest, pg_url: str, demo_slice: str, minilm: Embeddings, arun) -> Iterator[Corpus]:  # noqa: ANN001
     name = demo_slice if request.param == "pgvectorstore" else request.getfixturevalue("legacy_collection")
-    opened = asyncio.run(Corpus.open(pg_url, name, embeddings=minilm))
+    opened = arun(Corpus.open(pg_url, name, embeddings=minilm))
     assert opened.layout.kind == request.param
     yield opened
-    asyncio.run(opened.close())
+    arun(opened.close())
 
 
 def run(coroutine):  # noqa: ANN001, ANN201 - test shorthand
     return asyncio.run(coroutine)
 
 
-def test_count_matches_the_ingested_slice(corpus: Corpus, demo_slice_chunks: list[ChunkRecord]) -> None:
+def test_count_matches_the_ingested_slice(corpus: Corpus, arun, demo_slice_chunks: list[ChunkRecord]) -> None:
     async def go() -> tuple[int, int]:
         return await corpus.count(), await corpus.count(min_chars=10**6)
 
-    total, huge = run(go())
+    total, huge = arun(go())
     assert total == len(demo_slice_chunks)
     assert huge == 0
 
 
-def test_get_returns_chunks_in_the_order_asked_and_skips_unknown_ids(corpus: Corpus) -> None:
+def test_get_returns_chunks_in_the_order_asked_and_skips_unknown_ids(corpus: Corpus, arun) -> None:
     async def go() -> tuple[list[str], list[str]]:
         ids = await corpus.sample_ids(3, rng=random.Random(1))
         chunks = await corpus.get([ids[2], "no-such-id", str(uuid.uuid4()), ids[0]])
         return ids, [chunk.id for chunk in chunks]
 
-    ids, got = run(go())
+    ids, got = arun(go())
     assert got == [ids[2], ids[0]]
 
 
-def test_sampling_is_without_replacement_and_honours_exclusions(corpus: Corpus) -> None:
+def test_sampling_is_without_replacement_and_honours_exclusions(corpus: Corpus, arun) -> None:
     async def go() -> tuple[list[str], list[str], int]:
         first = await corpus.sample_ids(10, rng=random.Random(7))
         rest = await corpus.sample_ids(10_000, exclude=first, rng=random.Random(8))
         return first, rest, await corpus.count()
 
-    first, rest, total = run(go())
+    first, rest, total = arun(go())
     assert len(first) == len(set(first)) == 10
     assert not set(first) & set(rest)
     assert len(first) + len(rest) == total
 
 
-def test_sampling_is_reproducible_with_a_seeded_rng_and_respects_min_chars(corpus: Corpus) -> None:
+def test_sampling_is_reproducible_with_a_seeded_rng_and_respects_min_chars(corpus: Corpus, arun) -> None:
     async def go() -> tuple[list[str], list[str], list[int]]:
         a = await corpus.sample_ids(5, rng=random.Random(42), min_chars=1500)
         b = await corpus.sample_ids(5, rng=random.Random(42), min_chars=1500)
         lengths = [len(chunk.text) for chunk in await corpus.get(a)]
         return a, b, lengths
 
-    a, b, lengths = run(go())
+    a, b, lengths = arun(go())
     assert a == b
     assert all(length >= 1500 for length in lengths)
 
 
-def test_page_sampling_path_for_large_tables(corpus: Corpus, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_page_sampling_path_for_large_tables(corpus: Corpus, arun, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(corpus_module, "IN_MEMORY_SAMPLING_LIMIT", 0)
 
     async def go() -> tuple[list[str], list[str]]:
@@ -108,17 +117,17 @@ def test_page_sampling_path_for_large_tables(corpus: Corpus, monkeypatch: pytest
         second = await corpus.sample_ids(8, exclude=first, rng=random.Random(4))
         return first, second
 
-    first, second = run(go())
+    first, second = arun(go())
     assert len(first) == len(set(first)) == 8
     assert len(second) == 8 and not set(first) & set(second)
 
 
-def test_neighbours_exclude_the_seed_and_are_ordered_by_distance(corpus: Corpus) -> None:
+def test_neighbours_exclude_the_seed_and_are_ordered_by_distance(corpus: Corpus, arun) -> None:
     async def go():  # noqa: ANN202
         (seed,) = await corpus.sample_ids(1, rng=random.Random(5))
         return seed, await corpus.neighbours(seed, 5)
 
-    seed, hits = run(go())
+    seed, hits = arun(go())
     assert len(hits) == 5
     assert seed not in [hit.chunk.id for hit in hits]
     distances = [hit.distance for hit in hits]
@@ -126,8 +135,8 @@ def test_neighbours_exclude_the_seed_and_are_ordered_by_distance(corpus: Corpus)
     assert len({normalise_text(hit.chunk.text) for hit in hits}) == 5
 
 
-def test_search_by_text_finds_the_matching_chapter(corpus: Corpus) -> None:
-    hits = run(corpus.search("autovacuum_naptime sets the minimum delay between autovacuum runs", 3))
+def test_search_by_text_finds_the_matching_chapter(corpus: Corpus, arun) -> None:
+    hits = arun(corpus.search("autovacuum_naptime sets the minimum delay between autovacuum runs", 3))
     assert len(hits) == 3
     assert any("autovacuum_naptime" in hit.chunk.text for hit in hits)
 
@@ -203,8 +212,8 @@ def test_every_operation_works_through_a_select_only_role(
 
 def test_corpus_sessions_refuse_writes(pg_url: str, demo_slice: str) -> None:
     async def go() -> None:
-        async with await Corpus.open(pg_url, demo_slice) as store:
-            await store._conn.execute("DELETE FROM demo_slice")
+        async with await Corpus.open(pg_url, demo_slice) as store, store._pool.connection() as conn:
+            await conn.execute("DELETE FROM demo_slice")
 
     with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
         run(go())

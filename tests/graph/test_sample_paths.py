@@ -206,3 +206,15 @@ def test_care_sees_the_whole_supporting_list(harness, seed_chunk_id) -> None:
     _, model, _ = harness.run(script(RelevanceVerdict=relevant_if("autovacuum")), spec={"seed_id": seed_chunk_id})
     prompts = [m[-1].content for key, m in model.calls if key == "RelevanceVerdict"]
     assert prompts and all('<chunk label="A">' in p and '<chunk label="B">' in p and "<candidate" in p for p in prompts)
+
+
+def test_reference_like_mode_checks_sufficiency_even_after_a_quality_reject(harness, seed_chunk_id, calls_of) -> None:
+    reject = {**ACCEPT, "accepted": False, "multi_hop": False, "reason": "chunk A answers it"}
+    result, model, visits = harness.run(
+        script(QualityVerdict=[reject, ACCEPT]), spec={"seed_id": seed_chunk_id}, sufficiency_after_quality_reject=True
+    )
+    assert result.outcome == "accepted"
+    judged = [(v["judge"], v["accepted"], v["revision"]) for v in result.state["verdicts"]]
+    assert judged[:3] == [("lint", True, 0), ("quality", False, 0), ("sufficiency", True, 0)]
+    assert visits.index("judge_sufficiency") < visits.index("revise_question")
+    assert calls_of(model, "SufficiencyVerdict") == 4
