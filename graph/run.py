@@ -39,14 +39,13 @@ from graph.llm import LLMCache, LLMGateway, build_gateway
 from graph.logs import configure_logging
 from graph.outputs import RunFolder
 from graph.progress import Progress
+from graph.registry import context_overrides, parse_node_options
 from graph.report import write_report
 from graph.runner import plan_cells, work
 from graph.runstore import CellPlan, RunQuestions, RunSeedPool, RunStore
 from graph.sample import SampleRunner, context_for
 from graph.settings import Settings
-from nodes.bridge import BRIDGE_PROPOSERS
 from nodes.context import Context
-from nodes.extract import RELEVANCE_LABELLERS
 from nodes.ports import Services
 from state.sample import DEFAULT_ROLE, QUESTION_TYPES
 
@@ -102,8 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=Context.max_restarts,
         help="fresh seeds after a failed bridge search (default %(default)s)",
     )
-    run.add_argument("--bridge-proposer", choices=sorted(BRIDGE_PROPOSERS), default=Context.bridge_proposer)
-    run.add_argument("--relevance-labeller", choices=sorted(RELEVANCE_LABELLERS), default=Context.relevance_labeller)
+    run.add_argument(
+        "--node",
+        action="append",
+        default=[],
+        metavar="STAGE=IMPL",
+        help="swap a stage: bridge=llm|entity_overlap, relevance=care|care_batched|direct|indirect, "
+        "or STAGE=package.module:function (repeatable; also [nodes] in triad.toml)",
+    )
     run.add_argument(
         "--sufficiency-after-quality-reject",
         action="store_true",
@@ -180,8 +185,7 @@ RUN_OPTIONS = (
     "seed",
     "max_revisions",
     "max_restarts",
-    "bridge_proposer",
-    "relevance_labeller",
+    "nodes",
     "dedup_threshold",
     "sufficiency_after_quality_reject",
 )
@@ -322,8 +326,7 @@ async def run_command(
                 run_id=run_id,
                 max_revisions=args.max_revisions,
                 max_restarts=args.max_restarts,
-                bridge_proposer=args.bridge_proposer,
-                relevance_labeller=args.relevance_labeller,
+                **context_overrides(args.nodes),
                 sufficiency_after_quality_reject=args.sufficiency_after_quality_reject,
             )
             runner = SampleRunner(services, saver, context)
@@ -380,6 +383,8 @@ def main(argv: list[str] | None = None) -> None:
         args.collection = args.collection or DEMO_COLLECTION
         args.embedding = args.embedding or DEMO_EMBEDDING
     settings = settings_from_args(args)
+    args.nodes = {**settings.nodes, **parse_node_options(args.node)}
+    context_overrides(args.nodes)  # a bad stage or implementation fails here, before any work
     gateway = None
     if not args.resume:
         if not settings.collection:

@@ -17,6 +17,7 @@ from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, mentions, records_failure
 from nodes.context import Context
+from nodes.implementations import resolve_implementation
 from prompts import UNTRUSTED_NOTE, bridge, delimit_all
 from state.sample import BridgeAttempt, ChunkRef, SampleState
 from state.schemas import BridgeProposal
@@ -118,7 +119,7 @@ BRIDGE_PROPOSERS: dict[str, Callable[[SampleState, Runtime[Context]], Awaitable[
 @records_failure
 async def propose_bridge(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Find a common topic of the seed and its neighbours with the configured proposer."""
-    proposer = BRIDGE_PROPOSERS[runtime.context.bridge_proposer]
+    proposer = resolve_implementation("bridge", runtime.context.bridge_proposer, BRIDGE_PROPOSERS)
     update = await proposer(state, runtime)
     if "supporting" not in update:
         # A proposal without a topic is not a restart yet: match_bridge tries exact matches first.

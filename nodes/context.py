@@ -41,6 +41,8 @@ class Context:
     """extract_contexts labeller: care, care_batched, direct or indirect."""
     sufficiency_after_quality_reject: bool = False
     """Run judge_sufficiency even after judge_quality rejected (as the reference code did; costs calls)."""
+    replayed_from: str | None = None
+    """`<thread_id>@<checkpoint_id>` when this run replays a sample from a checkpoint."""
     generator_model: str = DEFAULT_GENERATOR
     validator_model: str = DEFAULT_VALIDATOR
     extractor_model: str = DEFAULT_EXTRACTOR

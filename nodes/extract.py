@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 from nodes.common import Update, chunk_ref, mentions, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
+from nodes.implementations import resolve_implementation
 from nodes.ports import StructuredChat
 from prompts import UNTRUSTED_NOTE, delimit, delimit_all
 from prompts import relevance as relevance_prompt
@@ -199,7 +200,7 @@ async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Upd
         *(services.corpus.neighbours(c["id"], context.distractors_k) for c in supporting)
     )
     candidates = distinct_candidates(supporting, [[chunk_ref(hit.chunk) for hit in hits] for hits in neighbour_lists])
-    labeller = RELEVANCE_LABELLERS[context.relevance_labeller]
+    labeller = resolve_implementation("relevance", context.relevance_labeller, RELEVANCE_LABELLERS)
     labels, calls = await labeller(state, candidates, services.llm)
     relevant = {label["chunk_id"]: label["relevant"] for label in labels}
     contexts = [ContextItem(id=c["id"], text=c["text"], relevant=True, origin="supporting") for c in supporting]

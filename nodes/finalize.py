@@ -31,6 +31,7 @@ def provenance(state: SampleState, context: Context) -> dict[str, Any]:
             "relevance_labeller": context.relevance_labeller,
         },
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "replayed_from": context.replayed_from,
     }
 
 

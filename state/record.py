@@ -51,6 +51,7 @@ class Provenance(BaseModel):
     prompt_version: str
     implementations: dict[str, str] = Field(default_factory=dict)
     created_at: str
+    replayed_from: str | None = None
 
 
 class DatasetRecord(BaseModel):

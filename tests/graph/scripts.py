@@ -60,3 +60,17 @@ def script(**overrides: Any) -> dict[str, Any]:
     }
     base.update(overrides)
     return base
+
+
+def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.scripts:strict_model`
+    """The plausible script with a quality judge that rejects everything."""
+    from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
+
+    reject = {
+        "quality": True,
+        "multi_hop": False,
+        "unambiguous": True,
+        "accepted": False,
+        "reason": "one chunk suffices",
+    }
+    return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [reject]})

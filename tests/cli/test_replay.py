@@ -1,0 +1,109 @@
+"""`python -m graph.replay` and swappable stage implementations, as a user runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+
+from graph.builder import compile_graph
+from tests.cli.test_commands import assert_one_line_error
+from tests.conftest import run_cli
+
+STRICT = "import:tests.graph.scripts:strict_model"
+LENIENT = "import:graph.scripted:plausible_model"
+
+
+@pytest.fixture(scope="module")
+def rejected_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    runs = tmp_path_factory.mktemp("runs")
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(runs)}
+    result = run_cli(
+        "graph.run", "--collection", scale_collection, "--count", "1", "--types", "comparison", "--binary", "no",
+        "--llm", STRICT, "--dedup-threshold", "0", "--run-id", "strict", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "shortfall: comparison/open 1" in result.stderr
+    return runs, env
+
+
+def history_outcomes(url: str, thread_id: str) -> list[str | None]:
+    async def collect() -> list[str | None]:
+        async with AsyncPostgresSaver.from_conn_string(url) as saver:
+            graph = compile_graph(saver)
+            config = {"configurable": {"thread_id": thread_id}}
+            return [snapshot.values.get("outcome") async for snapshot in graph.aget_state_history(config)]
+
+    return asyncio.run(collect())
+
+
+def test_list_shows_the_rejecting_judge_and_its_reason(rejected_run) -> None:  # noqa: ANN001
+    runs, env = rejected_run
+    listing = run_cli("graph.replay", "strict", "--list", env=env)
+    assert listing.returncode == 0, listing.stderr
+    assert "3 of 3 samples were not accepted" in listing.stdout
+    assert listing.stdout.count("comparison/open") == 3
+    assert "quality" in listing.stdout and "one chunk suffices" in listing.stdout
+
+
+def test_replaying_one_sample_forks_its_thread_and_keeps_both_branches(rejected_run, pg_url: str) -> None:  # noqa: ANN001
+    runs, env = rejected_run
+    replay = run_cli("graph.replay", "strict", "--sample", "0", "--validator-model", LENIENT, env=env)
+    assert replay.returncode == 0, replay.stderr
+    assert "sample 0: rejected -> accepted" in replay.stdout
+    outcomes = history_outcomes(pg_url, "strict/0")
+    assert outcomes[0] == "accepted" and "rejected" in outcomes  # new head, original branch kept
+    records = [json.loads(line) for line in (runs / "strict" / "dataset.jsonl").read_text().splitlines()]
+    assert len(records) == 1 and records[0]["provenance"]["replayed_from"].startswith("strict/0@")
+    assert records[0]["provenance"]["models"]["validator"] == LENIENT
+
+
+def test_replay_all_counts_how_many_now_pass(rejected_run) -> None:  # noqa: ANN001
+    runs, env = rejected_run
+    replay = run_cli("graph.replay", "strict", "--all", "--validator-model", LENIENT, env=env)
+    assert replay.returncode == 0, replay.stderr
+    assert "2 of 2 replayed samples now pass" in replay.stdout
+
+
+def test_set_edits_the_state_at_the_fork(rejected_run, scale_collection: str) -> None:  # noqa: ANN001
+    runs, env = rejected_run
+    replay = run_cli(
+        "graph.replay", "strict", "--sample", "0", "--from", "generate_question", "--set", "role=a DBA on call",
+        "--llm", LENIENT, env=env,
+    )  # fmt: skip
+    assert replay.returncode == 0, replay.stderr
+    records = [json.loads(line) for line in (runs / "strict" / "dataset.jsonl").read_text().splitlines()]
+    assert any(r["role"] == "a DBA on call" for r in records)
+
+
+def test_a_users_implementation_on_the_path_is_used(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    result = run_cli(
+        "graph.run", "--collection", scale_collection, "--count", "1", "--types", "intersection", "--binary", "no",
+        "--llm", LENIENT, "--dedup-threshold", "0", "--run-id", "custom",
+        "--node", "relevance=tests.graph.custom_nodes:everything_relevant", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    record = json.loads((tmp_path / "custom" / "dataset.jsonl").read_text().splitlines()[0])
+    assert all(context["relevant"] for context in record["contexts"])
+    assert (
+        record["provenance"]["implementations"]["relevance_labeller"] == "tests.graph.custom_nodes:everything_relevant"
+    )
+
+
+@pytest.mark.parametrize(
+    ("node", "message"),
+    [
+        ("relevance=nosuch", "unknown implementation 'nosuch' for stage relevance"),
+        ("nosuchstage=care", "unknown stage 'nosuchstage'"),
+        ("relevance=tests.graph.custom_nodes:wrong_signature", "takes 1 arguments; the stage passes 3"),
+        ("relevance=tests.graph.custom_nodes:absent", "cannot import"),
+        ("relevance", "STAGE=IMPLEMENTATION"),
+    ],
+)
+def test_bad_implementations_fail_with_one_line(node: str, message: str) -> None:
+    result = run_cli("graph.run", "--demo", "--llm", LENIENT, "--node", node)
+    assert_one_line_error(result, message)
