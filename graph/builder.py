@@ -8,9 +8,15 @@ START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge |
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 
 from graph import routing
 from nodes.bridge import match_bridge, propose_bridge
@@ -20,25 +26,51 @@ from nodes.finalize import finalize_sample
 from nodes.generate import generate_question, revise_question
 from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
 from nodes.lint import lint_question
+from nodes.ports import Services
 from nodes.seed import retrieve_neighbours, select_seed
 from state.sample import SampleInput, SampleOutput, SampleState
 
+ServicesFactory = Callable[[Context], Awaitable[Services]]
 
-def build_graph() -> StateGraph:
-    """The uncompiled sample graph (SPEC section 2); node names are SPEC's."""
+NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
+    "select_seed": select_seed,
+    "retrieve_neighbours": retrieve_neighbours,
+    "propose_bridge": propose_bridge,
+    "match_bridge": match_bridge,
+    "generate_question": generate_question,
+    "lint_question": lint_question,
+    "judge_quality": judge_quality,
+    "judge_sufficiency": judge_sufficiency,
+    "revise_question": revise_question,
+    "classify_temporal": classify_temporal,
+    "extract_contexts": extract_contexts,
+    "finalize_sample": finalize_sample,
+}
+
+
+def with_services(
+    node: Callable[..., Awaitable[dict[str, Any]]], factory: ServicesFactory
+) -> Callable[..., Awaitable[dict[str, Any]]]:
+    """The node, given services from `factory` when the run's context brings none (LangGraph Studio)."""
+
+    @functools.wraps(node)
+    async def wrapped(state: SampleState, runtime: Runtime[Context]) -> dict[str, Any]:
+        if runtime.context.services is None:
+            services = await factory(runtime.context)
+            runtime = runtime.override(context=replace(runtime.context, services=services))
+        return await node(state, runtime)
+
+    return wrapped
+
+
+def build_graph(services: ServicesFactory | None = None) -> StateGraph:
+    """The uncompiled sample graph (SPEC section 2); node names are SPEC's.
+
+    `services` builds the corpus, models and seed pool for runs whose context has none.
+    """
     builder = StateGraph(SampleState, context_schema=Context, input_schema=SampleInput, output_schema=SampleOutput)
-    builder.add_node("select_seed", select_seed)
-    builder.add_node("retrieve_neighbours", retrieve_neighbours)
-    builder.add_node("propose_bridge", propose_bridge)
-    builder.add_node("match_bridge", match_bridge)
-    builder.add_node("generate_question", generate_question)
-    builder.add_node("lint_question", lint_question)
-    builder.add_node("judge_quality", judge_quality)
-    builder.add_node("judge_sufficiency", judge_sufficiency)
-    builder.add_node("revise_question", revise_question)
-    builder.add_node("classify_temporal", classify_temporal)
-    builder.add_node("extract_contexts", extract_contexts)
-    builder.add_node("finalize_sample", finalize_sample)
+    for name, node in NODES.items():
+        builder.add_node(name, with_services(node, services) if services else node)
 
     builder.add_edge(START, "select_seed")
     builder.add_conditional_edges("select_seed", routing.route_after_select_seed)
@@ -56,9 +88,11 @@ def build_graph() -> StateGraph:
     return builder
 
 
-def compile_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
+def compile_graph(
+    checkpointer: BaseCheckpointSaver | None = None, services: ServicesFactory | None = None
+) -> CompiledStateGraph:
     """The sample graph compiled with a checkpointer (one thread per sample)."""
-    return build_graph().compile(checkpointer=checkpointer, name="triad_sample")
+    return build_graph(services).compile(checkpointer=checkpointer, name="triad_sample")
 
 
 #: Compiled without a checkpointer, for langgraph.json (the server brings its own).

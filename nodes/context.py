@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic.json_schema import SkipJsonSchema
 
 from nodes.ports import Services
 
@@ -46,10 +49,11 @@ class Context:
     generator_model: str = DEFAULT_GENERATOR
     validator_model: str = DEFAULT_VALIDATOR
     extractor_model: str = DEFAULT_EXTRACTOR
-    services: Services | None = field(default=None, repr=False, compare=False)
-    """Corpus, models and seed pool of the run (set by the runner; never checkpointed)."""
+    # Typed Any and left out of the JSON schema: Studio's context form cannot show live objects.
+    services: SkipJsonSchema[Any] = field(default=None, repr=False, compare=False)
+    """The run's `nodes.ports.Services` (corpus, models, seed pool); set by the runner, never checkpointed."""
 
     def require_services(self) -> Services:
         if self.services is None:
             raise RuntimeError("this graph needs Context.services (corpus, models, seeds); run it through graph.sample")
-        return self.services
+        return self.services  # type: ignore[no-any-return]

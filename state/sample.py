@@ -7,7 +7,9 @@ and in the state database. Lists that several nodes append to carry the `operato
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired
+
+from typing_extensions import TypedDict
 
 from state.usage import CallRecord
 

@@ -60,6 +60,19 @@ def demo_slice_chunks() -> list[ChunkRecord]:
 
 
 @pytest.fixture(scope="session")
+def seed_chunk_id(demo_slice_chunks: list[ChunkRecord]) -> str:
+    """A routine-vacuuming chunk about autovacuum: the manual seed of path tests."""
+    for chunk in demo_slice_chunks:
+        if (
+            chunk.metadata["source"].endswith("routine-vacuuming.html")
+            and "autovacuum" in chunk.text
+            and len(chunk.text) > 1200
+        ):
+            return chunk.id
+    raise AssertionError("no autovacuum chunk in the demo slice")
+
+
+@pytest.fixture(scope="session")
 def demo_slice(pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRecord]) -> str:
     """A PGVectorStore table holding a slice of the demo corpus with real embeddings; its name."""
     ingest_chunks(pg_url, SLICE_TABLE, demo_slice_chunks, "minilm")

@@ -21,19 +21,6 @@ from nodes.ports import Services
 _threads = itertools.count()
 
 
-@pytest.fixture(scope="session")
-def seed_chunk_id(demo_slice_chunks) -> str:  # noqa: ANN001
-    """A routine-vacuuming chunk about autovacuum: the manual seed of path tests."""
-    for chunk in demo_slice_chunks:
-        if (
-            chunk.metadata["source"].endswith("routine-vacuuming.html")
-            and "autovacuum" in chunk.text
-            and len(chunk.text) > 1200
-        ):
-            return chunk.id
-    raise AssertionError("no autovacuum chunk in the demo slice")
-
-
 class Harness:
     """Runs one sample of a scripted model through the real graph, checkpointed in Postgres."""
 

@@ -1,0 +1,49 @@
+"""The sample graph for LangGraph Studio: `langgraph dev` loads `graph` from here (see langgraph.json).
+
+Studio brings its own checkpointer and a context form; the corpus, the models and the seed pool
+come from the environment, as for every command: TRIAD_DATABASE_URL (or the embedded database),
+TRIAD_COLLECTION (default: the demo collection), TRIAD_LLM or the context form's model fields,
+GOOGLE_API_KEY. Services are built on a run's first node and reused while the models stay the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from graph.builder import compile_graph
+from graph.corpus import Corpus
+from graph.db import database_url
+from graph.demo import DEMO_COLLECTION
+from graph.llm import build_gateway
+from graph.sample import SeedRegistry
+from graph.settings import DEFAULT_MODELS, resolve_settings
+from nodes.context import Context
+from nodes.ports import Services
+from state.usage import ROLES
+
+_services: dict[tuple[str, ...], Services] = {}
+_lock = asyncio.Lock()
+
+
+def _models(context: Context, configured: dict[str, str]) -> dict[str, str]:
+    """A model field changed in the context form wins; otherwise the configured (or default) model."""
+    chosen = {}
+    for role in ROLES:
+        in_form = getattr(context, f"{role}_model")
+        chosen[role] = in_form if in_form != DEFAULT_MODELS[role] else configured[role]
+    return chosen
+
+
+async def studio_services(context: Context) -> Services:
+    settings = resolve_settings({})
+    models = _models(context, {role: settings.model_for(role) for role in ROLES})
+    key = tuple(models[role] for role in ROLES)
+    async with _lock:
+        if key not in _services:
+            corpus = await Corpus.open(database_url(settings), settings.collection or DEMO_COLLECTION)
+            gateway = build_gateway(settings, models=dict(models))  # type: ignore[arg-type]
+            _services[key] = Services(corpus=corpus, llm=gateway, seeds=SeedRegistry(corpus))
+        return _services[key]
+
+
+graph = compile_graph(services=studio_services)
