@@ -11,6 +11,7 @@ leave it running, so the next command reuses it; `python -m graph.db stop` stops
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import re
@@ -58,8 +59,15 @@ def embedded_url(pg_dir: Path) -> str:
         ) from None
     url = server.get_uri()
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        ensure_vector_extension(conn)
     return url
+
+
+def ensure_vector_extension(conn: psycopg.Connection) -> None:
+    """CREATE EXTENSION vector, safe when another command does the same at the same moment."""
+    # IF NOT EXISTS is not atomic: a concurrent session may create it first.
+    with contextlib.suppress(psycopg.errors.UniqueViolation, psycopg.errors.DuplicateObject):
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
 
 
 def database_url(settings: Settings) -> str:

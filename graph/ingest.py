@@ -24,7 +24,7 @@ from psycopg import sql
 from tqdm import tqdm
 
 from graph.cli import add_collection_options, add_database_options, settings_from_args
-from graph.db import check_connection, database_url
+from graph.db import check_connection, database_url, ensure_vector_extension
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.embeddings import load_embeddings
 from graph.errors import UserError, exit_on_user_error
@@ -112,7 +112,7 @@ def ingest_chunks(
     table = sql.Identifier(schema, collection)
     with psycopg.connect(url, autocommit=True) as conn:
         try:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            ensure_vector_extension(conn)
         except psycopg.Error as error:
             raise UserError(
                 f"cannot enable pgvector ({error.diag.message_primary}); "

@@ -192,6 +192,11 @@ RUN_OPTIONS = (
 STORED_SETTINGS = ("collection", "schema_name", "embedding", "generator_model", "validator_model", "extractor_model")
 
 
+def chosen_nodes(args: argparse.Namespace, settings: Settings) -> dict[str, str]:
+    """Stage implementations: `[nodes]` of triad.toml, then `--node` flags."""
+    return {**settings.nodes, **parse_node_options(args.node)}
+
+
 def run_options(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     options = {name: getattr(args, name) for name in RUN_OPTIONS}
     options["types"] = list(args.types)
@@ -291,6 +296,7 @@ async def run_command(
             settings = apply_options(args, settings, options)
             print(f"continuing run {run_id}", file=sys.stderr)
         else:
+            args.nodes = chosen_nodes(args, settings)
             options = run_options(args, settings)
             await store.create_run(run_id, options)
             print(
@@ -383,8 +389,7 @@ def main(argv: list[str] | None = None) -> None:
         args.collection = args.collection or DEMO_COLLECTION
         args.embedding = args.embedding or DEMO_EMBEDDING
     settings = settings_from_args(args)
-    args.nodes = {**settings.nodes, **parse_node_options(args.node)}
-    context_overrides(args.nodes)  # a bad stage or implementation fails here, before any work
+    context_overrides(chosen_nodes(args, settings))  # a bad stage or implementation fails here, before any work
     gateway = None
     if not args.resume:
         if not settings.collection:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import uuid
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
@@ -127,10 +128,11 @@ async def arun_sample(
     collection: str,
     models: dict[Role, str | BaseChatModel] | None = None,
     settings: Settings | None = None,
-    thread_id: str = "adhoc/0",
+    thread_id: str | None = None,
     **context_overrides: Any,
 ) -> SampleResult:
     """Run one sample in-process (see `run_sample`)."""
+    thread_id = thread_id or f"adhoc/{uuid.uuid4().hex[:12]}"
     settings = settings or resolve_settings({"collection": collection})
     url = resolve_database_url(settings)
     gateway = build_gateway(settings, models=models, state_url=resolve_state_url(settings))
@@ -152,13 +154,14 @@ def run_sample(
     collection: str,
     models: dict[Role, str | BaseChatModel] | None = None,
     settings: Settings | None = None,
-    thread_id: str = "adhoc/0",
+    thread_id: str | None = None,
     **context_overrides: Any,
 ) -> SampleResult:
     """Run one sample with models given per role (specs or `BaseChatModel` instances).
 
     The database is `settings.database_url` or the embedded one; the sample is checkpointed as
-    thread `thread_id`. Keyword arguments such as `max_revisions=2` override the run context.
+    thread `thread_id` (a new `adhoc/<hex>` by default; an existing thread is continued).
+    Keyword arguments such as `max_revisions=2` override the run context.
     """
     return asyncio.run(
         arun_sample(

@@ -43,11 +43,17 @@ SYSTEM = (
     + '\nReply with JSON only: {"question": str, "answer": str}.\n'
 )
 
-USER = """{type_instruction}
+#: The task as both generation and revision state it.
+TASK = """{type_instruction}
 {binary_instruction}
 Write it as {role} would ask it.
 Bridging topic: {bridge_topic}
+"""
 
+USER = (
+    TASK
+    + """
 Supporting chunks:
 {chunks}
 """
+)

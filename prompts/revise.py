@@ -1,6 +1,6 @@
 """revise_question: rewrite a rejected draft from the judges' feedback."""
 
-from prompts.generate import RULES
+from prompts.generate import RULES, TASK
 
 SYSTEM = (
     "You revise evaluation questions for retrieval-augmented generation systems. A reviewer rejected "
@@ -9,11 +9,9 @@ SYSTEM = (
     + '\nReply with JSON only: {"question": str, "answer": str}.\n'
 )
 
-USER = """{type_instruction}
-{binary_instruction}
-Write it as {role} would ask it.
-Bridging topic: {bridge_topic}
-
+USER = (
+    TASK
+    + """
 Rejected draft:
 {question}
 {answer}
@@ -24,3 +22,4 @@ Feedback:
 Supporting chunks:
 {chunks}
 """
+)

@@ -14,7 +14,7 @@ from tests.cli.test_commands import assert_one_line_error
 from tests.conftest import run_cli
 
 STRICT = "import:tests.graph.scripts:strict_model"
-LENIENT = "import:graph.scripted:plausible_model"
+LENIENT = "import:tests.graph.scripts:accepting_validator"
 
 
 @pytest.fixture(scope="module")

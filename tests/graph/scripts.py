@@ -74,3 +74,10 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.sc
         "reason": "one chunk suffices",
     }
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [reject]})
+
+
+def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:tests.graph.scripts:accepting_validator`
+    """The plausible script with a quality judge that accepts every draft."""
+    from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
+
+    return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [ACCEPT]})

@@ -218,3 +218,19 @@ def test_reference_like_mode_checks_sufficiency_even_after_a_quality_reject(harn
     assert judged[:3] == [("lint", True, 0), ("quality", False, 0), ("sufficiency", True, 0)]
     assert visits.index("judge_sufficiency") < visits.index("revise_question")
     assert calls_of(model, "SufficiencyVerdict") == 4
+
+
+def test_the_python_api_runs_one_sample_with_injected_models(pg_url, demo_slice, seed_chunk_id) -> None:
+    from graph.sample import run_sample
+    from graph.scripted import ScriptedChatModel
+    from graph.settings import resolve_settings
+
+    model = ScriptedChatModel(script=script())
+    settings = resolve_settings({"collection": demo_slice, "database_url": pg_url}, env={})
+    spec = {"question_type": "comparison", "binary": False, "seed_id": seed_chunk_id}
+    models = {"generator": model, "validator": model, "extractor": model}
+    first = run_sample(spec, collection=demo_slice, models=models, settings=settings, max_revisions=2)
+    second = run_sample(spec, collection=demo_slice, models=models, settings=settings)
+    assert first.outcome == second.outcome == "accepted"
+    assert first.thread_id != second.thread_id and first.thread_id.startswith("adhoc/")
+    assert DatasetRecord.model_validate(first.record).provenance.models["generator"] == "instance:ScriptedChatModel"
