@@ -161,7 +161,7 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
             return
         args.types, args.binary = options["types"], options["binary"]
         settings = apply_options(args, settings, options)
-        nodes = {**options.get("nodes", {}), **parse_node_options(args.node)}
+        nodes = {**options.get("nodes", {}), **settings.nodes, **parse_node_options(args.node)}
         gateway = build_gateway(settings)
         corpus = await Corpus.open(url, settings.collection or "", schema=settings.schema_name)
         try:

@@ -79,19 +79,25 @@ def test_set_edits_the_state_at_the_fork(rejected_run, scale_collection: str) ->
     assert any(r["role"] == "a DBA on call" for r in records)
 
 
-def test_a_users_implementation_on_the_path_is_used(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("via", ["flag", "triad.toml"])
+def test_a_users_implementation_on_the_path_is_used(
+    pg_url: str, scale_collection: str, tmp_path: Path, via: str
+) -> None:
+    implementation = "tests.graph.custom_nodes:everything_relevant"
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    choice = ["--node", f"relevance={implementation}"]
+    if via == "triad.toml":
+        config = tmp_path / "triad.toml"
+        config.write_text(f'[nodes]\nrelevance = "{implementation}"\n')
+        env["TRIAD_CONFIG"], choice = str(config), []
     result = run_cli(
         "graph.run", "--collection", scale_collection, "--count", "1", "--types", "intersection", "--binary", "no",
-        "--llm", LENIENT, "--dedup-threshold", "0", "--run-id", "custom",
-        "--node", "relevance=tests.graph.custom_nodes:everything_relevant", env=env,
+        "--llm", LENIENT, "--dedup-threshold", "0", "--run-id", f"custom-{via}", *choice, env=env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    record = json.loads((tmp_path / "custom" / "dataset.jsonl").read_text().splitlines()[0])
+    record = json.loads((tmp_path / f"custom-{via}" / "dataset.jsonl").read_text().splitlines()[0])
     assert all(context["relevant"] for context in record["contexts"])
-    assert (
-        record["provenance"]["implementations"]["relevance_labeller"] == "tests.graph.custom_nodes:everything_relevant"
-    )
+    assert record["provenance"]["implementations"]["relevance_labeller"] == implementation
 
 
 @pytest.mark.parametrize(
