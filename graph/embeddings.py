@@ -19,8 +19,6 @@ from langchain_core.embeddings import Embeddings
 
 from graph.errors import UserError
 
-DEFAULT_EMBEDDING = "minilm"
-
 #: Sentences encoded per forward pass; large enough to keep both cores busy, small enough for RAM.
 ENCODE_BATCH_SIZE = 32
 

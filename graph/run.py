@@ -48,6 +48,7 @@ from graph.settings import Settings
 from nodes.context import Context
 from nodes.ports import Services
 from state.sample import DEFAULT_ROLE, QUESTION_TYPES
+from state.usage import ROLES
 
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
@@ -201,9 +202,7 @@ def run_options(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     options = {name: getattr(args, name) for name in RUN_OPTIONS}
     options["types"] = list(args.types)
     options["settings"] = {name: getattr(settings, name) for name in STORED_SETTINGS}
-    options["settings"].update(
-        {f"{role}_model": settings.model_for(role) for role in ("generator", "validator", "extractor")}
-    )
+    options["settings"].update({f"{role}_model": settings.model_for(role) for role in ROLES})
     return options
 
 
@@ -213,7 +212,7 @@ def apply_options(args: argparse.Namespace, settings: Settings, options: dict[st
         setattr(args, name, options[name])
     args.types = tuple(options["types"])
     stored = dict(options["settings"])
-    for role in ("generator", "validator", "extractor"):
+    for role in ROLES:
         given = getattr(args, f"{role}_model", None) or args.llm
         if given:
             stored[f"{role}_model"] = given
@@ -229,25 +228,18 @@ def run_document(
     started: float,
     stopped_by_cost: bool,
 ) -> dict[str, Any]:
-    accepted = {
-        cell_name(c.question_type, c.binary): summary["cells"]
-        .get(cell_name(c.question_type, c.binary), {})
-        .get("accepted", 0)
-        for c in cells
-    }
+    """run.json: options, settings without secrets, models, quotas, shortfall and the funnel."""
+    quotas = {cell_name(c.question_type, c.binary): c.quota for c in cells}
+    accepted = {name: summary["cells"].get(name, {}).get("accepted", 0) for name in quotas}
     return {
         "run_id": run_id,
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds_this_process": round(time.monotonic() - started, 1),
         "options": {k: v for k, v in options.items() if k != "settings"},
         "settings": public_settings(settings),
-        "models": {role: options["settings"][f"{role}_model"] for role in ("generator", "validator", "extractor")},
-        "quotas": {cell_name(c.question_type, c.binary): c.quota for c in cells},
-        "shortfall": {
-            name: quota - accepted[name]
-            for name, quota in ((cell_name(c.question_type, c.binary), c.quota) for c in cells)
-            if accepted[name] < quota
-        },
+        "models": {role: settings.model_for(role) for role in ROLES},
+        "quotas": quotas,
+        "shortfall": {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota},
         "stopped_by_cost_limit": stopped_by_cost,
         "funnel": summary,
     }

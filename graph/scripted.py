@@ -216,6 +216,25 @@ def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
+def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
+    """Answer with the section number of a context whose heading the question quotes, else decline."""
+    question = next(iter(tagged(messages, "question").values()), "")
+    for text in tagged(messages, "chunk").values():
+        number, title = section(text)
+        if number and f'"{title}"' in question:
+            return {"answer": number}
+    return {"answer": "I don't know"}
+
+
+def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
+    answers = tagged(messages, "answer")
+    same = (
+        " ".join(answers.get("reference", "").split()).casefold()
+        == " ".join(answers.get("candidate", "").split()).casefold()
+    )
+    return {"correct": same, "reason": "same answer" if same else "different answer"}
+
+
 PLAUSIBLE_SCRIPT = {
     "BridgeProposal": propose,
     "QuestionDraft": write_question,
@@ -223,6 +242,10 @@ PLAUSIBLE_SCRIPT = {
     "SufficiencyVerdict": lambda messages: {"sufficient": False, "reason": "one heading is missing"},
     "TemporalLabel": lambda messages: {"temporal": "first" in str(messages[-1].content), "reason": "order of sections"},
     "RelevanceVerdict": label_relevance,
+    "RagAnswer": rag_answer,
+    "CorrectnessVerdict": judge_correctness,
+    "FaithfulnessVerdict": lambda messages: {"faithful": True, "reason": "taken from the contexts"},
+    "AbstentionVerdict": lambda messages: {"abstained": "know" in str(messages[-1].content)},
 }
 
 

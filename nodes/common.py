@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nodes.ports import ChunkLike, ModelCallFailed
@@ -52,7 +52,3 @@ def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awa
 
 def word_count(text: str) -> int:
     return len(text.split())
-
-
-def joined(items: Sequence[str]) -> str:
-    return ", ".join(items)

@@ -80,3 +80,31 @@ class CandidateAnswer(BaseModel):
 
     answerable: bool = Field(description="False when the text does not contain the answer.")
     answer: str = Field(default="", description="The short answer when answerable.")
+
+
+class RagAnswer(BaseModel):
+    """The answer of the built-in RAG setup."""
+
+    answer: str = Field(description='The short answer, or exactly "I don\'t know" when the contexts lack it.')
+
+
+class CorrectnessVerdict(BaseModel):
+    """Whether an answer states what the reference answer states."""
+
+    correct: bool = Field(
+        description="True when the answer gives the same facts as the reference, without contradiction."
+    )
+    reason: str = Field(default="", description="One short sentence.")
+
+
+class FaithfulnessVerdict(BaseModel):
+    """Whether every claim of an answer is supported by the contexts it was given."""
+
+    faithful: bool = Field(description="True when the contexts support every claim of the answer.")
+    reason: str = Field(default="", description="One short sentence.")
+
+
+class AbstentionVerdict(BaseModel):
+    """Whether an answer declines to answer."""
+
+    abstained: bool = Field(description="True when the answer declines or says the information is missing.")

@@ -1,0 +1,303 @@
+"""Evaluate RAG setups on a generated dataset (SPEC section 7).
+
+    python -m graph.evaluate RUN_ID --setup k5=k=5 --setup k3=k=3
+    python -m graph.evaluate runs/RUN_ID/dataset.jsonl \
+        --setup base=collection=docs,embedding=minilm,k=5,model=google_genai:gemini-2.5-flash-lite
+    python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag
+
+A setup is `NAME=key=value,...` with `collection`, `embedding`, `k` (default 5) and `model` (the
+answering model, default gemini-2.5-flash-lite), or `url` of an external RAG service that answers
+POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}. Collection and embedding default
+to the run's. Per sample: context precision and recall (by chunk id, normalised text as fallback),
+answer correctness and faithfulness (validator model), and on the unanswerable variant whether the
+setup abstains (a phrase check first, the judge for the rest). Rows go to eval.jsonl beside the
+dataset, cached per (setup, sample): adding a setup pays only for the new one. Means by question
+type, binary, temporal and difficulty go to eval-summary.json and eval-report.html.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import urllib.error
+import urllib.request
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.graph import END, START, StateGraph
+
+from graph.cli import add_database_options, settings_from_args
+from graph.corpus import Corpus
+from graph.db import check_connection, database_url
+from graph.embeddings import load_embeddings
+from graph.errors import UserError, exit_on_user_error
+from graph.export import read_dataset
+from graph.llm import LLMGateway, build_gateway
+from graph.logs import configure_logging
+from graph.metrics import grouped_means, normalise, retrieval_scores, says_abstain
+from graph.outputs import write_atomically, write_jsonl
+from graph.report import bar_chart, esc, table
+from graph.settings import DEFAULT_MODELS, Settings
+from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
+from prompts import UNTRUSTED_NOTE, delimit, delimit_all
+from prompts import evaluate as prompt
+from prompts import relevance as relevance_prompt
+from state.schemas import AbstentionVerdict, CorrectnessVerdict, FaithfulnessVerdict, RelevanceVerdict
+
+METRICS = ("precision", "recall", "correct", "faithful", "abstained")
+GROUPS = ("question_type", "binary", "temporal", "difficulty")
+#: Samples evaluated at once per setup.
+CONCURRENT_SAMPLES = 8
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One RAG setup under evaluation."""
+
+    name: str
+    collection: str | None = None
+    embedding: str | None = None
+    k: int = 5
+    model: str = DEFAULT_MODELS["extractor"]
+    url: str | None = None
+
+    def signature(self, judge: str, judge_unlabelled: bool) -> str:
+        """What the cached rows of this setup depend on."""
+        payload = json.dumps({**asdict(self), "judge": judge, "judge_unlabelled": judge_unlabelled}, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def parse_setup(text: str, collection: str | None, embedding: str | None) -> Setup:
+    name, separator, spec = text.partition("=")
+    if not separator or not name:
+        raise UserError(f"--setup takes NAME=key=value,..., not {text!r}")
+    fields: dict[str, Any] = {"collection": collection, "embedding": embedding}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        key, separator, value = part.partition("=")
+        if not separator or key not in ("collection", "embedding", "k", "model", "url"):
+            raise UserError(f"--setup {name}: {part!r} is not one of collection=, embedding=, k=, model=, url=")
+        fields[key] = value
+    try:
+        fields["k"] = int(fields.get("k", 5))
+    except ValueError:
+        raise UserError(f"--setup {name}: k must be a whole number") from None
+    if fields["k"] <= 0:
+        raise UserError(f"--setup {name}: k must be positive")
+    setup = Setup(name=name, **fields)
+    if setup.url is None and not setup.collection:
+        raise UserError(f"--setup {name}: give collection= (the run's could not be found) or url=")
+    return setup
+
+
+def rag_graph() -> Any:
+    """The built-in RAG setup: retrieve, then answer (or abstain)."""
+    builder = StateGraph(RagState, context_schema=RagContext)
+    builder.add_node("retrieve", retrieve)
+    builder.add_node("answer", answer)
+    builder.add_edge(START, "retrieve")
+    builder.add_edge("retrieve", "answer")
+    builder.add_edge("answer", END)
+    return builder.compile(name="triad_rag")
+
+
+def ask_service(url: str, question: str) -> tuple[str, list[dict[str, Any]]]:
+    """POST the question to an external RAG service."""
+    request = urllib.request.Request(
+        url, data=json.dumps({"question": question}).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as reply:
+            body = json.loads(reply.read())
+    except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as error:
+        raise UserError(f"the RAG service at {url} did not answer ({error}); check --setup url=") from None
+    contexts = [{"id": c.get("id"), "text": c.get("text", "")} for c in body.get("contexts", [])]
+    return str(body.get("answer", "")), contexts
+
+
+async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: str) -> Any:
+    messages = [SystemMessage(system + "\n" + UNTRUSTED_NOTE), HumanMessage(user)]
+    verdict, _ = await gateway.ask("validator", schema, messages, node=node)
+    return verdict
+
+
+async def judged_contexts(
+    gateway: LLMGateway, record: dict[str, Any], retrieved: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The record's labelled contexts plus CARE labels for retrieved chunks the list does not hold."""
+    labelled_ids = {c["id"] for c in record["contexts"]}
+    labelled_texts = {normalise(c["text"]) for c in record["contexts"]}
+    unknown = [c for c in retrieved if c.get("id") not in labelled_ids and normalise(c["text"]) not in labelled_texts]
+    supporting = delimit_all("chunk", ((chr(65 + i), c["text"]) for i, c in enumerate(record["supporting"])))
+
+    async def label(chunk: dict[str, Any]) -> dict[str, Any]:
+        user = relevance_prompt.CARE_USER.format(
+            question=delimit("question", "Q", record["question"]),
+            answer=delimit("answer", "reference", record["answer"]),
+            chunks=supporting,
+            candidate=delimit("candidate", "X1", chunk["text"]),
+        )
+        messages = [SystemMessage(relevance_prompt.CARE_SYSTEM + "\n" + UNTRUSTED_NOTE), HumanMessage(user)]
+        verdict, _ = await gateway.ask("extractor", RelevanceVerdict, messages, node="judge_unlabelled")
+        return {"id": chunk.get("id") or "", "text": chunk["text"], "relevant": verdict.relevant}
+
+    return [*record["contexts"], *await asyncio.gather(*(label(c) for c in unknown))]
+
+
+async def evaluate_sample(
+    setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None, judge_unlabelled: bool
+) -> dict[str, Any]:
+    if setup.url:
+        given, retrieved = await asyncio.to_thread(ask_service, setup.url, record["question"])
+    else:
+        state = await rag_graph().ainvoke(
+            {"question": record["question"]}, context=RagContext(k=setup.k, corpus=corpus, llm=gateway)
+        )
+        given, retrieved = state["answer"], state["contexts"]
+    contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else record["contexts"]
+    precision, recall = retrieval_scores(retrieved, contexts)
+    question, reference = delimit("question", "Q", record["question"]), delimit("answer", "reference", record["answer"])
+    candidate = delimit("answer", "candidate", given)
+    asked = prompt.CORRECTNESS_USER.format(question=question, reference=reference, candidate=candidate)
+    correct = await judge(gateway, CorrectnessVerdict, prompt.CORRECTNESS_SYSTEM, asked, "judge_correctness")
+    shown = delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(retrieved, start=1)))
+    faithful = await judge(
+        gateway, FaithfulnessVerdict, prompt.FAITHFULNESS_SYSTEM,
+        prompt.FAITHFULNESS_USER.format(contexts=shown, candidate=candidate), "judge_faithfulness",
+    )  # fmt: skip
+    row = {
+        "setup": setup.name,
+        "sample_id": record["id"],
+        **{field: record[field] for field in GROUPS},
+        "retrieved_ids": [c.get("id") for c in retrieved],
+        "precision": precision,
+        "recall": recall,
+        "answer": given,
+        "correct": correct.correct,
+        "faithful": faithful.faithful,
+        "unanswerable_answer": None,
+        "abstained": None,
+    }
+    variant = record["unanswerable"]
+    if variant is not None and not setup.url:
+        texts = {c["id"]: c["text"] for c in record["contexts"]}
+        reply, _ = await answer_from(record["question"], [{"text": texts[i]} for i in variant["contexts"]], gateway)
+        asked = prompt.ABSTENTION_USER.format(candidate=delimit("answer", "candidate", reply))
+        abstained = (
+            says_abstain(reply)
+            or (await judge(gateway, AbstentionVerdict, prompt.ABSTENTION_SYSTEM, asked, "judge_abstention")).abstained
+        )
+        row |= {"unanswerable_answer": reply, "abstained": abstained}
+    return row
+
+
+async def evaluate_setup(
+    setup: Setup, records: list[dict[str, Any]], settings: Settings, judge_unlabelled: bool
+) -> list[dict[str, Any]]:
+    # An external service answers for itself; the generator role is then never asked.
+    answering = settings.model_for("validator") if setup.url else setup.model
+    gateway = build_gateway(settings, models={"generator": answering})
+    corpus = None
+    if not setup.url:
+        url = database_url(settings)
+        check_connection(url)
+        corpus = await Corpus.open(url, setup.collection or "", embeddings=load_embeddings(setup.embedding or "minilm"))
+    gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
+
+    async def one(record: dict[str, Any]) -> dict[str, Any]:
+        async with gate:
+            return await evaluate_sample(setup, record, gateway, corpus, judge_unlabelled)
+
+    try:
+        return list(await asyncio.gather(*(one(r) for r in records)))
+    finally:
+        if corpus is not None:
+            await corpus.close()
+
+
+def summary_table(summaries: dict[str, Any]) -> str:
+    header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>12}" for m in METRICS)
+    lines = [header]
+    for name, summary in summaries.items():
+        overall = summary["all"]
+        cells = "".join(f"{overall[m]:>12.3f}" if overall[m] is not None else f"{'-':>12}" for m in METRICS)
+        lines.append(f"{name:<16}{int(overall['n']):>5}{cells}")
+    return "\n".join(lines)
+
+
+def render_eval_report(summaries: dict[str, Any]) -> str:
+    names = list(summaries)
+    parts = ["<h1>triad evaluation</h1>"]
+    for metric in METRICS:
+        values = [(name, round(summaries[name]["all"][metric] or 0.0, 3)) for name in names]
+        parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{bar_chart(values)}')
+        rows = [[field + "=" + value] + [
+            f"{(summaries[name][field].get(value) or {}).get(metric) or 0:.3f}" for name in names
+        ] for field in GROUPS for value in summaries[names[0]][field]]  # fmt: skip
+        parts.append(table(["group", *names], rows))
+        if len(names) > 1:
+            base = summaries[names[0]]["all"][metric] or 0.0
+            diffs = [[name, f"{(summaries[name]['all'][metric] or 0.0) - base:+.3f}"] for name in names[1:]]
+            parts.append(table([f"difference to {names[0]}", metric], diffs))
+        parts.append("</section>")
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>triad evaluation</title></head><body>'
+        + "".join(parts)
+        + "</body></html>"
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m graph.evaluate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("dataset", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
+    parser.add_argument("--setup", action="append", required=True, metavar="NAME=SPEC", help="a RAG setup (repeatable)")
+    parser.add_argument(
+        "--judge-unlabelled", action="store_true", help="CARE-label retrieved chunks missing from the context list"
+    )
+    parser.add_argument("--validator-model", help="the judge model (default: the paper's validator)")
+    parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
+    parser.add_argument("--llm-base-url")
+    parser.add_argument("--runs-dir", type=Path)
+    add_database_options(parser)
+    return parser
+
+
+@exit_on_user_error
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    configure_logging(level="warning")
+    settings = settings_from_args(args)
+    given = Path(args.dataset)
+    dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.dataset / "dataset.jsonl"
+    records = read_dataset(dataset)
+    run_json = dataset.parent / "run.json"
+    stored = json.loads(run_json.read_text())["settings"] if run_json.is_file() else {}
+    setups = [parse_setup(text, stored.get("collection"), stored.get("embedding")) for text in args.setup]
+    judge_model = settings.model_for("validator")
+    eval_path = dataset.parent / "eval.jsonl"
+    cached = [json.loads(line) for line in eval_path.read_text().splitlines()] if eval_path.is_file() else []
+    rows = {(row["signature"], row["sample_id"]): row for row in cached}
+    summaries = {}
+    for setup in setups:
+        signature = setup.signature(judge_model, args.judge_unlabelled)
+        missing = [r for r in records if (signature, r["id"]) not in rows]
+        if missing:
+            print(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
+            for row in asyncio.run(evaluate_setup(setup, missing, settings, args.judge_unlabelled)):
+                rows[(signature, row["sample_id"])] = {**row, "signature": signature}
+        mine = [rows[(signature, r["id"])] for r in records]
+        summaries[setup.name] = grouped_means(mine, METRICS, GROUPS)
+    write_jsonl(eval_path, rows.values())
+    write_atomically(dataset.parent / "eval-summary.json", json.dumps(summaries, indent=2) + "\n")
+    write_atomically(dataset.parent / "eval-report.html", render_eval_report(summaries))
+    print(summary_table(summaries))
+    print(f"wrote {eval_path}, eval-summary.json and eval-report.html in {dataset.parent}")
+
+
+if __name__ == "__main__":
+    main()

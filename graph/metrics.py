@@ -1,0 +1,77 @@
+"""Evaluation arithmetic (SPEC section 7): retrieval precision and recall, abstention phrases, means.
+
+Retrieved chunks match labelled contexts by chunk id, or by normalised text when a retriever gives no
+id (an external RAG service may not). A chunk retrieved twice counts once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+_ABSTAIN = re.compile(
+    r"\b(i (?:do not|don't|cannot|can't) (?:know|answer|tell|say)"
+    r"|(?:cannot|can't|unable to) (?:be )?(?:answer|determine|find)"
+    r"|not enough (?:information|context)|(?:no|insufficient) (?:information|context)"
+    r"|(?:does|do) not (?:contain|provide|mention|say)|not (?:mentioned|provided|stated) in)\b",
+    re.IGNORECASE,
+)
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def retrieval_scores(
+    retrieved: Sequence[Mapping[str, Any]], contexts: Sequence[Mapping[str, Any]]
+) -> tuple[float, float]:
+    """(precision, recall) of a retrieval against a record's labelled contexts.
+
+    precision = |retrieved ∩ relevant| / |retrieved| and recall = |retrieved ∩ relevant| / |relevant|,
+    over distinct chunks; an empty retrieval scores 0 and 0.
+    """
+    relevant = [c for c in contexts if c["relevant"]]
+    by_id = {c["id"]: index for index, c in enumerate(relevant)}
+    by_text = {normalise(c["text"]): index for index, c in enumerate(relevant)}
+    seen: set[str] = set()
+    hits: set[int] = set()
+    for chunk in retrieved:
+        key = str(chunk.get("id") or "") or normalise(str(chunk.get("text", "")))
+        if key in seen:
+            continue
+        seen.add(key)
+        index = by_id.get(str(chunk.get("id"))) if chunk.get("id") else None
+        if index is None:
+            index = by_text.get(normalise(str(chunk.get("text", ""))))
+        if index is not None:
+            hits.add(index)
+    if not seen:
+        return 0.0, 0.0
+    return len(hits) / len(seen), len(hits) / len(relevant) if relevant else 0.0
+
+
+def says_abstain(answer: str) -> bool:
+    """Whether an answer plainly declines (checked before asking a judge)."""
+    return not answer.strip() or bool(_ABSTAIN.search(answer))
+
+
+def grouped_means(rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], by: Sequence[str]) -> dict[str, Any]:
+    """Mean of each metric overall and per value of each grouping field (None values are skipped)."""
+    rows = list(rows)
+
+    def means(subset: list[Mapping[str, Any]]) -> dict[str, float | None]:
+        result: dict[str, float | None] = {"n": float(len(subset))}
+        for metric in metrics:
+            values = [float(row[metric]) for row in subset if row.get(metric) is not None]
+            result[metric] = sum(values) / len(values) if values else None
+        return result
+
+    summary: dict[str, Any] = {"all": means(rows)}
+    for field in by:
+        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        for row in rows:
+            groups[str(row.get(field))].append(row)
+        summary[field] = {value: means(members) for value, members in sorted(groups.items())}
+    return summary

@@ -1,0 +1,60 @@
+"""The built-in RAG setup evaluated against a dataset: retrieve k chunks, then answer or abstain."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from typing_extensions import TypedDict
+
+from nodes.common import Update
+from prompts import UNTRUSTED_NOTE, delimit, delimit_all
+from prompts import evaluate as prompt
+from state.schemas import RagAnswer
+from state.usage import CallRecord
+
+
+class RagState(TypedDict, total=False):
+    """One question through the RAG setup."""
+
+    question: str
+    contexts: list[dict[str, Any]]
+    """Retrieved chunks: id, text."""
+    answer: str
+    llm_calls: list[CallRecord]
+
+
+@dataclass(kw_only=True)
+class RagContext:
+    """The setup: where it retrieves from, how many chunks, which model answers (the generator role)."""
+
+    k: int = 5
+    corpus: Any = None
+    llm: Any = None
+
+
+async def answer_from(question: str, contexts: list[dict[str, Any]], llm: Any) -> tuple[str, CallRecord]:
+    """The answering model's reply given exactly these contexts."""
+    messages = [
+        SystemMessage(prompt.RAG_SYSTEM + "\n" + UNTRUSTED_NOTE),
+        HumanMessage(
+            prompt.RAG_USER.format(
+                contexts=delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(contexts, start=1))),
+                question=delimit("question", "Q", question),
+            )
+        ),
+    ]
+    reply, call = await llm.ask("generator", RagAnswer, messages, node="rag_answer")
+    return reply.answer.strip(), call
+
+
+async def retrieve(state: RagState, runtime: Runtime[RagContext]) -> Update:
+    hits = await runtime.context.corpus.search(state["question"], runtime.context.k)
+    return {"contexts": [{"id": hit.chunk.id, "text": hit.chunk.text} for hit in hits]}
+
+
+async def answer(state: RagState, runtime: Runtime[RagContext]) -> Update:
+    text, call = await answer_from(state["question"], state["contexts"], runtime.context.llm)
+    return {"answer": text, "llm_calls": [call]}

@@ -1,0 +1,117 @@
+"""`python -m graph.evaluate` end to end: two setups differing in k, caching, abstention, an external service."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+SCRIPTED = "import:graph.scripted:plausible_model"
+JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
+
+
+@pytest.fixture(scope="module")
+def dataset_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    runs = tmp_path_factory.mktemp("runs")
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(runs)}
+    result = run_cli(
+        "graph.run", "--collection", scale_collection, "--count", "6", "--llm", SCRIPTED,
+        "--dedup-threshold", "0", "--run-id", "evalme", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return runs / "evalme", env
+
+
+def summary(folder: Path) -> dict:
+    return json.loads((folder / "eval-summary.json").read_text())
+
+
+def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_run) -> None:  # noqa: ANN001
+    folder, env = dataset_run
+    first = run_cli(
+        "graph.evaluate",
+        "evalme",
+        "--setup",
+        f"k3=k=3,model={SCRIPTED}",
+        "--setup",
+        f"k5=k=5,model={SCRIPTED}",
+        *JUDGES,
+        env=env,
+    )
+    assert first.returncode == 0, first.stderr
+    results = summary(folder)
+    k3, k5 = results["k3"]["all"], results["k5"]["all"]
+    assert k3["precision"] > k5["precision"]
+    assert k3["recall"] <= k5["recall"]
+    assert k3["abstained"] == 1.0  # the scripted answerer declines on every unanswerable variant
+    rows = [json.loads(line) for line in (folder / "eval.jsonl").read_text().splitlines()]
+    assert len(rows) == 12 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
+    assert set(results["k3"]) == {"all", "question_type", "binary", "temporal", "difficulty"}
+    assert "k3" in first.stdout and "precision" in first.stdout
+
+    again = run_cli(
+        "graph.evaluate", "evalme", "--setup", f"k3=k=3,model={SCRIPTED}", "--setup", f"k8=k=8,model={SCRIPTED}", *JUDGES, env=env
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "k3: evaluating" not in again.stdout and "k8: evaluating 6 samples" in again.stdout
+    assert summary(folder)["k3"]["all"] == k3
+    assert (folder / "eval-report.html").read_text().count("<section") == 5
+
+
+def test_judging_unlabelled_chunks_can_only_add_relevant_ones(dataset_run) -> None:  # noqa: ANN001
+    folder, env = dataset_run
+    plain = run_cli("graph.evaluate", "evalme", "--setup", f"k5=k=5,model={SCRIPTED}", *JUDGES, env=env)
+    assert plain.returncode == 0, plain.stderr
+    without = summary(folder)["k5"]["all"]["precision"]
+    judged = run_cli(
+        "graph.evaluate", "evalme", "--setup", f"k5=k=5,model={SCRIPTED}", "--judge-unlabelled", *JUDGES, env=env
+    )
+    assert judged.returncode == 0, judged.stderr
+    assert summary(folder)["k5"]["all"]["precision"] >= without
+
+
+class StubRag(BaseHTTPRequestHandler):
+    records: dict[str, dict] = {}
+
+    def do_POST(self) -> None:  # noqa: N802
+        question = json.loads(self.rfile.read(int(self.headers["Content-Length"])))["question"]
+        record = self.records[question]
+        reply = {
+            "answer": record["answer"],
+            "contexts": [{"id": c["id"], "text": c["text"]} for c in record["supporting"]],
+        }
+        body = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def rag_service(dataset_run) -> Iterator[str]:  # noqa: ANN001
+    folder, _ = dataset_run
+    StubRag.records = {r["question"]: r for r in map(json.loads, (folder / "dataset.jsonl").read_text().splitlines())}
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StubRag)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/rag"
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_external_rag_service_is_scored_by_chunk_id(dataset_run, rag_service: str) -> None:  # noqa: ANN001
+    folder, env = dataset_run
+    result = run_cli("graph.evaluate", "evalme", "--setup", f"svc=url={rag_service}", *JUDGES, env=env)
+    assert result.returncode == 0, result.stderr
+    overall = summary(folder)["svc"]["all"]
+    assert overall["precision"] == 1.0 and overall["correct"] == 1.0
+    assert overall["abstained"] is None  # the service is not given the unanswerable variant

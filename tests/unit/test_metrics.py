@@ -1,0 +1,55 @@
+"""Evaluation arithmetic on hand-made cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from graph.metrics import grouped_means, retrieval_scores, says_abstain
+
+CONTEXTS = [
+    {"id": "a", "text": "Alpha text", "relevant": True},
+    {"id": "b", "text": "Beta text", "relevant": True},
+    {"id": "c", "text": "Gamma text", "relevant": False},
+]
+
+
+@pytest.mark.parametrize(
+    ("retrieved", "expected"),
+    [
+        ([{"id": "a"}, {"id": "c"}], (0.5, 0.5)),
+        ([{"id": "a"}, {"id": "b"}], (1.0, 1.0)),
+        ([{"id": "a"}, {"id": "a"}, {"id": "x"}], (0.5, 0.5)),  # a duplicate counts once
+        ([], (0.0, 0.0)),
+        ([{"text": "  alpha   TEXT "}, {"text": "unrelated"}], (0.5, 0.5)),  # text fallback without ids
+        ([{"id": "zzz", "text": "Beta text"}, {"id": "c"}, {"id": "y"}, {"id": "z"}], (0.25, 0.5)),
+    ],
+)
+def test_precision_and_recall_by_id_with_text_fallback(retrieved: list[dict], expected: tuple[float, float]) -> None:
+    assert retrieval_scores(retrieved, CONTEXTS) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("answer", "abstains"),
+    [
+        ("I don't know", True),
+        ("The context does not contain the answer.", True),
+        ("", True),
+        ("There is not enough information.", True),
+        ("autovacuum_naptime", False),
+        ("Yes", False),
+    ],
+)
+def test_abstention_phrases(answer: str, abstains: bool) -> None:
+    assert says_abstain(answer) is abstains
+
+
+def test_grouped_means_skip_missing_values() -> None:
+    rows = [
+        {"precision": 1.0, "abstained": True, "binary": True},
+        {"precision": 0.0, "abstained": None, "binary": False},
+        {"precision": 0.5, "abstained": False, "binary": False},
+    ]
+    summary = grouped_means(rows, ["precision", "abstained"], ["binary"])
+    assert summary["all"]["precision"] == pytest.approx(0.5) and summary["all"]["abstained"] == pytest.approx(0.5)
+    assert summary["binary"]["False"]["precision"] == pytest.approx(0.25)
+    assert summary["binary"]["True"]["n"] == 1
