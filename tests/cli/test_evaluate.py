@@ -55,9 +55,8 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert set(results["k3"]) == {"all", "question_type", "binary", "temporal", "difficulty"}
     assert "k3" in first.stdout and "precision" in first.stdout
 
-    again = run_cli(
-        "graph.evaluate", "evalme", "--setup", f"k3=k=3,model={SCRIPTED}", "--setup", f"k8=k=8,model={SCRIPTED}", *JUDGES, env=env
-    )  # fmt: skip
+    setups = ("--setup", f"k3=k=3,model={SCRIPTED}", "--setup", f"k8=k=8,model={SCRIPTED}")
+    again = run_cli("graph.evaluate", "evalme", *setups, *JUDGES, env=env)
     assert again.returncode == 0, again.stderr
     assert "k3: evaluating" not in again.stdout and "k8: evaluating 6 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
