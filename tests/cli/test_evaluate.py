@@ -114,3 +114,23 @@ def test_an_external_rag_service_is_scored_by_chunk_id(dataset_run, rag_service:
     overall = summary(folder)["svc"]["all"]
     assert overall["precision"] == 1.0 and overall["correct"] == 1.0
     assert overall["abstained"] is None  # the service is not given the unanswerable variant
+
+
+def test_an_embedding_that_does_not_fit_the_collection_is_one_line(dataset_run, pg_url: str) -> None:  # noqa: ANN001
+    import psycopg
+
+    from tests.cli.test_commands import assert_one_line_error
+
+    folder, env = dataset_run
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS eval_dim8 (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector(8) NOT NULL, langchain_metadata JSON)"
+        )
+        conn.execute(
+            "INSERT INTO eval_dim8 VALUES (gen_random_uuid(), 'x', '[1,0,0,0,0,0,0,0]', '{}') ON CONFLICT DO NOTHING"
+        )
+    result = run_cli(
+        "graph.evaluate", "evalme", "--setup", f"bad=collection=eval_dim8,model={SCRIPTED}", *JUDGES, env=env
+    )
+    assert_one_line_error(result, "stores 8-d embeddings", "384-d", "--embedding")
