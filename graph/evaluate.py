@@ -42,10 +42,10 @@ from graph.metrics import grouped_means, normalise, retrieval_scores, says_absta
 from graph.outputs import write_atomically, write_jsonl
 from graph.report import bar_chart, esc, table
 from graph.settings import DEFAULT_MODELS, Settings
+from nodes.extract import care_messages
 from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
 from prompts import UNTRUSTED_NOTE, delimit, delimit_all
 from prompts import evaluate as prompt
-from prompts import relevance as relevance_prompt
 from state.schemas import AbstentionVerdict, CorrectnessVerdict, FaithfulnessVerdict, RelevanceVerdict
 
 METRICS = ("precision", "recall", "correct", "faithful", "abstained")
@@ -134,13 +134,12 @@ async def judged_contexts(
     supporting = delimit_all("chunk", ((chr(65 + i), c["text"]) for i, c in enumerate(record["supporting"])))
 
     async def label(chunk: dict[str, Any]) -> dict[str, Any]:
-        user = relevance_prompt.CARE_USER.format(
-            question=delimit("question", "Q", record["question"]),
-            answer=delimit("answer", "reference", record["answer"]),
-            chunks=supporting,
-            candidate=delimit("candidate", "X1", chunk["text"]),
+        messages = care_messages(
+            delimit("question", "Q", record["question"]),
+            delimit("answer", "reference", record["answer"]),
+            supporting,
+            delimit("candidate", "X1", chunk["text"]),
         )
-        messages = [SystemMessage(relevance_prompt.CARE_SYSTEM + "\n" + UNTRUSTED_NOTE), HumanMessage(user)]
         verdict, _ = await gateway.ask("extractor", RelevanceVerdict, messages, node="judge_unlabelled")
         return {"id": chunk.get("id") or "", "text": chunk["text"], "relevant": verdict.relevant}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, mentions, records_failure
@@ -65,6 +65,16 @@ def _question_answer(state: SampleState) -> tuple[str, str]:
     return delimit("question", "Q", draft["question"]), delimit("answer", "reference", draft["answer"])
 
 
+def care_messages(question: str, answer: str, chunks: str, candidate: str) -> list[BaseMessage]:
+    """The CARE request: question, reference answer, the whole supporting list, one candidate (all delimited)."""
+    return [
+        SystemMessage(relevance_prompt.CARE_SYSTEM + "\n" + UNTRUSTED_NOTE),
+        HumanMessage(
+            relevance_prompt.CARE_USER.format(question=question, answer=answer, chunks=chunks, candidate=candidate)
+        ),
+    ]
+
+
 async def label_with_care(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
 ) -> tuple[list[RelevanceLabel], list[CallRecord]]:
@@ -73,17 +83,7 @@ async def label_with_care(
     chunks = labelled_chunks(state)
 
     async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
-        messages = [
-            SystemMessage(relevance_prompt.CARE_SYSTEM + "\n" + UNTRUSTED_NOTE),
-            HumanMessage(
-                relevance_prompt.CARE_USER.format(
-                    question=question,
-                    answer=answer,
-                    chunks=chunks,
-                    candidate=delimit("candidate", f"X{index}", candidate["text"]),
-                )
-            ),
-        ]
+        messages = care_messages(question, answer, chunks, delimit("candidate", f"X{index}", candidate["text"]))
         return await llm.ask("extractor", RelevanceVerdict, messages, node="extract_contexts")
 
     results = await asyncio.gather(*(label(i, c) for i, c in enumerate(candidates, start=1)))

@@ -79,6 +79,15 @@ def demo_slice(pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRec
     return SLICE_TABLE
 
 
+def create_store_table(url: str, name: str, dimension: int) -> None:
+    """An empty table in langchain-postgres' PGVectorStore layout."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            f'CREATE TABLE IF NOT EXISTS "{name}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
+            f" embedding vector({dimension}) NOT NULL, langchain_metadata JSON)"
+        )
+
+
 def run_cli(
     module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import REPO_ROOT, run_cli
+from tests.conftest import REPO_ROOT, create_store_table, run_cli
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
@@ -62,22 +62,14 @@ def test_unreadable_path_and_missing_collection_flag_are_one_line(pg_url: str, t
 
 
 def test_wrong_embedding_dimension_is_one_line(pg_url: str, tmp_path: Path) -> None:
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS cli_dim8 (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
-            " embedding vector(8) NOT NULL, langchain_metadata JSON)"
-        )
+    create_store_table(pg_url, "cli_dim8", 8)
     (tmp_path / "a.txt").write_text("text about checkpoints")
     result = run_cli("graph.ingest", str(tmp_path / "a.txt"), "--collection", "cli_dim8", "--database-url", pg_url)
     assert_one_line_error(result, "8-d", "384-d", "--embedding")
 
 
 def test_unknown_and_empty_collections_are_one_line_for_a_run(pg_url: str, demo_slice: str) -> None:
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS cli_empty (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
-            " embedding vector(384) NOT NULL, langchain_metadata JSON)"
-        )
+    create_store_table(pg_url, "cli_empty", 384)
     offline_model = ("--llm", "openai:local-model", "--llm-base-url", "http://127.0.0.1:9/v1")
     unknown = run_cli("graph.run", "--count", "1", "--collection", "nosuch", "--database-url", pg_url, *offline_model)
     assert_one_line_error(unknown, "'nosuch' not found", "demo_slice")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import create_store_table, run_cli
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
@@ -122,14 +122,9 @@ def test_an_embedding_that_does_not_fit_the_collection_is_one_line(dataset_run, 
     from tests.cli.test_commands import assert_one_line_error
 
     folder, env = dataset_run
+    create_store_table(pg_url, "eval_dim8", 8)
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS eval_dim8 (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
-            " embedding vector(8) NOT NULL, langchain_metadata JSON)"
-        )
-        conn.execute(
-            "INSERT INTO eval_dim8 VALUES (gen_random_uuid(), 'x', '[1,0,0,0,0,0,0,0]', '{}') ON CONFLICT DO NOTHING"
-        )
+        conn.execute("INSERT INTO eval_dim8 VALUES (gen_random_uuid(), 'x', '[1,0,0,0,0,0,0,0]', '{}')")
     result = run_cli(
         "graph.evaluate", "evalme", "--setup", f"bad=collection=eval_dim8,model={SCRIPTED}", *JUDGES, env=env
     )

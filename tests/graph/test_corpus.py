@@ -18,6 +18,7 @@ from graph import corpus as corpus_module
 from graph.corpus import Corpus, normalise_text
 from graph.errors import UserError
 from graph.loaders import ChunkRecord
+from tests.conftest import create_store_table
 
 LEGACY_COLLECTION = "legacy_demo"
 T = TypeVar("T")
@@ -159,11 +160,7 @@ def test_neighbours_drop_exact_duplicate_texts(
 
 
 def test_unknown_and_empty_collections_are_user_errors(pg_url: str, demo_slice: str) -> None:
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS empty_store (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
-            " embedding vector(384) NOT NULL, langchain_metadata JSON)"
-        )
+    create_store_table(pg_url, "empty_store", 384)
     with pytest.raises(UserError, match="not found.*available: .*demo_slice"):
         run(Corpus.open(pg_url, "no_such_collection"))
     with pytest.raises(UserError, match="is empty"):

@@ -11,6 +11,7 @@ from langchain_core.embeddings import Embeddings
 from graph.errors import UserError
 from graph.ingest import index_name, ingest_chunks
 from graph.loaders import load_chunks
+from tests.conftest import create_store_table
 
 
 def _rows(url: str, table: str) -> list[tuple]:
@@ -60,11 +61,7 @@ def test_table_has_an_hnsw_index_and_langchain_postgres_can_search_it(
 
 
 def test_dimension_mismatch_with_an_existing_table_is_a_user_error(pg_url: str, tmp_path: Path) -> None:
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS small_dim (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
-            " embedding vector(8) NOT NULL, langchain_metadata JSON)"
-        )
+    create_store_table(pg_url, "small_dim", 8)
     (tmp_path / "a.txt").write_text("text about replication slots")
     with pytest.raises(UserError, match="stores 8-d embeddings but 'minilm' gives 384-d"):
         ingest_chunks(pg_url, "small_dim", load_chunks(tmp_path, 300, 30), "minilm")
