@@ -22,6 +22,9 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     rejected_by: Counter[str] = Counter()
     cells: dict[str, Counter[str]] = defaultdict(Counter)
     per_role = {role: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0} for role in ROLES}
+    per_node: dict[str, dict[str, float]] = defaultdict(
+        lambda: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
+    )
     drafts = revisions = 0
     for state in states:
         outcome = state.get("outcome", "failed")
@@ -35,11 +38,11 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             if not verdict["accepted"]:
                 rejected_by[verdict["judge"]] += 1
         for call in state.get("llm_calls", []):
-            totals = per_role[call["role"]]
-            totals["calls"] += 1
-            totals["input_tokens"] += call["input_tokens"]
-            totals["output_tokens"] += call["output_tokens"]
-            totals["cost_usd"] += call["cost_usd"]
+            for totals in (per_role[call["role"]], per_node[call["node"]]):
+                totals["calls"] += 1
+                totals["input_tokens"] += call["input_tokens"]
+                totals["output_tokens"] += call["output_tokens"]
+                totals["cost_usd"] += call["cost_usd"]
     started = sum(outcomes.values())
     accepted = outcomes["accepted"]
     cost = sum(role["cost_usd"] for role in per_role.values())
@@ -54,6 +57,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "cells": {name: dict(counts) for name, counts in sorted(cells.items())},
         "llm": {
             "per_role": per_role,
+            "per_node": dict(sorted(per_node.items())),
             "calls": calls,
             "cost_usd": cost,
             "calls_per_accepted": calls / accepted if accepted else None,

@@ -255,3 +255,19 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
     assert dom.count("<svg") >= 5
     console = [line for line in shown.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert console == []
+
+
+def test_the_cost_limit_stops_starting_samples_and_says_so(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text('[prices]\n"import:graph.scripted:plausible_model" = [100.0, 100.0]\n')
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path), "TRIAD_CONFIG": str(config)}
+    result = run_cli(
+        "graph.run", "--collection", scale_collection, "--count", "6", "--llm", "import:graph.scripted:plausible_model",
+        "--dedup-threshold", "0", "--run-id", "budget", "--max-cost-usd", "0.5", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "stopped starting samples: the cost limit of 0.5 USD was reached" in result.stderr
+    run_json = json.loads((tmp_path / "budget" / "run.json").read_text())
+    assert run_json["stopped_by_cost_limit"] is True and run_json["funnel"]["samples_started"] < 6
+    assert run_json["funnel"]["llm"]["cost_usd"] >= 0.5
+    assert run_json["funnel"]["llm"]["per_node"]["generate_question"]["calls"] >= 1

@@ -22,7 +22,10 @@ def state(outcome: str, verdicts: list[tuple[str, bool]], calls: int = 2, binary
         "drafts": [{}] * (1 + sum(1 for _, ok in verdicts if not ok)),
         "revisions": sum(1 for _, ok in verdicts if not ok),
         "verdicts": [{"judge": judge, "accepted": ok} for judge, ok in verdicts],
-        "llm_calls": [{"role": "validator", "input_tokens": 100, "output_tokens": 10, "cost_usd": 0.001}] * calls,
+        "llm_calls": [
+            {"role": "validator", "node": "judge_quality", "input_tokens": 100, "output_tokens": 10, "cost_usd": 0.001}
+        ]
+        * calls,
     }
 
 
@@ -39,6 +42,12 @@ def test_funnel_counts_outcomes_rejections_per_judge_and_costs() -> None:
     assert summary["drafts_rejected_by"] == {"lint": 1, "quality": 1, "sufficiency": 0}
     assert summary["revisions_used"] == 2
     assert summary["llm"]["per_role"]["validator"]["calls"] == 5
+    assert summary["llm"]["per_node"]["judge_quality"] == {
+        "calls": 5,
+        "input_tokens": 500,
+        "output_tokens": 50,
+        "cost_usd": 0.005,
+    }
     assert summary["llm"]["cost_per_accepted_usd"] == 0.005
     text = format_funnel(summary, {"comparison/open": 1, "comparison/binary": 1})
     assert "comparison/binary" in text and "short" in text and "per accepted sample: 5.0 calls" in text
