@@ -21,7 +21,7 @@ def dataset_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.Tem
     runs = tmp_path_factory.mktemp("runs")
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(runs)}
     result = run_cli(
-        "graph.run", "--collection", scale_collection, "--count", "6", "--llm", SCRIPTED,
+        "graph.run", "--collection", scale_collection, "--count", "12", "--seed", "7", "--llm", SCRIPTED,
         "--dedup-threshold", "0", "--run-id", "evalme", env=env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -51,14 +51,14 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert k3["recall"] <= k5["recall"]
     assert k3["abstained"] == 1.0  # the scripted answerer declines on every unanswerable variant
     rows = [json.loads(line) for line in (folder / "eval.jsonl").read_text().splitlines()]
-    assert len(rows) == 12 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
+    assert len(rows) == 24 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
     assert set(results["k3"]) == {"all", "question_type", "binary", "temporal", "difficulty"}
     assert "k3" in first.stdout and "precision" in first.stdout
 
     setups = ("--setup", f"k3=k=3,model={SCRIPTED}", "--setup", f"k8=k=8,model={SCRIPTED}")
     again = run_cli("graph.evaluate", "evalme", *setups, *JUDGES, env=env)
     assert again.returncode == 0, again.stderr
-    assert "k3: evaluating" not in again.stdout and "k8: evaluating 6 samples" in again.stdout
+    assert "k3: evaluating" not in again.stdout and "k8: evaluating 12 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
     assert (folder / "eval-report.html").read_text().count("<section") == 5
 
