@@ -27,7 +27,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
 from graph.cli import add_database_options, settings_from_args
@@ -42,9 +41,10 @@ from graph.metrics import grouped_means, normalise, retrieval_scores, says_absta
 from graph.outputs import write_atomically, write_jsonl
 from graph.report import bar_chart, esc, table
 from graph.settings import DEFAULT_MODELS, Settings
+from nodes.common import instructed
 from nodes.extract import care_messages
 from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
-from prompts import UNTRUSTED_NOTE, delimit, delimit_all
+from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.schemas import AbstentionVerdict, CorrectnessVerdict, FaithfulnessVerdict, RelevanceVerdict
 
@@ -119,7 +119,7 @@ def ask_service(url: str, question: str) -> tuple[str, list[dict[str, Any]]]:
 
 
 async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: str) -> Any:
-    messages = [SystemMessage(system + "\n" + UNTRUSTED_NOTE), HumanMessage(user)]
+    messages = instructed(system, user)
     verdict, _ = await gateway.ask("validator", schema, messages, node=node)
     return verdict
 

@@ -12,13 +12,12 @@ import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, chunk_ref, mentions, records_failure
+from nodes.common import Update, chunk_ref, instructed, mentions, records_failure
 from nodes.context import Context
 from nodes.implementations import resolve_implementation
-from prompts import UNTRUSTED_NOTE, bridge, delimit_all
+from prompts import bridge, delimit_all
 from state.sample import BridgeAttempt, ChunkRef, SampleState
 from state.schemas import BridgeProposal
 
@@ -77,14 +76,12 @@ async def propose_with_llm(state: SampleState, runtime: Runtime[Context]) -> Upd
     services = runtime.context.require_services()
     chunks = candidates_of(state)
     labels = {f"C{i}": chunk for i, chunk in enumerate(chunks, start=1)}
-    messages = [
-        SystemMessage(bridge.SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(
-            bridge.USER.format(
-                hops=hops_of(state), chunks=delimit_all("chunk", ((label, c["text"]) for label, c in labels.items()))
-            )
+    messages = instructed(
+        bridge.SYSTEM,
+        bridge.USER.format(
+            hops=hops_of(state), chunks=delimit_all("chunk", ((label, c["text"]) for label, c in labels.items()))
         ),
-    ]
+    )
     proposal, call = await services.llm.ask("generator", BridgeProposal, messages, node="propose_bridge")
     entities = {labels[item.chunk]["id"]: item.entities for item in proposal.entities if item.chunk in labels}
     named = [labels[label] for label in dict.fromkeys(proposal.chunks) if label in labels]

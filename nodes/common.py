@@ -8,10 +8,18 @@ import string
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
 from nodes.ports import ChunkLike, ModelCallFailed
+from prompts import UNTRUSTED_NOTE
 from state.sample import ChunkRef
 
 Update = dict[str, Any]
+
+
+def instructed(system: str, user: str) -> list[BaseMessage]:
+    """A model request: static instructions (with the untrusted-data note) first, material last."""
+    return [SystemMessage(system + "\n" + UNTRUSTED_NOTE), HumanMessage(user)]
 
 
 def chunk_ref(chunk: ChunkLike) -> ChunkRef:

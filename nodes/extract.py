@@ -10,15 +10,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, chunk_ref, mentions, records_failure
+from nodes.common import Update, chunk_ref, instructed, mentions, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from nodes.implementations import resolve_implementation
 from nodes.ports import StructuredChat
-from prompts import UNTRUSTED_NOTE, delimit, delimit_all
+from prompts import delimit, delimit_all
 from prompts import relevance as relevance_prompt
 from state.sample import ChunkRef, ContextItem, Difficulty, RelevanceLabel, SampleState, latest_draft
 from state.schemas import BatchRelevanceVerdict, CandidateAnswer, RelevanceVerdict
@@ -67,12 +67,10 @@ def _question_answer(state: SampleState) -> tuple[str, str]:
 
 def care_messages(question: str, answer: str, chunks: str, candidate: str) -> list[BaseMessage]:
     """The CARE request: question, reference answer, the whole supporting list, one candidate (all delimited)."""
-    return [
-        SystemMessage(relevance_prompt.CARE_SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(
-            relevance_prompt.CARE_USER.format(question=question, answer=answer, chunks=chunks, candidate=candidate)
-        ),
-    ]
+    return instructed(
+        relevance_prompt.CARE_SYSTEM,
+        relevance_prompt.CARE_USER.format(question=question, answer=answer, chunks=chunks, candidate=candidate),
+    )
 
 
 async def label_with_care(
@@ -102,17 +100,15 @@ async def label_with_care_batched(
         return [], []
     question, answer = _question_answer(state)
     labels = [f"X{i}" for i in range(1, len(candidates) + 1)]
-    messages = [
-        SystemMessage(relevance_prompt.CARE_BATCHED_SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(
-            relevance_prompt.CARE_BATCHED_USER.format(
-                question=question,
-                answer=answer,
-                chunks=labelled_chunks(state),
-                candidates=delimit_all("candidate", zip(labels, (c["text"] for c in candidates), strict=True)),
-            )
+    messages = instructed(
+        relevance_prompt.CARE_BATCHED_SYSTEM,
+        relevance_prompt.CARE_BATCHED_USER.format(
+            question=question,
+            answer=answer,
+            chunks=labelled_chunks(state),
+            candidates=delimit_all("candidate", zip(labels, (c["text"] for c in candidates), strict=True)),
         ),
-    ]
+    )
     verdict, call = await llm.ask("extractor", BatchRelevanceVerdict, messages, node="extract_contexts")
     by_label = {item.candidate: item.relevant for item in verdict.labels}
     return [
@@ -133,14 +129,12 @@ async def label_directly(
     question, answer = _question_answer(state)
 
     async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
-        messages = [
-            SystemMessage(relevance_prompt.DIRECT_SYSTEM + "\n" + UNTRUSTED_NOTE),
-            HumanMessage(
-                relevance_prompt.DIRECT_USER.format(
-                    question=question, answer=answer, candidate=delimit("candidate", f"X{index}", candidate["text"])
-                )
+        messages = instructed(
+            relevance_prompt.DIRECT_SYSTEM,
+            relevance_prompt.DIRECT_USER.format(
+                question=question, answer=answer, candidate=delimit("candidate", f"X{index}", candidate["text"])
             ),
-        ]
+        )
         return await llm.ask("extractor", RelevanceVerdict, messages, node="extract_contexts")
 
     results = await asyncio.gather(*(label(i, c) for i, c in enumerate(candidates, start=1)))
@@ -158,14 +152,12 @@ async def label_indirectly(
     reference = latest_draft(state)["answer"]
 
     async def attempt(index: int, candidate: ChunkRef) -> tuple[CandidateAnswer, CallRecord]:
-        messages = [
-            SystemMessage(relevance_prompt.INDIRECT_SYSTEM + "\n" + UNTRUSTED_NOTE),
-            HumanMessage(
-                relevance_prompt.INDIRECT_USER.format(
-                    question=question, candidate=delimit("candidate", f"X{index}", candidate["text"])
-                )
+        messages = instructed(
+            relevance_prompt.INDIRECT_SYSTEM,
+            relevance_prompt.INDIRECT_USER.format(
+                question=question, candidate=delimit("candidate", f"X{index}", candidate["text"])
             ),
-        ]
+        )
         return await llm.ask("extractor", CandidateAnswer, messages, node="extract_contexts")
 
     results = await asyncio.gather(*(attempt(i, c) for i, c in enumerate(candidates, start=1)))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, letter_labels, records_failure
+from nodes.common import Update, instructed, letter_labels, records_failure
 from nodes.context import Context
-from prompts import UNTRUSTED_NOTE, delimit, delimit_all, generate, revise
+from prompts import delimit, delimit_all, generate, revise
 from state.sample import DEFAULT_ROLE, Draft, SampleState, latest_draft
 from state.schemas import QuestionDraft
 
@@ -29,10 +29,7 @@ def _shared_fields(state: SampleState) -> dict[str, str]:
 
 
 def generation_messages(state: SampleState) -> list[BaseMessage]:
-    return [
-        SystemMessage(generate.SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(generate.USER.format(**_shared_fields(state))),
-    ]
+    return instructed(generate.SYSTEM, generate.USER.format(**_shared_fields(state)))
 
 
 def revision_feedback(state: SampleState) -> str:
@@ -44,17 +41,15 @@ def revision_feedback(state: SampleState) -> str:
 
 def revision_messages(state: SampleState) -> list[BaseMessage]:
     draft = latest_draft(state)
-    return [
-        SystemMessage(revise.SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(
-            revise.USER.format(
-                **_shared_fields(state),
-                question=delimit("question", "draft", draft["question"]),
-                answer=delimit("answer", "draft", draft["answer"]),
-                feedback=revision_feedback(state),
-            )
+    return instructed(
+        revise.SYSTEM,
+        revise.USER.format(
+            **_shared_fields(state),
+            question=delimit("question", "draft", draft["question"]),
+            answer=delimit("answer", "draft", draft["answer"]),
+            feedback=revision_feedback(state),
         ),
-    ]
+    )
 
 
 @records_failure

@@ -9,13 +9,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, letter_labels, records_failure
+from nodes.common import Update, instructed, letter_labels, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
-from prompts import UNTRUSTED_NOTE, delimit
+from prompts import delimit
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
 from prompts import temporal as temporal_prompt
@@ -53,18 +52,16 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
     """Quality, multi-hop and unambiguity in one strict verdict."""
     llm = runtime.context.require_services().llm
     question, answer = _question_and_answer(state)
-    messages = [
-        SystemMessage(quality_prompt.SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(
-            quality_prompt.USER.format(
-                question_type=state["question_type"],
-                binary="yes" if state["binary"] else "no",
-                question=question,
-                answer=answer,
-                chunks=labelled_chunks(state),
-            )
+    messages = instructed(
+        quality_prompt.SYSTEM,
+        quality_prompt.USER.format(
+            question_type=state["question_type"],
+            binary="yes" if state["binary"] else "no",
+            question=question,
+            answer=answer,
+            chunks=labelled_chunks(state),
         ),
-    ]
+    )
     verdict, call = await llm.ask("validator", QualityVerdict, messages, node="judge_quality")
     dimensions = {"quality": verdict.quality, "multi_hop": verdict.multi_hop, "unambiguous": verdict.unambiguous}
     # Strict: a failed dimension rejects even when the judge's own flag says accepted.
@@ -88,10 +85,10 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     labels = letter_labels(len(state["supporting"]))
 
     async def judge(label: str, text: str) -> tuple[SufficiencyVerdict, Any]:
-        messages = [
-            SystemMessage(sufficiency_prompt.SYSTEM + "\n" + UNTRUSTED_NOTE),
-            HumanMessage(sufficiency_prompt.USER.format(question=question, chunk=delimit("chunk", label, text))),
-        ]
+        messages = instructed(
+            sufficiency_prompt.SYSTEM,
+            sufficiency_prompt.USER.format(question=question, chunk=delimit("chunk", label, text)),
+        )
         return await llm.ask("validator", SufficiencyVerdict, messages, node="judge_sufficiency")
 
     results = await asyncio.gather(
@@ -115,9 +112,6 @@ async def classify_temporal(state: SampleState, runtime: Runtime[Context]) -> Up
     """Label the accepted question temporal or not."""
     llm = runtime.context.require_services().llm
     question, answer = _question_and_answer(state)
-    messages = [
-        SystemMessage(temporal_prompt.SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(temporal_prompt.USER.format(question=question, answer=answer)),
-    ]
+    messages = instructed(temporal_prompt.SYSTEM, temporal_prompt.USER.format(question=question, answer=answer))
     label, call = await llm.ask("validator", TemporalLabel, messages, node="classify_temporal")
     return {"temporal": label.temporal, "llm_calls": [call]}

@@ -5,12 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from typing_extensions import TypedDict
 
-from nodes.common import Update
-from prompts import UNTRUSTED_NOTE, delimit, delimit_all
+from nodes.common import Update, instructed
+from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.schemas import RagAnswer
 from state.usage import CallRecord
@@ -37,15 +36,13 @@ class RagContext:
 
 async def answer_from(question: str, contexts: list[dict[str, Any]], llm: Any) -> tuple[str, CallRecord]:
     """The answering model's reply given exactly these contexts."""
-    messages = [
-        SystemMessage(prompt.RAG_SYSTEM + "\n" + UNTRUSTED_NOTE),
-        HumanMessage(
-            prompt.RAG_USER.format(
-                contexts=delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(contexts, start=1))),
-                question=delimit("question", "Q", question),
-            )
+    messages = instructed(
+        prompt.RAG_SYSTEM,
+        prompt.RAG_USER.format(
+            contexts=delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(contexts, start=1))),
+            question=delimit("question", "Q", question),
         ),
-    ]
+    )
     reply, call = await llm.ask("generator", RagAnswer, messages, node="rag_answer")
     return reply.answer.strip(), call
 
