@@ -11,8 +11,8 @@ from typing import Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.ports import ChunkLike, ModelCallFailed
-from prompts import UNTRUSTED_NOTE
-from state.sample import ChunkRef
+from prompts import UNTRUSTED_NOTE, delimit
+from state.sample import ChunkRef, SampleState, latest_draft
 
 Update = dict[str, Any]
 
@@ -20,6 +20,12 @@ Update = dict[str, Any]
 def instructed(system: str, user: str) -> list[BaseMessage]:
     """A model request: static instructions (with the untrusted-data note) first, material last."""
     return [SystemMessage(system + "\n" + UNTRUSTED_NOTE), HumanMessage(user)]
+
+
+def delimited_draft(state: SampleState) -> tuple[str, str]:
+    """The latest draft's question and answer, each inside its delimiting tag."""
+    draft = latest_draft(state)
+    return delimit("question", "Q", draft["question"]), delimit("answer", "reference", draft["answer"])
 
 
 def chunk_ref(chunk: ChunkLike) -> ChunkRef:

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, chunk_ref, instructed, mentions, records_failure
+from nodes.common import Update, chunk_ref, delimited_draft, instructed, mentions, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from nodes.implementations import resolve_implementation
@@ -60,11 +60,6 @@ def distinct_candidates(
     return candidates
 
 
-def _question_answer(state: SampleState) -> tuple[str, str]:
-    draft = latest_draft(state)
-    return delimit("question", "Q", draft["question"]), delimit("answer", "reference", draft["answer"])
-
-
 def care_messages(question: str, answer: str, chunks: str, candidate: str) -> list[BaseMessage]:
     """The CARE request: question, reference answer, the whole supporting list, one candidate (all delimited)."""
     return instructed(
@@ -77,7 +72,7 @@ async def label_with_care(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
 ) -> tuple[list[RelevanceLabel], list[CallRecord]]:
     """CARE: one call per candidate, the judge seeing the whole supporting list; run concurrently."""
-    question, answer = _question_answer(state)
+    question, answer = delimited_draft(state)
     chunks = labelled_chunks(state)
 
     async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
@@ -98,7 +93,7 @@ async def label_with_care_batched(
     """CARE in one call for all candidates; a candidate the reply leaves out counts as not relevant."""
     if not candidates:
         return [], []
-    question, answer = _question_answer(state)
+    question, answer = delimited_draft(state)
     labels = [f"X{i}" for i in range(1, len(candidates) + 1)]
     messages = instructed(
         relevance_prompt.CARE_BATCHED_SYSTEM,
@@ -126,7 +121,7 @@ async def label_directly(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
 ) -> tuple[list[RelevanceLabel], list[CallRecord]]:
     """Direct: the candidate judged alone with the question and answer."""
-    question, answer = _question_answer(state)
+    question, answer = delimited_draft(state)
 
     async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
         messages = instructed(
@@ -148,7 +143,7 @@ async def label_indirectly(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
 ) -> tuple[list[RelevanceLabel], list[CallRecord]]:
     """Indirect: answer from the candidate alone; relevant when that answer matches the reference."""
-    question, _ = _question_answer(state)
+    question, _ = delimited_draft(state)
     reference = latest_draft(state)["answer"]
 
     async def attempt(index: int, candidate: ChunkRef) -> tuple[CandidateAnswer, CallRecord]:

@@ -11,7 +11,7 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, instructed, letter_labels, records_failure
+from nodes.common import Update, delimited_draft, instructed, letter_labels, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from prompts import delimit
@@ -42,16 +42,11 @@ def verdict_update(
     return update
 
 
-def _question_and_answer(state: SampleState) -> tuple[str, str]:
-    draft = latest_draft(state)
-    return delimit("question", "Q", draft["question"]), delimit("answer", "reference", draft["answer"])
-
-
 @records_failure
 async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Quality, multi-hop and unambiguity in one strict verdict."""
     llm = runtime.context.require_services().llm
-    question, answer = _question_and_answer(state)
+    question, answer = delimited_draft(state)
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(
@@ -81,7 +76,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     still bounds how many requests are in flight.
     """
     llm = runtime.context.require_services().llm
-    question, _ = _question_and_answer(state)
+    question, _ = delimited_draft(state)
     labels = letter_labels(len(state["supporting"]))
 
     async def judge(label: str, text: str) -> tuple[SufficiencyVerdict, Any]:
@@ -111,7 +106,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
 async def classify_temporal(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Label the accepted question temporal or not."""
     llm = runtime.context.require_services().llm
-    question, answer = _question_and_answer(state)
+    question, answer = delimited_draft(state)
     messages = instructed(temporal_prompt.SYSTEM, temporal_prompt.USER.format(question=question, answer=answer))
     label, call = await llm.ask("validator", TemporalLabel, messages, node="classify_temporal")
     return {"temporal": label.temporal, "llm_calls": [call]}
