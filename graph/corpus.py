@@ -39,6 +39,12 @@ EXACT_SEARCH_LIMIT = 20_000
 #: Extra hits fetched by neighbour queries so that dropping duplicate texts still leaves n.
 DUPLICATE_HEADROOM = 5
 
+#: Chunks longer than this are never seeds or neighbours: one would flood every prompt it enters.
+MAX_CHUNK_CHARS = 20_000
+
+#: Characters trimmed before a chunk's length is measured: a chunk of only these is blank.
+WHITESPACE = " \t\r\n\x0b\x0c"
+
 LEGACY_COLLECTIONS = "langchain_pg_collection"
 LEGACY_EMBEDDINGS = "langchain_pg_embedding"
 
@@ -181,10 +187,18 @@ class Corpus:
         self.exact_search_limit = EXACT_SEARCH_LIMIT
         self._all_ids_min_chars = 0
         self._dimension: int | None = None
+        self.max_chars = MAX_CHUNK_CHARS
+        """Longer chunks are left out of sampling and neighbour search."""
 
     @classmethod
     async def open(
-        cls, url: str, collection: str, *, schema: str = "public", embeddings: Embeddings | None = None
+        cls,
+        url: str,
+        collection: str,
+        *,
+        schema: str = "public",
+        embeddings: Embeddings | None = None,
+        max_chars: int = MAX_CHUNK_CHARS,
     ) -> Corpus:
         """Connect read-only and find the collection; a missing or empty one is a `UserError`."""
         async with await _connect(url) as conn:
@@ -193,6 +207,7 @@ class Corpus:
         await pool.open()
         try:
             corpus = cls(pool, layout, collection, embeddings)
+            corpus.max_chars = max_chars
             if await corpus.count() == 0:
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
         except BaseException:
@@ -245,6 +260,16 @@ class Corpus:
                 await cursor.execute(query, params)
                 return await cursor.fetchall()
 
+    def _usable(self) -> sql.Composable:
+        """Rows worth a prompt: at least %s characters besides whitespace, at most `max_chars` in all.
+
+        The minimum is a bound value (the caller passes it); the maximum is an integer we own.
+        """
+        text = self.layout.text_column
+        return sql.SQL("length(btrim({text}, {blank})) >= %s AND length({text}) <= {most}").format(
+            text=text, blank=sql.Literal(WHITESPACE), most=sql.Literal(int(self.max_chars))
+        )
+
     @staticmethod
     def _chunk(row: Sequence[Any]) -> Chunk:
         metadata = row[2] if isinstance(row[2], dict) else {}
@@ -252,14 +277,37 @@ class Corpus:
 
     # -- operations -----------------------------------------------------------------------------
 
-    async def count(self, min_chars: int = 0) -> int:
-        """Number of chunks in the collection with at least `min_chars` characters."""
+    async def count(self) -> int:
+        """Number of chunks in the collection."""
         layout = self.layout
-        query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND length({text}) >= %s").format(
-            table=layout.table, scope=layout.scope, text=layout.text_column
-        )
-        rows = await self._fetch(query, (*layout.scope_params, min_chars))
+        query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope}").format(table=layout.table, scope=layout.scope)
+        rows = await self._fetch(query, layout.scope_params)
         return int(rows[0][0])
+
+    async def count_usable(self, min_chars: int = 1) -> int:
+        """Chunks that sampling and neighbour search can return: not blank, not over `max_chars`."""
+        layout = self.layout
+        query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND {usable}").format(
+            table=layout.table, scope=layout.scope, usable=self._usable()
+        )
+        rows = await self._fetch(query, (*layout.scope_params, max(1, min_chars)))
+        return int(rows[0][0])
+
+    async def check_room(self, hops: int, min_seed_chars: int) -> int:
+        """Fail with a `UserError` when no `hops`-hop question fits; else the number of chunks left out."""
+        total, usable = await self.count(), await self.count_usable()
+        if usable < hops + 1:
+            raise UserError(
+                f"collection {self.collection!r} has {usable} usable chunk(s) of {total} (blank chunks and chunks over "
+                f"{self.max_chars} characters are left out); a {hops}-hop question needs at least {hops + 1}: "
+                "ingest more documents or lower --hops"
+            )
+        if await self.count_usable(min_seed_chars) == 0:
+            raise UserError(
+                f"no chunk of collection {self.collection!r} has the {min_seed_chars} characters a seed needs; "
+                "ingest longer chunks (python -m graph.ingest --chunk-size)"
+            )
+        return total - usable
 
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are left out."""
@@ -277,7 +325,7 @@ class Corpus:
     async def sample_ids(
         self, k: int, *, exclude: Iterable[str] = (), min_chars: int = 0, rng: random.Random | None = None
     ) -> list[str]:
-        """Up to `k` distinct random chunk ids, none in `exclude`, each at least `min_chars` long.
+        """Up to `k` distinct random usable chunk ids, none in `exclude`, each at least `min_chars` long.
 
         A collection of up to `IN_MEMORY_SAMPLING_LIMIT` chunks is sampled exactly uniformly from
         its id list (read once). A larger one is sampled with TABLESAMPLE SYSTEM, which reads a
@@ -292,9 +340,10 @@ class Corpus:
         return await self._sample_pages(k, excluded, min_chars, rng)
 
     async def neighbours(self, chunk_id: str, n: int) -> list[Hit]:
-        """The `n` chunks nearest to a stored chunk by its stored embedding.
+        """The `n` usable chunks nearest to a stored chunk by its stored embedding.
 
-        The chunk itself, chunks with the same text as it, and repeated texts are left out.
+        The chunk itself, chunks with the same text as it, repeated texts, blank chunks and chunks
+        over `max_chars` are left out.
         """
         layout = self.layout
         (seed,) = await self.get([chunk_id]) or [None]
@@ -309,7 +358,7 @@ class Corpus:
             param=self._id_param(),
         )
         scoped_id = (*layout.scope_params, seed.id)
-        rows = await self._nearest(target, scoped_id, n + DUPLICATE_HEADROOM, exclude_id=seed.id)
+        rows = await self._nearest(target, scoped_id, n + DUPLICATE_HEADROOM, exclude_id=seed.id, usable_only=True)
         return self._distinct_hits(rows, n, seen={normalise_text(seed.text)})
 
     async def search(self, text: str, n: int) -> list[Hit]:
@@ -323,7 +372,13 @@ class Corpus:
         return self._distinct_hits(rows, n, seen=set())
 
     async def _nearest(
-        self, target: sql.Composable, target_params: tuple[Any, ...], limit: int, *, exclude_id: str | None = None
+        self,
+        target: sql.Composable,
+        target_params: tuple[Any, ...],
+        limit: int,
+        *,
+        exclude_id: str | None = None,
+        usable_only: bool = False,
     ) -> list[tuple[Any, ...]]:
         """Rows ordered by cosine distance to `target`.
 
@@ -335,8 +390,9 @@ class Corpus:
         layout = self.layout
         exact = await self._estimated_rows() <= self.exact_search_limit
         excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
+        usable = sql.SQL(" AND {}").format(self._usable()) if usable_only else sql.SQL("")
         query = sql.SQL(
-            "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope}{excluded}"
+            "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope}{excluded}{usable}"
             " ORDER BY {emb} <=> {target}{tie_break} LIMIT %s"
         ).format(
             cols=self._columns(),
@@ -345,12 +401,14 @@ class Corpus:
             table=layout.table,
             scope=layout.scope,
             excluded=excluded if exclude_id is not None else sql.SQL(""),
+            usable=usable,
             tie_break=sql.SQL(", {}").format(layout.id_column) if exact else sql.SQL(""),
         )
         params = (
             *target_params,
             *layout.scope_params,
             *((exclude_id,) if exclude_id is not None else ()),
+            *((1,) if usable_only else ()),
             *target_params,
             limit,
         )
@@ -404,10 +462,10 @@ class Corpus:
     async def _ids_with_min_chars(self, min_chars: int) -> list[str]:
         if self._all_ids is None or self._all_ids_min_chars != min_chars:
             layout = self.layout
-            query = sql.SQL("SELECT {id}::text FROM {table} WHERE {scope} AND length({text}) >= %s ORDER BY 1").format(
-                id=layout.id_column, table=layout.table, scope=layout.scope, text=layout.text_column
+            query = sql.SQL("SELECT {id}::text FROM {table} WHERE {scope} AND {usable} ORDER BY 1").format(
+                id=layout.id_column, table=layout.table, scope=layout.scope, usable=self._usable()
             )
-            self._all_ids = [row[0] for row in await self._fetch(query, (*layout.scope_params, min_chars))]
+            self._all_ids = [row[0] for row in await self._fetch(query, (*layout.scope_params, max(1, min_chars)))]
             self._all_ids_min_chars = min_chars
         return self._all_ids
 
@@ -420,10 +478,9 @@ class Corpus:
         chosen: list[str] = []
         for _ in range(8):
             query = sql.SQL(
-                "SELECT {id}::text FROM {table} TABLESAMPLE SYSTEM (%s) REPEATABLE (%s)"
-                " WHERE {scope} AND length({text}) >= %s"
-            ).format(id=layout.id_column, table=layout.table, scope=layout.scope, text=layout.text_column)
-            rows = await self._fetch(query, (percent, rng.randrange(2**31), *layout.scope_params, min_chars))
+                "SELECT {id}::text FROM {table} TABLESAMPLE SYSTEM (%s) REPEATABLE (%s) WHERE {scope} AND {usable}"
+            ).format(id=layout.id_column, table=layout.table, scope=layout.scope, usable=self._usable())
+            rows = await self._fetch(query, (percent, rng.randrange(2**31), *layout.scope_params, max(1, min_chars)))
             fresh = [row[0] for row in rows if row[0] not in excluded and row[0] not in chosen]
             rng.shuffle(fresh)
             chosen += fresh[: k - len(chosen)]

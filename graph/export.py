@@ -38,13 +38,13 @@ def read_dataset(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         raise UserError(f"{path} not found; give a run id under --runs-dir or a path to dataset.jsonl")
     records = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
         if not line.strip():
             continue
         try:
             records.append(DatasetRecord.model_validate_json(line).model_dump(mode="json"))
         except ValidationError as invalid:
-            problem = invalid.errors()[0]["msg"]
+            problem = invalid.errors()[0]["msg"]  # also names bytes that are not UTF-8
             raise UserError(
                 f"{path} line {number} is not a valid record ({problem}); fix or remove that line"
             ) from None

@@ -163,7 +163,9 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
         settings = apply_options(args, settings, options)
         nodes = {**options.get("nodes", {}), **settings.nodes, **parse_node_options(args.node)}
         gateway = build_gateway(settings)
-        corpus = await Corpus.open(url, settings.collection or "", schema=settings.schema_name)
+        corpus = await Corpus.open(
+            url, settings.collection or "", schema=settings.schema_name, max_chars=settings.max_chunk_chars
+        )
         try:
             questions = RunQuestions(store, args.run_id)
             seeds = RunSeedPool(

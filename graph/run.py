@@ -302,7 +302,20 @@ async def run_command(
             gateway.cache = LLMCache(checkpoint_url)
         if settings.collection == DEMO_COLLECTION:
             ensure_demo(url)
-        corpus = await Corpus.open(url, settings.collection or "", schema=settings.schema_name)
+        corpus = await Corpus.open(
+            url, settings.collection or "", schema=settings.schema_name, max_chars=settings.max_chunk_chars
+        )
+        try:
+            left_out = await corpus.check_room(args.hops, Context.min_chunk_chars)
+        except BaseException:
+            await corpus.close()
+            raise
+        if left_out:
+            print(
+                f"note: {left_out} chunk(s) of {settings.collection!r} are blank or over {settings.max_chunk_chars} "
+                "characters and are never used (TRIAD_MAX_CHUNK_CHARS)",
+                file=sys.stderr,
+            )
         cells = plan_cells(args.count, args.types, BINARY_MODES[args.binary])
         await store.release_dead_local_workers(run_id, socket.gethostname())
         folder = RunFolder(settings.runs_dir / run_id)

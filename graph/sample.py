@@ -136,7 +136,7 @@ async def arun_sample(
     settings = settings or resolve_settings({"collection": collection})
     url = resolve_database_url(settings)
     gateway = build_gateway(settings, models=models, state_url=resolve_state_url(settings))
-    corpus = await Corpus.open(url, collection, schema=settings.schema_name)
+    corpus = await Corpus.open(url, collection, schema=settings.schema_name, max_chars=settings.max_chunk_chars)
     try:
         services = Services(corpus=corpus, llm=gateway, seeds=SeedRegistry(corpus))
         async with open_checkpointer(resolve_state_url(settings)) as saver:

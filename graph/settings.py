@@ -65,6 +65,9 @@ class Settings(BaseModel):
     nodes: dict[str, str] = Field(default_factory=dict, description="Stage -> implementation overrides.")
     runs_dir: Path = Field(Path("runs"), description="Where run folders are written.")
     lease_seconds: float = Field(30.0, gt=0, description="How long a sample slot stays with a silent worker.")
+    max_chunk_chars: int = Field(
+        20_000, gt=0, description="Chunks longer than this are never seeds or neighbours (they would flood prompts)."
+    )
 
     @field_validator("collection", "database_url", "state_url", "llm_base_url")
     @classmethod

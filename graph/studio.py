@@ -40,7 +40,9 @@ async def studio_services(context: Context) -> Services:
     key = tuple(models[role] for role in ROLES)
     async with _lock:
         if key not in _services:
-            corpus = await Corpus.open(database_url(settings), settings.collection or DEMO_COLLECTION)
+            corpus = await Corpus.open(
+                database_url(settings), settings.collection or DEMO_COLLECTION, max_chars=settings.max_chunk_chars
+            )
             gateway = build_gateway(settings, models=dict(models))  # type: ignore[arg-type]
             _services[key] = Services(corpus=corpus, llm=gateway, seeds=SeedRegistry(corpus))
         return _services[key]

@@ -1,0 +1,159 @@
+"""Bad input as users give it: each ends in one `error:` line and exit code 2, or is left out with a note."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tests.cli.test_commands import assert_one_line_error
+from tests.conftest import run_cli
+
+SCRIPTED = "import:graph.scripted:plausible_model"
+HUGE_MARKER = "HUGECHUNKMARKER"
+
+
+def copy_of(url: str, source: str, name: str, rows: int) -> None:
+    """A new PGVectorStore table holding the first `rows` chunks of `source`, embeddings included."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+        conn.execute(f'CREATE TABLE "{name}" (LIKE "{source}" INCLUDING ALL)')
+        conn.execute(
+            f'INSERT INTO "{name}" SELECT * FROM "{source}" ORDER BY langchain_id LIMIT %s',
+            (rows,),
+        )
+
+
+def add_chunk(url: str, table: str, text: str, like_row: int = 0) -> None:
+    """A chunk with `text` and the embedding of the table's `like_row`-th chunk (so it is a near neighbour)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            f'INSERT INTO "{table}" SELECT gen_random_uuid(), %s, embedding, langchain_metadata'
+            f' FROM "{table}" ORDER BY langchain_id OFFSET %s LIMIT 1',
+            (text, like_row),
+        )
+
+
+def run_on(collection: str, url: str, tmp_path: Path, *extra: str):  # noqa: ANN201
+    return run_cli(
+        "graph.run", "--collection", collection, "--count", "2", "--llm", SCRIPTED, "--dedup-threshold", "0",
+        "--database-url", url, "--runs-dir", str(tmp_path / "runs"), *extra,
+    )  # fmt: skip
+
+
+def test_a_collection_with_fewer_chunks_than_hops_plus_one(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    copy_of(pg_url, demo_slice, "bad_two_chunks", 2)
+    result = run_on("bad_two_chunks", pg_url, tmp_path)
+    assert_one_line_error(result, "has 2 usable chunk(s) of 2", "needs at least 3", "--hops")
+    copy_of(pg_url, demo_slice, "bad_three_chunks", 3)
+    assert_one_line_error(run_on("bad_three_chunks", pg_url, tmp_path, "--hops", "3"), "needs at least 4")
+
+
+def test_a_collection_of_blank_chunks_only(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    copy_of(pg_url, demo_slice, "bad_blank", 1)
+    for text in ("", "   ", "\n\t \r\n", " "):
+        add_chunk(pg_url, "bad_blank", text)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE bad_blank SET content = ' ' WHERE length(btrim(content)) > 0")
+    assert_one_line_error(run_on("bad_blank", pg_url, tmp_path), "has 0 usable chunk(s) of 5", "blank chunks")
+
+
+def test_chunks_too_short_to_seed_from(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    copy_of(pg_url, demo_slice, "bad_short", 4)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE bad_short SET content = 'VACUUM ' || langchain_id::text")
+    assert_one_line_error(run_on("bad_short", pg_url, tmp_path), "200 characters a seed needs", "--chunk-size")
+
+
+def test_blank_and_megabyte_chunks_never_reach_a_prompt(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    copy_of(pg_url, demo_slice, "bad_mixed", 40)
+    for row in range(0, 40, 4):
+        add_chunk(pg_url, "bad_mixed", " \n ", like_row=row)
+        add_chunk(pg_url, "bad_mixed", f"{HUGE_MARKER} " + "autovacuum VACUUM WAL " * 48_000, like_row=row + 1)
+    with psycopg.connect(pg_url) as conn:
+        largest = conn.execute("SELECT max(length(content)) FROM bad_mixed").fetchone()[0]
+    assert largest > 1_000_000
+    recording = tmp_path / "calls.jsonl"
+    result = run_on("bad_mixed", pg_url, tmp_path, "--seed", "3", "--record-llm", str(recording))
+    assert result.returncode == 0, result.stderr
+    assert "note: 20 chunk(s) of 'bad_mixed' are blank or over 20000 characters and are never used" in result.stderr
+    requests = recording.read_text()
+    assert requests.count('"key"') >= 10  # the run did call the model
+    assert HUGE_MARKER not in requests
+    for line in requests.splitlines():
+        for message in json.loads(line)["messages"]:
+            assert '">\n \n \n</' not in message["content"]  # no blank chunk between delimiters
+    (folder,) = (tmp_path / "runs").iterdir()
+    for line in (folder / "dataset.jsonl").read_text().splitlines() + (
+        folder / "rejected.jsonl"
+    ).read_text().splitlines():
+        assert HUGE_MARKER not in line
+
+
+def test_a_larger_limit_from_the_environment_lets_big_chunks_in(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    copy_of(pg_url, demo_slice, "bad_limit", 3)
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("UPDATE bad_limit SET content = repeat('autovacuum ', 2000)")  # 22,000 characters each
+    assert_one_line_error(run_on("bad_limit", pg_url, tmp_path), "has 0 usable chunk(s) of 3")
+    result = run_cli(
+        "graph.run", "--collection", "bad_limit", "--count", "1", "--llm", SCRIPTED, "--dedup-threshold", "0",
+        "--database-url", pg_url, "--runs-dir", str(tmp_path / "runs"),
+        env={"TRIAD_MAX_CHUNK_CHARS": "30000"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+
+
+def test_a_file_that_is_not_utf8_in_ingest(pg_url: str, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "good.txt").write_text("Checkpoints flush dirty pages. " * 20)
+    (docs / "latin1.txt").write_bytes("Caf\xe9 au lait, r\xe9sum\xe9 ".encode("latin-1") * 20)
+    result = run_cli("graph.ingest", str(docs), "--collection", "bad_latin1", "--database-url", pg_url)
+    assert_one_line_error(result, "latin1.txt is not UTF-8 text", "convert it to UTF-8")
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT to_regclass('bad_latin1')").fetchone()[0] is None  # nothing half-written
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("--count", "-3"), "--count must be a positive number"),
+        (("--count", "2", "--concurrency", "-1"), "--concurrency must be at least 1"),
+        (("--count", "2", "--max-revisions", "-1"), "cannot be negative"),
+        (("--count", "2", "--llm", "nosuch:model"), "unknown model provider"),
+        (("--count", "2", "--node", "bridge=nosuch"), "bridge"),
+        (("--count", "2", "--max-cost-usd", "-5"), "invalid value for max_cost_usd"),
+    ],
+)
+def test_bad_run_values(args: tuple[str, ...], fragment: str, tmp_path: Path) -> None:
+    result = run_cli("graph.run", "--demo", *args, env={"TRIAD_HOME": str(tmp_path)})
+    assert_one_line_error(result, fragment)
+
+
+@pytest.mark.parametrize(
+    ("env", "toml", "fragment"),
+    [
+        ({"TRIAD_REQUESTS_PER_SECOND": "fast"}, "", "invalid value for requests_per_second"),
+        ({"TRIAD_LEASE_SECONDS": "-1"}, "", "invalid value for lease_seconds"),
+        ({}, "max_concurrent_requests = 0\n", "invalid value for max_concurrent_requests"),
+        ({}, "colection = 'typo'\n", "unknown setting 'colection'"),
+        ({}, "[prices\n", "is not valid TOML"),
+    ],
+)
+def test_invalid_configuration_values(env: dict[str, str], toml: str, fragment: str, tmp_path: Path) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text(toml)
+    result = run_cli("graph.run", "--demo", "--llm", SCRIPTED, env={**env, "TRIAD_CONFIG": str(config)})
+    assert_one_line_error(result, fragment)
+
+
+@pytest.mark.parametrize("module", ["graph.evaluate", "graph.export"])
+def test_a_dataset_with_a_corrupt_line_names_the_line(module: str, tmp_path: Path) -> None:
+    dataset = tmp_path / "dataset.jsonl"
+    dataset.write_bytes(b'{"id": "x", "question": "trunc')
+    extra = ("--setup", f"k3=k=3,model={SCRIPTED}") if module == "graph.evaluate" else ("--format", "csv")
+    assert_one_line_error(run_cli(module, str(dataset), *extra), "line 1 is not a valid record", "fix or remove")
+    dataset.write_bytes(b"\n\xff\xfe not utf-8\n")
+    assert_one_line_error(run_cli(module, str(dataset), *extra), "line 2 is not a valid record")
