@@ -199,11 +199,23 @@ class Corpus:
         schema: str = "public",
         embeddings: Embeddings | None = None,
         max_chars: int = MAX_CHUNK_CHARS,
+        pool_timeout_s: float = 30.0,
     ) -> Corpus:
-        """Connect read-only and find the collection; a missing or empty one is a `UserError`."""
+        """Connect read-only and find the collection; a missing or empty one is a `UserError`.
+
+        A query waits at most `pool_timeout_s` for a connection (e.g. while the server restarts).
+        """
         async with await _connect(url) as conn:
             layout = await detect_layout(conn, collection, schema)
-        pool = AsyncConnectionPool(url, min_size=1, max_size=POOL_SIZE, kwargs=READ_ONLY_SESSION, open=False)
+        pool = AsyncConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs=READ_ONLY_SESSION,
+            open=False,
+            check=AsyncConnectionPool.check_connection,  # a restarted server's dropped connections are replaced
+            timeout=pool_timeout_s,
+        )
         await pool.open()
         try:
             corpus = cls(pool, layout, collection, embeddings)

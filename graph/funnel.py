@@ -25,7 +25,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     per_node: dict[str, dict[str, float]] = defaultdict(
         lambda: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
     )
-    drafts = revisions = 0
+    drafts = revisions = retries = 0
     for state in states:
         outcome = state.get("outcome", "failed")
         outcomes[outcome] += 1
@@ -38,6 +38,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             if not verdict["accepted"]:
                 rejected_by[verdict["judge"]] += 1
         for call in state.get("llm_calls", []):
+            retries += max(0, call.get("attempts", 1) - 1) if call.get("source", "provider") == "provider" else 0
             for totals in (per_role[call["role"]], per_node[call["node"]]):
                 totals["calls"] += 1
                 totals["input_tokens"] += call["input_tokens"]
@@ -59,6 +60,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "per_role": per_role,
             "per_node": dict(sorted(per_node.items())),
             "calls": calls,
+            "repeated_requests": retries,
             "cost_usd": cost,
             "calls_per_accepted": calls / accepted if accepted else None,
             "cost_per_accepted_usd": cost / accepted if accepted else None,
@@ -92,6 +94,8 @@ def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
         lines.append(
             f"{role:<12}{totals['calls']:>7}{totals['input_tokens']:>11}{totals['output_tokens']:>11}{totals['cost_usd']:>10.4f}"
         )
+    if llm.get("repeated_requests"):
+        lines.append(f"requests repeated      {llm['repeated_requests']}  (429s, timeouts, errors, unusable replies)")
     per_accepted = llm["cost_per_accepted_usd"]
     if per_accepted is not None:
         lines.append(f"per accepted sample: {llm['calls_per_accepted']:.1f} calls, {per_accepted:.4f} USD")

@@ -30,6 +30,8 @@ class RetryPolicy:
     base_delay_s: float = 1.0
     max_delay_s: float = 30.0
     max_total_wait_s: float = 120.0
+    request_timeout_s: float = 120.0
+    """One request that has not answered by then is cut off and counts as a (retried) timeout."""
 
     def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
         """Seconds to wait before retry number `attempt` (1-based): Retry-After, or full-jitter backoff."""
@@ -59,7 +61,10 @@ def classify(error: BaseException) -> ErrorKind:
         return "transient"
     if isinstance(error, TimeoutError | asyncio.TimeoutError) or "timeout" in name:
         return "transient"
-    if isinstance(error, ConnectionError) or "connect" in name or "remoteprotocol" in name:
+    # A connection that was made and then dropped is transient; one that cannot be made is not.
+    if isinstance(error, ConnectionResetError | ConnectionAbortedError | BrokenPipeError) or "remoteprotocol" in name:
+        return "transient"
+    if isinstance(error, ConnectionError) or "connect" in name:
         return "connection"
     return "fatal"
 

@@ -112,21 +112,33 @@ class LLMCache:
         return self._conn
 
     async def get(self, key: str) -> dict[str, Any] | None:
+        """The cached response, or None (also while the database is away: the cache is only a saving)."""
+        import psycopg
+
         async with self._lock:
-            conn = await self._connection()
-            cursor = await conn.execute("SELECT response FROM triad_llm_cache WHERE key = %s", (key,))
-            row = await cursor.fetchone()
+            try:
+                conn = await self._connection()
+                cursor = await conn.execute("SELECT response FROM triad_llm_cache WHERE key = %s", (key,))
+                row = await cursor.fetchone()
+            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                log.warning("llm_cache_unavailable", error=str(error).strip().splitlines()[:1])
+                return None
         return row[0] if row else None
 
     async def put(self, key: str, model: str, response: dict[str, Any]) -> None:
+        import psycopg
         from psycopg.types.json import Jsonb
 
         async with self._lock:
-            conn = await self._connection()
-            await conn.execute(
-                "INSERT INTO triad_llm_cache (key, model, response) VALUES (%s, %s, %s) ON CONFLICT (key) DO NOTHING",
-                (key, model, Jsonb(response)),
-            )
+            try:
+                conn = await self._connection()
+                await conn.execute(
+                    "INSERT INTO triad_llm_cache (key, model, response) VALUES (%s, %s, %s)"
+                    " ON CONFLICT (key) DO NOTHING",
+                    (key, model, Jsonb(response)),
+                )
+            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                log.warning("llm_cache_unavailable", error=str(error).strip().splitlines()[:1])
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -321,7 +333,9 @@ class LLMGateway:
         for attempt in range(1, self.retry.max_attempts + 1):
             try:
                 async with limiter.slot():
-                    result = await asyncio.wait_for(runnable.ainvoke(conversation), timeout=self.retry.max_total_wait_s)
+                    result = await asyncio.wait_for(
+                        runnable.ainvoke(conversation), timeout=self.retry.request_timeout_s
+                    )
             except Exception as error:  # provider SDKs raise their own hierarchies; classify() sorts them
                 kind = classify(error)
                 if kind == "auth":
@@ -399,6 +413,7 @@ def build_gateway(
         prices={**DEFAULT_PRICES, **settings.prices},
         requests_per_second=settings.requests_per_second,
         max_concurrency=settings.max_concurrent_requests,
+        retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
         cache=cache,
         record_path=record_path,
         seed=seed,

@@ -20,8 +20,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-
+from graph.checkpoints import PooledPostgresSaver
 from graph.cli import add_database_options, settings_from_args
 from graph.corpus import Corpus
 from graph.db import check_connection, database_url, state_url
@@ -171,7 +170,7 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
             seeds = RunSeedPool(
                 corpus, store, args.run_id, used=await store.used_seeds(args.run_id), seed=options.get("seed")
             )
-            saver = AsyncPostgresSaver(checkpoint_pool)  # type: ignore[arg-type]
+            saver = PooledPostgresSaver(checkpoint_pool)  # type: ignore[arg-type]
             context = context_for(
                 settings, gateway, run_id=args.run_id, max_revisions=options["max_revisions"],
                 max_restarts=options["max_restarts"], **context_overrides(nodes),

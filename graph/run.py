@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from graph.checkpoints import PooledPostgresSaver
 from graph.cli import add_collection_options, add_database_options, settings_from_args
 from graph.corpus import Corpus
 from graph.db import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
@@ -41,7 +41,7 @@ from graph.outputs import RunFolder
 from graph.progress import Progress
 from graph.registry import context_overrides, parse_node_options
 from graph.report import write_report
-from graph.runner import plan_cells, work
+from graph.runner import DATABASE_ERRORS, Outages, plan_cells, work
 from graph.runstore import CellPlan, RunQuestions, RunSeedPool, RunStore
 from graph.sample import SampleRunner, context_for
 from graph.settings import Settings
@@ -51,6 +51,9 @@ from state.sample import DEFAULT_ROLE, QUESTION_TYPES
 from state.usage import ROLES
 
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
+
+#: Seconds a request for a pooled state-database connection may wait.
+POOL_TIMEOUT_S = 30.0
 
 
 def parse_types(value: str) -> tuple[str, ...]:
@@ -246,16 +249,34 @@ def run_document(
 
 
 @asynccontextmanager
-async def state_pools(url: str, concurrency: int) -> AsyncIterator[tuple[AsyncConnectionPool, AsyncConnectionPool]]:
-    """Connection pools on the state database: one for checkpoints (dict rows), one for run bookkeeping."""
+async def state_pools(
+    url: str, concurrency: int, wait_s: float = POOL_TIMEOUT_S
+) -> AsyncIterator[tuple[AsyncConnectionPool, AsyncConnectionPool]]:
+    """Connection pools on the state database: one for checkpoints (dict rows), one for run bookkeeping.
+
+    A request for a connection waits at most `wait_s` (capped at `POOL_TIMEOUT_S`): no longer than
+    the run is willing to wait for a database that went away.
+    """
+    timeout = max(1.0, min(wait_s, POOL_TIMEOUT_S))
+    # `check` replaces connections a restarted server dropped before handing them out.
     checkpoints = AsyncConnectionPool(
         url,
         min_size=1,
         max_size=concurrency + 2,
         open=False,
+        check=AsyncConnectionPool.check_connection,
+        timeout=timeout,
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
     )
-    bookkeeping = AsyncConnectionPool(url, min_size=1, max_size=4, open=False, kwargs={"autocommit": True})
+    bookkeeping = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=4,
+        open=False,
+        check=AsyncConnectionPool.check_connection,
+        timeout=timeout,
+        kwargs={"autocommit": True},
+    )
     try:
         await checkpoints.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         await bookkeeping.open(wait=True, timeout=CONNECT_TIMEOUT_S)
@@ -278,7 +299,10 @@ async def run_command(
     url = database_url(settings)
     check_connection(url)
     checkpoint_url = state_url(settings)
-    async with state_pools(checkpoint_url, args.concurrency) as (checkpoint_pool, store_pool):
+    async with state_pools(checkpoint_url, args.concurrency, settings.database_wait_seconds) as (
+        checkpoint_pool,
+        store_pool,
+    ):
         store = RunStore(store_pool, lease_seconds=settings.lease_seconds)
         await store.setup()
         run_id = args.resume or args.run_id or new_run_id()
@@ -303,7 +327,11 @@ async def run_command(
         if settings.collection == DEMO_COLLECTION:
             ensure_demo(url)
         corpus = await Corpus.open(
-            url, settings.collection or "", schema=settings.schema_name, max_chars=settings.max_chunk_chars
+            url,
+            settings.collection or "",
+            schema=settings.schema_name,
+            max_chars=settings.max_chunk_chars,
+            pool_timeout_s=max(1.0, min(settings.database_wait_seconds, POOL_TIMEOUT_S)),
         )
         try:
             left_out = await corpus.check_room(args.hops, Context.min_chunk_chars)
@@ -329,7 +357,7 @@ async def run_command(
             )
             seeds = RunSeedPool(corpus, store, run_id, used=await store.used_seeds(run_id), seed=args.seed)
             services = Services(corpus=corpus, llm=gateway, seeds=seeds, questions=questions)
-            saver = AsyncPostgresSaver(checkpoint_pool)  # type: ignore[arg-type]
+            saver = PooledPostgresSaver(checkpoint_pool)  # type: ignore[arg-type]
             await saver.setup()
             context = context_for(
                 settings,
@@ -355,13 +383,14 @@ async def run_command(
                     hops=args.hops,
                     role=args.role,
                     max_cost_usd=settings.max_cost_usd,
+                    database_wait_s=settings.database_wait_seconds,
                     on_done=progress.sample_done,
                 )
         finally:
             await corpus.close()
             if gateway.cache is not None:
                 await gateway.cache.close()
-        finished = await store.finished(run_id)
+        finished = await Outages(run_id, settings.database_wait_seconds).call(lambda: store.finished(run_id))
     folder.rebuild(finished)
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run_id, options, settings, cells, summary, started, outcome.stopped_by_cost)
@@ -401,7 +430,14 @@ def main(argv: list[str] | None = None) -> None:
             raise UserError("name the collection with --collection NAME (or TRIAD_COLLECTION), or pass --demo")
         # Every role resolves before any work: a missing key or an unknown provider fails here, at once.
         gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
-    asyncio.run(run_command(args, settings, gateway))
+    try:
+        asyncio.run(run_command(args, settings, gateway))
+    except DATABASE_ERRORS as error:
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        run = args.resume or args.run_id or "RUN_ID (printed when the run started)"
+        raise UserError(
+            f"lost the database ({first_line}); finished samples are kept: start it, then continue with --resume {run}"
+        ) from None
 
 
 if __name__ == "__main__":

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+import psycopg
 import structlog
 
+from graph.errors import UserError
 from graph.funnel import cell_name
 from graph.llm import LLMGateway
 from graph.outputs import RunFolder
@@ -30,6 +34,59 @@ ATTEMPT_FACTOR = 3
 
 #: Seconds an idle lane waits before asking again whether a running slot reopened a cell.
 IDLE_POLL_SECONDS = 0.5
+
+#: What a database that went away raises: a dropped connection, or none to be had in time.
+DATABASE_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError)
+
+#: Seconds between tries while the database is away.
+OUTAGE_POLL_SECONDS = 1.0
+
+T = TypeVar("T")
+
+
+class Outages:
+    """Repeats database work through an outage: waits for the server to come back, up to `wait_s`.
+
+    Samples continue from their last checkpoint afterwards, so an outage costs at most the steps in
+    flight. A server that stays away longer ends the run with one line naming `--resume`.
+    """
+
+    def __init__(self, run_id: str, wait_s: float) -> None:
+        self.run_id = run_id
+        self.wait_s = wait_s
+        self.outages = 0
+        self._since: float | None = None
+
+    async def call(self, operation: Callable[[], Awaitable[T]]) -> T:
+        while True:
+            try:
+                result = await operation()
+            except DATABASE_ERRORS as error:
+                await self._wait(error)
+                continue
+            if self._since is not None:
+                log.warning("database_back", run_id=self.run_id, after_s=round(time.monotonic() - self._since, 1))
+                print(f"the database is back after {time.monotonic() - self._since:.0f} s; going on", file=sys.stderr)
+                self._since = None
+            return result
+
+    async def _wait(self, error: BaseException) -> None:
+        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        now = time.monotonic()
+        if self._since is None:
+            self._since = now
+            self.outages += 1
+            log.warning("database_unreachable", run_id=self.run_id, error=first_line)
+            print(
+                f"the database is unreachable ({first_line}); waiting up to {self.wait_s:.0f} s for it",
+                file=sys.stderr,
+            )
+        if now - self._since > self.wait_s:
+            raise UserError(
+                f"the database stayed unreachable for {self.wait_s:.0f} s ({first_line}); "
+                f"start it again, then continue with --resume {self.run_id}"
+            ) from None
+        await asyncio.sleep(OUTAGE_POLL_SECONDS)
 
 
 def plan_cells(
@@ -70,6 +127,7 @@ class WorkResult:
 
     finished: int = 0
     stopped_by_cost: bool = False
+    database_outages: int = 0
 
 
 async def work(
@@ -85,28 +143,37 @@ async def work(
     hops: int = 2,
     role: str | None = None,
     max_cost_usd: float | None = None,
+    database_wait_s: float = 120.0,
     on_done: Callable[[Slot, SampleResult], None] | None = None,
 ) -> WorkResult:
-    """Claim and run slots with `concurrency` lanes until the plan is met, capped, or the budget spent."""
+    """Claim and run slots with `concurrency` lanes until the plan is met, capped, or the budget spent.
+
+    While the database is away, lanes wait for it (up to `database_wait_s`) and then go on.
+    """
     outcome = WorkResult()
+    outages = Outages(run_id, database_wait_s)
 
     async def lane() -> None:
         while True:
             if max_cost_usd is not None and gateway.cost_usd >= max_cost_usd:
                 outcome.stopped_by_cost = True
                 return
-            slot = await store.claim(run_id, cells, worker)
+            slot = await outages.call(lambda: store.claim(run_id, cells, worker))
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
-                if await store.slots_running(run_id):
+                if await outages.call(lambda: store.slots_running(run_id)):
                     await asyncio.sleep(IDLE_POLL_SECONDS)
                     continue
                 return
             spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=hops)  # type: ignore[typeddict-item]
             if role:
                 spec["role"] = role
-            result = await runner.run(spec, slot.thread_id)
-            await store.complete(slot, result.outcome, result.record, result.rejection, sample_summary(result.state))
+            # Run again after an outage: the sample continues from its last checkpoint.
+            result = await outages.call(lambda: runner.run(spec, slot.thread_id))  # noqa: B023
+            summary = sample_summary(result.state)
+            await outages.call(
+                lambda: store.complete(slot, result.outcome, result.record, result.rejection, summary)  # noqa: B023
+            )
             folder.append(result.record, result.rejection)
             outcome.finished += 1
             log.info(
@@ -122,7 +189,8 @@ async def work(
     async def heartbeat() -> None:
         while True:
             await asyncio.sleep(store.lease_seconds / 3)
-            await store.heartbeat(run_id, worker)
+            with contextlib.suppress(*DATABASE_ERRORS):  # the lanes notice an outage and wait for it
+                await store.heartbeat(run_id, worker)
 
     beat = asyncio.create_task(heartbeat())
     try:
@@ -138,4 +206,5 @@ async def work(
         raise
     finally:
         beat.cancel()
+    outcome.database_outages = outages.outages
     return outcome

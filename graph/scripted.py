@@ -10,15 +10,23 @@ raises any exception a script step holds, so provider faults can be injected.
 A script maps a schema name (or "text" for plain calls) to a list of steps used in order (the last
 one repeats) or to a callable `(messages) -> step`. A step is a reply string, a dict (sent as
 JSON), an `AIMessage`, or an exception to raise.
+
+`Faults` injects provider trouble into a share of asynchronous calls, drawn at random: 429s with and
+without Retry-After, 500s, requests that hang until the caller's timeout, connection resets, and
+replies that are malformed, truncated or empty.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -40,6 +48,85 @@ def _approx_tokens(text: str) -> int:
     return max(1, len(text) // 4)
 
 
+class InjectedHTTPError(Exception):
+    """An HTTP error as provider SDKs raise them: a status code and a response with headers."""
+
+    def __init__(self, status: int, retry_after: float | None = None) -> None:
+        super().__init__(f"HTTP {status} (injected)")
+        self.status_code = status
+        headers = {"retry-after": str(retry_after)} if retry_after is not None else {}
+        self.response = SimpleNamespace(status_code=status, headers=headers)
+
+
+#: Every kind of fault `Faults` can inject.
+FAULT_KINDS = (
+    "rate_limited_retry_after",
+    "rate_limited",
+    "server_error",
+    "hang",
+    "connection_reset",
+    "malformed_json",
+    "truncated_json",
+    "empty_reply",
+)
+
+
+@dataclass
+class Faults:
+    """Provider faults injected into a share of calls (`rate`), each kind equally likely."""
+
+    rate: float = 0.3
+    seed: int | None = None
+    kinds: tuple[str, ...] = FAULT_KINDS
+    retry_after_s: float = 0.5
+    hang_s: float = 3600.0
+    """How long a hanging request sleeps: far past any sensible request timeout."""
+    injected: Counter[str] = field(default_factory=Counter)
+    calls: int = 0
+    _rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        unknown = set(self.kinds) - set(FAULT_KINDS)
+        if unknown:
+            raise ValueError(f"unknown fault kinds {sorted(unknown)}; choose from {FAULT_KINDS}")
+        self._rng = random.Random(self.seed)
+
+    def draw(self) -> str | None:
+        """The fault for the next call, or None for a clean one."""
+        self.calls += 1
+        if self._rng.random() >= self.rate:
+            return None
+        kind = self._rng.choice(self.kinds)
+        self.injected[kind] += 1
+        return kind
+
+    async def before_reply(self, kind: str) -> None:
+        """Raise (or hang) for the faults that never produce a reply."""
+        if kind == "rate_limited_retry_after":
+            raise InjectedHTTPError(429, retry_after=self.retry_after_s)
+        if kind == "rate_limited":
+            raise InjectedHTTPError(429)
+        if kind == "server_error":
+            raise InjectedHTTPError(500)
+        if kind == "connection_reset":
+            raise ConnectionResetError("connection reset by peer (injected)")
+        if kind == "hang":
+            await asyncio.sleep(self.hang_s)
+
+    @staticmethod
+    def spoil(kind: str, reply: AIMessage) -> AIMessage:
+        """The reply as a faulty provider would send it."""
+        text = str(reply.content)
+        spoiled = {
+            "malformed_json": "Sure! Here is the JSON you asked for: {" + text.strip("{}")[:40] + ",,}",
+            "truncated_json": text[: max(1, len(text) // 2)],
+            "empty_reply": "",
+        }.get(kind)
+        if spoiled is None:
+            return reply
+        return AIMessage(content=spoiled, usage_metadata=reply.usage_metadata)
+
+
 class ScriptedChatModel(GenericFakeChatModel):
     """A fake chat model that answers from a script, with structured output and latency."""
 
@@ -47,6 +134,8 @@ class ScriptedChatModel(GenericFakeChatModel):
     script: dict[str, Any] = Field(default_factory=dict)
     latency_s: float = 0.0
     """Seconds each call sleeps, standing in for a provider's latency."""
+    faults: Faults | None = None
+    """Provider faults injected into asynchronous calls."""
 
     _positions: dict[str, int] = PrivateAttr(default_factory=dict)
     _calls: list[tuple[str, list[BaseMessage]]] = PrivateAttr(default_factory=list)
@@ -101,7 +190,12 @@ class ScriptedChatModel(GenericFakeChatModel):
         started = time.monotonic()
         if self.latency_s:
             await asyncio.sleep(self.latency_s)
+        fault = self.faults.draw() if self.faults is not None else None
+        if fault is not None:
+            await self.faults.before_reply(fault)  # type: ignore[union-attr]
         message = self._reply(messages, kwargs.get("script_key", TEXT_CALLS))
+        if fault is not None:
+            message = Faults.spoil(fault, message)
         self._spans.append((started, time.monotonic()))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
@@ -137,8 +231,13 @@ class ScriptedChatModel(GenericFakeChatModel):
 _TAGGED = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n(.*?)\n</\1>', re.S)
 
 
+def prompt(messages: list[BaseMessage]) -> str:
+    """The request's material: its first human message (later ones are re-asks after an unusable reply)."""
+    return str(next((m.content for m in messages if m.type == "human"), messages[-1].content))
+
+
 def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
-    text = str(messages[-1].content)
+    text = prompt(messages)
     return {label: body for kind, label, body in _TAGGED.findall(text) if kind == tag}
 
 
@@ -154,7 +253,7 @@ def section(text: str) -> tuple[str, str]:
 
 def propose(messages: list[BaseMessage]) -> dict[str, Any]:
     chunks = tagged(messages, "chunk")
-    hops = int(re.search(r"at least (\d+)", str(messages[-1].content)).group(1))  # type: ignore[union-attr]
+    hops = int(re.search(r"at least (\d+)", prompt(messages)).group(1))  # type: ignore[union-attr]
     entities = {label: entity_spans(text)[:12] for label, text in chunks.items()}
     listed = [{"chunk": label, "entities": names} for label, names in entities.items()]
     for span in sorted(entities.get("C1", []), key=len, reverse=True):
@@ -166,11 +265,11 @@ def propose(messages: list[BaseMessage]) -> dict[str, Any]:
 
 
 def write_question(messages: list[BaseMessage]) -> dict[str, str]:
-    prompt = str(messages[-1].content)
+    text = prompt(messages)
     chunks = tagged(messages, "chunk")
-    topic = re.search(r"Bridging topic: (.*)", prompt).group(1).strip()  # type: ignore[union-attr]
+    topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
     (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
-    if 'exactly "Yes" or "No"' in prompt:
+    if 'exactly "Yes" or "No"' in text:
         same = number_a.split(".")[0] == number_b.split(".")[0]
         question = f'Are the PostgreSQL 15 manual sections "{title_a}" and "{title_b}" in the same chapter?'
         return {"question": question, "answer": "Yes" if same else "No"}
@@ -180,12 +279,12 @@ def write_question(messages: list[BaseMessage]) -> dict[str, str]:
             "question": f'Which term appears both in "{title_a}" and in "{title_b}" of the PostgreSQL 15 manual?',
             "answer": topic,
         }
-    if "composition" in prompt:
+    if "composition" in text:
         return {
             "question": f'What is the number of the manual section that shares a subject with "{title_b}"?',
             "answer": number_a,
         }
-    if "intersection" in prompt:
+    if "intersection" in text:
         return {
             "question": f'Which section number of the PostgreSQL 15 manual covers both {topic} and "{title_b}"?',
             "answer": number_a,
@@ -240,12 +339,12 @@ PLAUSIBLE_SCRIPT = {
     "QuestionDraft": write_question,
     "QualityVerdict": judge_quality,
     "SufficiencyVerdict": lambda messages: {"sufficient": False, "reason": "one heading is missing"},
-    "TemporalLabel": lambda messages: {"temporal": "first" in str(messages[-1].content), "reason": "order of sections"},
+    "TemporalLabel": lambda messages: {"temporal": "first" in prompt(messages), "reason": "order of sections"},
     "RelevanceVerdict": label_relevance,
     "RagAnswer": rag_answer,
     "CorrectnessVerdict": judge_correctness,
     "FaithfulnessVerdict": lambda messages: {"faithful": True, "reason": "taken from the contexts"},
-    "AbstentionVerdict": lambda messages: {"abstained": "know" in str(messages[-1].content)},
+    "AbstentionVerdict": lambda messages: {"abstained": "know" in prompt(messages)},
 }
 
 
@@ -257,3 +356,12 @@ def plausible_model() -> ScriptedChatModel:
 def plausible_model_200ms() -> ScriptedChatModel:
     """The plausible script with 200 ms per call, standing in for a hosted model's latency."""
     return ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.2)
+
+
+def plausible_model_with_faults() -> ScriptedChatModel:
+    """The plausible script, 50 ms per call, with provider faults in 30% of calls.
+
+    Run it with a short request timeout (TRIAD_REQUEST_TIMEOUT_SECONDS=2), or a hanging request
+    waits the default two minutes before it is retried.
+    """
+    return ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.05, faults=Faults(rate=0.3))

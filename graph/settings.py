@@ -57,6 +57,9 @@ class Settings(BaseModel):
     openai_api_key: SecretStr | None = Field(None, description="OpenAI API key.")
     requests_per_second: float = Field(10.0, gt=0, description="Provider requests started per second.")
     max_concurrent_requests: int = Field(16, gt=0, description="Provider requests in flight at once.")
+    request_timeout_seconds: float = Field(
+        120.0, gt=0, description="A provider request not answered by then is cut off and retried."
+    )
     llm_cache: bool = Field(True, description="Serve identical requests from the cache in the state database.")
     max_cost_usd: float | None = Field(None, gt=0, description="Stop starting samples once this is spent.")
     prices: dict[str, tuple[float, float]] = Field(
@@ -65,6 +68,9 @@ class Settings(BaseModel):
     nodes: dict[str, str] = Field(default_factory=dict, description="Stage -> implementation overrides.")
     runs_dir: Path = Field(Path("runs"), description="Where run folders are written.")
     lease_seconds: float = Field(30.0, gt=0, description="How long a sample slot stays with a silent worker.")
+    database_wait_seconds: float = Field(
+        120.0, ge=0, description="How long a run waits for a database that went away before it stops."
+    )
     max_chunk_chars: int = Field(
         20_000, gt=0, description="Chunks longer than this are never seeds or neighbours (they would flood prompts)."
     )

@@ -37,7 +37,9 @@ class ReadTimeout(Exception):
         (AuthenticationError("bad key"), "auth"),
         (TimeoutError(), "transient"),
         (ReadTimeout(), "transient"),
-        (ConnectionResetError(), "connection"),
+        (ConnectionResetError(), "transient"),
+        (BrokenPipeError(), "transient"),
+        (ConnectionRefusedError(), "connection"),
         (ValueError("boom"), "fatal"),
     ],
 )

@@ -1,0 +1,138 @@
+"""Runs that meet trouble: provider faults in 30% of calls, the database stopped and restarted mid-run."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from graph.limits import RetryPolicy
+from graph.llm import build_gateway
+from graph.run import build_parser, run_command
+from graph.scripted import FAULT_KINDS, PLAUSIBLE_SCRIPT, Faults, ScriptedChatModel
+from graph.settings import resolve_settings
+from tests.cli.test_commands import assert_one_line_error
+from tests.cli.test_scale import SLOW_MODEL, check_outputs, done_samples, start, wait_for
+from tests.conftest import run_cli
+
+
+def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.2)
+    model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01, faults=faults)
+    settings = resolve_settings(
+        {"collection": scale_collection, "database_url": pg_url, "runs_dir": tmp_path, "llm_cache": False}, env={}
+    )
+    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
+    # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.5 s.
+    gateway.retry = RetryPolicy(base_delay_s=0.1, max_delay_s=1.0, max_total_wait_s=10.0, request_timeout_s=0.5)
+    args = build_parser().parse_args(
+        ["--collection", scale_collection, "--count", "8", "--concurrency", "4", "--dedup-threshold", "0",
+         "--run-id", "provider-faults", "--seed", "2"]
+    )  # fmt: skip
+
+    async def bounded() -> tuple[str, dict]:
+        return await asyncio.wait_for(run_command(args, settings, gateway), timeout=600)
+
+    run_id, document = asyncio.run(bounded())
+
+    assert set(faults.injected) == set(FAULT_KINDS)  # every kind of fault happened
+    assert faults.injected.total() >= 0.2 * faults.calls
+    assert document["funnel"]["accepted"] == 8 and document["shortfall"] == {}
+    records = check_outputs(tmp_path / run_id, pg_url, run_id, 8)
+    assert all(r.question and r.contexts for r in records)
+    # Retries and re-asks are recorded per sample, in the state database and in rejected.jsonl.
+    assert document["funnel"]["llm"]["repeated_requests"] >= faults.injected.total() // 2
+    with psycopg.connect(pg_url) as conn:
+        summaries = [
+            row[0] for row in conn.execute("SELECT summary FROM triad_samples WHERE run_id = %s", (run_id,)).fetchall()
+        ]
+    assert sum(call["attempts"] > 1 for s in summaries for call in s["llm_calls"]) > 0
+    for line in (tmp_path / run_id / "rejected.jsonl").read_text().splitlines():
+        entry = json.loads(line)
+        assert entry["end_reason"] and "llm_calls" in entry
+        if entry["outcome"] == "failed":
+            assert entry["llm_calls"][-1]["attempts"] >= 1
+    assert max(call["seconds"] for call in gateway.calls) < 60  # no call waited without bound
+
+
+@pytest.fixture
+def own_server(pg_url: str, scale_collection: str, tmp_path: Path) -> Iterator[tuple[dict[str, str], str]]:
+    """An embedded server of this test alone (it gets stopped), holding a copy of the scale collection."""
+    home = {"TRIAD_HOME": str(tmp_path / "home")}
+    started = run_cli("graph.db", "start", env=home)
+    assert started.returncode == 0, started.stderr
+    url = started.stdout.strip()
+    with psycopg.connect(pg_url) as source, psycopg.connect(url, autocommit=True) as target:
+        target.execute(
+            f'CREATE TABLE "{scale_collection}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
+            " embedding vector(384) NOT NULL, langchain_metadata JSON)"
+        )
+        rows = source.execute(
+            f'SELECT langchain_id, content, embedding::text, langchain_metadata::text FROM "{scale_collection}"'
+        ).fetchall()
+        with target.cursor() as cursor:
+            cursor.executemany(f'INSERT INTO "{scale_collection}" VALUES (%s, %s, %s::vector, %s::json)', rows)
+    try:
+        yield home, url
+    finally:
+        run_cli("graph.db", "stop", env=home)
+
+
+def server(command: str, home: dict[str, str]) -> None:
+    """Stop or start the embedded server as a user does, with `python -m graph.db`."""
+    result = run_cli("graph.db", command, env=home)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_database_stopped_mid_run_and_restarted_the_run_waits_and_goes_on(
+    own_server: tuple[dict[str, str], str], scale_collection: str, tmp_path: Path
+) -> None:
+    home, url = own_server
+    run_id, count = "db-restart", 8
+    env = {"TRIAD_DATABASE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
+    process = start(
+        "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
+        "--concurrency", "4", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
+    )  # fmt: skip
+    wait_for(lambda: done_samples(url, run_id) >= 2)
+    assert done_samples(url, run_id) < count and process.poll() is None  # stopped in the middle of the run
+    server("stop", home)
+    time.sleep(3)
+    server("start", home)
+    out, err = process.communicate(timeout=300)
+    # Short outages pass inside the pools' connection wait; longer ones are announced and waited out.
+    assert process.returncode == 0, err
+    check_outputs(tmp_path / "runs" / run_id, url, run_id, count)
+
+
+def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
+    own_server: tuple[dict[str, str], str], scale_collection: str, tmp_path: Path
+) -> None:
+    home, url = own_server
+    run_id, count = "db-away", 8
+    env = {"TRIAD_DATABASE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs"), "TRIAD_DATABASE_WAIT_SECONDS": "2"}
+    process = start(
+        "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
+        "--concurrency", "4", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
+    )  # fmt: skip
+    wait_for(lambda: done_samples(url, run_id) >= 2)
+    before = done_samples(url, run_id)
+    kept = (tmp_path / "runs" / run_id / "dataset.jsonl").read_text()
+    server("stop", home)
+    out, err = process.communicate(timeout=120)
+    result = type("Result", (), {"returncode": process.returncode, "stderr": err})()
+    assert_one_line_error(result, "stayed unreachable for 2 s", f"--resume {run_id}")  # type: ignore[arg-type]
+    assert (tmp_path / "runs" / run_id / "dataset.jsonl").read_text().startswith(kept)  # nothing lost
+
+    server("start", home)
+    assert done_samples(url, run_id) >= before
+    resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "4", env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    check_outputs(tmp_path / "runs" / run_id, url, run_id, count)
