@@ -93,5 +93,6 @@ def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
         "drafts": state.get("drafts", []),
         "verdicts": state.get("verdicts", []),
         "failure_raw": state.get("failure_raw"),
+        "llm_calls": state.get("llm_calls", []),
         "provenance": provenance(state, context),  # type: ignore[arg-type]
     }
