@@ -122,7 +122,9 @@ def stop_embedded(pg_dir: Path) -> bool:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m graph.db", description="Manage triad's embedded PostgreSQL + pgvector server."
+        allow_abbrev=False,
+        prog="python -m graph.db",
+        description="Manage triad's embedded PostgreSQL + pgvector server.",
     )
     parser.add_argument("action", choices=["status", "start", "stop"], help="what to do")
     parser.add_argument("--home", type=Path, help="data home (default ./.triad, or TRIAD_HOME)")

@@ -259,16 +259,20 @@ def render_eval_report(summaries: dict[str, Any]) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m graph.evaluate", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        allow_abbrev=False,
+        prog="python -m graph.evaluate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("dataset", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
     parser.add_argument("--setup", action="append", required=True, metavar="NAME=SPEC", help="a RAG setup (repeatable)")
     parser.add_argument(
         "--judge-unlabelled", action="store_true", help="CARE-label retrieved chunks missing from the context list"
     )
+    parser.add_argument("--llm", help="one model spec for the judge and the CARE labeller")
     parser.add_argument("--validator-model", help="the judge model (default: the paper's validator)")
     parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
-    parser.add_argument("--llm-base-url")
+    parser.add_argument("--llm-base-url", help="base URL of an OpenAI-compatible server")
     parser.add_argument("--runs-dir", type=Path)
     add_database_options(parser)
     return parser

@@ -163,7 +163,10 @@ def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m graph.export", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        allow_abbrev=False,
+        prog="python -m graph.export",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("run", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
     parser.add_argument("--format", required=True, choices=sorted(EXTENSIONS), dest="fmt")

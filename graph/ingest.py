@@ -146,6 +146,7 @@ def ingest_chunks(
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        allow_abbrev=False,
         prog="python -m graph.ingest",
         description="Split, embed and store documents as a PGVectorStore table with an HNSW index.",
     )

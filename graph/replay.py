@@ -112,7 +112,10 @@ async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, e
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m graph.replay", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        allow_abbrev=False,
+        prog="python -m graph.replay",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("run_id")
     action = parser.add_mutually_exclusive_group(required=True)

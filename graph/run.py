@@ -66,7 +66,10 @@ def parse_types(value: str) -> tuple[str, ...]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m graph.run", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        allow_abbrev=False,
+        prog="python -m graph.run",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run = parser.add_argument_group("run")
     run.add_argument("--count", type=int, default=6, help="accepted samples wanted (default %(default)s)")

@@ -157,3 +157,9 @@ def test_a_dataset_with_a_corrupt_line_names_the_line(module: str, tmp_path: Pat
     assert_one_line_error(run_cli(module, str(dataset), *extra), "line 1 is not a valid record", "fix or remove")
     dataset.write_bytes(b"\n\xff\xfe not utf-8\n")
     assert_one_line_error(run_cli(module, str(dataset), *extra), "line 2 is not a valid record")
+
+
+def test_abbreviated_options_are_refused_not_guessed() -> None:
+    # `--llm` must never be taken for `--llm-base-url`, nor `--coll` for `--collection`.
+    result = run_cli("graph.run", "--coll", "docs", "--count", "1")
+    assert result.returncode == 2 and "unrecognized arguments: --coll" in result.stderr
