@@ -27,7 +27,7 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool
 
-from graph.errors import UserError
+from graph.errors import UserError, first_line
 
 #: Up to this many chunks, sampling draws from the full id list held in memory (exactly uniform).
 #: Above it, sampling reads random pages with TABLESAMPLE SYSTEM instead of scanning the table.
@@ -86,11 +86,6 @@ def normalise_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
-
-
 #: Every corpus session is read-only: nothing triad sends can change the user's store.
 READ_ONLY_SESSION = {"autocommit": True, "options": "-c default_transaction_read_only=on"}
 
@@ -105,7 +100,7 @@ async def _connect(url: str) -> psycopg.AsyncConnection[Any]:
         from graph.db import redact
 
         raise UserError(
-            f"cannot connect to {redact(url)} ({_first_line(error)}); fix --database-url / TRIAD_DATABASE_URL"
+            f"cannot connect to {redact(url)} ({first_line(error)}); fix --database-url / TRIAD_DATABASE_URL"
         ) from None
 
 
@@ -176,7 +171,13 @@ class Corpus:
     """
 
     def __init__(
-        self, pool: AsyncConnectionPool, layout: Layout, collection: str, embeddings: Embeddings | None = None
+        self,
+        pool: AsyncConnectionPool,
+        layout: Layout,
+        collection: str,
+        embeddings: Embeddings | None = None,
+        *,
+        max_chars: int = MAX_CHUNK_CHARS,
     ) -> None:
         self._pool = pool
         self.layout = layout
@@ -187,7 +188,7 @@ class Corpus:
         self.exact_search_limit = EXACT_SEARCH_LIMIT
         self._all_ids_min_chars = 0
         self._dimension: int | None = None
-        self.max_chars = MAX_CHUNK_CHARS
+        self.max_chars = max_chars
         """Longer chunks are left out of sampling and neighbour search."""
 
     @classmethod
@@ -218,8 +219,7 @@ class Corpus:
         )
         await pool.open()
         try:
-            corpus = cls(pool, layout, collection, embeddings)
-            corpus.max_chars = max_chars
+            corpus = cls(pool, layout, collection, embeddings, max_chars=max_chars)
             if await corpus.count() == 0:
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
         except BaseException:

@@ -21,7 +21,7 @@ from typing import Any
 
 import psycopg
 
-from graph.errors import UserError, exit_on_user_error
+from graph.errors import UserError, exit_on_user_error, first_line
 from graph.settings import Settings, resolve_settings
 
 #: Seconds a connection attempt may take before the URL is reported as unreachable.
@@ -86,7 +86,7 @@ def check_connection(url: str) -> None:
         with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S):
             pass
     except psycopg.Error as error:
-        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        reason = first_line(error)
         raise UserError(
             f"cannot connect to {redact(url)} ({reason}); fix --database-url / TRIAD_DATABASE_URL "
             "or leave it unset to use the embedded database"

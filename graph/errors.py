@@ -17,6 +17,12 @@ class UserError(Exception):
     """A mistake the user can fix; its message is one line that names the fix."""
 
 
+def first_line(error: BaseException) -> str:
+    """An exception's message cut to its first line (drivers add hints on further lines)."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
 def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
     """Turn a `UserError` escaping a command's `main` into one stderr line and exit code 2."""
 

@@ -25,7 +25,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     per_node: dict[str, dict[str, float]] = defaultdict(
         lambda: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
     )
-    drafts = revisions = retries = 0
+    drafts = revisions = repeated = 0
     for state in states:
         outcome = state.get("outcome", "failed")
         outcomes[outcome] += 1
@@ -38,7 +38,8 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             if not verdict["accepted"]:
                 rejected_by[verdict["judge"]] += 1
         for call in state.get("llm_calls", []):
-            retries += max(0, call.get("attempts", 1) - 1) if call.get("source", "provider") == "provider" else 0
+            if call.get("source", "provider") == "provider":  # attempts past the first: retries and re-asks
+                repeated += max(0, call.get("attempts", 1) - 1)
             for totals in (per_role[call["role"]], per_node[call["node"]]):
                 totals["calls"] += 1
                 totals["input_tokens"] += call["input_tokens"]
@@ -60,7 +61,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "per_role": per_role,
             "per_node": dict(sorted(per_node.items())),
             "calls": calls,
-            "repeated_requests": retries,
+            "repeated_requests": repeated,
             "cost_usd": cost,
             "calls_per_accepted": calls / accepted if accepted else None,
             "cost_per_accepted_usd": cost / accepted if accepted else None,

@@ -27,7 +27,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
-from graph.errors import UserError
+from graph.errors import UserError, first_line
 from graph.limits import AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
 from graph.models import DEFAULT_PRICES, PROVIDERS, RoleModel, price_per_million, resolve_roles
 from graph.parsing import ReplyParseError, parse_reply, validate
@@ -121,7 +121,7 @@ class LLMCache:
                 cursor = await conn.execute("SELECT response FROM triad_llm_cache WHERE key = %s", (key,))
                 row = await cursor.fetchone()
             except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-                log.warning("llm_cache_unavailable", error=str(error).strip().splitlines()[:1])
+                log.info("llm_cache_unavailable", error=first_line(error))
                 return None
         return row[0] if row else None
 
@@ -138,7 +138,7 @@ class LLMCache:
                     (key, model, Jsonb(response)),
                 )
             except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-                log.warning("llm_cache_unavailable", error=str(error).strip().splitlines()[:1])
+                log.info("llm_cache_unavailable", error=first_line(error))
 
     async def close(self) -> None:
         if self._conn is not None:

@@ -32,7 +32,7 @@ from graph.corpus import Corpus
 from graph.db import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.embeddings import load_embeddings
-from graph.errors import UserError, exit_on_user_error
+from graph.errors import UserError, exit_on_user_error, first_line
 from graph.funnel import cell_name, format_funnel, funnel
 from graph.ingest import ingest_chunks
 from graph.llm import LLMCache, LLMGateway, build_gateway
@@ -436,10 +436,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         asyncio.run(run_command(args, settings, gateway))
     except DATABASE_ERRORS as error:
-        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
         run = args.resume or args.run_id or "RUN_ID (printed when the run started)"
         raise UserError(
-            f"lost the database ({first_line}); finished samples are kept: start it, then continue with --resume {run}"
+            f"lost the database ({first_line(error)}); finished samples are kept: "
+            f"start it, then continue with --resume {run}"
         ) from None
 
 

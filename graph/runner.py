@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import psycopg
 import structlog
 
-from graph.errors import UserError
+from graph.errors import UserError, first_line
 from graph.funnel import cell_name
 from graph.llm import LLMGateway
 from graph.outputs import RunFolder
@@ -65,25 +65,25 @@ class Outages:
                 await self._wait(error)
                 continue
             if self._since is not None:
-                log.warning("database_back", run_id=self.run_id, after_s=round(time.monotonic() - self._since, 1))
+                log.info("database_back", run_id=self.run_id, after_s=round(time.monotonic() - self._since, 1))
                 print(f"the database is back after {time.monotonic() - self._since:.0f} s; going on", file=sys.stderr)
                 self._since = None
             return result
 
     async def _wait(self, error: BaseException) -> None:
-        first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        reason = first_line(error)
         now = time.monotonic()
         if self._since is None:
             self._since = now
             self.outages += 1
-            log.warning("database_unreachable", run_id=self.run_id, error=first_line)
+            log.info("database_unreachable", run_id=self.run_id, error=reason)
             print(
-                f"the database is unreachable ({first_line}); waiting up to {self.wait_s:.0f} s for it",
+                f"the database is unreachable ({reason}); waiting up to {self.wait_s:.0f} s for it",
                 file=sys.stderr,
             )
         if now - self._since > self.wait_s:
             raise UserError(
-                f"the database stayed unreachable for {self.wait_s:.0f} s ({first_line}); "
+                f"the database stayed unreachable for {self.wait_s:.0f} s ({reason}); "
                 f"start it again, then continue with --resume {self.run_id}"
             ) from None
         await asyncio.sleep(OUTAGE_POLL_SECONDS)

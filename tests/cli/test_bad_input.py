@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import psycopg
@@ -13,6 +14,15 @@ from tests.conftest import run_cli
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 HUGE_MARKER = "HUGECHUNKMARKER"
+
+
+@pytest.fixture(autouse=True)
+def drop_tables_afterwards(pg_url: str) -> Iterator[None]:
+    """The tables a test makes go at its end: other tests list the collections of the shared server."""
+    yield
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for (name,) in conn.execute("SELECT tablename FROM pg_tables WHERE tablename LIKE 'bad\\_%'").fetchall():
+            conn.execute(f'DROP TABLE "{name}"')
 
 
 def copy_of(url: str, source: str, name: str, rows: int) -> None:

@@ -7,6 +7,7 @@ such text can neither change a verdict nor become the question or answer of a re
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -26,14 +27,16 @@ OPENING = re.compile(r'<(chunk|candidate) label="[^"]+">')
 
 
 @pytest.fixture(scope="module")
-def injected(pg_url: str, demo_slice: str) -> Harness:
+def injected(pg_url: str, demo_slice: str) -> Iterator[Harness]:
     """The demo slice with the injection appended to every chunk's text."""
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("DROP TABLE IF EXISTS injected_slice")
         conn.execute("CREATE TABLE injected_slice (LIKE demo_slice INCLUDING ALL)")
         conn.execute("INSERT INTO injected_slice SELECT * FROM demo_slice")
         conn.execute("UPDATE injected_slice SET content = content || %s", (INJECTION,))
-    return Harness(pg_url, "injected_slice")
+    yield Harness(pg_url, "injected_slice")
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP TABLE injected_slice")
 
 
 def test_document_text_stays_inside_its_delimiters_in_every_request(injected: Harness, seed_chunk_id: str) -> None:
