@@ -214,7 +214,6 @@ class Corpus:
             max_size=POOL_SIZE,
             kwargs=READ_ONLY_SESSION,
             open=False,
-            check=AsyncConnectionPool.check_connection,  # a restarted server's dropped connections are replaced
             timeout=pool_timeout_s,
         )
         await pool.open()
@@ -226,6 +225,11 @@ class Corpus:
             await pool.close()
             raise
         return corpus
+
+    @property
+    def pool(self) -> AsyncConnectionPool:
+        """The read-only connection pool (for health checks after a database outage)."""
+        return self._pool
 
     async def close(self) -> None:
         await self._pool.close()

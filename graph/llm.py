@@ -188,6 +188,7 @@ class LLMGateway:
         self._record_lock = asyncio.Lock()
         self._rng = random.Random(seed)
         self._provider_ok = False
+        self._structured: dict[tuple[int, type[BaseModel]], Any] = {}
 
     @property
     def cost_usd(self) -> float:
@@ -327,7 +328,7 @@ class LLMGateway:
         assert model.chat_model is not None
         runnable: Any = model.chat_model
         if model.native_structured_output:
-            runnable = model.chat_model.with_structured_output(schema, method="json_schema", include_raw=True)
+            runnable = self._structured_runnable(model.chat_model, schema)
         limiter = self.limiter(model.provider)
         waited = 0.0
         for attempt in range(1, self.retry.max_attempts + 1):
@@ -368,6 +369,13 @@ class LLMGateway:
             self._provider_ok = True
             return self._reply_from(result, attempt)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _structured_runnable(self, chat_model: BaseChatModel, schema: type[BaseModel]) -> Any:
+        """The model bound to `schema`'s JSON schema, built once per model and schema (building costs CPU)."""
+        key = (id(chat_model), schema)
+        if key not in self._structured:
+            self._structured[key] = chat_model.with_structured_output(schema, method="json_schema", include_raw=True)
+        return self._structured[key]
 
     @staticmethod
     def _reply_from(result: Any, attempts: int) -> Reply:

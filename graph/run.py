@@ -261,13 +261,11 @@ async def state_pools(
     the run is willing to wait for a database that went away.
     """
     timeout = max(1.0, min(wait_s, POOL_TIMEOUT_S))
-    # `check` replaces connections a restarted server dropped before handing them out.
     checkpoints = AsyncConnectionPool(
         url,
         min_size=1,
         max_size=concurrency + 2,
         open=False,
-        check=AsyncConnectionPool.check_connection,
         timeout=timeout,
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
     )
@@ -276,7 +274,6 @@ async def state_pools(
         min_size=1,
         max_size=4,
         open=False,
-        check=AsyncConnectionPool.check_connection,
         timeout=timeout,
         kwargs={"autocommit": True},
     )
@@ -387,13 +384,15 @@ async def run_command(
                     role=args.role,
                     max_cost_usd=settings.max_cost_usd,
                     database_wait_s=settings.database_wait_seconds,
+                    pools=(checkpoint_pool, store_pool, corpus.pool),
                     on_done=progress.sample_done,
                 )
         finally:
             await corpus.close()
             if gateway.cache is not None:
                 await gateway.cache.close()
-        finished = await Outages(run_id, settings.database_wait_seconds).call(lambda: store.finished(run_id))
+        outages = Outages(run_id, settings.database_wait_seconds, (store_pool,))
+        finished = await outages.call(lambda: store.finished(run_id))
     folder.rebuild(finished)
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run_id, options, settings, cells, summary, started, outcome.stopped_by_cost)

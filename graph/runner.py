@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import psycopg
 import structlog
+from psycopg_pool import AsyncConnectionPool
 
 from graph.errors import UserError, first_line
 from graph.funnel import cell_name
@@ -51,9 +52,11 @@ class Outages:
     flight. A server that stays away longer ends the run with one line naming `--resume`.
     """
 
-    def __init__(self, run_id: str, wait_s: float) -> None:
+    def __init__(self, run_id: str, wait_s: float, pools: Sequence[AsyncConnectionPool] = ()) -> None:
         self.run_id = run_id
         self.wait_s = wait_s
+        self.pools = pools
+        """Pools whose idle connections are checked while waiting, so dead ones are replaced."""
         self.outages = 0
         self._since: float | None = None
 
@@ -87,6 +90,9 @@ class Outages:
                 f"start it again, then continue with --resume {self.run_id}"
             ) from None
         await asyncio.sleep(OUTAGE_POLL_SECONDS)
+        for pool in self.pools:
+            with contextlib.suppress(Exception):  # still away: the next try says so
+                await pool.check()
 
 
 def plan_cells(
@@ -144,6 +150,7 @@ async def work(
     role: str | None = None,
     max_cost_usd: float | None = None,
     database_wait_s: float = 120.0,
+    pools: Sequence[AsyncConnectionPool] = (),
     on_done: Callable[[Slot, SampleResult], None] | None = None,
 ) -> WorkResult:
     """Claim and run slots with `concurrency` lanes until the plan is met, capped, or the budget spent.
@@ -151,7 +158,7 @@ async def work(
     While the database is away, lanes wait for it (up to `database_wait_s`) and then go on.
     """
     outcome = WorkResult()
-    outages = Outages(run_id, database_wait_s)
+    outages = Outages(run_id, database_wait_s, pools)
 
     async def lane() -> None:
         while True:
