@@ -375,7 +375,8 @@ class Corpus:
         )
         scoped_id = (*layout.scope_params, seed.id)
         rows = await self._nearest(target, scoped_id, n + DUPLICATE_HEADROOM, exclude_id=seed.id, usable_only=True)
-        return self._distinct_hits(rows, n, seen={normalise_text(seed.text)})
+        usable = [row for row in rows if row[1].strip() and len(row[1]) <= self.max_chars]
+        return self._distinct_hits(usable, n, seen={normalise_text(seed.text)})
 
     async def search(self, text: str, n: int) -> list[Hit]:
         """The `n` chunks nearest to `text`, embedded with the collection's embedding model."""
@@ -406,7 +407,11 @@ class Corpus:
         layout = self.layout
         exact = await self._estimated_rows() <= self.exact_search_limit
         excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
-        usable = sql.SQL(" AND {}").format(self._usable()) if usable_only else sql.SQL("")
+        # The byte length of a stored text is read without decompressing it, unlike its character
+        # length: a cheap bound that keeps huge chunks out of the scan (exact checks follow in Python).
+        usable = sql.SQL(" AND octet_length({text}) <= {most}").format(
+            text=layout.text_column, most=sql.Literal(4 * int(self.max_chars))
+        )
         query = sql.SQL(
             "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope}{excluded}{usable}"
             " ORDER BY {emb} <=> {target}{tie_break} LIMIT %s"
@@ -417,14 +422,13 @@ class Corpus:
             table=layout.table,
             scope=layout.scope,
             excluded=excluded if exclude_id is not None else sql.SQL(""),
-            usable=usable,
+            usable=usable if usable_only else sql.SQL(""),
             tie_break=sql.SQL(", {}").format(layout.id_column) if exact else sql.SQL(""),
         )
         params = (
             *target_params,
             *layout.scope_params,
             *((exclude_id,) if exclude_id is not None else ()),
-            *((1,) if usable_only else ()),
             *target_params,
             limit,
         )
