@@ -12,7 +12,9 @@ Runs the full pipeline on the demo corpus in the embedded database (loaded on fi
     measured at concurrency 1 / concurrency) / wall time;
 (c) LLM calls and prompt tokens per accepted sample for the default pipeline and for a
     reference-like configuration (CARE with one call per candidate, sufficiency checks even after
-    a quality reject).
+    a quality reject);
+(d) the time per sample with no model latency at all: what one process spends per sample besides
+    waiting for the model, which bounds its throughput.
 Rate limits are lifted so the figures measure triad, not the limiter.
 """
 
@@ -122,6 +124,13 @@ def main() -> None:
         for name, result in (("default", base), ("reference-like", reference)):
             calls, tokens = result["calls"] / result["accepted"], result["prompt_tokens"] / result["accepted"]
             print(f"    {name:<24}{calls:>8.1f}{tokens:>16.0f}")
+        bare = one_run(runs, count=args.count, concurrency=1, latency=0.0)
+        print(
+            f"(d) with no model latency at concurrency 1: {bare['wall'] / bare['started'] * 1000:.0f} ms per sample "
+            f"(triad, LangGraph, LangChain, checkpoints, corpus queries and the scripted model itself); at most "
+            f"{bare['started'] / bare['wall']:.1f} samples/s in one process, against an ideal of "
+            f"{16 / per_sample:.1f} samples/s at concurrency 16"
+        )
 
 
 if __name__ == "__main__":
