@@ -160,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def tell(text: str) -> None:
+    """A line for the user on stderr (stdout holds the funnel)."""
+    print(text, file=sys.stderr)
+
+
 def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
 
@@ -385,13 +390,14 @@ async def run_command(
                     max_cost_usd=settings.max_cost_usd,
                     database_wait_s=settings.database_wait_seconds,
                     pools=(checkpoint_pool, store_pool, corpus.pool),
+                    notify=tell,
                     on_done=progress.sample_done,
                 )
         finally:
             await corpus.close()
             if gateway.cache is not None:
                 await gateway.cache.close()
-        outages = Outages(run_id, settings.database_wait_seconds, (store_pool,))
+        outages = Outages(run_id, settings.database_wait_seconds, (store_pool,), tell)
         finished = await outages.call(lambda: store.finished(run_id))
     folder.rebuild(finished)
     summary = funnel(row["summary"] for row in finished if row["summary"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -52,11 +51,19 @@ class Outages:
     flight. A server that stays away longer ends the run with one line naming `--resume`.
     """
 
-    def __init__(self, run_id: str, wait_s: float, pools: Sequence[AsyncConnectionPool] = ()) -> None:
+    def __init__(
+        self,
+        run_id: str,
+        wait_s: float,
+        pools: Sequence[AsyncConnectionPool] = (),
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
         self.run_id = run_id
         self.wait_s = wait_s
         self.pools = pools
         """Pools whose idle connections are checked while waiting, so dead ones are replaced."""
+        self.notify = notify or (lambda text: None)
+        """Tells the user an outage began or ended (the command prints it)."""
         self.outages = 0
         self._since: float | None = None
 
@@ -68,8 +75,9 @@ class Outages:
                 await self._wait(error)
                 continue
             if self._since is not None:
-                log.info("database_back", run_id=self.run_id, after_s=round(time.monotonic() - self._since, 1))
-                print(f"the database is back after {time.monotonic() - self._since:.0f} s; going on", file=sys.stderr)
+                away = time.monotonic() - self._since
+                log.info("database_back", run_id=self.run_id, after_s=round(away, 1))
+                self.notify(f"the database is back after {away:.0f} s; going on")
                 self._since = None
             return result
 
@@ -80,10 +88,7 @@ class Outages:
             self._since = now
             self.outages += 1
             log.info("database_unreachable", run_id=self.run_id, error=reason)
-            print(
-                f"the database is unreachable ({reason}); waiting up to {self.wait_s:.0f} s for it",
-                file=sys.stderr,
-            )
+            self.notify(f"the database is unreachable ({reason}); waiting up to {self.wait_s:.0f} s for it")
         if now - self._since > self.wait_s:
             raise UserError(
                 f"the database stayed unreachable for {self.wait_s:.0f} s ({reason}); "
@@ -151,6 +156,7 @@ async def work(
     max_cost_usd: float | None = None,
     database_wait_s: float = 120.0,
     pools: Sequence[AsyncConnectionPool] = (),
+    notify: Callable[[str], None] | None = None,
     on_done: Callable[[Slot, SampleResult], None] | None = None,
 ) -> WorkResult:
     """Claim and run slots with `concurrency` lanes until the plan is met, capped, or the budget spent.
@@ -158,7 +164,7 @@ async def work(
     While the database is away, lanes wait for it (up to `database_wait_s`) and then go on.
     """
     outcome = WorkResult()
-    outages = Outages(run_id, database_wait_s, pools)
+    outages = Outages(run_id, database_wait_s, pools, notify)
 
     async def lane() -> None:
         while True:

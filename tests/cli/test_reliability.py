@@ -128,6 +128,7 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
     server("stop", home)
     out, err = process.communicate(timeout=120)
     result = type("Result", (), {"returncode": process.returncode, "stderr": err})()
+    assert "the database is unreachable" in err  # said once, when the outage began
     assert_one_line_error(result, "stayed unreachable for 2 s", f"--resume {run_id}")  # type: ignore[arg-type]
     assert (tmp_path / "runs" / run_id / "dataset.jsonl").read_text().startswith(kept)  # nothing lost
 
