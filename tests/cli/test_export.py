@@ -115,14 +115,27 @@ def test_csv_and_hotpotqa(finished_run: Path, tmp_path: Path) -> None:
         assert [ctx[0] for ctx in item["context"]] == [c["id"] for c in record["contexts"]]
 
 
-def test_hf_without_datasets_gives_the_install_hint(finished_run: Path) -> None:
-    result = run_cli("graph.export", "export-me", "--format", "hf", "--runs-dir", str(finished_run))
-    try:
-        import datasets  # noqa: F401
-    except ImportError:
-        assert_one_line_error(result, "pip install datasets")
-    else:
-        assert result.returncode == 0
+def test_hf_folder_loads_with_datasets(finished_run: Path, tmp_path: Path) -> None:
+    import datasets
+
+    result = run_cli("graph.export", "export-me", "--format", "hf", "--output", str(tmp_path / "hf"),
+                     "--runs-dir", str(finished_run))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    loaded = datasets.load_from_disk(str(tmp_path / "hf"))
+    source = records(finished_run)
+    assert loaded.num_rows == len(source) == 3
+    assert {"user_input", "reference", "reference_contexts", "reference_context_ids"} <= set(loaded.column_names)
+    assert sorted(loaded["user_input"]) == sorted(r["question"] for r in source)
+
+
+def test_hf_without_datasets_gives_the_install_hint(finished_run: Path, tmp_path: Path) -> None:
+    # A `datasets` module that fails to import stands in for a machine without the package.
+    (tmp_path / "datasets.py").write_text("raise ImportError('No module named datasets')\n")
+    result = run_cli(
+        "graph.export", "export-me", "--format", "hf", "--runs-dir", str(finished_run),
+        env={"PYTHONPATH": str(tmp_path)},
+    )  # fmt: skip
+    assert_one_line_error(result, "pip install datasets")
 
 
 def test_a_corrupt_dataset_line_is_named(tmp_path: Path, finished_run: Path) -> None:
