@@ -9,6 +9,17 @@ from typing import Any
 from graph.settings import Settings, resolve_settings
 
 
+def command_parser(module: str, description: str | None) -> argparse.ArgumentParser:
+    """The parser of `python -m module`. Abbreviated options are refused, never guessed: `--llm` must
+    not quietly become `--llm-base-url`."""
+    return argparse.ArgumentParser(
+        allow_abbrev=False,
+        prog=f"python -m {module}",
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
 def add_database_options(parser: argparse.ArgumentParser) -> None:
     """Where data lives: the data home, a config file and the database."""
     group = parser.add_argument_group("database")

@@ -21,6 +21,7 @@ from typing import Any
 
 import psycopg
 
+from graph.cli import command_parser
 from graph.errors import UserError, exit_on_user_error, first_line
 from graph.settings import Settings, resolve_settings
 
@@ -121,11 +122,7 @@ def stop_embedded(pg_dir: Path) -> bool:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        allow_abbrev=False,
-        prog="python -m graph.db",
-        description="Manage triad's embedded PostgreSQL + pgvector server.",
-    )
+    parser = command_parser("graph.db", "Manage triad's embedded PostgreSQL + pgvector server.")
     parser.add_argument("action", choices=["status", "start", "stop"], help="what to do")
     parser.add_argument("--home", type=Path, help="data home (default ./.triad, or TRIAD_HOME)")
     return parser

@@ -29,7 +29,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from graph.cli import add_database_options, settings_from_args
+from graph.cli import add_database_options, command_parser, settings_from_args
 from graph.corpus import Corpus
 from graph.db import check_connection, database_url
 from graph.embeddings import load_embeddings
@@ -258,12 +258,7 @@ def render_eval_report(summaries: dict[str, Any]) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        allow_abbrev=False,
-        prog="python -m graph.evaluate",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("graph.evaluate", __doc__)
     parser.add_argument("dataset", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
     parser.add_argument("--setup", action="append", required=True, metavar="NAME=SPEC", help="a RAG setup (repeatable)")
     parser.add_argument(

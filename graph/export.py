@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from graph.cli import command_parser
 from graph.errors import UserError, exit_on_user_error
 from graph.outputs import write_atomically
 from graph.settings import resolve_settings
@@ -162,12 +163,7 @@ def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: 
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        allow_abbrev=False,
-        prog="python -m graph.export",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("graph.export", __doc__)
     parser.add_argument("run", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
     parser.add_argument("--format", required=True, choices=sorted(EXTENSIONS), dest="fmt")
     parser.add_argument("--split", choices=["answerable", "unanswerable"], default="answerable")

@@ -23,7 +23,7 @@ from langchain_core.embeddings import Embeddings
 from psycopg import sql
 from tqdm import tqdm
 
-from graph.cli import add_collection_options, add_database_options, settings_from_args
+from graph.cli import add_collection_options, add_database_options, command_parser, settings_from_args
 from graph.db import check_connection, database_url, ensure_vector_extension
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.embeddings import load_embeddings
@@ -145,10 +145,8 @@ def ingest_chunks(
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        allow_abbrev=False,
-        prog="python -m graph.ingest",
-        description="Split, embed and store documents as a PGVectorStore table with an HNSW index.",
+    parser = command_parser(
+        "graph.ingest", "Split, embed and store documents as a PGVectorStore table with an HNSW index."
     )
     parser.add_argument(
         "path", nargs="?", type=Path, help="a .txt/.md/.html file, a folder of them, or a .jsonl of chunks"

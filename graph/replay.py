@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any
 
 from graph.checkpoints import PooledPostgresSaver
-from graph.cli import add_database_options, settings_from_args
+from graph.cli import add_database_options, command_parser, settings_from_args
 from graph.corpus import Corpus
 from graph.db import check_connection, database_url, state_url
 from graph.errors import UserError, exit_on_user_error
@@ -111,12 +111,7 @@ async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, e
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        allow_abbrev=False,
-        prog="python -m graph.replay",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("graph.replay", __doc__)
     parser.add_argument("run_id")
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--list", action="store_true", help="list rejected, no_bridge and failed samples")

@@ -27,7 +27,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from graph.checkpoints import PooledPostgresSaver
-from graph.cli import add_collection_options, add_database_options, settings_from_args
+from graph.cli import add_collection_options, add_database_options, command_parser, settings_from_args
 from graph.corpus import Corpus
 from graph.db import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
@@ -52,8 +52,13 @@ from state.usage import ROLES
 
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
-#: Seconds a request for a pooled state-database connection may wait.
+#: Seconds a request for a pooled connection may wait at most.
 POOL_TIMEOUT_S = 30.0
+
+
+def pool_timeout(wait_s: float) -> float:
+    """How long a pooled connection is waited for: no longer than the run waits for a database that went away."""
+    return max(1.0, min(wait_s, POOL_TIMEOUT_S))
 
 
 def parse_types(value: str) -> tuple[str, ...]:
@@ -65,12 +70,7 @@ def parse_types(value: str) -> tuple[str, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        allow_abbrev=False,
-        prog="python -m graph.run",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("graph.run", __doc__)
     run = parser.add_argument_group("run")
     run.add_argument("--count", type=int, default=6, help="accepted samples wanted (default %(default)s)")
     run.add_argument(
@@ -262,10 +262,9 @@ async def state_pools(
 ) -> AsyncIterator[tuple[AsyncConnectionPool, AsyncConnectionPool]]:
     """Connection pools on the state database: one for checkpoints (dict rows), one for run bookkeeping.
 
-    A request for a connection waits at most `wait_s` (capped at `POOL_TIMEOUT_S`): no longer than
-    the run is willing to wait for a database that went away.
+    A request for a connection waits `pool_timeout(wait_s)`.
     """
-    timeout = max(1.0, min(wait_s, POOL_TIMEOUT_S))
+    timeout = pool_timeout(wait_s)
     checkpoints = AsyncConnectionPool(
         url,
         min_size=1,
@@ -336,7 +335,7 @@ async def run_command(
             settings.collection or "",
             schema=settings.schema_name,
             max_chars=settings.max_chunk_chars,
-            pool_timeout_s=max(1.0, min(settings.database_wait_seconds, POOL_TIMEOUT_S)),
+            pool_timeout_s=pool_timeout(settings.database_wait_seconds),
         )
         try:
             left_out = await corpus.check_room(args.hops, Context.min_chunk_chars)
