@@ -83,6 +83,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--provider-faults", type=float, default=0.0, help="share of calls given a provider fault")
     parser.add_argument("--seed", type=int, default=1, help="seeds the kill moments and the run")
+    parser.add_argument("--types", help="question types of the run, comma-separated (default: all three)")
     parser.add_argument("--collection", help="collection to use instead of the demo corpus")
     parser.add_argument("--database-url", help="server of the collection and the run (default: the embedded one)")
     parser.add_argument(
@@ -94,6 +95,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 def run_command(args: argparse.Namespace, run_id: str) -> list[str]:
     source = ["--collection", args.collection] if args.collection else ["--demo"]
+    if args.types:
+        source += ["--types", args.types]
     return [
         sys.executable, "-m", "graph.run", *source,
         "--count", str(args.count), "--concurrency", str(args.concurrency),
@@ -247,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wall time                  {seconds:.0f} s")
     for name, passed in figures["checks"].items():
         print(f"{'ok  ' if passed else 'FAIL'} {name}")
+    shortfall = json.loads((work / "runs" / run_id / "run.json").read_text())["shortfall"]
+    if shortfall:
+        print(f"the run reports a shortfall from its attempt caps: {shortfall}")
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0 if all(figures["checks"].values()) else 1
