@@ -21,9 +21,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import psycopg
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
+from psycopg.adapt import Loader
 from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -35,6 +37,10 @@ IN_MEMORY_SAMPLING_LIMIT = 50_000
 
 #: Up to this many rows, similarity search is exact; above it, an HNSW index (approximate) serves it.
 EXACT_SEARCH_LIMIT = 20_000
+
+#: Exact search holds the collection's vectors in memory (float32) when they take at most this many
+#: bytes: one matrix-vector product per query instead of a scan that reads every stored vector.
+IN_MEMORY_VECTOR_BYTES = 256 * 2**20
 
 #: Extra hits fetched by neighbour queries so that dropping duplicate texts still leaves n.
 DUPLICATE_HEADROOM = 5
@@ -79,6 +85,71 @@ class Layout:
     id_type: str  # "uuid" or "text": how ids are compared
     scope: sql.Composable = field(default_factory=lambda: sql.SQL("TRUE"))  # restricts a shared table
     scope_params: tuple[Any, ...] = ()
+
+
+class _VectorBytes(Loader):
+    """Loads a pgvector value in binary format as its raw bytes (parsed in bulk with numpy)."""
+
+    def load(self, data: Any) -> bytes:
+        return bytes(data)
+
+
+@dataclass(frozen=True)
+class VectorIndex:
+    """A snapshot of a collection's embeddings for exact cosine search in memory.
+
+    Rows are in id order, so ranking by (distance, position) breaks ties by id as the SQL search does.
+    Zero vectors, which have no direction, are left out.
+    """
+
+    ids: list[str]
+    unit: np.ndarray
+    """One unit-length float32 row per chunk."""
+    oversize: np.ndarray
+    """True where a chunk's stored text is longer in bytes than neighbour search admits."""
+    position: dict[str, int]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[tuple[str, bool, bytes]]) -> VectorIndex | None:
+        """From (id, oversize, binary vector) rows; None when the vectors differ in dimension."""
+        if not rows:
+            return None
+        dims = {len(row[2]) for row in rows}
+        if len(dims) != 1:
+            return None
+        # pgvector's binary form: dimension and a reserved word (2 bytes each), then big-endian float4s.
+        matrix = np.frombuffer(b"".join(row[2] for row in rows), dtype=">f4").reshape(len(rows), -1)[:, 1:]
+        matrix = matrix.astype(np.float32)
+        norms = np.linalg.norm(matrix, axis=1)
+        keep = norms > 0
+        ids = [row[0] for row, kept in zip(rows, keep, strict=True) if kept]
+        return cls(
+            ids=ids,
+            unit=matrix[keep] / norms[keep, None],
+            oversize=np.array([row[1] for row in rows], dtype=bool)[keep],
+            position={chunk_id: index for index, chunk_id in enumerate(ids)},
+        )
+
+    def nearest(
+        self, query: np.ndarray, limit: int, *, exclude: int | None = None, usable_only: bool = False
+    ) -> list[tuple[str, float]]:
+        """Up to `limit` (id, cosine distance) pairs, nearest first, ties by id."""
+        norm = float(np.linalg.norm(query))
+        if norm == 0 or limit <= 0:
+            return []
+        distances = 1.0 - self.unit @ (query.astype(np.float32) / norm)
+        allowed = np.ones(len(self.ids), dtype=bool)
+        if usable_only:
+            allowed &= ~self.oversize
+        if exclude is not None:
+            allowed[exclude] = False
+        candidates = np.flatnonzero(allowed)
+        if len(candidates) > limit:
+            # Everything as near as the limit-th candidate, so ties at the cut are ranked by id too.
+            cut = np.partition(distances[candidates], limit - 1)[limit - 1]
+            candidates = candidates[distances[candidates] <= cut]
+        ranked = candidates[np.lexsort((candidates, distances[candidates]))][:limit]
+        return [(self.ids[index], float(distances[index])) for index in ranked]
 
 
 def normalise_text(text: str) -> str:
@@ -188,6 +259,8 @@ class Corpus:
         self.exact_search_limit = EXACT_SEARCH_LIMIT
         self._all_ids_min_chars = 0
         self._dimension: int | None = None
+        self._vectors: asyncio.Task[VectorIndex | None] | None = None
+        self.in_memory_vector_bytes = IN_MEMORY_VECTOR_BYTES
         self.max_chars = max_chars
         """Longer chunks are left out of sampling and neighbour search."""
 
@@ -361,20 +434,19 @@ class Corpus:
         The chunk itself, chunks with the same text as it, repeated texts, blank chunks and chunks
         over `max_chars` are left out.
         """
-        layout = self.layout
-        (seed,) = await self.get([chunk_id]) or [None]
+        limit = n + DUPLICATE_HEADROOM
+        index = await self.vector_index()
+        if index is not None and chunk_id in index.position:
+            at = index.position[chunk_id]
+            ranked = index.nearest(index.unit[at], limit, exclude=at, usable_only=True)
+            found = {chunk.id: chunk for chunk in await self.get([chunk_id, *(hit_id for hit_id, _ in ranked)])}
+            seed = found.get(chunk_id)
+            rows = self._ranked_rows(ranked, found)
+        else:
+            seed = next(iter(await self.get([chunk_id])), None)
+            rows = await self._nearest_to_stored(seed.id, limit) if seed is not None else []
         if seed is None:
             raise UserError(f"no chunk with id {chunk_id!r} in collection {self.collection!r}")
-        # A scalar subquery becomes an InitPlan parameter, so an HNSW index can serve the ORDER BY.
-        target = sql.SQL("(SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})").format(
-            emb=layout.embedding_column,
-            table=layout.table,
-            scope=layout.scope,
-            id=layout.id_column,
-            param=self._id_param(),
-        )
-        scoped_id = (*layout.scope_params, seed.id)
-        rows = await self._nearest(target, scoped_id, n + DUPLICATE_HEADROOM, exclude_id=seed.id, usable_only=True)
         usable = [row for row in rows if row[1].strip() and len(row[1]) <= self.max_chars]
         return self._distinct_hits(usable, n, seen={normalise_text(seed.text)})
 
@@ -384,9 +456,82 @@ class Corpus:
             raise UserError("searching by text needs an embedding model; pass --embedding")
         vector = await asyncio.to_thread(self._embeddings.embed_query, text)
         await self._check_dimension(len(vector))
-        literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
-        rows = await self._nearest(sql.SQL("%s::vector"), (literal,), n + DUPLICATE_HEADROOM)
+        limit = n + DUPLICATE_HEADROOM
+        index = await self.vector_index()
+        if index is not None:
+            ranked = index.nearest(np.asarray(vector, dtype=np.float32), limit)
+            rows = self._ranked_rows(ranked, {chunk.id: chunk for chunk in await self.get([i for i, _ in ranked])})
+        else:
+            literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
+            rows = await self._nearest(sql.SQL("%s::vector"), (literal,), limit)
         return self._distinct_hits(rows, n, seen=set())
+
+    @staticmethod
+    def _ranked_rows(ranked: list[tuple[str, float]], found: dict[str, Chunk]) -> list[tuple[Any, ...]]:
+        """Rows shaped like the SQL search's, in ranked order; chunks deleted since are skipped."""
+        return [(c.id, c.text, c.metadata, d) for c, d in ((found.get(i), d) for i, d in ranked) if c is not None]
+
+    async def _nearest_to_stored(self, chunk_id: str, limit: int) -> list[tuple[Any, ...]]:
+        layout = self.layout
+        # A scalar subquery becomes an InitPlan parameter, so an HNSW index can serve the ORDER BY.
+        target = sql.SQL("(SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})").format(
+            emb=layout.embedding_column,
+            table=layout.table,
+            scope=layout.scope,
+            id=layout.id_column,
+            param=self._id_param(),
+        )
+        return await self._nearest(
+            target, (*layout.scope_params, chunk_id), limit, exclude_id=chunk_id, usable_only=True
+        )
+
+    async def vector_index(self) -> VectorIndex | None:
+        """The collection's vectors in memory when search is exact and they fit; else None (SQL serves).
+
+        Loaded once, on first use, by whichever sample asks first; the others wait for the same load.
+        Chunks added to the store afterwards are not in it (as they are not in the sampling id list).
+        """
+        if self._vectors is None:
+            self._vectors = asyncio.ensure_future(self._load_vectors())
+        try:
+            return await asyncio.shield(self._vectors)
+        except psycopg.Error:
+            self._vectors = None  # a later query tries again (after a database outage, say)
+            raise
+
+    async def _load_vectors(self) -> VectorIndex | None:
+        rows_estimate = await self._estimated_rows()
+        if rows_estimate > self.exact_search_limit:
+            return None
+        if rows_estimate * await self.dimension() * 4 > self.in_memory_vector_bytes:
+            return None
+        layout = self.layout
+        async with self._pool.connection() as conn:
+            cursor = await conn.execute(
+                sql.SQL("SELECT pg_typeof({emb})::oid FROM {table} WHERE {scope} LIMIT 1").format(
+                    emb=layout.embedding_column, table=layout.table, scope=layout.scope
+                ),
+                layout.scope_params,
+            )
+            (type_oid,) = await cursor.fetchone() or (None,)
+            if type_oid is None:
+                return None
+            binary = conn.cursor(binary=True, row_factory=tuple_row)
+            binary.adapters.register_loader(type_oid, _VectorBytes)
+            query = sql.SQL(
+                "SELECT {id}::text, octet_length({text}) > {most}, {emb} FROM {table}"
+                " WHERE {scope} AND {emb} IS NOT NULL ORDER BY {id}"
+            ).format(
+                id=layout.id_column,
+                text=layout.text_column,
+                most=sql.Literal(4 * int(self.max_chars)),
+                emb=layout.embedding_column,
+                table=layout.table,
+                scope=layout.scope,
+            )
+            await binary.execute(query, layout.scope_params)
+            rows = await binary.fetchall()
+        return await asyncio.to_thread(VectorIndex.from_rows, rows)
 
     async def _nearest(
         self,

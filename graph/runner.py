@@ -181,8 +181,11 @@ async def work(
             spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=hops)  # type: ignore[typeddict-item]
             if role:
                 spec["role"] = role
-            # Run again after an outage: the sample continues from its last checkpoint.
-            result = await outages.call(lambda: runner.run(spec, slot.thread_id))  # noqa: B023
+            # Run again after an outage: the sample continues from its last checkpoint (looked up then).
+            first_try = iter([slot.fresh])
+            result = await outages.call(
+                lambda: runner.run(spec, slot.thread_id, fresh=next(first_try, False))  # noqa: B023
+            )
             summary = sample_summary(result.state)
             await outages.call(
                 lambda: store.complete(slot, result.outcome, result.record, result.rejection, summary)  # noqa: B023

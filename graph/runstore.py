@@ -74,6 +74,8 @@ class Slot:
     n: int
     question_type: str
     binary: bool
+    fresh: bool = False
+    """Opened just now: its thread has no checkpoint yet (a reclaimed slot continues from one)."""
 
     @property
     def thread_id(self) -> str:
@@ -166,7 +168,7 @@ class RunStore:
                 " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
                 (run_id, next_n, best.question_type, best.binary, worker, self.lease_seconds),
             )
-            return Slot(run_id, next_n, best.question_type, best.binary)
+            return Slot(run_id, next_n, best.question_type, best.binary, fresh=True)
 
     async def slots_running(self, run_id: str) -> bool:
         """Whether any slot of the run is still running (its failure could reopen a cell)."""

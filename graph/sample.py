@@ -28,7 +28,7 @@ from graph.settings import Settings, resolve_settings
 from nodes.context import Context
 from nodes.finalize import rejection_entry
 from nodes.ports import Services
-from state.sample import SampleInput
+from state.sample import SampleInput, SampleState
 from state.usage import Role
 
 
@@ -55,6 +55,10 @@ class SeedRegistry:
 
     async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)
+
+
+#: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.
+STATE_KEYS = sorted(SampleState.__required_keys__ | SampleState.__optional_keys__)
 
 
 @dataclass
@@ -87,17 +91,30 @@ class SampleRunner:
     def config(self, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id}}
 
-    async def run(self, spec: SampleInput, thread_id: str) -> SampleResult:
-        """Run a new sample, or continue an interrupted one from its last checkpoint."""
+    async def run(self, spec: SampleInput, thread_id: str, *, fresh: bool = False) -> SampleResult:
+        """Run a new sample, or continue an interrupted one from its last checkpoint.
+
+        `fresh` says the thread is known to have no checkpoint (a slot opened just now), which
+        spares looking it up.
+        """
         config = self.config(thread_id)
-        snapshot = await self.graph.aget_state(config)
-        if snapshot.values and not snapshot.next:
-            return self.result(thread_id, snapshot.values)  # finished before: nothing to repeat
-        payload = None if snapshot.next else {**spec, "thread_id": thread_id}
+        payload: dict[str, Any] | None = {**spec, "thread_id": thread_id}
+        if not fresh:
+            snapshot = await self.graph.aget_state(config)
+            if snapshot.values and not snapshot.next:
+                return self.result(thread_id, snapshot.values)  # finished before: nothing to repeat
+            if snapshot.next:
+                payload = None
         # Checkpoints are written while the next step runs; a crash loses at most the step in flight.
-        await self.graph.ainvoke(payload, config, context=self.context, durability="async")  # type: ignore[arg-type]
-        final = await self.graph.aget_state(config)
-        return self.result(thread_id, final.values)
+        # Asked for every state key, the graph returns the values its last checkpoint holds.
+        final = await self.graph.ainvoke(
+            payload,  # type: ignore[arg-type]
+            config,  # type: ignore[arg-type]
+            context=self.context,
+            durability="async",
+            output_keys=STATE_KEYS,
+        )
+        return self.result(thread_id, final)
 
     def result(self, thread_id: str, state: dict[str, Any]) -> SampleResult:
         outcome = state.get("outcome", "failed")

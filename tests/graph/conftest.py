@@ -44,7 +44,9 @@ class Harness:
                 async with open_checkpointer(self.url) as saver:
                     runner = SampleRunner(services, saver, Context(run_id="test", **context))
                     sample = {"question_type": "comparison", "binary": False, **(spec or {})}
-                    result = await runner.run(sample, thread_id)  # type: ignore[arg-type]
+                    result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
+                    # The state a run hands back is the one its last checkpoint holds, on every path.
+                    assert result.state == (await runner.graph.aget_state(runner.config(thread_id))).values
                     visits = [
                         name
                         async for snapshot in runner.graph.aget_state_history(runner.config(thread_id))

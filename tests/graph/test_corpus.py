@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import struct
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
@@ -136,6 +137,29 @@ def test_neighbours_exclude_the_seed_and_are_ordered_by_distance(corpus: Corpus,
     assert len({normalise_text(hit.chunk.text) for hit in hits}) == 5
 
 
+def test_vectors_held_in_memory_rank_like_the_database(corpus: Corpus, arun) -> None:
+    """Exact search in memory and in SQL give the same neighbours, in the same order."""
+
+    async def go():  # noqa: ANN202
+        assert await corpus.vector_index() is not None
+        seeds = await corpus.sample_ids(6, rng=random.Random(3))
+        corpus.in_memory_vector_bytes, corpus._vectors = 0, None  # from now on the database ranks
+        try:
+            assert await corpus.vector_index() is None
+            in_sql = [await corpus.neighbours(seed, 8) for seed in seeds]
+            in_sql.append(await corpus.search("how often autovacuum runs", 6))
+        finally:
+            corpus.in_memory_vector_bytes, corpus._vectors = corpus_module.IN_MEMORY_VECTOR_BYTES, None
+        in_memory = [await corpus.neighbours(seed, 8) for seed in seeds]
+        in_memory.append(await corpus.search("how often autovacuum runs", 6))
+        return in_memory, in_sql
+
+    in_memory, in_sql = arun(go())
+    for memory_hits, sql_hits in zip(in_memory, in_sql, strict=True):
+        assert [hit.chunk for hit in memory_hits] == [hit.chunk for hit in sql_hits]
+        assert [hit.distance for hit in memory_hits] == pytest.approx([hit.distance for hit in sql_hits], abs=1e-5)
+
+
 def test_search_by_text_finds_the_matching_chapter(corpus: Corpus, arun) -> None:
     hits = arun(corpus.search("autovacuum_naptime sets the minimum delay between autovacuum runs", 3))
     assert len(hits) == 3
@@ -214,3 +238,27 @@ def test_corpus_sessions_refuse_writes(pg_url: str, demo_slice: str) -> None:
 
     with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
         run(go())
+
+
+def _vector_bytes(*values: float) -> bytes:
+    """A vector in pgvector's binary form."""
+    return struct.pack(f">HH{len(values)}f", len(values), 0, *values)
+
+
+def test_vector_index_ranks_by_distance_then_id_and_leaves_out_what_it_must() -> None:
+    rows = [
+        ("a", False, _vector_bytes(1, 0)),
+        ("b", False, _vector_bytes(0, 1)),
+        ("c", True, _vector_bytes(1, 0.1)),  # too long to be a neighbour
+        ("d", False, _vector_bytes(0, 0)),  # no direction: never a hit
+        ("e", False, _vector_bytes(2, 0)),  # same direction as "a": a tie broken by id
+    ]
+    index = corpus_module.VectorIndex.from_rows(rows)
+    assert index is not None and index.ids == ["a", "b", "c", "e"]
+    query = corpus_module.np.array([1.0, 0.0])
+    assert [hit_id for hit_id, _ in index.nearest(query, 3)] == ["a", "e", "c"]
+    ranked = index.nearest(query, 3, exclude=index.position["a"], usable_only=True)
+    assert [hit_id for hit_id, _ in ranked] == ["e", "b"]
+    assert [distance for _, distance in ranked] == pytest.approx([0.0, 1.0])
+    mixed_dimensions = [("a", False, _vector_bytes(1, 0)), ("b", False, _vector_bytes(1))]
+    assert corpus_module.VectorIndex.from_rows(mixed_dimensions) is None
