@@ -14,9 +14,11 @@ read-only, so pointing triad at a production store cannot change it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import re
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +43,9 @@ EXACT_SEARCH_LIMIT = 20_000
 #: Exact search holds the collection's vectors in memory (float32) when they take at most this many
 #: bytes: one matrix-vector product per query instead of a scan that reads every stored vector.
 IN_MEMORY_VECTOR_BYTES = 256 * 2**20
+
+#: Chunks kept in memory once read (least recently used first out).
+CHUNK_CACHE_SIZE = 4096
 
 #: Extra hits fetched by neighbour queries so that dropping duplicate texts still leaves n.
 DUPLICATE_HEADROOM = 5
@@ -152,6 +157,7 @@ class VectorIndex:
         return [(self.ids[index], float(distances[index])) for index in ranked]
 
 
+@functools.lru_cache(maxsize=8192)  # neighbour texts recur across samples
 def normalise_text(text: str) -> str:
     """Text as compared for duplicates: case-folded, whitespace collapsed."""
     return re.sub(r"\s+", " ", text).strip().casefold()
@@ -260,6 +266,7 @@ class Corpus:
         self._all_ids_min_chars = 0
         self._dimension: int | None = None
         self._vectors: asyncio.Task[VectorIndex | None] | None = None
+        self._chunks: OrderedDict[str, Chunk] = OrderedDict()
         self.in_memory_vector_bytes = IN_MEMORY_VECTOR_BYTES
         self.max_chars = max_chars
         """Longer chunks are left out of sampling and neighbour search."""
@@ -399,17 +406,29 @@ class Corpus:
         return total - usable
 
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
-        """The chunks with these ids, in the order asked; unknown ids are left out."""
+        """The chunks with these ids, in the order asked; unknown ids are left out.
+
+        Chunks read before come from a bounded in-process cache: a run reads the same neighbours
+        again and again.
+        """
         layout = self.layout
         wanted = self._valid_ids(ids)
-        if not wanted:
-            return []
-        array_type = sql.SQL("uuid[]") if layout.id_type == "uuid" else sql.SQL("text[]")
-        query = sql.SQL("SELECT {cols} FROM {table} WHERE {scope} AND {id} = ANY(%s::{array_type})").format(
-            cols=self._columns(), table=layout.table, scope=layout.scope, id=layout.id_column, array_type=array_type
-        )
-        found = {row[0]: self._chunk(row) for row in await self._fetch(query, (*layout.scope_params, wanted))}
-        return [found[chunk_id] for chunk_id in wanted if chunk_id in found]
+        missing = [chunk_id for chunk_id in dict.fromkeys(wanted) if chunk_id not in self._chunks]
+        if missing:
+            array_type = sql.SQL("uuid[]") if layout.id_type == "uuid" else sql.SQL("text[]")
+            query = sql.SQL("SELECT {cols} FROM {table} WHERE {scope} AND {id} = ANY(%s::{array_type})").format(
+                cols=self._columns(), table=layout.table, scope=layout.scope, id=layout.id_column, array_type=array_type
+            )
+            for row in await self._fetch(query, (*layout.scope_params, missing)):
+                self._chunks[row[0]] = self._chunk(row)
+        found = []
+        for chunk_id in wanted:
+            if (chunk := self._chunks.get(chunk_id)) is not None:
+                self._chunks.move_to_end(chunk_id)
+                found.append(chunk)
+        while len(self._chunks) > CHUNK_CACHE_SIZE:
+            self._chunks.popitem(last=False)
+        return found
 
     async def sample_ids(
         self, k: int, *, exclude: Iterable[str] = (), min_chars: int = 0, rng: random.Random | None = None

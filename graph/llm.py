@@ -255,10 +255,12 @@ class LLMGateway:
     async def _answer(
         self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
     ) -> Reply:
-        key = request_key(model.role, conversation, schema)
+        cache = self.cache if model.provider in PROVIDERS else None
+        # The request's hash is worth computing only when something looks it up or writes it down.
+        keyed = model.replay_file is not None or cache is not None or self.record_path is not None
+        key = request_key(model.role, conversation, schema) if keyed else ""
         if model.replay_file is not None:
             return self._stored_reply(self._replayed(model, node, schema, key), "replay")
-        cache = self.cache if model.provider in PROVIDERS else None
         cache_key = hashlib.sha256(f"{model.spec}\x1f{key}".encode()).hexdigest()
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
             return self._stored_reply(hit, "cache")

@@ -19,6 +19,7 @@ replies that are malformed, truncated or empty.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import re
@@ -32,7 +33,7 @@ from typing import Any
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel, Field, PrivateAttr
 
 from nodes.bridge import entity_spans
@@ -207,20 +208,29 @@ class ScriptedChatModel(GenericFakeChatModel):
         self, schema: type[BaseModel], *, include_raw: bool = False, method: str | None = None, **kwargs: Any
     ) -> Runnable[Any, Any]:
         """Replies from the script entry named after the schema, parsed into it like a provider would."""
+        return _StructuredReplies(self, schema, include_raw)
 
-        async def invoke(messages: list[BaseMessage]) -> Any:
-            raw = await self.ainvoke(messages, script_key=schema.__name__)
-            try:
-                parsed, error = schema.model_validate_json(str(raw.content)), None
-            except ValueError as problem:
-                parsed, error = None, problem
-            if include_raw:
-                return {"raw": raw, "parsed": parsed, "parsing_error": error}
-            if error is not None:
-                raise error
-            return parsed
 
-        return RunnableLambda(lambda messages: asyncio.run(invoke(messages)), afunc=invoke)
+class _StructuredReplies(Runnable[Any, Any]):
+    """A scripted model's replies parsed into a schema (its `with_structured_output`)."""
+
+    def __init__(self, model: ScriptedChatModel, schema: type[BaseModel], include_raw: bool) -> None:
+        self.model, self.schema, self.include_raw = model, schema, include_raw
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        return asyncio.run(self.ainvoke(input, config))
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        raw = await self.model.ainvoke(input, config, script_key=self.schema.__name__)
+        try:
+            parsed, error = self.schema.model_validate_json(str(raw.content)), None
+        except ValueError as problem:
+            parsed, error = None, problem
+        if self.include_raw:
+            return {"raw": raw, "parsed": parsed, "parsing_error": error}
+        if error is not None:
+            raise error
+        return parsed
 
 
 # -- a plausible script ------------------------------------------------------------------------
@@ -237,8 +247,12 @@ def prompt(messages: list[BaseMessage]) -> str:
 
 
 def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
-    text = prompt(messages)
-    return {label: body for kind, label, body in _TAGGED.findall(text) if kind == tag}
+    return {label: body for kind, label, body in _tagged_parts(prompt(messages)) if kind == tag}
+
+
+@functools.lru_cache(maxsize=256)  # a reply reads several tags of one prompt
+def _tagged_parts(text: str) -> list[tuple[str, str, str]]:
+    return _TAGGED.findall(text)
 
 
 def heading(text: str) -> str:

@@ -8,6 +8,7 @@ exact word-boundary matching; when that fails too, the sample restarts from a fr
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
@@ -23,11 +24,14 @@ from state.schemas import BridgeProposal
 
 #: Spans that look like entities in technical and general prose: identifiers with underscores,
 #: acronyms, capitalised multi-word names, and function-like names.
-_ENTITY_PATTERNS = (
-    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
-    r"\b[A-Z][A-Z0-9]{1,}(?:[ _][A-Z][A-Z0-9]+)*\b",
-    r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b",
-    r"\b[a-z_][a-z0-9_]*\(\)",
+_ENTITY_PATTERNS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b",
+        r"\b[A-Z][A-Z0-9]{1,}(?:[ _][A-Z][A-Z0-9]+)*\b",
+        r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b",
+        r"\b[a-z_][a-z0-9_]*\(\)",
+    )
 )
 _TOO_GENERIC = {"SQL", "THE", "AND", "NOT", "NULL", "ON", "OFF", "TO", "IF"}
 
@@ -43,13 +47,18 @@ def candidates_of(state: SampleState) -> list[ChunkRef]:
 
 def entity_spans(text: str) -> list[str]:
     """Entity-like spans of a text, in order of first appearance."""
+    return list(_entity_spans(text))
+
+
+@functools.lru_cache(maxsize=1024)  # neighbours recur across samples and restarts
+def _entity_spans(text: str) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for pattern in _ENTITY_PATTERNS:
-        for match in re.finditer(pattern, text):
+        for match in pattern.finditer(text):
             span = match.group(0).strip()
             if len(span) > 2 and span.upper() not in _TOO_GENERIC:
                 found.setdefault(span, None)
-    return list(found)
+    return tuple(found)
 
 
 def _attempt(seed_id: str, method: str, topic: str, chunks: Sequence[ChunkRef], cause: str = "") -> BridgeAttempt:

@@ -43,7 +43,19 @@ def mentions(text: str, entity: str) -> bool:
     needle = entity.strip().casefold()
     if not needle:
         return False
-    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text.casefold()) is not None
+    return _whole_words(needle).search(_folded(text)) is not None
+
+
+# A sample tests many entities against the same few chunks: fold each text and compile each
+# pattern once (the `re` module's own cache holds only a few hundred patterns).
+@functools.lru_cache(maxsize=2048)
+def _folded(text: str) -> str:
+    return text.casefold()
+
+
+@functools.lru_cache(maxsize=4096)
+def _whole_words(needle: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
 
 
 def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awaitable[Update]]:
