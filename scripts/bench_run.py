@@ -24,16 +24,32 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import io
+import os
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+import graph.run
+from graph.db import database_url
 from graph.llm import build_gateway
 from graph.logs import configure_logging
 from graph.run import build_parser, run_command
+from graph.sample import SampleResult, SampleRunner
 from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
 from graph.settings import resolve_settings
+
+#: Accepted samples at most per run: each draws seeds no other sample of the run has used, and the
+#: demo corpus (1,086 chunks) runs out of fresh seeds well before a thousand samples.
+MAX_COUNT = 256
 
 
 def busy_seconds(spans: list[tuple[float, float]]) -> float:
@@ -49,8 +65,69 @@ def busy_seconds(spans: list[tuple[float, float]]) -> float:
     return total
 
 
+class CountingRunner(SampleRunner):
+    """Notes when each sample starts and ends, for the mean number of samples in flight."""
+
+    events: list[tuple[float, int]] = []
+
+    async def run(self, *args: Any, **kwargs: Any) -> SampleResult:
+        self.events.append((time.monotonic(), 1))
+        try:
+            return await super().run(*args, **kwargs)
+        finally:
+            self.events.append((time.monotonic(), -1))
+
+
+graph.run.SampleRunner = CountingRunner  # type: ignore[misc]
+
+
+def mean_in_flight(events: list[tuple[float, int]], wall: float) -> float:
+    """Time-weighted number of samples running, over the whole run's wall time."""
+    area, running, last = 0.0, 0, None
+    for moment, change in sorted(events):
+        if last is not None:
+            area += running * (moment - last)
+        running, last = running + change, moment
+    return area / wall if wall else 0.0
+
+
+def system_cpu_seconds() -> float | None:
+    """CPU seconds all processes of this machine have used (Linux), or None where unknown."""
+    try:
+        fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def fresh_state_database() -> Iterator[str]:
+    """A new, empty state database on the embedded server, dropped afterwards.
+
+    Checkpoints of earlier runs would otherwise pile up in the one the commands use, and every
+    benchmark would write into bigger tables than the last.
+    """
+    url = database_url(resolve_settings({}))
+    name = f"triad_bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_conninfo(url, dbname=name)
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 def one_run(
-    runs: Path, *, count: int, concurrency: int, latency: float, reference_like: bool = False
+    runs: Path,
+    state_url: str,
+    *,
+    count: int,
+    concurrency: int,
+    latency: float,
+    reference_like: bool = False,
 ) -> dict[str, Any]:
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=latency)
     flags = [
@@ -74,6 +151,7 @@ def one_run(
     settings = resolve_settings(
         {
             "collection": "triad_demo",
+            "state_url": state_url,
             "runs_dir": runs,
             "llm_cache": False,
             "requests_per_second": 100_000,
@@ -81,9 +159,13 @@ def one_run(
         }
     )
     gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=1)
-    started = time.monotonic()
-    _, document = asyncio.run(run_command(args, settings, gateway))
+    CountingRunner.events = []
+    machine_cpu, own_cpu, started = system_cpu_seconds(), time.process_time(), time.monotonic()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):  # each run's report
+        _, document = asyncio.run(run_command(args, settings, gateway))
     wall = time.monotonic() - started
+    own_cpu = time.process_time() - own_cpu
+    machine_cpu = None if machine_cpu is None else (system_cpu_seconds() or 0.0) - machine_cpu
     funnel = document["funnel"]
     prompt_tokens = sum(role["input_tokens"] for role in funnel["llm"]["per_role"].values())
     return {
@@ -93,6 +175,9 @@ def one_run(
         "accepted": funnel["accepted"],
         "calls": funnel["llm"]["calls"],
         "prompt_tokens": prompt_tokens,
+        "in_flight": mean_in_flight(CountingRunner.events, wall),
+        "cpu": own_cpu,
+        "other_cpu": None if machine_cpu is None else max(0.0, machine_cpu - own_cpu),
     }
 
 
@@ -101,42 +186,64 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 16, 64])
     parser.add_argument("--count", type=int, default=12, help="accepted samples per run at concurrency 1")
+    parser.add_argument(
+        "--per-lane",
+        type=int,
+        default=16,
+        help="accepted samples per lane at higher concurrency (default 16): quotas are met exactly, so a run's "
+        "last samples have fewer lanes busy, and a longer run keeps that tail a small part of it",
+    )
     args = parser.parse_args()
     configure_logging(level="error")
-    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, fresh_state_database() as state:
         runs = Path(folder)
         # The first run of a process also pays its one-time costs (imports that LangChain makes on first
         # use, the first connections); a short run takes them so the figures below are per sample.
-        warm_up = one_run(runs, count=2, concurrency=1, latency=0.0)
-        print(f"\nfirst run in this process (2 samples, no latency): {warm_up['wall']:.1f} s, one-time costs included")
-        base = one_run(runs, count=args.count, concurrency=1, latency=args.latency)
+        warm_up = one_run(runs, state, count=2, concurrency=1, latency=0.0)
+        print(f"first run in this process (2 samples, no latency): {warm_up['wall']:.1f} s, one-time costs included")
+        # Without latency first, while the state database is small: what one process spends per sample.
+        bare = one_run(runs, state, count=args.count, concurrency=1, latency=0.0)
+        base = one_run(runs, state, count=args.count, concurrency=1, latency=args.latency)
+        reference = one_run(runs, state, count=args.count, concurrency=1, latency=args.latency, reference_like=True)
         per_sample = base["busy"] / base["started"]
         print(f"latency {args.latency * 1000:.0f} ms per call; ideal {per_sample:.2f} s per sample (calls in flight)")
         overhead = base["wall"] / base["busy"]
         print(f"(a) overhead at concurrency 1: wall {base['wall']:.1f} s / ideal {base['busy']:.1f} s = {overhead:.3f}")
         print("(b) throughput as a fraction of the ideal")
         for concurrency in args.concurrency:
-            count = max(args.count, 4 * concurrency)
+            count = max(args.count, min(args.per_lane * concurrency, MAX_COUNT))
             result = base
             if concurrency > 1:
-                result = one_run(runs, count=count, concurrency=concurrency, latency=args.latency)
+                result = one_run(runs, state, count=count, concurrency=concurrency, latency=args.latency)
             ideal = result["started"] * per_sample / concurrency
             print(
                 f"    concurrency {concurrency:>3}: {result['started']:>4} samples in {result['wall']:6.1f} s, "
-                f"ideal {ideal:6.1f} s -> {ideal / result['wall']:.2f}"
+                f"ideal {ideal:6.1f} s -> {ideal / result['wall']:.2f}; {result['in_flight']:.1f} in flight on "
+                f"average; this process busy {result['cpu'] / result['wall']:.0%} of the time{machine_share(result)}"
             )
-        reference = one_run(runs, count=args.count, concurrency=1, latency=args.latency, reference_like=True)
         print("(c) per accepted sample          calls   prompt tokens")
         for name, result in (("default", base), ("reference-like", reference)):
             calls, tokens = result["calls"] / result["accepted"], result["prompt_tokens"] / result["accepted"]
             print(f"    {name:<24}{calls:>8.1f}{tokens:>16.0f}")
-        bare = one_run(runs, count=args.count, concurrency=1, latency=0.0)
+        started = bare["started"]
         print(
-            f"(d) with no model latency at concurrency 1: {bare['wall'] / bare['started'] * 1000:.0f} ms per sample "
+            f"(d) with no model latency at concurrency 1: {bare['wall'] / started * 1000:.0f} ms per sample "
             f"(triad, LangGraph, LangChain, checkpoints, corpus queries and the scripted model itself); at most "
-            f"{bare['started'] / bare['wall']:.1f} samples/s in one process, against an ideal of "
+            f"{started / bare['wall']:.1f} samples/s in one process, against an ideal of "
             f"{16 / per_sample:.1f} samples/s at concurrency 16"
         )
+        if bare["other_cpu"] is not None:
+            print(
+                f"    CPU per sample: {bare['cpu'] / started * 1000:.0f} ms in this process, "
+                f"{bare['other_cpu'] / started * 1000:.0f} ms in the rest of the machine (PostgreSQL) "
+                f"on {os.cpu_count()} cores"
+            )
+
+
+def machine_share(result: dict[str, Any]) -> str:
+    if result["other_cpu"] is None:
+        return ""
+    return f", PostgreSQL and the rest of the machine {result['other_cpu'] / result['wall']:.0%} of a core"
 
 
 if __name__ == "__main__":
