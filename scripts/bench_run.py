@@ -2,6 +2,7 @@
 
     python scripts/bench_run.py                  # 200 ms per call, concurrency 1, 4, 16, 64
     python scripts/bench_run.py --latency 0.1 --concurrency 1 8
+    python scripts/bench_run.py --database-url postgresql://... --collection my_docs
 
 Runs the full pipeline on the demo corpus in the embedded database (loaded on first use) with
 `graph.scripted`'s plausible script; the model sleeps `--latency` seconds per call. Figures:
@@ -31,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +42,7 @@ from psycopg.conninfo import make_conninfo
 
 import graph.run
 from graph.db import database_url
+from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm import build_gateway
 from graph.logs import configure_logging
 from graph.run import build_parser, run_command
@@ -101,14 +104,24 @@ def system_cpu_seconds() -> float | None:
     return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+@dataclass(frozen=True)
+class Target:
+    """Where the benchmark's runs read chunks and keep their state and files."""
+
+    runs: Path
+    state_url: str
+    database_url: str | None
+    """None: the embedded server."""
+    collection: str
+
+
 @contextmanager
-def fresh_state_database() -> Iterator[str]:
-    """A new, empty state database on the embedded server, dropped afterwards.
+def fresh_state_database(url: str) -> Iterator[str]:
+    """A new, empty state database on the server at `url`, dropped afterwards.
 
     Checkpoints of earlier runs would otherwise pile up in the one the commands use, and every
     benchmark would write into bigger tables than the last.
     """
-    url = database_url(resolve_settings({}))
     name = f"triad_bench_{os.getpid()}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
@@ -121,17 +134,11 @@ def fresh_state_database() -> Iterator[str]:
 
 
 def one_run(
-    runs: Path,
-    state_url: str,
-    *,
-    count: int,
-    concurrency: int,
-    latency: float,
-    reference_like: bool = False,
+    target: Target, *, count: int, concurrency: int, latency: float, reference_like: bool = False
 ) -> dict[str, Any]:
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=latency)
     flags = [
-        "--demo",
+        *(["--demo"] if target.collection == DEMO_COLLECTION else ["--collection", target.collection]),
         "--count",
         str(count),
         "--concurrency",
@@ -141,18 +148,19 @@ def one_run(
         "--dedup-threshold",
         "0",
         "--runs-dir",
-        str(runs),
+        str(target.runs),
         "--no-llm-cache",
     ]
     if reference_like:
         flags.append("--sufficiency-after-quality-reject")
     args = build_parser().parse_args(flags)
-    args.collection, args.embedding = "triad_demo", "minilm"
+    args.collection, args.embedding = target.collection, DEMO_EMBEDDING
     settings = resolve_settings(
         {
-            "collection": "triad_demo",
-            "state_url": state_url,
-            "runs_dir": runs,
+            "collection": target.collection,
+            "database_url": target.database_url,
+            "state_url": target.state_url,
+            "runs_dir": target.runs,
             "llm_cache": False,
             "requests_per_second": 100_000,
             "max_concurrent_requests": 100_000,
@@ -186,6 +194,8 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 16, 64])
     parser.add_argument("--count", type=int, default=12, help="accepted samples per run at concurrency 1")
+    parser.add_argument("--database-url", help="the server of the collection and of the state (default: embedded)")
+    parser.add_argument("--collection", default=DEMO_COLLECTION, help="default: the demo corpus, loaded on first use")
     parser.add_argument(
         "--per-lane",
         type=int,
@@ -195,16 +205,17 @@ def main() -> None:
     )
     args = parser.parse_args()
     configure_logging(level="error")
-    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, fresh_state_database() as state:
-        runs = Path(folder)
+    url = args.database_url or database_url(resolve_settings({}))
+    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, fresh_state_database(url) as state:
+        target = Target(Path(folder), state, args.database_url, args.collection)
         # The first run of a process also pays its one-time costs (imports that LangChain makes on first
         # use, the first connections); a short run takes them so the figures below are per sample.
-        warm_up = one_run(runs, state, count=2, concurrency=1, latency=0.0)
+        warm_up = one_run(target, count=2, concurrency=1, latency=0.0)
         print(f"first run in this process (2 samples, no latency): {warm_up['wall']:.1f} s, one-time costs included")
         # Without latency first, while the state database is small: what one process spends per sample.
-        bare = one_run(runs, state, count=args.count, concurrency=1, latency=0.0)
-        base = one_run(runs, state, count=args.count, concurrency=1, latency=args.latency)
-        reference = one_run(runs, state, count=args.count, concurrency=1, latency=args.latency, reference_like=True)
+        bare = one_run(target, count=args.count, concurrency=1, latency=0.0)
+        base = one_run(target, count=args.count, concurrency=1, latency=args.latency)
+        reference = one_run(target, count=args.count, concurrency=1, latency=args.latency, reference_like=True)
         per_sample = base["busy"] / base["started"]
         print(f"latency {args.latency * 1000:.0f} ms per call; ideal {per_sample:.2f} s per sample (calls in flight)")
         overhead = base["wall"] / base["busy"]
@@ -214,7 +225,7 @@ def main() -> None:
             count = max(args.count, min(args.per_lane * concurrency, MAX_COUNT))
             result = base
             if concurrency > 1:
-                result = one_run(runs, state, count=count, concurrency=concurrency, latency=args.latency)
+                result = one_run(target, count=count, concurrency=concurrency, latency=args.latency)
             ideal = result["started"] * per_sample / concurrency
             print(
                 f"    concurrency {concurrency:>3}: {result['started']:>4} samples in {result['wall']:6.1f} s, "
@@ -223,7 +234,8 @@ def main() -> None:
             )
         print("(c) per accepted sample          calls   prompt tokens")
         for name, result in (("default", base), ("reference-like", reference)):
-            calls, tokens = result["calls"] / result["accepted"], result["prompt_tokens"] / result["accepted"]
+            accepted = result["accepted"] or float("nan")  # nothing accepted: no per-sample figure
+            calls, tokens = result["calls"] / accepted, result["prompt_tokens"] / accepted
             print(f"    {name:<24}{calls:>8.1f}{tokens:>16.0f}")
         started = bare["started"]
         print(
