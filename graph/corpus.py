@@ -118,18 +118,22 @@ class VectorIndex:
         """From (id, oversize, binary vector) rows; None when the vectors differ in dimension."""
         if not rows:
             return None
-        dims = {len(row[2]) for row in rows}
-        if len(dims) != 1:
+        if len({len(row[2]) for row in rows}) != 1:
             return None
         # pgvector's binary form: dimension and a reserved word (2 bytes each), then big-endian float4s.
-        matrix = np.frombuffer(b"".join(row[2] for row in rows), dtype=">f4").reshape(len(rows), -1)[:, 1:]
-        matrix = matrix.astype(np.float32)
+        # Filled row by row into one array, so the load never holds the vectors more than twice.
+        matrix = np.empty((len(rows), (len(rows[0][2]) - 4) // 4), dtype=np.float32)
+        for index, row in enumerate(rows):
+            matrix[index] = np.frombuffer(row[2], dtype=">f4", offset=4)
         norms = np.linalg.norm(matrix, axis=1)
         keep = norms > 0
         ids = [row[0] for row, kept in zip(rows, keep, strict=True) if kept]
+        if not keep.all():
+            matrix, norms = matrix[keep], norms[keep]
+        matrix /= norms[:, None]
         return cls(
             ids=ids,
-            unit=matrix[keep] / norms[keep, None],
+            unit=matrix,
             oversize=np.array([row[1] for row in rows], dtype=bool)[keep],
             position={chunk_id: index for index, chunk_id in enumerate(ids)},
         )
