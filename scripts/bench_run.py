@@ -10,12 +10,18 @@ Runs the full pipeline on the demo corpus in the embedded database (loaded on fi
 (a) overhead at concurrency 1 = wall time / ideal time, where the ideal is the time during which at
     least one model call was in flight (calls of one node overlap, so they count once);
 (b) throughput at each concurrency as a fraction of the ideal: (samples x ideal seconds per sample
-    measured at concurrency 1 / concurrency) / wall time;
+    measured at concurrency 1 / concurrency) / wall time; with the mean number of samples in flight
+    (a quota plan's last samples cannot keep every lane busy, so runs at concurrency 4 and above ask
+    for `--per-lane` accepted samples per lane) and the CPU this process and the rest of the machine
+    used;
 (c) LLM calls and prompt tokens per accepted sample for the default pipeline and for a
     reference-like configuration (CARE with one call per candidate, sufficiency checks even after
     a quality reject);
 (d) the time per sample with no model latency at all: what one process spends per sample besides
-    waiting for the model, which bounds its throughput.
+    waiting for the model, which bounds its throughput, and the CPU behind it (this process and
+    PostgreSQL).
+Every run keeps its checkpoints in a fresh state database, created for the benchmark and dropped
+after it.
 Rate limits are lifted so the figures measure triad, not the limiter. A short warm-up run comes first:
 the first run of a process also pays one-time costs (imports LangChain makes on first use, the
 first connections), printed separately.
@@ -81,6 +87,7 @@ class CountingRunner(SampleRunner):
             self.events.append((time.monotonic(), -1))
 
 
+# run_command builds its own runner; this script is never imported by the package.
 graph.run.SampleRunner = CountingRunner  # type: ignore[misc]
 
 
