@@ -251,8 +251,8 @@ def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=256)  # a reply reads several tags of one prompt
-def _tagged_parts(text: str) -> list[tuple[str, str, str]]:
-    return _TAGGED.findall(text)
+def _tagged_parts(text: str) -> tuple[tuple[str, str, str], ...]:
+    return tuple(_TAGGED.findall(text))
 
 
 def heading(text: str) -> str:
