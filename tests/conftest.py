@@ -92,9 +92,20 @@ def run_cli(
     module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Run `python -m module args` as a user would; TRIAD_* of the caller's environment are dropped."""
+    return _run_python(["-m", module, *args], env=env, cwd=cwd)
+
+
+def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run a script under scripts/ as a user would, from the repository root (environment as `run_cli`)."""
+    return _run_python([f"scripts/{script}", *args])
+
+
+def _run_python(
+    argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k != "GOOGLE_API_KEY"}
     return subprocess.run(
-        [sys.executable, "-m", module, *args],
+        [sys.executable, *argv],
         capture_output=True,
         text=True,
         env={**base, **(env or {})},

@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import psycopg
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import run_script
 
 
 def test_run_benchmark_prints_each_figure_and_drops_its_state_database(pg_url: str, scale_collection: str) -> None:
-    result = subprocess.run(
-        [
-            sys.executable, "scripts/bench_run.py", "--latency", "0.01", "--concurrency", "1", "2",
-            "--count", "2", "--per-lane", "1", "--database-url", pg_url, "--collection", scale_collection,
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
+    result = run_script(
+        "bench_run.py", "--latency", "0.01", "--concurrency", "1", "2", "--count", "2", "--per-lane", "1",
+        "--database-url", pg_url, "--collection", scale_collection,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     for figure in ("(a) overhead at concurrency 1", "concurrency   2:", "(c) per accepted sample", "(d) with no"):

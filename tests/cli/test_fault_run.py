@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import REPO_ROOT
+from tests.conftest import run_script
 
 
 def test_fault_runner_kills_resumes_and_finds_nothing_lost(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
     figures_file = tmp_path / "figures.json"
-    result = subprocess.run(
-        [
-            sys.executable, "scripts/fault_run.py", "--kills", "3", "--count", "8", "--concurrency", "4",
-            "--latency-ms", "300", "--kill-after", "4", "7", "--collection", scale_collection,
-            # The types whose cells rarely hit their attempt caps on this small collection (as in test_scale).
-            "--types", "comparison,intersection",
-            "--database-url", pg_url, "--work-dir", str(tmp_path / "work"), "--json", str(figures_file),
-        ],
-        cwd=REPO_ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
+    result = run_script(
+        "fault_run.py", "--kills", "3", "--count", "8", "--concurrency", "4", "--latency-ms", "300",
+        "--kill-after", "4", "7", "--collection", scale_collection,
+        # The types whose cells rarely hit their attempt caps on this small collection (as in test_scale).
+        "--types", "comparison,intersection",
+        "--database-url", pg_url, "--work-dir", str(tmp_path / "work"), "--json", str(figures_file),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     figures = json.loads(figures_file.read_text())
