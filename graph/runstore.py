@@ -61,6 +61,43 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 """
 
 
+#: A worker's claim, decided in one statement: an abandoned slot (lease expired) is taken over;
+#: failing that, a new slot opens for the cell furthest from its quota (the first such cell on a
+#: tie) among those that still need more than they have running and have not hit their attempt cap.
+CLAIM_SQL = """
+WITH abandoned AS (
+    SELECT n FROM triad_samples
+    WHERE run_id = %(run_id)s AND status = 'running' AND lease_until < now()
+    ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED
+), reclaimed AS (
+    UPDATE triad_samples SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
+        updated_at = now()
+    WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
+    RETURNING n, question_type, is_binary, false AS fresh
+), counts AS (
+    SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted') AS accepted,
+        count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started
+    FROM triad_samples WHERE run_id = %(run_id)s GROUP BY question_type, is_binary
+), choice AS (
+    SELECT cell.question_type, cell.is_binary
+    FROM unnest(%(types)s::text[], %(binaries)s::boolean[], %(quotas)s::integer[], %(caps)s::integer[])
+        WITH ORDINALITY AS cell (question_type, is_binary, quota, cap, position)
+    LEFT JOIN counts USING (question_type, is_binary)
+    WHERE cell.quota - coalesce(counts.accepted, 0) - coalesce(counts.running, 0) > 0
+        AND coalesce(counts.started, 0) < cell.cap
+    ORDER BY (cell.quota - coalesce(counts.accepted, 0))::float8 / cell.quota DESC, cell.position
+    LIMIT 1
+), opened AS (
+    INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)
+    SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
+        question_type, is_binary, %(worker)s, now() + make_interval(secs => %(lease)s)
+    FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
+    RETURNING n, question_type, is_binary, true AS fresh
+)
+SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
+"""
+
+
 def normalise_question(question: str) -> str:
     """A question as compared for duplicates: case-folded words, punctuation dropped."""
     return " ".join(re.findall(r"\w+", question.casefold()))
@@ -125,50 +162,34 @@ class RunStore:
         return dict(row[0])
 
     async def claim(self, run_id: str, cells: list[CellPlan], worker: str) -> Slot | None:
-        """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done."""
-        async with self.pool.connection() as conn, conn.transaction():
-            cursor = await conn.execute(
-                "SELECT n, question_type, is_binary FROM triad_samples WHERE run_id = %s AND status = 'running'"
-                " AND lease_until < now() ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED",
-                (run_id,),
-            )
-            abandoned = await cursor.fetchone()
-            if abandoned is not None:
-                await conn.execute(
-                    "UPDATE triad_samples SET worker = %s, lease_until = now() + make_interval(secs => %s),"
-                    " updated_at = now() WHERE run_id = %s AND n = %s",
-                    (worker, self.lease_seconds, run_id, abandoned[0]),
+        """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
+
+        One round trip: the run row lock and the claim are sent together, so the lock is held only
+        while the server decides, never across a wait for this process.
+        """
+        lease = self.lease_seconds
+        async with self.pool.connection() as conn:
+            async with conn.pipeline(), conn.transaction():
+                # Opening a slot reads every cell's counts: the run row lock makes that one decision at a
+                # time. The claim is the next statement, so its snapshot sees every claim made before it.
+                await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (run_id,))
+                cursor = await conn.execute(
+                    CLAIM_SQL,
+                    {
+                        "run_id": run_id,
+                        "worker": worker,
+                        "lease": lease,
+                        "types": [cell.question_type for cell in cells],
+                        "binaries": [cell.binary for cell in cells],
+                        "quotas": [cell.quota for cell in cells],
+                        "caps": [cell.cap for cell in cells],
+                    },
                 )
-                return Slot(run_id, abandoned[0], abandoned[1], abandoned[2])
-            # Opening a slot reads every cell's counts: the run row lock makes that one decision at a time.
-            await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (run_id,))
-            cursor = await conn.execute(
-                "SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted'),"
-                " count(*) FILTER (WHERE status = 'running'), count(*)"
-                " FROM triad_samples WHERE run_id = %s GROUP BY question_type, is_binary",
-                (run_id,),
-            )
-            counts = {(row[0], row[1]): row[2:5] for row in await cursor.fetchall()}
-            cursor = await conn.execute("SELECT coalesce(max(n), -1) FROM triad_samples WHERE run_id = %s", (run_id,))
-            next_n = (await cursor.fetchone())[0] + 1  # type: ignore[index]
-            best: CellPlan | None = None
-            best_need = 0.0
-            for cell in cells:
-                accepted, running, started = counts.get((cell.question_type, cell.binary), (0, 0, 0))
-                still_needed = cell.quota - accepted - running
-                if still_needed <= 0 or started >= cell.cap:
-                    continue
-                need = (cell.quota - accepted) / cell.quota
-                if best is None or need > best_need:
-                    best, best_need = cell, need
-            if best is None:
-                return None
-            await conn.execute(
-                "INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)"
-                " VALUES (%s, %s, %s, %s, %s, now() + make_interval(secs => %s))",
-                (run_id, next_n, best.question_type, best.binary, worker, self.lease_seconds),
-            )
-            return Slot(run_id, next_n, best.question_type, best.binary, fresh=True)
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        n, question_type, binary, fresh = row
+        return Slot(run_id, n, question_type, binary, fresh=fresh)
 
     async def slots_running(self, run_id: str) -> bool:
         """Whether any slot of the run is still running (its failure could reopen a cell)."""
@@ -287,15 +308,15 @@ class RunSeedPool:
         self._lock = asyncio.Lock()
 
     async def draw(self, *, min_chars: int) -> str | None:
-        async with self._lock:
-            while True:
+        while True:
+            async with self._lock:  # one draw at a time from the shared generator and used set
                 drawn = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
                 if not drawn:
                     return None
                 self._used.add(drawn[0])
-                # Another worker may have taken it since this one last looked: then draw again.
-                if await self._store.claim_seed(self._run_id, drawn[0]):
-                    return drawn[0]
+            # Another worker may have taken it since this one last looked: then draw again.
+            if await self._store.claim_seed(self._run_id, drawn[0]):
+                return drawn[0]
 
     async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)

@@ -1,0 +1,96 @@
+"""Slot claims in the state database: which cell opens, when none does, and reclaiming abandoned slots."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from graph.runstore import CellPlan, RunStore, Slot
+
+COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
+INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
+
+
+def with_store(url: str, body: Callable[[RunStore, str], Awaitable[Any]]) -> Any:
+    async def main() -> Any:
+        async with AsyncConnectionPool(url, min_size=1, max_size=4, kwargs={"autocommit": True}) as pool:
+            store = RunStore(pool, lease_seconds=30)
+            await store.setup()
+            run_id = f"claims-{uuid.uuid4().hex[:8]}"
+            await store.create_run(run_id, {})
+            return await body(store, run_id)
+
+    return asyncio.run(main())
+
+
+def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
+    cells = [COMPARISON, INTERSECTION]
+
+    async def body(store: RunStore, run_id: str) -> list[Slot | None]:
+        slots = [await store.claim(run_id, cells, "w") for _ in range(3)]
+        assert slots[0] is not None and slots[1] is not None
+        await store.complete(slots[0], "accepted", {"id": "a"}, None, {})
+        await store.complete(slots[1], "rejected", None, {"reason": "r"}, {})
+        return [*slots, await store.claim(run_id, cells, "w")]
+
+    slots = with_store(pg_url, body)
+    assert all(slot is not None and slot.fresh for slot in slots)
+    # Nothing accepted yet: both cells are as far from their quota, and the first listed wins the tie
+    # until it has as many running as it needs.
+    assert [(s.n, s.question_type, s.binary) for s in slots[:3]] == [  # type: ignore[union-attr]
+        (0, "comparison", False),
+        (1, "comparison", False),
+        (2, "intersection", True),
+    ]
+    # comparison has 1 of 2 accepted, intersection 0 of 4 (running samples do not count as progress).
+    assert (slots[3].n, slots[3].question_type) == (3, "intersection")  # type: ignore[union-attr]
+
+
+def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_url: str) -> None:
+    async def body(store: RunStore, run_id: str) -> list[Any]:
+        cells = [COMPARISON]
+        opened = [await store.claim(run_id, cells, "w") for _ in range(3)]
+        first, second = opened[0], opened[1]
+        assert first is not None and second is not None
+        await store.complete(first, "rejected", None, {"reason": "r"}, {})  # reopens one place
+        reopened = await store.claim(run_id, cells, "w")
+        assert reopened is not None
+        await store.complete(second, "rejected", None, {"reason": "r"}, {})
+        return [opened[2], reopened, await store.claim(run_id, cells, "w")]
+
+    full, reopened, capped = with_store(pg_url, body)
+    assert full is None  # two running for a quota of two
+    assert reopened is not None and reopened.n == 2
+    assert capped is None  # three started: the cap, though the cell is short
+
+
+def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> None:
+    async def body(store: RunStore, run_id: str) -> tuple[Slot | None, Slot | None]:
+        slot = await store.claim(run_id, [INTERSECTION], "dead-worker")
+        assert slot is not None and slot.fresh
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute(
+                "UPDATE triad_samples SET lease_until = now() - interval '1 second' WHERE run_id = %s", (run_id,)
+            )
+        return await store.claim(run_id, [INTERSECTION], "live-worker"), await store.claim(
+            run_id, [INTERSECTION], "live-worker"
+        )
+
+    reclaimed, opened = with_store(pg_url, body)
+    assert reclaimed is not None and (reclaimed.n, reclaimed.fresh) == (0, False)  # continues from checkpoints
+    assert opened is not None and (opened.n, opened.fresh) == (1, True)
+
+
+def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str) -> None:
+    async def body(store: RunStore, run_id: str) -> list[Slot | None]:
+        return list(await asyncio.gather(*(store.claim(run_id, [INTERSECTION], f"w{i}") for i in range(10))))
+
+    slots = with_store(pg_url, body)
+    opened = [slot for slot in slots if slot is not None]
+    assert len(opened) == INTERSECTION.quota
+    assert sorted(slot.n for slot in opened) == [0, 1, 2, 3]
