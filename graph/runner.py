@@ -32,7 +32,8 @@ log = structlog.get_logger("triad.run")
 #: A cell may start this many samples per accepted sample it wants before it is given up.
 ATTEMPT_FACTOR = 3
 
-#: Seconds an idle lane waits before asking again whether a running slot reopened a cell.
+#: Seconds an idle lane waits before asking again whether a running slot reopened a cell. A slot
+#: that ends in this process wakes idle lanes at once; this bounds the wait for other workers' slots.
 IDLE_POLL_SECONDS = 0.5
 
 #: What a database that went away raises: a dropped connection, or none to be had in time.
@@ -132,6 +133,26 @@ def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class Finishes:
+    """Samples this process finished: idle lanes wait for the next one instead of polling blindly."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._next = asyncio.Event()
+
+    def note(self) -> None:
+        self.count += 1
+        self._next.set()
+        self._next = asyncio.Event()
+
+    async def wait(self, seen: int, timeout_s: float) -> None:
+        """Return when a sample finishes after `seen` had (at once if one has), or after `timeout_s`."""
+        if self.count != seen:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._next.wait(), timeout_s)
+
+
 @dataclass
 class WorkResult:
     """How a worker's share of a run ended."""
@@ -165,17 +186,19 @@ async def work(
     """
     outcome = WorkResult()
     outages = Outages(run_id, database_wait_s, pools, notify)
+    finishes = Finishes()
 
     async def lane() -> None:
         while True:
             if max_cost_usd is not None and gateway.cost_usd >= max_cost_usd:
                 outcome.stopped_by_cost = True
                 return
+            seen = finishes.count
             slot = await outages.call(lambda: store.claim(run_id, cells, worker))
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
                 if await outages.call(lambda: store.slots_running(run_id)):
-                    await asyncio.sleep(IDLE_POLL_SECONDS)
+                    await finishes.wait(seen, IDLE_POLL_SECONDS)
                     continue
                 return
             spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=hops)  # type: ignore[typeddict-item]
@@ -190,7 +213,8 @@ async def work(
             await outages.call(
                 lambda: store.complete(slot, result.outcome, result.record, result.rejection, summary)  # noqa: B023
             )
-            folder.append(result.record, result.rejection)
+            finishes.note()
+            await asyncio.to_thread(folder.append, result.record, result.rejection)  # fsync off the event loop
             outcome.finished += 1
             log.info(
                 "sample_done",
