@@ -43,7 +43,8 @@ def mentions(text: str, entity: str) -> bool:
     needle = entity.strip().casefold()
     if not needle:
         return False
-    return _whole_words(needle).search(_folded(text)) is not None
+    folded = _folded(text)
+    return needle in folded and _whole_words(needle).search(folded) is not None  # substring test first: cheap
 
 
 # A sample tests many entities against the same few chunks: fold each text and compile each
