@@ -29,7 +29,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from graph.cli import add_database_options, command_parser, settings_from_args
+from graph.cli import add_database_options, command_parser, run_async, settings_from_args
 from graph.corpus import Corpus
 from graph.db import check_connection, database_url
 from graph.embeddings import load_embeddings
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         missing = [r for r in records if (signature, r["id"]) not in rows]
         if missing:
             print(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
-            for row in asyncio.run(evaluate_setup(setup, missing, settings, args.judge_unlabelled)):
+            for row in run_async(evaluate_setup(setup, missing, settings, args.judge_unlabelled)):
                 rows[(signature, row["sample_id"])] = {**row, "signature": signature}
         mine = [rows[(signature, r["id"])] for r in records]
         summaries[setup.name] = grouped_means(mine, METRICS, GROUPS)

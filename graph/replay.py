@@ -15,13 +15,12 @@ to the run's dataset with `provenance.replayed_from` naming the checkpoint it fo
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 from dataclasses import replace
 from typing import Any
 
 from graph.checkpoints import PooledPostgresSaver
-from graph.cli import add_database_options, command_parser, settings_from_args
+from graph.cli import add_database_options, command_parser, run_async, settings_from_args
 from graph.corpus import Corpus
 from graph.db import check_connection, database_url, state_url
 from graph.errors import UserError, exit_on_user_error
@@ -209,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging(level="warning")
     settings = settings_from_args(args)
     args.concurrency, args.seed, args.record_llm = 1, None, None
-    asyncio.run(replay_command(args, settings))
+    run_async(replay_command(args, settings))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ history) and run.json (configuration without secrets, funnel, tokens, cost), the
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import secrets
 import socket
@@ -27,7 +26,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from graph.checkpoints import PooledPostgresSaver
-from graph.cli import add_collection_options, add_database_options, command_parser, settings_from_args
+from graph.cli import add_collection_options, add_database_options, command_parser, run_async, settings_from_args
 from graph.corpus import Corpus
 from graph.db import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
@@ -438,7 +437,7 @@ def main(argv: list[str] | None = None) -> None:
         # Every role resolves before any work: a missing key or an unknown provider fails here, at once.
         gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
     try:
-        asyncio.run(run_command(args, settings, gateway))
+        run_async(run_command(args, settings, gateway))
     except DATABASE_ERRORS as error:
         run = args.resume or args.run_id or "RUN_ID (printed when the run started)"
         raise UserError(

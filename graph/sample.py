@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.builder import compile_graph
+from graph.cli import run_async
 from graph.corpus import Corpus
 from graph.db import database_url as resolve_database_url
 from graph.db import state_url as resolve_state_url
@@ -180,7 +181,7 @@ def run_sample(
     thread `thread_id` (a new `adhoc/<hex>` by default; an existing thread is continued).
     Keyword arguments such as `max_revisions=2` override the run context.
     """
-    return asyncio.run(
+    return run_async(
         arun_sample(
             spec, collection=collection, models=models, settings=settings, thread_id=thread_id, **context_overrides
         )

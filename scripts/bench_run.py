@@ -30,7 +30,6 @@ first connections), printed separately.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import io
 import os
@@ -47,6 +46,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 import graph.run
+from graph.cli import run_async
 from graph.db import database_url
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm import build_gateway
@@ -177,7 +177,7 @@ def one_run(
     CountingRunner.events = []
     machine_cpu, own_cpu, started = system_cpu_seconds(), time.process_time(), time.monotonic()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):  # each run's report
-        _, document = asyncio.run(run_command(args, settings, gateway))
+        _, document = run_async(run_command(args, settings, gateway))
     wall = time.monotonic() - started
     own_cpu = time.process_time() - own_cpu
     machine_cpu = None if machine_cpu is None else (system_cpu_seconds() or 0.0) - machine_cpu

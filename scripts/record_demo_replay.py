@@ -8,11 +8,11 @@ replay:graph/demo/demo_replay.jsonl` then repeats the run offline, request for r
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import tempfile
 from pathlib import Path
 
+from graph.cli import run_async
 from graph.llm import build_gateway
 from graph.logs import configure_logging
 from graph.run import build_parser, run_command
@@ -34,7 +34,7 @@ def main() -> None:
         gateway = build_gateway(
             settings, models={"generator": model, "validator": model, "extractor": model}, record_path=OUTPUT, seed=7
         )
-        asyncio.run(run_command(args, settings, gateway))
+        run_async(run_command(args, settings, gateway))
         shutil.rmtree(runs, ignore_errors=True)
     print(f"recorded {len(OUTPUT.read_text().splitlines())} requests to {OUTPUT}")
 
