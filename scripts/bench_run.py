@@ -13,7 +13,10 @@ Runs the full pipeline on the demo corpus in the embedded database (loaded on fi
     measured at concurrency 1 / concurrency) / wall time; with the mean number of samples in flight
     (a quota plan's last samples cannot keep every lane busy, so runs at concurrency 4 and above ask
     for `--per-lane` accepted samples per lane) and the CPU this process and the rest of the machine
-    used;
+    used. Then the same fraction while every lane was busy: samples finished per second from the first
+    moment all lanes had a sample to the moment the run's last samples began to drain it, times the
+    ideal seconds per sample / concurrency (the whole-run figure also pays for the start, the drain
+    and writing the run's files);
 (c) LLM calls and prompt tokens per accepted sample for the default pipeline and for a
     reference-like configuration (CARE with one call per candidate, sufficiency checks even after
     a quality reject);
@@ -99,6 +102,28 @@ def mean_in_flight(events: list[tuple[float, int]], wall: float) -> float:
             area += running * (moment - last)
         running, last = running + change, moment
     return area / wall if wall else 0.0
+
+
+def busy_lanes_rate(events: list[tuple[float, int]], lanes: int) -> tuple[float, float] | None:
+    """Samples finished per second while every lane had one running, and how long that lasted.
+
+    The window runs from the first moment `lanes` samples were in flight to the last moment the run
+    fell below that for good (its last samples, fewer than the lanes, drain the run). None when the
+    lanes were never all busy.
+    """
+    first = last = None
+    running = 0
+    for moment, change in sorted(events):
+        was_full = running >= lanes
+        running += change
+        if running >= lanes and first is None:
+            first = moment
+        elif was_full and running < lanes:
+            last = moment
+    if first is None or last is None or last <= first:
+        return None
+    finished = sum(1 for moment, change in events if change < 0 and first < moment <= last)
+    return finished / (last - first), last - first
 
 
 def system_cpu_seconds() -> float | None:
@@ -191,6 +216,7 @@ def one_run(
         "calls": funnel["llm"]["calls"],
         "prompt_tokens": prompt_tokens,
         "in_flight": mean_in_flight(CountingRunner.events, wall),
+        "busy_lanes": busy_lanes_rate(CountingRunner.events, concurrency),
         "cpu": own_cpu,
         "other_cpu": None if machine_cpu is None else max(0.0, machine_cpu - own_cpu),
     }
@@ -239,6 +265,12 @@ def main() -> None:
                 f"ideal {ideal:6.1f} s -> {ideal / result['wall']:.2f}; {result['in_flight']:.1f} in flight on "
                 f"average; this process busy {result['cpu'] / result['wall']:.0%} of the time{machine_share(result)}"
             )
+            if result["busy_lanes"] is not None:
+                rate, seconds = result["busy_lanes"]
+                print(
+                    f"{'':<21}with every lane busy ({seconds:.1f} s): {rate:.2f} samples/s "
+                    f"-> {rate * per_sample / concurrency:.2f} of the ideal"
+                )
         print("(c) per accepted sample          calls   prompt tokens")
         for name, result in (("default", base), ("reference-like", reference)):
             accepted = result["accepted"] or float("nan")  # nothing accepted: no per-sample figure

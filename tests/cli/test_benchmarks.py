@@ -13,7 +13,8 @@ def test_run_benchmark_prints_each_figure_and_drops_its_state_database(pg_url: s
         "--database-url", pg_url, "--collection", scale_collection,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
-    for figure in ("(a) overhead at concurrency 1", "concurrency   2:", "(c) per accepted sample", "(d) with no"):
+    figures = ("(a) overhead at concurrency 1", "concurrency   2:", "with every lane busy", "(c) per", "(d) with no")
+    for figure in figures:
         assert figure in result.stdout, result.stdout
     with psycopg.connect(pg_url) as conn:
         left = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'triad_bench_%'").fetchall()
