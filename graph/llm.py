@@ -335,10 +335,9 @@ class LLMGateway:
         waited = 0.0
         for attempt in range(1, self.retry.max_attempts + 1):
             try:
-                async with limiter.slot():
-                    result = await asyncio.wait_for(
-                        runnable.ainvoke(conversation), timeout=self.retry.request_timeout_s
-                    )
+                # asyncio.timeout bounds the call in this task (wait_for would start another task per call).
+                async with limiter.slot(), asyncio.timeout(self.retry.request_timeout_s):
+                    result = await runnable.ainvoke(conversation)
             except Exception as error:  # provider SDKs raise their own hierarchies; classify() sorts them
                 kind = classify(error)
                 if kind == "auth":
