@@ -171,7 +171,9 @@ class RunStore:
         async with self.pool.connection() as conn:
             async with conn.pipeline(), conn.transaction():
                 # Opening a slot reads every cell's counts: the run row lock makes that one decision at a
-                # time. The claim is the next statement, so its snapshot sees every claim made before it.
+                # time. The claim is the next statement, so under READ COMMITTED (whatever the server's
+                # default) its snapshot sees every claim made before it.
+                await conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
                 await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (run_id,))
                 cursor = await conn.execute(
                     CLAIM_SQL,
