@@ -164,8 +164,8 @@ class RunStore:
     async def claim(self, run_id: str, cells: list[CellPlan], worker: str) -> Slot | None:
         """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
 
-        One round trip: the run row lock and the claim are sent together, so the lock is held only
-        while the server decides, never across a wait for this process.
+        One round trip: the run row lock and the claim go out together in a pipeline, so the lock is
+        held for about that one round trip (a claim used to hold it across four).
         """
         lease = self.lease_seconds
         async with self.pool.connection() as conn:
