@@ -134,19 +134,30 @@ def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
 
 
 class Finishes:
-    """Samples this process finished: idle lanes wait for the next one instead of polling blindly."""
+    """This process's samples in flight and finished, for idle lanes to wait on instead of polling blindly.
+
+    A sample that ends rejected reopens its place, and the lane that ran it claims next: it takes that
+    place itself. So idle lanes are woken only when the process's last sample in flight ends: then the
+    run may be over, and every lane has to see that to stop.
+    """
 
     def __init__(self) -> None:
         self.count = 0
+        self.running = 0
         self._next = asyncio.Event()
+
+    def started(self) -> None:
+        self.running += 1
 
     def note(self) -> None:
         self.count += 1
-        self._next.set()
-        self._next = asyncio.Event()
+        self.running -= 1
+        if self.running == 0:
+            self._next.set()
+            self._next = asyncio.Event()
 
     async def wait(self, seen: int, timeout_s: float) -> None:
-        """Return when a sample finishes after `seen` had (at once if one has), or after `timeout_s`."""
+        """Return at once if a sample finished since `seen`, else when the last in flight ends or after `timeout_s`."""
         if self.count != seen:
             return
         with contextlib.suppress(TimeoutError):
@@ -201,6 +212,7 @@ async def work(
                     await finishes.wait(seen, IDLE_POLL_SECONDS)
                     continue
                 return
+            finishes.started()
             spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=hops)  # type: ignore[typeddict-item]
             if role:
                 spec["role"] = role
