@@ -32,8 +32,9 @@ log = structlog.get_logger("triad.run")
 #: A cell may start this many samples per accepted sample it wants before it is given up.
 ATTEMPT_FACTOR = 3
 
-#: Seconds an idle lane waits before asking again whether a running slot reopened a cell. A slot
-#: that ends in this process wakes idle lanes at once; this bounds the wait for other workers' slots.
+#: Seconds an idle lane waits before asking again whether a running slot reopened a cell. The end of
+#: this process's last sample in flight wakes idle lanes at once; this bounds the wait for other
+#: workers' slots.
 IDLE_POLL_SECONDS = 0.5
 
 #: What a database that went away raises: a dropped connection, or none to be had in time.
@@ -161,7 +162,8 @@ class Finishes:
         if self.count != seen:
             return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._next.wait(), timeout_s)
+            async with asyncio.timeout(timeout_s):
+                await self._next.wait()
 
 
 @dataclass

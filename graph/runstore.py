@@ -167,7 +167,6 @@ class RunStore:
         One round trip: the run row lock and the claim go out together in a pipeline, so the lock is
         held for about that one round trip (a claim used to hold it across four).
         """
-        lease = self.lease_seconds
         async with self.pool.connection() as conn:
             async with conn.pipeline(), conn.transaction():
                 # Opening a slot reads every cell's counts: the run row lock makes that one decision at a
@@ -180,7 +179,7 @@ class RunStore:
                     {
                         "run_id": run_id,
                         "worker": worker,
-                        "lease": lease,
+                        "lease": self.lease_seconds,
                         "types": [cell.question_type for cell in cells],
                         "binaries": [cell.binary for cell in cells],
                         "quotas": [cell.quota for cell in cells],
