@@ -19,6 +19,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+import fasteners
 import psycopg
 
 from graph.cli import command_parser
@@ -43,7 +44,9 @@ def _quiet_pgserver() -> None:
 def embedded_url(pg_dir: Path) -> str:
     """Start or attach to the embedded server in `pg_dir`; return its URL with pgvector enabled.
 
-    pgserver serialises start-up with an inter-process lock, so two commands may call this at once.
+    Two commands may call this at once. pgserver serialises the server's start-up with an
+    inter-process lock, but creates the data folder (failing when it already exists) and, as root, its
+    system user before taking it; a lock of our own next to the folder covers the whole call.
     `cleanup_mode=None` keeps the server running after this process exits.
     """
     _quiet_pgserver()
@@ -52,7 +55,8 @@ def embedded_url(pg_dir: Path) -> str:
     pg_dir = pg_dir.expanduser().resolve()
     pg_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
-        server = pgserver.get_server(pg_dir, cleanup_mode=None)
+        with fasteners.InterProcessLock(pg_dir.parent / f".{pg_dir.name}.lock"):
+            server = pgserver.get_server(pg_dir, cleanup_mode=None)
     except Exception as error:  # pgserver raises bare subprocess/assertion errors
         raise UserError(
             f"cannot start the embedded PostgreSQL in {pg_dir} ({type(error).__name__}); "
