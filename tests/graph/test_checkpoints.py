@@ -1,0 +1,110 @@
+"""The pooled checkpointer writes the rows LangGraph's own Postgres saver writes, and reads them back alike."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import psycopg
+from langgraph.checkpoint.base import ERROR, Checkpoint, empty_checkpoint
+from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from psycopg_pool import AsyncConnectionPool
+
+from graph.checkpoints import PooledPostgresSaver
+from graph.run import state_pools
+
+DRAFTS = [{"question": "Which comes first?", "answer": "25.1", "revision": 0}]
+
+
+def checkpoint(number: int, values: dict[str, Any], versions: dict[str, str]) -> Checkpoint:
+    made = empty_checkpoint()
+    made["id"], made["ts"] = f"1f0-{number:04d}", f"2026-01-01T00:00:{number:02d}+00:00"
+    made["channel_values"] = values
+    made["channel_versions"] = versions
+    return made
+
+
+async def history(saver: AsyncPostgresSaver, thread_id: str) -> None:
+    """Checkpoints with and without blobs, ordinary and special writes, repeats of both."""
+    root: Any = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+    versions = {"question_type": "1", "hops": "1", "drafts": "1", "seed": "1"}
+    values = {"question_type": "comparison", "hops": 2, "temporal": None, "drafts": DRAFTS, "seed": {"id": "c1"}}
+    first = checkpoint(1, values, versions)
+    config = await saver.aput(root, first, {"source": "input", "step": -1}, versions)  # type: ignore[typeddict-item]
+    await saver.aput_writes(config, [("drafts", DRAFTS), ("branch:to:judge", None), ("drafts", [])], "task-1", "~a")
+    await saver.aput_writes(config, [(ERROR, "first failure"), (ERROR, "second failure")], "task-2")
+    await saver.aput_writes(config, [("revisions", 1)], "task-3")
+    await saver.aput_writes(config, [("revisions", 2)], "task-3")  # a repeat keeps the first write
+    await saver.aput_writes(config, [(ERROR, "replaced")], "task-2")  # a special write replaces
+    # No channel with a blob changed: the checkpoint row alone.
+    second = checkpoint(2, {**values, "revisions": 1}, {**versions, "revisions": "2"})
+    config = await saver.aput(config, second, {"source": "loop", "step": 0}, {"revisions": "2"})  # type: ignore[typeddict-item]
+    third = checkpoint(3, {**values, "revisions": 1, "drafts": DRAFTS * 2}, {**versions, "drafts": "3"})
+    config = await saver.aput(config, third, {"source": "loop", "step": 1}, {"drafts": "3"})  # type: ignore[typeddict-item]
+    await saver.aput(config, third, {"source": "loop", "step": 2}, {"drafts": "3"})  # type: ignore[typeddict-item]
+
+
+def rows(url: str, thread_id: str) -> dict[str, list[str]]:
+    queries = {  # every column but the thread id
+        "checkpoints": "SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata "
+        "FROM checkpoints",
+        "blobs": "SELECT checkpoint_ns, channel, version, type, blob FROM checkpoint_blobs",
+        "writes": "SELECT checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, blob "
+        "FROM checkpoint_writes",
+    }
+    with psycopg.connect(url) as conn:
+        return {
+            table: sorted(map(repr, conn.execute(f"{query} WHERE thread_id = %s", (thread_id,)).fetchall()))  # type: ignore[arg-type]
+            for table, query in queries.items()
+        }
+
+
+def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str) -> None:
+    upstream_thread, pooled_thread = f"upstream-{uuid.uuid4().hex[:8]}", f"pooled-{uuid.uuid4().hex[:8]}"
+
+    async def main() -> tuple[Any, Any, Any]:
+        async with AsyncPostgresSaver.from_conn_string(pg_url) as upstream:
+            await upstream.setup()
+            await history(upstream, upstream_thread)
+            kept_upstream = await upstream.aget_tuple({"configurable": {"thread_id": upstream_thread}})
+        async with AsyncConnectionPool(pg_url, min_size=1, max_size=3, kwargs={"autocommit": True}) as pool:
+            pooled = PooledPostgresSaver(pool)  # type: ignore[arg-type]
+            await history(pooled, pooled_thread)
+            kept_pooled = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread}})
+            first = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread, "checkpoint_id": "1f0-0001"}})
+        return kept_upstream, kept_pooled, first
+
+    kept_upstream, kept_pooled, first = asyncio.run(main())
+    assert kept_upstream is not None and kept_pooled is not None and first is not None
+    assert kept_pooled.checkpoint == kept_upstream.checkpoint
+    assert kept_pooled.checkpoint["channel_values"]["drafts"] == DRAFTS * 2
+    assert kept_pooled.metadata == kept_upstream.metadata
+    assert kept_pooled.parent_config["configurable"]["checkpoint_id"] == "1f0-0002"  # type: ignore[index]
+    assert sorted(first.pending_writes or [], key=repr) == sorted(
+        [
+            ("task-1", "drafts", DRAFTS),
+            ("task-1", "branch:to:judge", None),
+            ("task-1", "drafts", []),
+            ("task-2", ERROR, "replaced"),
+            ("task-3", "revisions", 1),
+        ],
+        key=repr,
+    )
+    written_upstream, written_pooled = rows(pg_url, upstream_thread), rows(pg_url, pooled_thread)
+    assert [len(written_pooled[table]) for table in ("checkpoints", "blobs", "writes")] == [3, 3, 5]
+    assert written_pooled == written_upstream
+
+
+def test_checkpoint_commits_do_not_wait_for_the_disk_and_bookkeeping_commits_do(pg_url: str) -> None:
+    async def main() -> tuple[Any, Any]:
+        async with state_pools(pg_url, concurrency=2) as (checkpoints, bookkeeping):
+            async with checkpoints.connection() as conn:
+                relaxed = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+            async with bookkeeping.connection() as conn:
+                kept = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+        return relaxed, kept
+
+    relaxed, kept = asyncio.run(main())
+    assert relaxed == {"synchronous_commit": "off"}
+    assert kept == ("on",)
