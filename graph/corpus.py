@@ -302,7 +302,7 @@ class Corpus:
         await pool.open()
         try:
             corpus = cls(pool, layout, collection, embeddings, max_chars=max_chars)
-            if await corpus.count() == 0:
+            if await corpus.is_empty():
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
         except BaseException:
             await pool.close()
@@ -383,25 +383,45 @@ class Corpus:
         rows = await self._fetch(query, layout.scope_params)
         return int(rows[0][0])
 
-    async def count_usable(self, min_chars: int = 1) -> int:
-        """Chunks that sampling and neighbour search can return: not blank, not over `max_chars`."""
+    async def is_empty(self) -> bool:
+        """Whether the collection has no chunk (reads one row at most)."""
         layout = self.layout
-        query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND {usable}").format(
-            table=layout.table, scope=layout.scope, usable=self._usable()
+        query = sql.SQL("SELECT 1 FROM {table} WHERE {scope} LIMIT 1").format(table=layout.table, scope=layout.scope)
+        return not await self._fetch(query, layout.scope_params)
+
+    async def room(self, min_seed_chars: int) -> tuple[int, int, int]:
+        """Chunks in all, usable ones, and usable ones long enough to seed (`min_seed_chars`), in one scan.
+
+        Usable chunks are those sampling and neighbour search can return: not blank, not over `max_chars`.
+        """
+        layout = self.layout
+        # `_usable`'s rule, each row's lengths computed once.
+        query = sql.SQL(
+            "SELECT count(*), count(*) FILTER (WHERE kept >= 1 AND whole <= {most}),"
+            " count(*) FILTER (WHERE kept >= %s AND whole <= {most})"
+            " FROM (SELECT length(btrim({text}, {blank})) AS kept, length({text}) AS whole"
+            " FROM {table} WHERE {scope}) AS lengths"
+        ).format(
+            most=sql.Literal(int(self.max_chars)),
+            text=layout.text_column,
+            blank=sql.Literal(WHITESPACE),
+            table=layout.table,
+            scope=layout.scope,
         )
-        rows = await self._fetch(query, (*layout.scope_params, max(1, min_chars)))
-        return int(rows[0][0])
+        rows = await self._fetch(query, (max(1, min_seed_chars), *layout.scope_params))
+        total, usable, seedable = rows[0]
+        return int(total), int(usable), int(seedable)
 
     async def check_room(self, hops: int, min_seed_chars: int) -> int:
         """Fail with a `UserError` when no `hops`-hop question fits; else the number of chunks left out."""
-        total, usable = await self.count(), await self.count_usable()
+        total, usable, seedable = await self.room(min_seed_chars)
         if usable < hops + 1:
             raise UserError(
                 f"collection {self.collection!r} has {usable} usable chunk(s) of {total} (blank chunks and chunks over "
                 f"{self.max_chars} characters are left out); a {hops}-hop question needs at least {hops + 1}: "
                 "ingest more documents or lower --hops"
             )
-        if await self.count_usable(min_seed_chars) == 0:
+        if seedable == 0:
             raise UserError(
                 f"no chunk of collection {self.collection!r} has the {min_seed_chars} characters a seed needs; "
                 "ingest longer chunks (python -m graph.ingest --chunk-size)"

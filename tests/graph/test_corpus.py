@@ -69,12 +69,19 @@ def run(coroutine):  # noqa: ANN001, ANN201 - test shorthand
 
 
 def test_count_matches_the_ingested_slice(corpus: Corpus, arun, demo_slice_chunks: list[ChunkRecord]) -> None:
-    async def go() -> tuple[int, int]:
-        return await corpus.count(), await corpus.count_usable(min_chars=10**6)
+    lengths = sorted(len(chunk.text.strip()) for chunk in demo_slice_chunks)
+    median = lengths[len(lengths) // 2]
 
-    total, huge = arun(go())
+    async def go() -> tuple[int, tuple[int, int, int], tuple[int, int, int], bool]:
+        return await corpus.count(), await corpus.room(median), await corpus.room(10**6), await corpus.is_empty()
+
+    total, room, huge, empty = arun(go())
     assert total == len(demo_slice_chunks)
-    assert huge == 0
+    long_enough = sum(1 for length in lengths if length >= median)
+    assert room == (total, total, long_enough)
+    assert 0 < long_enough < total
+    assert huge == (total, total, 0)
+    assert not empty
 
 
 def test_get_returns_chunks_in_the_order_asked_and_skips_unknown_ids(corpus: Corpus, arun) -> None:
