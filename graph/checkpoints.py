@@ -4,8 +4,6 @@
 connection needs. On a pool each operation borrows its own connection, so the lock only makes
 concurrent samples queue for each other's checkpoint writes (and, while the database is away, wait
 out each other's connection timeouts one after another). `PooledPostgresSaver` drops it for pools.
-
-Checkpoint connections commit without waiting for the disk (`commit_without_waiting`).
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -39,17 +36,3 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             else:
                 async with conn.cursor(binary=True, row_factory=dict_row) as cursor:
                     yield cursor
-
-
-async def commit_without_waiting(conn: AsyncConnection[Any]) -> None:
-    """Set a checkpoint connection's commits to return before their log record reaches the disk.
-
-    Every step of every sample commits a checkpoint, and waiting for each flush cost a run CPU in
-    PostgreSQL and time at every step. With `synchronous_commit = off` the server still writes the
-    record within a fraction of a second (three times `wal_writer_delay`, 200 ms by default). If triad
-    dies, nothing is lost: the server has the commit. If the server or its machine crashes, the last
-    such commits may be; a sample in flight then resumes from an earlier checkpoint and does a step
-    again. Run bookkeeping (claims, completions) keeps synchronous commits, and the log is written in
-    order, so a sample whose completion is recorded has all its checkpoints on disk.
-    """
-    await conn.execute("SET synchronous_commit = off")

@@ -25,7 +25,7 @@ import psycopg
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from graph.checkpoints import PooledPostgresSaver, commit_without_waiting
+from graph.checkpoints import PooledPostgresSaver
 from graph.cli import add_collection_options, add_database_options, command_parser, run_async, settings_from_args
 from graph.corpus import Corpus
 from graph.db import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
@@ -259,8 +259,7 @@ def run_document(
 async def state_pools(
     url: str, concurrency: int, wait_s: float = POOL_TIMEOUT_S
 ) -> AsyncIterator[tuple[AsyncConnectionPool, AsyncConnectionPool]]:
-    """Connection pools on the state database: one for checkpoints (dict rows, commits that do not wait
-    for the disk), one for run bookkeeping.
+    """Connection pools on the state database: one for checkpoints (dict rows), one for run bookkeeping.
 
     A request for a connection waits `pool_timeout(wait_s)`.
     """
@@ -272,7 +271,6 @@ async def state_pools(
         open=False,
         timeout=timeout,
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-        configure=commit_without_waiting,
     )
     bookkeeping = AsyncConnectionPool(
         url,

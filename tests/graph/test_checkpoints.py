@@ -12,7 +12,6 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from psycopg_pool import AsyncConnectionPool
 
 from graph.checkpoints import PooledPostgresSaver
-from graph.run import state_pools
 
 DRAFTS = [{"question": "Which comes first?", "answer": "25.1", "revision": 0}]
 
@@ -94,17 +93,3 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
     written_upstream, written_pooled = rows(pg_url, upstream_thread), rows(pg_url, pooled_thread)
     assert [len(written_pooled[table]) for table in ("checkpoints", "blobs", "writes")] == [3, 3, 5]
     assert written_pooled == written_upstream
-
-
-def test_checkpoint_commits_do_not_wait_for_the_disk_and_bookkeeping_commits_do(pg_url: str) -> None:
-    async def main() -> tuple[Any, Any]:
-        async with state_pools(pg_url, concurrency=2) as (checkpoints, bookkeeping):
-            async with checkpoints.connection() as conn:
-                relaxed = await (await conn.execute("SHOW synchronous_commit")).fetchone()
-            async with bookkeeping.connection() as conn:
-                kept = await (await conn.execute("SHOW synchronous_commit")).fetchone()
-        return relaxed, kept
-
-    relaxed, kept = asyncio.run(main())
-    assert relaxed == {"synchronous_commit": "off"}
-    assert kept == ("on",)
