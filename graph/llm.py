@@ -415,6 +415,7 @@ def build_gateway(
         base_url=settings.llm_base_url,
         google_api_key=settings.google_api_key.get_secret_value() if settings.google_api_key else None,
         openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
+        timeout_s=settings.request_timeout_seconds,
     )
     cache = LLMCache(state_url) if settings.llm_cache and state_url else None
     return LLMGateway(

@@ -26,7 +26,8 @@ from langchain_core.language_models import BaseChatModel
 from graph.errors import UserError
 from state.usage import ROLES, Role
 
-#: Seconds one provider request may take before it counts as a (retried) timeout.
+#: Seconds one provider request may take before it counts as a (retried) timeout, unless the settings
+#: say otherwise (`request_timeout_seconds`).
 REQUEST_TIMEOUT_S = 120.0
 
 #: provider -> (module, class, distribution to install)
@@ -122,9 +123,17 @@ def import_chat_model(target: str) -> BaseChatModel:
 
 
 def make_chat_model(
-    spec: str, *, base_url: str | None = None, google_api_key: str | None = None, openai_api_key: str | None = None
+    spec: str,
+    *,
+    base_url: str | None = None,
+    google_api_key: str | None = None,
+    openai_api_key: str | None = None,
+    timeout_s: float = REQUEST_TIMEOUT_S,
 ) -> BaseChatModel:
-    """A chat model for `spec`. Provider clients do not retry: triad's own bounded retries do."""
+    """A chat model for `spec`. Provider clients do not retry: triad's own bounded retries do.
+
+    Their own request timeout is `timeout_s`, the bound the gateway puts on every request too.
+    """
     parsed = ModelSpec.parse(spec)
     if parsed.provider == REPLAY_PROVIDER:
         raise UserError("replay:FILE is not a chat model; use it as a role's model spec")
@@ -134,16 +143,16 @@ def make_chat_model(
     if parsed.provider == "google_genai":
         if not google_api_key:
             raise UserError(NO_KEY_MESSAGE)
-        return cls(model=parsed.name, google_api_key=google_api_key, max_retries=0, timeout=REQUEST_TIMEOUT_S)  # type: ignore[no-any-return]
+        return cls(model=parsed.name, google_api_key=google_api_key, max_retries=0, timeout=timeout_s)  # type: ignore[no-any-return]
     if parsed.provider == "openai":
         # Local OpenAI-compatible servers accept any key; the client refuses to start without one.
         key = openai_api_key or ("unused" if base_url else None)
         if not key:
             raise UserError("no OpenAI API key: set OPENAI_API_KEY, or give --llm-base-url for a local server")
-        return cls(model=parsed.name, base_url=base_url, api_key=key, max_retries=0, timeout=REQUEST_TIMEOUT_S)  # type: ignore[no-any-return]
+        return cls(model=parsed.name, base_url=base_url, api_key=key, max_retries=0, timeout=timeout_s)  # type: ignore[no-any-return]
     if parsed.provider == "ollama":
         return cls(model=parsed.name, base_url=base_url) if base_url else cls(model=parsed.name)  # type: ignore[no-any-return]
-    return cls(model=parsed.name, max_retries=0, timeout=REQUEST_TIMEOUT_S)  # type: ignore[no-any-return]
+    return cls(model=parsed.name, max_retries=0, timeout=timeout_s)  # type: ignore[no-any-return]
 
 
 def resolve_role_model(
@@ -153,6 +162,7 @@ def resolve_role_model(
     base_url: str | None = None,
     google_api_key: str | None = None,
     openai_api_key: str | None = None,
+    timeout_s: float = REQUEST_TIMEOUT_S,
 ) -> RoleModel:
     """Resolve one role's spec or instance; a spec that cannot work is a `UserError` now, not mid-run."""
     if isinstance(model, BaseChatModel):
@@ -163,7 +173,9 @@ def resolve_role_model(
         if not path.is_file():
             raise UserError(f"replay file {path} not found; record one with --record-llm FILE")
         return RoleModel(role, model, REPLAY_PROVIDER, None, replay_file=path)
-    chat_model = make_chat_model(model, base_url=base_url, google_api_key=google_api_key, openai_api_key=openai_api_key)
+    chat_model = make_chat_model(
+        model, base_url=base_url, google_api_key=google_api_key, openai_api_key=openai_api_key, timeout_s=timeout_s
+    )
     return RoleModel(role, model, parsed.provider, chat_model)
 
 
@@ -173,6 +185,7 @@ def resolve_roles(
     base_url: str | None = None,
     google_api_key: str | None = None,
     openai_api_key: str | None = None,
+    timeout_s: float = REQUEST_TIMEOUT_S,
 ) -> dict[Role, RoleModel]:
     """Every role's model, checked before any work starts."""
     missing = [role for role in ROLES if role not in models]
@@ -180,7 +193,12 @@ def resolve_roles(
         raise UserError(f"no model for role(s) {', '.join(missing)}")
     return {
         role: resolve_role_model(
-            role, models[role], base_url=base_url, google_api_key=google_api_key, openai_api_key=openai_api_key
+            role,
+            models[role],
+            base_url=base_url,
+            google_api_key=google_api_key,
+            openai_api_key=openai_api_key,
+            timeout_s=timeout_s,
         )
         for role in ROLES
     }

@@ -66,3 +66,25 @@ def test_instances_and_replay_files_resolve(tmp_path) -> None:  # noqa: ANN001
     assert resolve_role_model("generator", f"replay:{replay}").replay_file == replay
     with pytest.raises(UserError, match="replay file .* not found"):
         resolve_role_model("generator", f"replay:{tmp_path / 'missing.jsonl'}")
+
+
+def test_provider_clients_time_out_when_the_settings_say(tmp_path) -> None:  # noqa: ANN001
+    from graph.llm import build_gateway
+    from graph.settings import resolve_settings
+
+    settings = resolve_settings(
+        {
+            "home": tmp_path,
+            "generator_model": "google_genai:gemini-2.5-flash",
+            "validator_model": "openai:qwen2.5-7b-instruct",
+            "extractor_model": "openai:qwen2.5-7b-instruct",
+            "llm_base_url": "http://127.0.0.1:8000/v1",
+            "google_api_key": "test-key",
+        },
+        env={"TRIAD_REQUEST_TIMEOUT_SECONDS": "300"},
+    )
+    gateway = build_gateway(settings)
+    assert gateway.retry.request_timeout_s == 300
+    assert gateway.roles["generator"].chat_model.timeout == 300  # type: ignore[union-attr]
+    assert gateway.roles["validator"].chat_model.request_timeout == 300  # type: ignore[union-attr]
+    assert make_chat_model("google_genai:gemini-2.5-flash", google_api_key="k").timeout == 120  # type: ignore[attr-defined]
