@@ -13,6 +13,7 @@ def configure_logging(*, json_lines: bool = False, level: str = "warning") -> No
     renderer = structlog.processors.JSONRenderer() if json_lines else structlog.dev.ConsoleRenderer(colors=False)
     structlog.configure(
         processors=[
+            structlog.contextvars.merge_contextvars,  # run_id and thread_id of the sample being worked on
             structlog.processors.add_log_level,
             structlog.processors.TimeStamper(fmt="iso", utc=True),
             renderer,

@@ -154,8 +154,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--state-url", help="PostgreSQL URL for checkpoints (TRIAD_STATE_URL); default: the database URL"
     )
-    parser.add_argument("--log-json", action="store_true", help="structured JSON logs on stderr")
-    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
+    parser.add_argument(
+        "--log-json",
+        action="store_true",
+        help="structured JSON logs on stderr, at level info unless --log-level says otherwise",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        help="info: an event per finished sample; debug: also one per model call (default: warning, or info "
+        "with --log-json)",
+    )
     return parser
 
 
@@ -416,7 +425,7 @@ async def run_command(
 @exit_on_user_error
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    configure_logging(json_lines=args.log_json, level=args.log_level)
+    configure_logging(json_lines=args.log_json, level=args.log_level or ("info" if args.log_json else "warning"))
     if args.count <= 0:
         raise UserError("--count must be a positive number of samples")
     if args.max_revisions < 0 or args.max_restarts < 0:

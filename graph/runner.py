@@ -220,23 +220,19 @@ async def work(
                 spec["role"] = role
             # Run again after an outage: the sample continues from its last checkpoint (looked up then).
             first_try = iter([slot.fresh])
-            result = await outages.call(
-                lambda: runner.run(spec, slot.thread_id, fresh=next(first_try, False))  # noqa: B023
-            )
-            summary = sample_summary(result.state)
-            await outages.call(
-                lambda: store.complete(slot, result.outcome, result.record, result.rejection, summary)  # noqa: B023
-            )
-            finishes.note()
-            await asyncio.to_thread(folder.append, result.record, result.rejection)  # fsync off the event loop
-            outcome.finished += 1
-            log.info(
-                "sample_done",
-                run_id=run_id,
-                thread_id=slot.thread_id,
-                cell=cell_name(slot.question_type, slot.binary),
-                outcome=result.outcome,
-            )
+            # Every event logged while the sample runs (its model calls too) names its run and thread.
+            with structlog.contextvars.bound_contextvars(run_id=run_id, thread_id=slot.thread_id):
+                result = await outages.call(
+                    lambda: runner.run(spec, slot.thread_id, fresh=next(first_try, False))  # noqa: B023
+                )
+                summary = sample_summary(result.state)
+                await outages.call(
+                    lambda: store.complete(slot, result.outcome, result.record, result.rejection, summary)  # noqa: B023
+                )
+                finishes.note()
+                await asyncio.to_thread(folder.append, result.record, result.rejection)  # fsync off the event loop
+                outcome.finished += 1
+                log.info("sample_done", cell=cell_name(slot.question_type, slot.binary), outcome=result.outcome)
             if on_done is not None:
                 on_done(slot, result)
 

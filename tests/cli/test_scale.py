@@ -271,3 +271,25 @@ def test_the_cost_limit_stops_starting_samples_and_says_so(pg_url: str, scale_co
     assert run_json["stopped_by_cost_limit"] is True and run_json["funnel"]["samples_started"] < 6
     assert run_json["funnel"]["llm"]["cost_usd"] >= 0.5
     assert run_json["funnel"]["llm"]["per_node"]["generate_question"]["calls"] >= 1
+
+
+def test_log_json_gives_an_event_per_sample_and_with_debug_per_model_call(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    args = ("--collection", scale_collection, "--count", "2", "--types", "comparison", "--seed", "7",
+            "--llm", "import:graph.scripted:plausible_model", "--dedup-threshold", "0", "--log-json")  # fmt: skip
+    events = {}
+    for run_id, level in (("logs-info", ()), ("logs-debug", ("--log-level", "debug"))):
+        result = run_cli("graph.run", *args, "--run-id", run_id, *level, env=env)
+        assert result.returncode == 0, result.stderr
+        events[run_id] = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    done = [event for event in events["logs-info"] if event["event"] == "sample_done"]
+    started = json.loads((tmp_path / "logs-info" / "run.json").read_text())["funnel"]["samples_started"]
+    assert len(done) == started >= 2
+    assert all(event["run_id"] == "logs-info" and event["thread_id"].startswith("logs-info/") for event in done)
+    assert {event["outcome"] for event in done} <= {"accepted", "rejected", "no_bridge", "failed"}
+    assert not [event for event in events["logs-info"] if event["event"] == "llm_call"]  # info by default
+    calls = [event for event in events["logs-debug"] if event["event"] == "llm_call"]
+    assert calls and all(event["thread_id"].startswith("logs-debug/") and event["node"] for event in calls)
+    assert all(event["input_tokens"] > 0 for event in calls)
