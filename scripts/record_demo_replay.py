@@ -8,6 +8,7 @@ replay:graph/demo/demo_replay.jsonl` then repeats the run offline, request for r
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import tempfile
 from pathlib import Path
@@ -24,6 +25,8 @@ RUN_ARGS = ["--demo", "--count", "6", "--seed", "7", "--no-llm-cache"]
 
 
 def main() -> None:
+    # No options; the parser answers --help instead of overwriting the committed file.
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     configure_logging(level="warning")
     OUTPUT.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as runs:
