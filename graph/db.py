@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,17 +46,18 @@ def embedded_url(pg_dir: Path) -> str:
     """Start or attach to the embedded server in `pg_dir`; return its URL with pgvector enabled.
 
     Two commands may call this at once. pgserver serialises the server's start-up with an
-    inter-process lock, but creates the data folder (failing when it already exists) and, as root, its
-    system user before taking it; a lock of our own next to the folder covers the whole call.
+    inter-process lock, but before taking it creates the data folder (failing when it already exists)
+    and, as root, its system user. So the folder is made here first, and a lock of our own next to it
+    covers the whole call where that folder's parent is writable.
     `cleanup_mode=None` keeps the server running after this process exits.
     """
     _quiet_pgserver()
     import pgserver
 
     pg_dir = pg_dir.expanduser().resolve()
-    pg_dir.parent.mkdir(parents=True, exist_ok=True)
+    pg_dir.mkdir(parents=True, exist_ok=True)
     try:
-        with fasteners.InterProcessLock(pg_dir.parent / f".{pg_dir.name}.lock"):
+        with _start_up_lock(pg_dir):
             server = pgserver.get_server(pg_dir, cleanup_mode=None)
     except Exception as error:  # pgserver raises bare subprocess/assertion errors
         raise UserError(
@@ -66,6 +68,24 @@ def embedded_url(pg_dir: Path) -> str:
     with psycopg.connect(url, autocommit=True) as conn:
         ensure_vector_extension(conn)
     return url
+
+
+@contextlib.contextmanager
+def _start_up_lock(pg_dir: Path) -> Iterator[None]:
+    """Hold `.<name>.lock` beside the data folder; go on without it where the parent is read-only.
+
+    The lock cannot live inside the folder: initdb wants it empty.
+    """
+    lock = fasteners.InterProcessLock(pg_dir.parent / f".{pg_dir.name}.lock")
+    try:
+        lock.acquire()
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def ensure_vector_extension(conn: psycopg.Connection) -> None:
