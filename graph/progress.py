@@ -17,9 +17,17 @@ class Progress:
     """Counts per cell, acceptance rate, tokens, cost so far and an ETA."""
 
     def __init__(
-        self, cells: list[CellPlan], finished: list[dict[str, Any]], gateway: LLMGateway, *, live: bool
+        self,
+        cells: list[CellPlan],
+        finished: list[dict[str, Any]],
+        gateway: LLMGateway,
+        *,
+        live: bool,
+        lines: bool = True,
     ) -> None:
+        """`live`: a table redrawn on the terminal; else, with `lines`, a line per finished sample."""
         self.cells = cells
+        self.lines = lines
         self.gateway = gateway
         self.accepted: Counter[str] = Counter()
         self.started: Counter[str] = Counter()
@@ -91,5 +99,5 @@ class Progress:
         self.accepted[name] += result.outcome == "accepted"
         if self._live is not None:
             self._live.update(self.render())
-        else:
+        elif self.lines:
             print(f"[{slot.thread_id}] {name}: {result.outcome}  ({self.status()})", file=sys.stderr, flush=True)

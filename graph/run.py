@@ -162,8 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
-        help="info: an event per finished sample; debug: also one per model call (default: warning, or info "
-        "with --log-json)",
+        help="info: an event per finished sample, retry, unusable reply and outage; debug: also one per model "
+        "call (default: warning, or info with --log-json)",
     )
     return parser
 
@@ -382,7 +382,8 @@ async def run_command(
             )
             runner = SampleRunner(services, saver, context)
             live = sys.stderr.isatty() and not args.log_json and not args.worker
-            with Progress(cells, finished, gateway, live=live) as progress:
+            # With --log-json the sample_done events take the place of the per-sample lines.
+            with Progress(cells, finished, gateway, live=live, lines=not args.log_json) as progress:
                 outcome = await work(
                     run_id,
                     cells,

@@ -70,6 +70,7 @@ class Outages:
         self._since: float | None = None
 
     async def call(self, operation: Callable[[], Awaitable[T]]) -> T:
+        # Outage events are the run's, not the sample's whose call noticed them: thread_id=None.
         while True:
             try:
                 result = await operation()
@@ -78,7 +79,7 @@ class Outages:
                 continue
             if self._since is not None:
                 away = time.monotonic() - self._since
-                log.info("database_back", run_id=self.run_id, after_s=round(away, 1))
+                log.info("database_back", run_id=self.run_id, thread_id=None, after_s=round(away, 1))
                 self.notify(f"the database is back after {away:.0f} s; going on")
                 self._since = None
             return result
@@ -89,7 +90,7 @@ class Outages:
         if self._since is None:
             self._since = now
             self.outages += 1
-            log.info("database_unreachable", run_id=self.run_id, error=reason)
+            log.info("database_unreachable", run_id=self.run_id, thread_id=None, error=reason)
             self.notify(f"the database is unreachable ({reason}); waiting up to {self.wait_s:.0f} s for it")
         if now - self._since > self.wait_s:
             raise UserError(

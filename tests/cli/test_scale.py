@@ -277,13 +277,14 @@ def test_log_json_gives_an_event_per_sample_and_with_debug_per_model_call(
     pg_url: str, scale_collection: str, tmp_path: Path
 ) -> None:
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
-    args = ("--collection", scale_collection, "--count", "2", "--types", "comparison", "--seed", "7",
+    args = ("--collection", scale_collection, "--count", "2", "--types", "comparison", "--concurrency", "2",
             "--llm", "import:graph.scripted:plausible_model", "--dedup-threshold", "0", "--log-json")  # fmt: skip
     events = {}
     for run_id, level in (("logs-info", ()), ("logs-debug", ("--log-level", "debug"))):
         result = run_cli("graph.run", *args, "--run-id", run_id, *level, env=env)
         assert result.returncode == 0, result.stderr
         events[run_id] = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+        assert f"[{run_id}/" not in result.stderr  # the events replace the per-sample progress lines
     done = [event for event in events["logs-info"] if event["event"] == "sample_done"]
     started = json.loads((tmp_path / "logs-info" / "run.json").read_text())["funnel"]["samples_started"]
     assert len(done) == started >= 2
@@ -292,4 +293,8 @@ def test_log_json_gives_an_event_per_sample_and_with_debug_per_model_call(
     assert not [event for event in events["logs-info"] if event["event"] == "llm_call"]  # info by default
     calls = [event for event in events["logs-debug"] if event["event"] == "llm_call"]
     assert calls and all(event["thread_id"].startswith("logs-debug/") and event["node"] for event in calls)
+    # Two lanes at once: each call is credited to a sample that was running then, never across runs.
+    threads = {event["thread_id"] for event in calls}
+    finished = {event["thread_id"] for event in events["logs-debug"] if event["event"] == "sample_done"}
+    assert threads == finished and len(threads) >= 2
     assert all(event["input_tokens"] > 0 for event in calls)

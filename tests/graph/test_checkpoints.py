@@ -9,9 +9,9 @@ from typing import Any
 import psycopg
 from langgraph.checkpoint.base import ERROR, Checkpoint, empty_checkpoint
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-from psycopg_pool import AsyncConnectionPool
 
 from graph.checkpoints import PooledPostgresSaver
+from graph.run import state_pools
 
 DRAFTS = [{"question": "Which comes first?", "answer": "25.1", "revision": 0}]
 
@@ -67,7 +67,7 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
             await upstream.setup()
             await history(upstream, upstream_thread)
             kept_upstream = await upstream.aget_tuple({"configurable": {"thread_id": upstream_thread}})
-        async with AsyncConnectionPool(pg_url, min_size=1, max_size=3, kwargs={"autocommit": True}) as pool:
+        async with state_pools(pg_url, concurrency=2) as (pool, _):  # a run's checkpoint pool
             pooled = PooledPostgresSaver(pool)  # type: ignore[arg-type]
             await history(pooled, pooled_thread)
             kept_pooled = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread}})

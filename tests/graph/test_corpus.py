@@ -82,6 +82,14 @@ def test_count_matches_the_ingested_slice(corpus: Corpus, arun, demo_slice_chunk
     assert 0 < long_enough < total
     assert huge == (total, total, 0)
     assert not empty
+    original = corpus.max_chars
+    corpus.max_chars = median  # chunks over the limit are neither usable nor seeds
+    try:
+        capped = arun(corpus.room(1))
+    finally:
+        corpus.max_chars = original
+    within = sum(1 for chunk in demo_slice_chunks if len(chunk.text) <= median)
+    assert capped == (total, within, within) and 0 < within < total
 
 
 def test_get_returns_chunks_in_the_order_asked_and_skips_unknown_ids(corpus: Corpus, arun) -> None:
