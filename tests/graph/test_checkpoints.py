@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 from langgraph.checkpoint.base import ERROR, Checkpoint, empty_checkpoint
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 from graph.checkpoints import PooledPostgresSaver
 from graph.run import state_pools
@@ -39,8 +40,10 @@ async def history(saver: AsyncPostgresSaver, thread_id: str) -> None:
     # No channel with a blob changed: the checkpoint row alone.
     second = checkpoint(2, {**values, "revisions": 1}, {**versions, "revisions": "2"})
     config = await saver.aput(config, second, {"source": "loop", "step": 0}, {"revisions": "2"})  # type: ignore[typeddict-item]
-    third = checkpoint(3, {**values, "revisions": 1, "drafts": DRAFTS * 2}, {**versions, "drafts": "3"})
-    config = await saver.aput(config, third, {"source": "loop", "step": 1}, {"drafts": "3"})  # type: ignore[typeddict-item]
+    # A delta channel's snapshot: a blob, and `True` in the checkpoint row.
+    delta = {"drafts": DRAFTS * 2, "log": _DeltaSnapshot(["seed", "bridge"])}
+    third = checkpoint(3, {**values, "revisions": 1, **delta}, {**versions, "drafts": "3", "log": "3"})
+    config = await saver.aput(config, third, {"source": "loop", "step": 1}, {"drafts": "3", "log": "3"})  # type: ignore[typeddict-item]
     await saver.aput(config, third, {"source": "loop", "step": 2}, {"drafts": "3"})  # type: ignore[typeddict-item]
 
 
@@ -91,5 +94,5 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
         key=repr,
     )
     written_upstream, written_pooled = rows(pg_url, upstream_thread), rows(pg_url, pooled_thread)
-    assert [len(written_pooled[table]) for table in ("checkpoints", "blobs", "writes")] == [3, 3, 5]
+    assert [len(written_pooled[table]) for table in ("checkpoints", "blobs", "writes")] == [3, 4, 5]
     assert written_pooled == written_upstream
