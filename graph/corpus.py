@@ -43,6 +43,10 @@ EXACT_SEARCH_LIMIT = 20_000
 #: bytes: one matrix-vector product per query instead of a scan that reads every stored vector.
 IN_MEMORY_VECTOR_BYTES = 256 * 2**20
 
+#: With its vectors in memory, a collection's usable texts come along when they take at most this many
+#: bytes: a sample then reads its seed and neighbours without a query.
+IN_MEMORY_TEXT_BYTES = 64 * 2**20
+
 #: Chunks kept in memory once read (least recently used first out).
 CHUNK_CACHE_SIZE = 4096
 
@@ -270,7 +274,10 @@ class Corpus:
         self._dimension: int | None = None
         self._vectors: asyncio.Task[VectorIndex | None] | None = None
         self._chunks: OrderedDict[str, Chunk] = OrderedDict()
+        self._resident: dict[str, Chunk] = {}
+        """Usable chunks read with the in-memory vectors (a snapshot, like them)."""
         self.in_memory_vector_bytes = IN_MEMORY_VECTOR_BYTES
+        self.in_memory_text_bytes = IN_MEMORY_TEXT_BYTES
         self.max_chars = max_chars
         """Longer chunks are left out of sampling and neighbour search."""
 
@@ -431,12 +438,15 @@ class Corpus:
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are left out.
 
-        Chunks read before come from a bounded in-process cache: a run reads the same neighbours
-        again and again.
+        Chunks read with the in-memory vectors, or read before (a bounded cache: a run reads the same
+        neighbours again and again), come without a query.
         """
         layout = self.layout
         wanted = self._valid_ids(ids)
-        missing = [chunk_id for chunk_id in dict.fromkeys(wanted) if chunk_id not in self._chunks]
+        resident = self._resident
+        missing = [
+            chunk_id for chunk_id in dict.fromkeys(wanted) if chunk_id not in resident and chunk_id not in self._chunks
+        ]
         if missing:
             array_type = sql.SQL("uuid[]") if layout.id_type == "uuid" else sql.SQL("text[]")
             query = sql.SQL("SELECT {cols} FROM {table} WHERE {scope} AND {id} = ANY(%s::{array_type})").format(
@@ -446,7 +456,9 @@ class Corpus:
                 self._chunks[row[0]] = self._chunk(row)
         found = []
         for chunk_id in wanted:
-            if (chunk := self._chunks.get(chunk_id)) is not None:
+            if (chunk := resident.get(chunk_id)) is not None:
+                found.append(chunk)
+            elif (chunk := self._chunks.get(chunk_id)) is not None:
                 self._chunks.move_to_end(chunk_id)
                 found.append(chunk)
         while len(self._chunks) > CHUNK_CACHE_SIZE:
@@ -558,22 +570,39 @@ class Corpus:
             (type_oid,) = await cursor.fetchone() or (None,)
             if type_oid is None:
                 return None
+            # Byte lengths, like the bound below, are read without decompressing a text.
+            oversize = sql.SQL("octet_length({text}) > {most}").format(
+                text=layout.text_column, most=sql.Literal(4 * int(self.max_chars))
+            )
+            cursor = await conn.execute(
+                sql.SQL(
+                    "SELECT coalesce(sum(octet_length({text})), 0) FROM {table} WHERE {scope} AND NOT {oversize}"
+                ).format(text=layout.text_column, table=layout.table, scope=layout.scope, oversize=oversize),
+                layout.scope_params,
+            )
+            (text_bytes,) = await cursor.fetchone() or (0,)
+            with_texts = text_bytes <= self.in_memory_text_bytes
             binary = conn.cursor(binary=True, row_factory=tuple_row)
             binary.adapters.register_loader(type_oid, _VectorBytes)
             query = sql.SQL(
-                "SELECT {id}::text, octet_length({text}) > {most}, {emb} FROM {table}"
+                "SELECT {id}::text, {oversize}, {emb}{texts} FROM {table}"
                 " WHERE {scope} AND {emb} IS NOT NULL ORDER BY {id}"
             ).format(
                 id=layout.id_column,
-                text=layout.text_column,
-                most=sql.Literal(4 * int(self.max_chars)),
+                oversize=oversize,
                 emb=layout.embedding_column,
+                texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata_column)
+                if with_texts
+                else sql.SQL(""),
                 table=layout.table,
                 scope=layout.scope,
             )
             await binary.execute(query, layout.scope_params)
             rows = await binary.fetchall()
-        return await asyncio.to_thread(VectorIndex.from_rows, rows)
+        index = await asyncio.to_thread(VectorIndex.from_rows, rows)
+        if index is not None and with_texts:
+            self._resident = {row[0]: self._chunk((row[0], row[3], row[4])) for row in rows if not row[1]}
+        return index
 
     async def _nearest(
         self,

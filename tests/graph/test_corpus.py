@@ -7,6 +7,7 @@ import json
 import random
 import struct
 import uuid
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TypeVar
 
@@ -173,6 +174,38 @@ def test_vectors_held_in_memory_rank_like_the_database(corpus: Corpus, arun) -> 
     for memory_hits, sql_hits in zip(in_memory, in_sql, strict=True):
         assert [hit.chunk for hit in memory_hits] == [hit.chunk for hit in sql_hits]
         assert [hit.distance for hit in memory_hits] == pytest.approx([hit.distance for hit in sql_hits], abs=1e-5)
+
+
+def test_texts_read_with_the_vectors_serve_lookups_without_a_query(corpus: Corpus, arun) -> None:
+    async def go():  # noqa: ANN202
+        assert await corpus.vector_index() is not None
+        ids = await corpus.sample_ids(10, rng=random.Random(8))
+        unknown = str(uuid.uuid4())
+        looked_up: list[list[str]] = []
+        fetch = corpus._fetch
+
+        async def counted(query, params, **kwargs):  # noqa: ANN001, ANN003, ANN202
+            looked_up.append(params[-1])  # the ids asked for
+            return await fetch(query, params, **kwargs)
+
+        corpus._fetch = counted  # type: ignore[method-assign]
+        held = await corpus.get([*ids, unknown])
+        corpus._fetch = fetch  # type: ignore[method-assign]
+        corpus._resident, corpus._chunks = {}, OrderedDict()  # from now on the database answers
+        read = await corpus.get(ids)
+        # Texts over the budget stay in the database; the vectors still load.
+        corpus.in_memory_text_bytes, corpus._vectors = 0, None
+        try:
+            assert await corpus.vector_index() is not None
+            left_out = dict(corpus._resident)
+        finally:
+            corpus.in_memory_text_bytes, corpus._vectors = corpus_module.IN_MEMORY_TEXT_BYTES, None
+        return held, read, looked_up, unknown, left_out
+
+    held, read, looked_up, unknown, left_out = arun(go())
+    assert looked_up == [[unknown]]
+    assert held == read and len(read) == 10
+    assert left_out == {}
 
 
 def test_search_by_text_finds_the_matching_chapter(corpus: Corpus, arun) -> None:
