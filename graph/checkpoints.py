@@ -13,8 +13,8 @@ upstream saver's (tests/graph/test_checkpoints.py compares them).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -23,6 +23,8 @@ from langgraph.checkpoint.base import (
     ChannelVersions,
     Checkpoint,
     CheckpointMetadata,
+    CheckpointTuple,
+    get_checkpoint_id,
     get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
@@ -53,6 +55,32 @@ def split_channel_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[s
 
 class PooledPostgresSaver(AsyncPostgresSaver):
     """`AsyncPostgresSaver` whose operations on a pool run side by side, serialising on the event loop."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._new_threads: set[str] = set()
+
+    @contextmanager
+    def new_thread(self, thread_id: str) -> Iterator[None]:
+        """Within the block, the first look for `thread_id`'s latest checkpoint answers None unasked.
+
+        For a thread its caller has just created: the graph looks up where to continue before its
+        first step, and a new sample has nowhere to continue from.
+        """
+        self._new_threads.add(thread_id)
+        try:
+            yield
+        finally:
+            self._new_threads.discard(thread_id)
+
+    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
+        configurable = config["configurable"]
+        thread_id = configurable["thread_id"]
+        if thread_id in self._new_threads:
+            self._new_threads.discard(thread_id)
+            if not get_checkpoint_id(config) and not configurable.get("checkpoint_ns"):
+                return None
+        return await super().aget_tuple(config)
 
     @asynccontextmanager
     async def _cursor(self, *, pipeline: bool = False) -> AsyncIterator[Any]:

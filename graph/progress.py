@@ -72,7 +72,7 @@ class Progress:
 
     def status(self) -> str:
         accepted, started = sum(self.accepted.values()), sum(self.started.values())
-        tokens = self.earlier_tokens + sum(c["input_tokens"] + c["output_tokens"] for c in self.gateway.calls)
+        tokens = self.earlier_tokens + self.gateway.tokens
         cost = self.earlier_cost + self.gateway.cost_usd
         rate = f"{accepted / started:.0%}" if started else "-"
         eta = self.eta_seconds()

@@ -12,7 +12,7 @@ import asyncio
 import random
 import uuid
 from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.builder import compile_graph
+from graph.checkpoints import PooledPostgresSaver
 from graph.cli import run_async
 from graph.corpus import Corpus
 from graph.db import database_url as resolve_database_url
@@ -106,15 +107,18 @@ class SampleRunner:
                 return self.result(thread_id, snapshot.values)  # finished before: nothing to repeat
             if snapshot.next:
                 payload = None
+        saver = self.graph.checkpointer
+        known_new = saver.new_thread(thread_id) if fresh and isinstance(saver, PooledPostgresSaver) else nullcontext()
         # Checkpoints are written while the next step runs; a crash loses at most the step in flight.
         # Asked for every state key, the graph returns the values its last checkpoint holds.
-        final = await self.graph.ainvoke(
-            payload,  # type: ignore[arg-type]
-            config,  # type: ignore[arg-type]
-            context=self.context,
-            durability="async",
-            output_keys=STATE_KEYS,
-        )
+        with known_new:
+            final = await self.graph.ainvoke(
+                payload,  # type: ignore[arg-type]
+                config,  # type: ignore[arg-type]
+                context=self.context,
+                durability="async",
+                output_keys=STATE_KEYS,
+            )
         return self.result(thread_id, final)
 
     def result(self, thread_id: str, state: dict[str, Any]) -> SampleResult:

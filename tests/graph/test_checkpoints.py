@@ -96,3 +96,30 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
     written_upstream, written_pooled = rows(pg_url, upstream_thread), rows(pg_url, pooled_thread)
     assert [len(written_pooled[table]) for table in ("checkpoints", "blobs", "writes")] == [3, 4, 5]
     assert written_pooled == written_upstream
+
+
+def test_a_thread_known_to_be_new_is_not_looked_up_once(pg_url: str) -> None:
+    thread = f"new-{uuid.uuid4().hex[:8]}"
+    config: Any = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
+
+    async def main() -> list[Any]:
+        async with state_pools(pg_url, concurrency=2) as (pool, _):
+            saver = PooledPostgresSaver(pool)  # type: ignore[arg-type]
+            await history(saver, thread)  # written by someone else: the block below is a wrong promise
+            seen = []
+            with saver.new_thread(thread):
+                seen.append(await saver.aget_tuple(config))  # answered without a query
+                seen.append(await saver.aget_tuple(config))  # from the second look on, the database answers
+            with saver.new_thread(thread):
+                by_id = {"configurable": {**config["configurable"], "checkpoint_id": "1f0-0001"}}
+                seen.append(await saver.aget_tuple(by_id))  # a given checkpoint is always read
+            with saver.new_thread(thread):
+                pass
+            seen.append(await saver.aget_tuple(config))  # the promise ends with its block
+            return seen
+
+    first, second, by_id, after = asyncio.run(main())
+    assert first is None
+    assert second is not None and second.checkpoint["id"] == "1f0-0003"
+    assert by_id is not None and by_id.checkpoint["id"] == "1f0-0001"
+    assert after is not None and after.checkpoint["id"] == "1f0-0003"

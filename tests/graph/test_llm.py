@@ -55,6 +55,7 @@ def test_structured_answer_and_its_accounting() -> None:
     assert record["input_tokens"] > 0 and record["output_tokens"] > 0
     assert record["cost_usd"] == pytest.approx((record["input_tokens"] * 1.0 + record["output_tokens"] * 2.0) / 1e6)
     assert gateway.calls == [record] and gateway.cost_usd == record["cost_usd"]
+    assert gateway.tokens == record["input_tokens"] + record["output_tokens"]
 
 
 def test_an_unusable_reply_is_sent_back_with_the_error_then_accepted() -> None:
