@@ -7,8 +7,9 @@ out each other's connection timeouts one after another). `PooledPostgresSaver` d
 
 It also serialises a step's values on the event loop. The upstream saver hands every write to a
 worker thread first; for a sample's state (tens of kilobytes) the hop costs more than the work:
-`scripts/bench_run.py` spent 12 ms less CPU per sample without it. The rows written are the
-upstream saver's (tests/graph/test_checkpoints.py compares them).
+`scripts/bench_run.py` spent 12 ms less CPU per sample without it. Its JSON columns are encoded
+with orjson. The rows written are the upstream saver's (tests/graph/test_checkpoints.py compares
+them).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
+import orjson
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -32,6 +34,11 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
+
+
+def json_bytes(value: Any) -> bytes:
+    """JSON for the checkpoint and metadata columns, several times faster than the `json` module."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def split_channel_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -116,8 +123,8 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             namespace,
             checkpoint["id"],
             configurable.get("checkpoint_id"),  # the parent
-            Jsonb({**checkpoint, "channel_values": inline}),
-            Jsonb(get_serializable_checkpoint_metadata(config, metadata)),
+            Jsonb({**checkpoint, "channel_values": inline}, dumps=json_bytes),
+            Jsonb(get_serializable_checkpoint_metadata(config, metadata), dumps=json_bytes),
         )
         async with self._cursor(pipeline=True) as cursor:
             if blob_rows:

@@ -14,7 +14,6 @@ read-only, so pointing triad at a production store cannot change it.
 from __future__ import annotations
 
 import asyncio
-import functools
 import random
 import uuid
 from collections import OrderedDict
@@ -31,6 +30,7 @@ from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool
 
 from graph.errors import UserError, first_line
+from nodes.common import normalise_text
 
 #: Up to this many chunks, sampling draws from the full id list held in memory (exactly uniform).
 #: Above it, sampling reads random pages with TABLESAMPLE SYSTEM instead of scanning the table.
@@ -162,12 +162,6 @@ class VectorIndex:
             candidates = candidates[distances[candidates] <= cut]
         ranked = candidates[np.lexsort((candidates, distances[candidates]))][:limit]
         return [(self.ids[index], float(distances[index])) for index in ranked]
-
-
-@functools.lru_cache(maxsize=8192)  # neighbour texts recur across samples
-def normalise_text(text: str) -> str:
-    """Text as compared for duplicates: case-folded, whitespace collapsed."""
-    return " ".join(text.split()).casefold()  # str.split and re's \s agree on what whitespace is
 
 
 #: Every corpus session is read-only: nothing triad sends can change the user's store.

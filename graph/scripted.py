@@ -238,7 +238,7 @@ class _StructuredReplies(Runnable[Any, Any]):
 # chunks really share, questions built from the chunks' section headings, judges that accept
 # well-formed drafts. The demo replay file, the run benchmark and the command tests use it.
 
-_TAGGED = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n(.*?)\n</\1>', re.S)
+_OPENING = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n')
 
 
 def prompt(messages: list[BaseMessage]) -> str:
@@ -252,7 +252,18 @@ def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
 
 @functools.lru_cache(maxsize=256)  # a reply reads several tags of one prompt
 def _tagged_parts(text: str) -> tuple[tuple[str, str, str], ...]:
-    return tuple(_TAGGED.findall(text))
+    """(tag, label, body) of each tagged part, in order; a tag without its closing line is skipped."""
+    parts, position = [], 0
+    while (opening := _OPENING.search(text, position)) is not None:
+        tag = opening.group(1)
+        closing = f"\n</{tag}>"
+        end = text.find(closing, opening.end())
+        if end < 0:
+            position = opening.start() + 1
+            continue
+        parts.append((tag, opening.group(2), text[opening.end() : end]))
+        position = end + len(closing)
+    return tuple(parts)
 
 
 def heading(text: str) -> str:

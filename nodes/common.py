@@ -47,6 +47,12 @@ def mentions(text: str, entity: str) -> bool:
     return needle in folded and _whole_words(needle).search(folded) is not None  # substring test first: cheap
 
 
+@functools.lru_cache(maxsize=8192)  # neighbour texts recur across samples
+def normalise_text(text: str) -> str:
+    """Text as compared for duplicates: case-folded, whitespace collapsed."""
+    return " ".join(text.split()).casefold()  # str.split and re's \s agree on what whitespace is
+
+
 # A sample tests many entities against the same few chunks: fold each text and compile each
 # pattern once (the `re` module's own cache holds only a few hundred patterns).
 @functools.lru_cache(maxsize=2048)

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, chunk_ref, delimited_draft, instructed, mentions, records_failure
+from nodes.common import Update, chunk_ref, delimited_draft, instructed, mentions, normalise_text, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from nodes.implementations import resolve_implementation
@@ -27,10 +27,6 @@ from state.usage import CallRecord
 Labeller = Callable[
     [SampleState, Sequence[ChunkRef], StructuredChat], Awaitable[tuple[list[RelevanceLabel], list[CallRecord]]]
 ]
-
-
-def _normalised(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def difficulty_for(n_relevant: int, hops: int, hard_extra: int, medium_extra: int) -> Difficulty:
@@ -47,11 +43,11 @@ def distinct_candidates(
 ) -> list[ChunkRef]:
     """Neighbours of the supporting chunks, without the supporting chunks and without repeated texts."""
     seen_ids = {chunk["id"] for chunk in supporting}
-    seen_texts = {_normalised(chunk["text"]) for chunk in supporting}
+    seen_texts = {normalise_text(chunk["text"]) for chunk in supporting}
     candidates = []
     for neighbours in neighbour_lists:
         for chunk in neighbours:
-            text = _normalised(chunk["text"])
+            text = normalise_text(chunk["text"])
             if chunk["id"] in seen_ids or text in seen_texts:
                 continue
             seen_ids.add(chunk["id"])
