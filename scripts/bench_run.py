@@ -2,6 +2,7 @@
 
     python scripts/bench_run.py                  # 200 ms per call, concurrency 1, 4, 16, 64
     python scripts/bench_run.py --latency 0.1 --concurrency 1 8
+    python scripts/bench_run.py --repeat 3       # each figure the median of three runs, all three shown
     python scripts/bench_run.py --database-url postgresql://... --collection my_docs
 
 Runs the full pipeline on the demo corpus in the embedded database (loaded on first use) with
@@ -36,6 +37,7 @@ import argparse
 import contextlib
 import io
 import os
+import statistics
 import tempfile
 import time
 from collections.abc import Iterator
@@ -222,6 +224,13 @@ def one_run(
     }
 
 
+def spread(values: list[float], form: str) -> str:
+    """One run's figure, or the median of several with their range."""
+    if len(values) == 1:
+        return format(values[0], form)
+    return f"{format(statistics.median(values), form)} (runs: {', '.join(format(v, form) for v in values)})"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
@@ -236,58 +245,83 @@ def main() -> None:
         help="accepted samples per lane at higher concurrency (default 16): quotas are met exactly, so a run's "
         "last samples have fewer lanes busy, and a longer run keeps that tail a small part of it",
     )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs per figure (default 1); with more, each figure is their median, followed by every run's value: "
+        "on a shared machine single runs differ by several hundredths",
+    )
     args = parser.parse_args()
     configure_logging(level="error")
     url = args.database_url or database_url(resolve_settings({}))
     with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, fresh_state_database(url) as state:
         target = Target(Path(folder), state, args.database_url, args.collection)
+
+        def runs(**kwargs: Any) -> list[dict[str, Any]]:
+            return [one_run(target, **kwargs) for _ in range(max(1, args.repeat))]
+
         # The first run of a process also pays its one-time costs (imports that LangChain makes on first
         # use, the first connections); a short run takes them so the figures below are per sample.
         warm_up = one_run(target, count=2, concurrency=1, latency=0.0)
         print(f"first run in this process (2 samples, no latency): {warm_up['wall']:.1f} s, one-time costs included")
         # Without latency first, while the state database is small: what one process spends per sample.
-        bare = one_run(target, count=args.count, concurrency=1, latency=0.0)
-        base = one_run(target, count=args.count, concurrency=1, latency=args.latency)
-        reference = one_run(target, count=args.count, concurrency=1, latency=args.latency, reference_like=True)
-        per_sample = base["busy"] / base["started"]
+        bare = runs(count=args.count, concurrency=1, latency=0.0)
+        base = runs(count=args.count, concurrency=1, latency=args.latency)
+        reference = runs(count=args.count, concurrency=1, latency=args.latency, reference_like=True)
+        per_sample = statistics.median(run["busy"] / run["started"] for run in base)
         print(f"latency {args.latency * 1000:.0f} ms per call; ideal {per_sample:.2f} s per sample (calls in flight)")
-        overhead = base["wall"] / base["busy"]
-        print(f"(a) overhead at concurrency 1: wall {base['wall']:.1f} s / ideal {base['busy']:.1f} s = {overhead:.3f}")
+        overheads = [run["wall"] / run["busy"] for run in base]
+        if len(base) == 1:
+            print(
+                f"(a) overhead at concurrency 1: wall {base[0]['wall']:.1f} s / ideal {base[0]['busy']:.1f} s "
+                f"= {overheads[0]:.3f}"
+            )
+        else:
+            print(f"(a) overhead at concurrency 1 (wall / ideal): {spread(overheads, '.3f')}")
         print("(b) throughput as a fraction of the ideal")
         for concurrency in args.concurrency:
             count = max(args.count, min(args.per_lane * concurrency, MAX_COUNT))
-            result = base
+            results = base
             if concurrency > 1:
-                result = one_run(target, count=count, concurrency=concurrency, latency=args.latency)
-            ideal = result["started"] * per_sample / concurrency
+                results = runs(count=count, concurrency=concurrency, latency=args.latency)
+            fractions = [run["started"] * per_sample / concurrency / run["wall"] for run in results]
+            middle = sorted(results, key=lambda run: run["started"] * per_sample / concurrency / run["wall"])[
+                len(results) // 2
+            ]
+            ideal = middle["started"] * per_sample / concurrency
             print(
-                f"    concurrency {concurrency:>3}: {result['started']:>4} samples in {result['wall']:6.1f} s, "
-                f"ideal {ideal:6.1f} s -> {ideal / result['wall']:.2f}; {result['in_flight']:.1f} in flight on "
-                f"average; this process busy {result['cpu'] / result['wall']:.0%} of the time{machine_share(result)}"
+                f"    concurrency {concurrency:>3}: {middle['started']:>4} samples in {middle['wall']:6.1f} s, "
+                f"ideal {ideal:6.1f} s -> {spread(fractions, '.2f')}; {middle['in_flight']:.1f} in flight on "
+                f"average; this process busy {middle['cpu'] / middle['wall']:.0%} of the time{machine_share(middle)}"
             )
-            if result["busy_lanes"] is not None:
-                rate, seconds = result["busy_lanes"]
+            busy = [run["busy_lanes"] for run in results if run["busy_lanes"] is not None]
+            if busy:
+                rates = [rate for rate, _ in busy]
                 print(
-                    f"{'':<21}with every lane busy ({seconds:.1f} s): {rate:.2f} samples/s "
-                    f"-> {rate * per_sample / concurrency:.2f} of the ideal"
+                    f"{'':<21}with every lane busy ({statistics.median(seconds for _, seconds in busy):.1f} s): "
+                    f"{statistics.median(rates):.2f} samples/s "
+                    f"-> {spread([rate * per_sample / concurrency for rate in rates], '.2f')} of the ideal"
                 )
         print("(c) per accepted sample          calls   prompt tokens")
-        for name, result in (("default", base), ("reference-like", reference)):
-            accepted = result["accepted"] or float("nan")  # nothing accepted: no per-sample figure
-            calls, tokens = result["calls"] / accepted, result["prompt_tokens"] / accepted
+        for name, results in (("default", base), ("reference-like", reference)):
+            accepted = sum(run["accepted"] for run in results) or float("nan")  # nothing accepted: no figure
+            calls = sum(run["calls"] for run in results) / accepted
+            tokens = sum(run["prompt_tokens"] for run in results) / accepted
             print(f"    {name:<24}{calls:>8.1f}{tokens:>16.0f}")
-        started = bare["started"]
+        per_sample_ms = [run["wall"] / run["started"] * 1000 for run in bare]
         print(
-            f"(d) with no model latency at concurrency 1: {bare['wall'] / started * 1000:.0f} ms per sample "
-            f"(triad, LangGraph, LangChain, checkpoints, corpus queries and the scripted model itself); at most "
-            f"{started / bare['wall']:.1f} samples/s in one process, against an ideal of "
+            f"(d) with no model latency at concurrency 1: {spread(per_sample_ms, '.0f')} ms per sample (triad, "
+            f"LangGraph, LangChain, checkpoints, corpus queries and the scripted model itself); at most "
+            f"{1000 / statistics.median(per_sample_ms):.1f} samples/s in one process, against an ideal of "
             f"{16 / per_sample:.1f} samples/s at concurrency 16"
         )
-        if bare["other_cpu"] is not None:
+        if all(run["other_cpu"] is not None for run in bare):
+            own = [run["cpu"] / run["started"] * 1000 for run in bare]
+            other = [run["other_cpu"] / run["started"] * 1000 for run in bare]
             print(
-                f"    CPU per sample: {bare['cpu'] / started * 1000:.0f} ms in this process, "
-                f"{bare['other_cpu'] / started * 1000:.0f} ms in the rest of the machine (PostgreSQL) "
-                f"on {os.cpu_count()} cores"
+                f"    CPU per sample: {spread(own, '.0f')} ms in this process, {spread(other, '.0f')} ms in the rest "
+                f"of the machine (PostgreSQL) on {os.cpu_count()} cores"
             )
 
 
