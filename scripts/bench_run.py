@@ -225,7 +225,7 @@ def one_run(
 
 
 def spread(values: list[float], form: str) -> str:
-    """One run's figure, or the median of several with their range."""
+    """One run's figure, or the median of several followed by every run's value."""
     if len(values) == 1:
         return format(values[0], form)
     return f"{format(statistics.median(values), form)} (runs: {', '.join(format(v, form) for v in values)})"
