@@ -360,6 +360,16 @@ class Corpus:
                 await cursor.execute(query, params)
                 return await cursor.fetchall()
 
+    def _within_byte_bound(self) -> sql.Composable:
+        """Texts whose byte length could still hold at most `max_chars` characters (4 bytes each at most).
+
+        The byte length of a stored text is read without decompressing it, unlike its character
+        length: a cheap bound that keeps huge chunks out of scans (exact checks follow in Python).
+        """
+        return sql.SQL("(octet_length({text}) <= {most})").format(
+            text=self.layout.text_column, most=sql.Literal(4 * int(self.max_chars))
+        )
+
     def _usable(self) -> sql.Composable:
         """Rows worth a prompt: at least %s characters besides whitespace, at most `max_chars` in all.
 
@@ -564,10 +574,7 @@ class Corpus:
             (type_oid,) = await cursor.fetchone() or (None,)
             if type_oid is None:
                 return None
-            # Byte lengths, like the bound below, are read without decompressing a text.
-            oversize = sql.SQL("octet_length({text}) > {most}").format(
-                text=layout.text_column, most=sql.Literal(4 * int(self.max_chars))
-            )
+            oversize = sql.SQL("NOT {}").format(self._within_byte_bound())
             cursor = await conn.execute(
                 sql.SQL(
                     "SELECT coalesce(sum(octet_length({text})), 0) FROM {table} WHERE {scope} AND NOT {oversize}"
@@ -617,11 +624,7 @@ class Corpus:
         layout = self.layout
         exact = await self._estimated_rows() <= self.exact_search_limit
         excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
-        # The byte length of a stored text is read without decompressing it, unlike its character
-        # length: a cheap bound that keeps huge chunks out of the scan (exact checks follow in Python).
-        usable = sql.SQL(" AND octet_length({text}) <= {most}").format(
-            text=layout.text_column, most=sql.Literal(4 * int(self.max_chars))
-        )
+        usable = sql.SQL(" AND {}").format(self._within_byte_bound())
         query = sql.SQL(
             "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope}{excluded}{usable}"
             " ORDER BY {emb} <=> {target}{tie_break} LIMIT %s"

@@ -182,8 +182,9 @@ class LLMGateway:
         self.cache = cache
         self.record_path = record_path
         self.calls: list[CallRecord] = []
-        self._spent = {"cost_usd": 0.0, "tokens": 0}
-        """Totals over `calls`, kept as they grow: progress and the cost limit read them after every sample."""
+        # Totals over `calls`, kept as they grow: progress and the cost limit read them after every sample.
+        self._cost_usd = 0.0
+        self._tokens = 0
         self._limits = (requests_per_second, max_concurrency)
         self._limiters: dict[str, AdaptiveLimiter] = {}
         self._replay: dict[Path, dict[str, dict[str, Any]]] = {}
@@ -195,12 +196,12 @@ class LLMGateway:
     @property
     def cost_usd(self) -> float:
         """Spent so far by this gateway."""
-        return self._spent["cost_usd"]
+        return self._cost_usd
 
     @property
     def tokens(self) -> int:
         """Prompt and output tokens of every call so far."""
-        return int(self._spent["tokens"])
+        return self._tokens
 
     def limiter(self, provider: str) -> AdaptiveLimiter:
         """The limiter shared by every call to `provider`."""
@@ -256,8 +257,8 @@ class LLMGateway:
             seconds=round(seconds, 3),
         )
         self.calls.append(record)
-        self._spent["cost_usd"] += cost
-        self._spent["tokens"] += reply.input_tokens + reply.output_tokens
+        self._cost_usd += cost
+        self._tokens += reply.input_tokens + reply.output_tokens
         log.debug("llm_call", **record)
         return record
 

@@ -286,9 +286,7 @@ def main() -> None:
             if concurrency > 1:
                 results = runs(count=count, concurrency=concurrency, latency=args.latency)
             fractions = [run["started"] * per_sample / concurrency / run["wall"] for run in results]
-            middle = sorted(results, key=lambda run: run["started"] * per_sample / concurrency / run["wall"])[
-                len(results) // 2
-            ]
+            middle = results[sorted(range(len(results)), key=fractions.__getitem__)[len(results) // 2]]
             ideal = middle["started"] * per_sample / concurrency
             print(
                 f"    concurrency {concurrency:>3}: {middle['started']:>4} samples in {middle['wall']:6.1f} s, "
