@@ -1,7 +1,8 @@
 """The files of a run folder: dataset.jsonl, rejected.jsonl, run.json.
 
 Lines are appended as samples finish, each whole, flushed and synced under a file lock (several
-workers may share a folder). The state database is the source of truth: on resume and at the end
+workers may share a folder); a worker writes them in the background, in batches when samples
+finish faster than a disk syncs. The state database is the source of truth: on resume and at the end
 the two JSONL files are rewritten from it (temporary file, then an atomic rename), so a crash can
 never leave a partial or duplicated line behind.
 """
@@ -16,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 
-def append_line(path: Path, entry: dict[str, Any]) -> None:
-    """Append one JSON line, whole: locked, flushed and synced."""
-    line = json.dumps(entry, ensure_ascii=False) + "\n"
+def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
+    """Append JSON lines, each whole: locked, flushed and synced once for all of them."""
+    if not entries:
+        return
+    text = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
     with path.open("a", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            handle.write(line)
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
         finally:
@@ -66,11 +69,10 @@ class RunFolder:
     def report(self) -> Path:
         return self.folder / "report.html"
 
-    def append(self, record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> None:
-        if record is not None:
-            append_line(self.dataset, record)
-        elif rejection is not None:
-            append_line(self.rejected, rejection)
+    def append(self, finished: list[tuple[dict[str, Any] | None, dict[str, Any] | None]]) -> None:
+        """Append finished samples, each a (record, rejection) pair: records to the dataset, rejections apart."""
+        append_lines(self.dataset, [record for record, _ in finished if record is not None])
+        append_lines(self.rejected, [rejection for record, rejection in finished if record is None and rejection])
 
     def rebuild(self, finished: list[dict[str, Any]]) -> None:
         """Rewrite both JSONL files from the finished samples in the state database."""

@@ -41,7 +41,7 @@ from graph.progress import Progress
 from graph.registry import context_overrides, parse_node_options
 from graph.report import write_report
 from graph.runner import DATABASE_ERRORS, Outages, plan_cells, work
-from graph.runstore import CellPlan, RunQuestions, RunSeedPool, RunStore
+from graph.runstore import SEED_BATCH, CellPlan, RunQuestions, RunSeedPool, RunStore
 from graph.sample import SampleRunner, context_for
 from graph.settings import Settings
 from nodes.context import Context
@@ -367,7 +367,8 @@ async def run_command(
             await questions.load(
                 [(f"{run_id}/{row['n']}", row["record"]["question"]) for row in finished if row["record"]]
             )
-            seeds = RunSeedPool(corpus, store, run_id, used=await store.used_seeds(run_id), seed=args.seed)
+            used = await store.used_seeds(run_id)
+            seeds = RunSeedPool(corpus, store, run_id, used=used, seed=args.seed, batch=SEED_BATCH)
             services = Services(corpus=corpus, llm=gateway, seeds=seeds, questions=questions)
             saver = PooledPostgresSaver(checkpoint_pool)  # type: ignore[arg-type]
             await saver.setup()

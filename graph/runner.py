@@ -24,7 +24,7 @@ from graph.errors import UserError, first_line
 from graph.funnel import cell_name
 from graph.llm import LLMGateway
 from graph.outputs import RunFolder
-from graph.runstore import CellPlan, RunStore, Slot
+from graph.runstore import CellPlan, Completion, RunStore, Slot
 from graph.sample import SampleResult, SampleRunner
 from state.sample import SampleInput
 
@@ -168,6 +168,41 @@ class Finishes:
                 await self._next.wait()
 
 
+class LineWriter:
+    """Appends finished samples to the run folder's files in the background, off the lanes' path.
+
+    A sync to disk takes milliseconds; a lane that waited for it would start its next sample that
+    much later. Samples that finish while a write is under way go out together in the next one. The
+    files are rewritten from the state database at the end and on resume, so lines a crash keeps
+    from being written are not lost. A failed write (a full disk, say) is raised by the next `add`
+    or by `close`.
+    """
+
+    def __init__(self, folder: RunFolder) -> None:
+        self.folder = folder
+        self._queued: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
+        self._writing: asyncio.Task[None] | None = None
+
+    def add(self, record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> None:
+        if self._writing is not None and self._writing.done():
+            self._writing.result()  # raises what the last write raised
+            self._writing = None
+        self._queued.append((record, rejection))
+        if self._writing is None:
+            self._writing = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        while self._queued:
+            batch, self._queued = self._queued, []
+            await asyncio.to_thread(self.folder.append, batch)
+
+    async def close(self) -> None:
+        """Wait for the lines queued so far to be written."""
+        if self._writing is not None:
+            writing, self._writing = self._writing, None
+            await writing
+
+
 _frozen_depth = 0
 
 
@@ -226,14 +261,39 @@ async def work(
     outcome = WorkResult()
     outages = Outages(run_id, database_wait_s, pools, notify)
     finishes = Finishes()
+    lines = LineWriter(folder)
+
+    def report(done: Completion, result: SampleResult) -> None:
+        finishes.note()
+        lines.add(done.record, done.rejection)
+        outcome.finished += 1
+        with structlog.contextvars.bound_contextvars(run_id=run_id, thread_id=done.slot.thread_id):
+            log.info("sample_done", cell=cell_name(done.slot.question_type, done.slot.binary), outcome=done.outcome)
+        if on_done is not None:
+            on_done(done.slot, result)
 
     async def lane() -> None:
+        # The lane's last sample: recorded as done in the round trip that claims the next.
+        ended: tuple[Completion, SampleResult] | None = None
         while True:
-            if max_cost_usd is not None and gateway.cost_usd >= max_cost_usd:
+            over_budget = max_cost_usd is not None and gateway.cost_usd >= max_cost_usd
+            seen = finishes.count
+            slot = None
+            if not over_budget:
+                completing = ended[0] if ended is not None else None
+                slot = await outages.call(lambda: store.claim(run_id, cells, worker, completing=completing))  # noqa: B023
+            elif ended is not None:
+                done = ended[0]
+                await outages.call(
+                    lambda: store.complete(done.slot, done.outcome, done.record, done.rejection, done.summary)  # noqa: B023
+                )
+            if ended is not None:
+                report(*ended)
+                seen += 1  # the lane's own sample is no news to it
+                ended = None
+            if over_budget:
                 outcome.stopped_by_cost = True
                 return
-            seen = finishes.count
-            slot = await outages.call(lambda: store.claim(run_id, cells, worker))
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
                 if await outages.call(lambda: store.slots_running(run_id)):
@@ -251,16 +311,8 @@ async def work(
                 result = await outages.call(
                     lambda: runner.run(spec, slot.thread_id, fresh=next(first_try, False))  # noqa: B023
                 )
-                summary = sample_summary(result.state)
-                await outages.call(
-                    lambda: store.complete(slot, result.outcome, result.record, result.rejection, summary)  # noqa: B023
-                )
-                finishes.note()
-                await asyncio.to_thread(folder.append, result.record, result.rejection)  # fsync off the event loop
-                outcome.finished += 1
-                log.info("sample_done", cell=cell_name(slot.question_type, slot.binary), outcome=result.outcome)
-            if on_done is not None:
-                on_done(slot, result)
+            done = Completion(slot, result.outcome, result.record, result.rejection, sample_summary(result.state))
+            ended = (done, result)
 
     async def heartbeat() -> None:
         while True:
@@ -274,10 +326,13 @@ async def work(
             async with asyncio.TaskGroup() as lanes:
                 for _ in range(concurrency):
                     lanes.create_task(lane())
+        await lines.close()
     except BaseException as error:
         # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
         with contextlib.suppress(Exception):
             await asyncio.shield(store.release(run_id, worker))
+        with contextlib.suppress(Exception):
+            await asyncio.shield(lines.close())
         if isinstance(error, BaseExceptionGroup):
             raise error.exceptions[0] from None  # the first lane's failure, e.g. refused credentials
         raise

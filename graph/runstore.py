@@ -13,6 +13,7 @@ slot is opened for the cell furthest from its quota, never more in flight than a
 from __future__ import annotations
 
 import asyncio
+import collections
 import math
 import os
 import random
@@ -120,6 +121,35 @@ class Slot:
 
 
 @dataclass(frozen=True)
+class Completion:
+    """How a slot's sample ended, for its row: the record when accepted, else the rejection."""
+
+    slot: Slot
+    outcome: str
+    record: dict[str, Any] | None
+    rejection: dict[str, Any] | None
+    summary: dict[str, Any]
+    """What the funnel and the report read."""
+
+
+COMPLETE_SQL = (
+    "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
+    " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s"
+)
+
+
+def completion_params(done: Completion) -> tuple[Any, ...]:
+    return (
+        done.outcome,
+        Jsonb(done.record) if done.record else None,
+        Jsonb(done.rejection) if done.rejection else None,
+        Jsonb(done.summary),
+        done.slot.run_id,
+        done.slot.n,
+    )
+
+
+@dataclass(frozen=True)
 class CellPlan:
     question_type: str
     binary: bool
@@ -161,11 +191,16 @@ class RunStore:
             raise UserError(f"no run {run_id!r} in the state database; list runs/ or check --state-url")
         return dict(row[0])
 
-    async def claim(self, run_id: str, cells: list[CellPlan], worker: str) -> Slot | None:
+    async def claim(
+        self, run_id: str, cells: list[CellPlan], worker: str, *, completing: Completion | None = None
+    ) -> Slot | None:
         """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
 
         One round trip: the run row lock and the claim go out together in a pipeline, so the lock is
-        held for about that one round trip (a claim used to hold it across four).
+        held for about that one round trip (a claim used to hold it across four). `completing`, the
+        worker's sample that just ended, is marked done in the same transaction, ahead of the claim:
+        the claim counts it, and a lane that finishes one sample and takes the next pays one round
+        trip, not two.
         """
         async with self.pool.connection() as conn:
             async with conn.pipeline(), conn.transaction():
@@ -173,6 +208,8 @@ class RunStore:
                 # time. The claim is the next statement, so under READ COMMITTED (whatever the server's
                 # default) its snapshot sees every claim made before it.
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+                if completing is not None:
+                    await conn.execute(COMPLETE_SQL, completion_params(completing))
                 await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (run_id,))
                 cursor = await conn.execute(
                     CLAIM_SQL,
@@ -219,18 +256,7 @@ class RunStore:
     ) -> None:
         """Mark a slot done with its record or rejection and the summary the funnel and report read."""
         async with self.pool.connection() as conn:
-            await conn.execute(
-                "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
-                " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s",
-                (
-                    outcome,
-                    Jsonb(record) if record else None,
-                    Jsonb(rejection) if rejection else None,
-                    Jsonb(summary),
-                    slot.run_id,
-                    slot.n,
-                ),
-            )
+            await conn.execute(COMPLETE_SQL, completion_params(Completion(slot, outcome, record, rejection, summary)))
 
     async def release_dead_local_workers(self, run_id: str, host: str) -> None:
         """Expire at once the leases of workers on this host whose process is gone (killed, crashed)."""
@@ -275,6 +301,16 @@ class RunStore:
             )
             return cursor.rowcount == 1
 
+    async def claim_seeds(self, run_id: str, chunk_ids: list[str]) -> set[str]:
+        """Record several seeds for the run in one statement; those the run had not used yet."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO triad_seeds (run_id, chunk_id) SELECT %s, unnest(%s::text[])"
+                " ON CONFLICT DO NOTHING RETURNING chunk_id",
+                (run_id, chunk_ids),
+            )
+            return {row[0] for row in await cursor.fetchall()}
+
     async def used_seeds(self, run_id: str) -> set[str]:
         async with self.pool.connection() as conn:
             cursor = await conn.execute("SELECT chunk_id FROM triad_seeds WHERE run_id = %s", (run_id,))
@@ -297,27 +333,48 @@ class RunStore:
             return None if earlier == n else int(earlier)
 
 
-class RunSeedPool:
-    """Seeds of a run, drawn uniformly among chunks no worker of the run has used yet."""
+#: Seeds a run's worker draws and records at a time.
+SEED_BATCH = 8
 
-    def __init__(self, corpus: Any, store: RunStore, run_id: str, *, used: set[str], seed: int | None = None) -> None:
+
+class RunSeedPool:
+    """Seeds of a run, drawn uniformly among chunks no worker of the run has used yet.
+
+    With `batch` above one, draws are made and recorded `batch` at a time (one statement) and handed
+    out in the order drawn: with `--seed`, the same sequence as one at a time, for a round trip per
+    `batch` samples instead of one per sample. Up to `batch - 1` recorded seeds go unused when a
+    worker stops; the run never offers them again.
+    """
+
+    def __init__(
+        self, corpus: Any, store: RunStore, run_id: str, *, used: set[str], seed: int | None = None, batch: int = 1
+    ) -> None:
         self._corpus = corpus
         self._store = store
         self._run_id = run_id
         self._used = set(used)
         self._rng = random.Random(seed)
         self._lock = asyncio.Lock()
+        self._batch = max(1, batch)
+        self._ready: collections.deque[str] = collections.deque()
 
     async def draw(self, *, min_chars: int) -> str | None:
-        while True:
-            async with self._lock:  # one draw at a time from the shared generator and used set
-                drawn = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
+        # One draw at a time from the shared generator and used set.
+        async with self._lock:
+            while not self._ready:
+                drawn: list[str] = []
+                for _ in range(self._batch):
+                    found = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
+                    if not found:
+                        break
+                    drawn += found
+                    self._used.update(found)
                 if not drawn:
                     return None
-                self._used.add(drawn[0])
-            # Another worker may have taken it since this one last looked: then draw again.
-            if await self._store.claim_seed(self._run_id, drawn[0]):
-                return drawn[0]
+                # Another worker may have taken some since this one last looked: they are drawn anew.
+                taken = await self._store.claim_seeds(self._run_id, drawn)
+                self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
+            return self._ready.popleft()
 
     async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)

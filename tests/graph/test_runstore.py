@@ -11,7 +11,7 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.runstore import CellPlan, RunStore, Slot
+from graph.runstore import CellPlan, Completion, RunSeedPool, RunStore, Slot
 
 COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
 INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
@@ -98,3 +98,69 @@ def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation
     opened = [slot for slot in slots if slot is not None]
     assert len(opened) == INTERSECTION.quota
     assert sorted(slot.n for slot in opened) == [0, 1, 2, 3]
+
+
+def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) -> None:
+    cells = [COMPARISON]
+
+    async def body(store: RunStore, run_id: str) -> tuple[Any, ...]:
+        first, second = await store.claim(run_id, cells, "w"), await store.claim(run_id, cells, "w")
+        assert first is not None and second is not None
+        full = await store.claim(run_id, cells, "w")  # two running for a quota of two
+        rejected = Completion(first, "rejected", None, {"reason": "r"}, {"outcome": "rejected"})
+        reopened = await store.claim(run_id, cells, "w", completing=rejected)
+        accepted = Completion(second, "accepted", {"id": "b"}, None, {"outcome": "accepted"})
+        after_accepted = await store.claim(run_id, cells, "w", completing=accepted)
+        return full, reopened, after_accepted, await store.finished(run_id)
+
+    full, reopened, after_accepted, finished = with_store(pg_url, body)
+    assert full is None
+    # The rejection is counted by the claim it rode with: the place it gave back opens at once.
+    assert reopened is not None and reopened.n == 2
+    assert after_accepted is None  # one accepted, one running: the cell has what it needs
+    assert [(row["n"], row["outcome"], row["record"], row["rejection"]) for row in finished] == [
+        (0, "rejected", None, {"reason": "r"}),
+        (1, "accepted", {"id": "b"}, None),
+    ]
+
+
+class ListCorpus:
+    """The one corpus call seed draws make, over a fixed id list."""
+
+    def __init__(self, ids: list[str]) -> None:
+        self.ids = ids
+
+    async def sample_ids(self, k: int, *, exclude: Any, min_chars: int, rng: Any) -> list[str]:
+        candidates = [i for i in self.ids if i not in set(exclude)]
+        return rng.sample(candidates, min(k, len(candidates)))
+
+
+def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other_workers(pg_url: str) -> None:
+    ids = [f"c{i:02}" for i in range(30)]
+
+    async def draws(store: RunStore, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
+        if taken:
+            await store.claim_seeds(run_id, taken)  # another worker's
+        pool = RunSeedPool(ListCorpus(ids), store, run_id, used=set(), seed=5, batch=batch)
+        drawn = [await pool.draw(min_chars=0) for _ in range(12)]
+        return drawn, await store.used_seeds(run_id)
+
+    single, _ = with_store(pg_url, lambda store, run_id: draws(store, run_id, 1, []))
+    batched, recorded = with_store(pg_url, lambda store, run_id: draws(store, run_id, 8, []))
+    assert batched == single and len(set(single)) == 12
+    assert set(batched) <= recorded and len(recorded) == 16  # two batches of eight recorded
+    # A seed another worker of the run holds already is passed over.
+    others = [single[2], single[5]]
+    shared, _ = with_store(pg_url, lambda store, run_id: draws(store, run_id, 8, others))
+    assert not set(shared) & set(others)
+    assert shared[:4] == [single[0], single[1], single[3], single[4]]
+    assert len(set(shared)) == 12
+
+
+def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
+    async def body(store: RunStore, run_id: str) -> list[str | None]:
+        pool = RunSeedPool(ListCorpus(["a", "b", "c"]), store, run_id, used={"b"}, seed=1, batch=8)
+        return [await pool.draw(min_chars=0) for _ in range(3)]
+
+    drawn = with_store(pg_url, body)
+    assert sorted(drawn[:2]) == ["a", "c"] and drawn[2] is None  # type: ignore[type-var]
