@@ -48,6 +48,21 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
 }
 
 
+#: Where a sample goes after each node that decides (the other edges are fixed).
+ROUTES: dict[str, Callable[..., str]] = {
+    "select_seed": routing.route_after_select_seed,
+    "propose_bridge": routing.route_after_propose_bridge,
+    "match_bridge": routing.route_after_match_bridge,
+    "generate_question": routing.route_after_generate,
+    "lint_question": routing.route_after_lint,
+    "judge_quality": routing.route_after_judge_quality,
+    "judge_sufficiency": routing.route_after_judge_sufficiency,
+    "revise_question": routing.route_after_generate,
+    "classify_temporal": routing.route_after_temporal,
+    "extract_contexts": routing.route_after_extract,
+}
+
+
 def with_services(
     node: Callable[..., Awaitable[dict[str, Any]]], factory: ServicesFactory
 ) -> Callable[..., Awaitable[dict[str, Any]]]:
@@ -63,6 +78,21 @@ def with_services(
     return wrapped
 
 
+def on_the_event_loop(route: Callable[..., str]) -> Callable[..., Awaitable[str]]:
+    """`route` as a coroutine function, which LangGraph awaits where it is.
+
+    In an async run LangGraph hands a plain function to a worker thread, and a route is a few lookups
+    in the state: the hop costs more than the route, and with many samples in flight the thread also
+    waits for the interpreter lock. The route's return annotation still names the graph's edges.
+    """
+
+    @functools.wraps(route)  # its signature too: LangGraph passes the runtime to routes that take one
+    async def routed(*args: Any, **kwargs: Any) -> str:
+        return route(*args, **kwargs)
+
+    return routed
+
+
 def build_graph(services: ServicesFactory | None = None) -> StateGraph:
     """The uncompiled sample graph (SPEC section 2); node names are SPEC's.
 
@@ -73,17 +103,9 @@ def build_graph(services: ServicesFactory | None = None) -> StateGraph:
         builder.add_node(name, with_services(node, services) if services else node)
 
     builder.add_edge(START, "select_seed")
-    builder.add_conditional_edges("select_seed", routing.route_after_select_seed)
     builder.add_edge("retrieve_neighbours", "propose_bridge")
-    builder.add_conditional_edges("propose_bridge", routing.route_after_propose_bridge)
-    builder.add_conditional_edges("match_bridge", routing.route_after_match_bridge)
-    builder.add_conditional_edges("generate_question", routing.route_after_generate)
-    builder.add_conditional_edges("lint_question", routing.route_after_lint)
-    builder.add_conditional_edges("judge_quality", routing.route_after_judge_quality)
-    builder.add_conditional_edges("judge_sufficiency", routing.route_after_judge_sufficiency)
-    builder.add_conditional_edges("revise_question", routing.route_after_generate)
-    builder.add_conditional_edges("classify_temporal", routing.route_after_temporal)
-    builder.add_conditional_edges("extract_contexts", routing.route_after_extract)
+    for source, route in ROUTES.items():
+        builder.add_conditional_edges(source, on_the_event_loop(route))
     builder.add_edge("finalize_sample", END)
     return builder
 
@@ -92,7 +114,14 @@ def compile_graph(
     checkpointer: BaseCheckpointSaver | None = None, services: ServicesFactory | None = None
 ) -> CompiledStateGraph:
     """The sample graph compiled with a checkpointer (one thread per sample)."""
-    return build_graph(services).compile(checkpointer=checkpointer, name="triad_sample")
+    builder = build_graph(services) if services else default_graph()
+    return builder.compile(checkpointer=checkpointer, name="triad_sample")
+
+
+@functools.cache
+def default_graph() -> StateGraph:
+    """`build_graph()`, built once per process (a build takes some 15 ms); each run compiles it anew."""
+    return build_graph()
 
 
 #: Compiled without a checkpointer, for langgraph.json (the server brings its own).

@@ -316,6 +316,8 @@ class Corpus:
         return self._pool
 
     async def close(self) -> None:
+        if self._vectors is not None and not self._vectors.done():
+            self._vectors.cancel()
         await self._pool.close()
 
     async def __aenter__(self) -> Corpus:
@@ -549,13 +551,24 @@ class Corpus:
         Loaded once, on first use, by whichever sample asks first; the others wait for the same load.
         Chunks added to the store afterwards are not in it (as they are not in the sampling id list).
         """
-        if self._vectors is None:
-            self._vectors = asyncio.ensure_future(self._load_vectors())
+        self.warm()
+        assert self._vectors is not None
         try:
             return await asyncio.shield(self._vectors)
         except psycopg.Error:
             self._vectors = None  # a later query tries again (after a database outage, say)
             raise
+
+    def warm(self) -> None:
+        """Start loading the in-memory vectors (when they fit) in the background, if not started yet.
+
+        A run calls it as it opens the collection, so the load overlaps the rest of its start-up
+        instead of delaying its first sample. A failed load is raised to the first search.
+        """
+        if self._vectors is None:
+            self._vectors = asyncio.ensure_future(self._load_vectors())
+            # Retrieved here too, so a run that ends before its first search leaves no unretrieved error.
+            self._vectors.add_done_callback(lambda task: task.cancelled() or task.exception())
 
     async def _load_vectors(self) -> VectorIndex | None:
         rows_estimate = await self._estimated_rows()

@@ -345,6 +345,7 @@ async def run_command(
             max_chars=settings.max_chunk_chars,
             pool_timeout_s=pool_timeout(settings.database_wait_seconds),
         )
+        corpus.warm()
         try:
             left_out = await corpus.check_room(args.hops, Context.min_chunk_chars)
         except BaseException:

@@ -310,3 +310,51 @@ def test_vector_index_ranks_by_distance_then_id_and_leaves_out_what_it_must() ->
     assert [distance for _, distance in ranked] == pytest.approx([0.0, 1.0])
     mixed_dimensions = [("a", False, _vector_bytes(1, 0)), ("b", False, _vector_bytes(1))]
     assert corpus_module.VectorIndex.from_rows(mixed_dimensions) is None
+
+
+def test_warming_loads_the_vectors_once_in_the_background_and_a_failed_load_reaches_the_first_search(
+    pg_url: str, demo_slice: str, arun
+) -> None:
+    async def go():  # noqa: ANN202
+        loads = 0
+        corpus = await Corpus.open(pg_url, demo_slice)
+        load = corpus._load_vectors
+
+        async def counted():  # noqa: ANN202
+            nonlocal loads
+            loads += 1
+            return await load()
+
+        corpus._load_vectors = counted  # type: ignore[method-assign]
+        corpus.warm()
+        corpus.warm()  # a second call starts nothing
+        await asyncio.sleep(0.5)  # the run's other start-up work; no search asked for yet
+        loaded_unasked = loads == 1 and corpus._vectors is not None and corpus._vectors.done()
+        hits = await corpus.neighbours((await corpus.sample_ids(1, rng=random.Random(1)))[0], 3)
+        await corpus.close()
+
+        failing = await Corpus.open(pg_url, demo_slice)
+        own_load = failing._load_vectors
+
+        async def broken():  # noqa: ANN202
+            raise psycopg.OperationalError("server closed the connection")
+
+        failing._load_vectors = broken  # type: ignore[method-assign]
+        failing.warm()
+        await asyncio.sleep(0)
+        with pytest.raises(psycopg.OperationalError):
+            await failing.vector_index()
+        failing._load_vectors = own_load  # type: ignore[method-assign]
+        retried = await failing.vector_index()  # the next search loads again
+        await failing.close()
+
+        closing = await Corpus.open(pg_url, demo_slice)
+        closing.warm()
+        await closing.close()  # while its load is under way
+        await asyncio.sleep(0)
+        return loaded_unasked, loads, len(hits), retried, closing._vectors
+
+    loaded_unasked, loads, hits, retried, stopped = arun(go())
+    assert loaded_unasked and loads == 1 and hits == 3
+    assert retried is not None
+    assert stopped is not None and stopped.cancelled()
