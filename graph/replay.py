@@ -31,7 +31,7 @@ from graph.outputs import RunFolder
 from graph.registry import context_overrides, parse_node_options
 from graph.run import apply_options, state_pools
 from graph.runner import sample_summary
-from graph.runstore import RunQuestions, RunSeedPool, RunStore, Slot
+from graph.runstore import Completion, RunQuestions, RunSeedPool, RunStore, Slot
 from graph.sample import SampleResult, SampleRunner, context_for
 from graph.settings import Settings
 from nodes.ports import Services
@@ -192,7 +192,7 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
                 if result.record is not None:
                     passed += 1
                     await store.complete(
-                        slot, result.outcome, result.record, row["rejection"], sample_summary(result.state)
+                        Completion(slot, result.outcome, result.record, row["rejection"], sample_summary(result.state))
                     )
             if args.all:
                 print(f"{passed} of {len(chosen)} replayed samples now pass")

@@ -284,9 +284,7 @@ async def work(
                 slot = await outages.call(lambda: store.claim(run_id, cells, worker, completing=completing))  # noqa: B023
             elif ended is not None:
                 done = ended[0]
-                await outages.call(
-                    lambda: store.complete(done.slot, done.outcome, done.record, done.rejection, done.summary)  # noqa: B023
-                )
+                await outages.call(lambda: store.complete(done))  # noqa: B023
             if ended is not None:
                 report(*ended)
                 seen += 1  # the lane's own sample is no news to it

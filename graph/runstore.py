@@ -246,17 +246,10 @@ class RunStore:
                 (self.lease_seconds, run_id, worker),
             )
 
-    async def complete(
-        self,
-        slot: Slot,
-        outcome: str,
-        record: dict[str, Any] | None,
-        rejection: dict[str, Any] | None,
-        summary: dict[str, Any],
-    ) -> None:
+    async def complete(self, done: Completion) -> None:
         """Mark a slot done with its record or rejection and the summary the funnel and report read."""
         async with self.pool.connection() as conn:
-            await conn.execute(COMPLETE_SQL, completion_params(Completion(slot, outcome, record, rejection, summary)))
+            await conn.execute(COMPLETE_SQL, completion_params(done))
 
     async def release_dead_local_workers(self, run_id: str, host: str) -> None:
         """Expire at once the leases of workers on this host whose process is gone (killed, crashed)."""

@@ -35,8 +35,8 @@ def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
     async def body(store: RunStore, run_id: str) -> list[Slot | None]:
         slots = [await store.claim(run_id, cells, "w") for _ in range(3)]
         assert slots[0] is not None and slots[1] is not None
-        await store.complete(slots[0], "accepted", {"id": "a"}, None, {})
-        await store.complete(slots[1], "rejected", None, {"reason": "r"}, {})
+        await store.complete(Completion(slots[0], "accepted", {"id": "a"}, None, {}))
+        await store.complete(Completion(slots[1], "rejected", None, {"reason": "r"}, {}))
         return [*slots, await store.claim(run_id, cells, "w")]
 
     slots = with_store(pg_url, body)
@@ -58,10 +58,10 @@ def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_ur
         opened = [await store.claim(run_id, cells, "w") for _ in range(3)]
         first, second = opened[0], opened[1]
         assert first is not None and second is not None
-        await store.complete(first, "rejected", None, {"reason": "r"}, {})  # reopens one place
+        await store.complete(Completion(first, "rejected", None, {"reason": "r"}, {}))  # reopens one place
         reopened = await store.claim(run_id, cells, "w")
         assert reopened is not None
-        await store.complete(second, "rejected", None, {"reason": "r"}, {})
+        await store.complete(Completion(second, "rejected", None, {"reason": "r"}, {}))
         return [opened[2], reopened, await store.claim(run_id, cells, "w")]
 
     full, reopened, capped = with_store(pg_url, body)
