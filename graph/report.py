@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graph.outputs import RunFolder, write_atomically
+from graph.outputs import RunFolder
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
 PAPER_FUNNELS = (
@@ -193,4 +193,4 @@ def render_report(document: Mapping[str, Any], finished: Sequence[Mapping[str, A
 
 
 def write_report(folder: RunFolder, document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> None:
-    write_atomically(folder.report, render_report(document, finished))
+    folder.write(folder.report, render_report(document, finished))

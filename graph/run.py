@@ -36,7 +36,7 @@ from graph.funnel import cell_name, format_funnel, funnel
 from graph.ingest import ingest_chunks
 from graph.llm import LLMCache, LLMGateway, build_gateway
 from graph.logs import configure_logging
-from graph.outputs import RunFolder
+from graph.outputs import RunFolder, make_folder
 from graph.progress import Progress
 from graph.registry import context_overrides, parse_node_options
 from graph.report import write_report
@@ -317,6 +317,7 @@ async def run_command(
     ):
         store = RunStore(store_pool, lease_seconds=settings.lease_seconds)
         await store.setup()
+        make_folder(settings.runs_dir)  # a runs folder that cannot be made fails before the run exists
         run_id = args.resume or args.run_id or new_run_id()
         continuing = bool(args.resume) or (bool(args.run_id) and await store.exists(run_id))
         if continuing:

@@ -173,3 +173,13 @@ def test_abbreviated_options_are_refused_not_guessed() -> None:
     # `--llm` must never be taken for `--llm-base-url`, nor `--coll` for `--collection`.
     result = run_cli("graph.run", "--coll", "docs", "--count", "1")
     assert result.returncode == 2 and "unrecognized arguments: --coll" in result.stderr
+
+
+def test_a_runs_folder_that_cannot_be_made(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    with psycopg.connect(pg_url) as conn:
+        runs_before = conn.execute("SELECT count(*) FROM triad_runs").fetchone()
+    result = run_on(demo_slice, pg_url, tmp_path, "--runs-dir", str(tmp_path / "a-file" / "runs"))
+    assert_one_line_error(result, "cannot create", "Not a directory", "--runs-dir")
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT count(*) FROM triad_runs").fetchone() == runs_before  # no run was begun

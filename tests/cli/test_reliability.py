@@ -137,3 +137,30 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
     resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "4", env=env)
     assert resumed.returncode == 0, resumed.stderr
     check_outputs(tmp_path / "runs" / run_id, url, run_id, count)
+
+
+def test_a_full_disk_mid_run_stops_with_one_line_and_resume_finishes_it(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    run_id, count = "disk-full", 8
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    folder = tmp_path / run_id
+    process = start(
+        "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
+        "--concurrency", "2", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
+    )  # fmt: skip
+    wait_for(lambda: done_samples(pg_url, run_id) >= 1)
+    # From here on every write to the run's JSONL files fails as on a full disk: /dev/full answers ENOSPC.
+    for name in ("dataset.jsonl", "rejected.jsonl"):
+        link = folder / f"{name}.full"
+        link.symlink_to("/dev/full")
+        link.replace(folder / name)
+    out, err = process.communicate(timeout=300)
+    result = type("Result", (), {"returncode": process.returncode, "stderr": err})()
+    assert_one_line_error(result, "No space left on device", f"--resume {run_id}")  # type: ignore[arg-type]
+    assert not list(folder.glob(".*.tmp"))  # no half-written copy left behind
+
+    resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "2", env=env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert not (folder / "dataset.jsonl").is_symlink()  # rewritten from the state database
+    check_outputs(folder, pg_url, run_id, count)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from graph.errors import UserError
 from graph.outputs import RunFolder
 from graph.runner import LineWriter
 
@@ -61,3 +63,33 @@ def test_a_failed_write_is_raised_by_the_next_add_or_by_close(tmp_path: Path) ->
             writer.add({"id": "c"}, None)
 
     asyncio.run(main())
+
+
+def test_one_line_per_entry_with_text_kept_as_written(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path)
+    record = {
+        "id": "r/0",
+        "question": "Wie groß ist «shared_buffers»?",
+        "contexts": [{"text": "a\nb", "relevant": True}],
+    }
+    folder.append([(record, None)])
+    folder.rebuild([{"record": record, "rejection": None}, {"record": None, "rejection": {"reason": "lint"}}])
+    text = folder.dataset.read_text(encoding="utf-8")
+    assert text.count("\n") == 1 and "«shared_buffers»" in text  # one line, no \\u escapes
+    assert lines(folder.dataset) == [record] and lines(folder.rejected) == [{"reason": "lint"}]
+
+
+def test_a_file_that_cannot_be_written_is_one_line_naming_the_fix_and_leaves_no_partial_copy(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path / "run-1")
+    folder.rebuild([{"record": {"id": "kept"}, "rejection": None}])
+    # The rewrite's temporary file leads to /dev/full, which answers every write as a full disk does.
+    temporary = folder.dataset.with_name(f".dataset.jsonl.{os.getpid()}.tmp")
+    temporary.symlink_to("/dev/full")
+    with pytest.raises(UserError, match=r"No space left on device.*--resume run-1"):
+        folder.rebuild([{"record": {"id": "new"}, "rejection": None}])
+    assert not temporary.exists() and not temporary.is_symlink()
+    assert lines(folder.dataset) == [{"id": "kept"}]  # the old file stays whole
+    (folder.dataset).unlink()
+    folder.dataset.symlink_to("/dev/full")
+    with pytest.raises(UserError, match="cannot write .*dataset.jsonl: No space left on device"):
+        folder.append([({"id": "appended"}, None)])
