@@ -90,8 +90,8 @@ class RunFolder:
             yield
         except OSError as error:
             raise UserError(
-                f"cannot write {path}: {reason(error)}. Finished samples are kept in the state database: make room "
-                f"(or fix --runs-dir), then continue with --resume {self.folder.name}"
+                f"cannot write {path}: {reason(error)}; finished samples are kept in the state database: once the "
+                f"folder can be written (free space, access rights, --runs-dir), go on with --resume {self.folder.name}"
             ) from None
 
     @property
