@@ -55,7 +55,13 @@ def embedded_url(pg_dir: Path) -> str:
     import pgserver
 
     pg_dir = pg_dir.expanduser().resolve()
-    pg_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        pg_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(
+            f"cannot create the embedded database's folder {pg_dir}: {error.strerror or error}; fix --home / "
+            "TRIAD_HOME, or pass --database-url to use another server"
+        ) from None
     try:
         with _start_up_lock(pg_dir):
             server = pgserver.get_server(pg_dir, cleanup_mode=None)

@@ -11,6 +11,7 @@ Nothing is loaded until `load_embeddings` is called, and nothing is ever fetched
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,16 @@ def _minilm_dir() -> Path:
     return Path(package.__file__).resolve().parent / "model"
 
 
+def _hosted(spec: str, key: str, build: Callable[[], Embeddings]) -> Embeddings:
+    """A hosted embedding client; its check for an API key, made as it is built, as one line naming the fix."""
+    try:
+        return build()
+    except Exception as error:  # pydantic's ValidationError (Gemini), openai.OpenAIError (OpenAI)
+        if "api key" in str(error).lower() or "credentials" in str(error).lower():
+            raise UserError(f"the embedding {spec} needs an API key: set {key}, or use --embedding minilm") from None
+        raise
+
+
 @lru_cache(maxsize=4)
 def load_embeddings(spec: str) -> Embeddings:
     """The embedding model named by `spec` (cached: loading a local model takes seconds)."""
@@ -74,10 +85,10 @@ def load_embeddings(spec: str) -> Embeddings:
         return SentenceTransformerEmbeddings(Path(name))
     if provider == "google_genai" and name:
         module = _import_optional("langchain_google_genai", "langchain-google-genai")
-        return module.GoogleGenerativeAIEmbeddings(model=name)  # type: ignore[no-any-return]
+        return _hosted(spec, "GOOGLE_API_KEY", lambda: module.GoogleGenerativeAIEmbeddings(model=name))
     if provider == "openai" and name:
         module = _import_optional("langchain_openai", "langchain-openai")
-        return module.OpenAIEmbeddings(model=name)  # type: ignore[no-any-return]
+        return _hosted(spec, "OPENAI_API_KEY", lambda: module.OpenAIEmbeddings(model=name))
     raise UserError(
         f"unknown embedding {spec!r}; use minilm, sentence-transformers:PATH, google_genai:MODEL or openai:MODEL"
     )

@@ -22,7 +22,9 @@ import asyncio
 import hashlib
 import json
 import urllib.error
+import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -88,6 +90,8 @@ def parse_setup(text: str, collection: str | None, embedding: str | None) -> Set
     if fields["k"] <= 0:
         raise UserError(f"--setup {name}: k must be positive")
     setup = Setup(name=name, **fields)
+    if setup.url is not None and urllib.parse.urlsplit(setup.url).scheme not in ("http", "https"):
+        raise UserError(f"--setup {name}: url= takes an http:// or https:// address, not {setup.url!r}")
     if setup.url is None and not setup.collection:
         raise UserError(f"--setup {name}: give collection= (the run's could not be found) or url=")
     return setup
@@ -273,6 +277,43 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run_settings(run_json: Path) -> dict[str, Any]:
+    """The stored settings of the dataset's run (collection, embedding), or none when run.json is absent."""
+    if not run_json.is_file():
+        return {}
+    try:
+        return dict(json.loads(run_json.read_text(encoding="utf-8")).get("settings") or {})
+    except (ValueError, AttributeError):
+        raise UserError(
+            f"{run_json} is not a run.json written by triad; restore it, or name collection= and embedding= in --setup"
+        ) from None
+
+
+def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
+    """Judgements of earlier evaluations of this dataset (eval.jsonl), reused when their setup is the same."""
+    if not eval_path.is_file():
+        return []
+    rows = []
+    for number, line in enumerate(eval_path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict) or "signature" not in row or "sample_id" not in row:  # what it is looked up by
+            raise UserError(
+                f"line {number} of {eval_path} is not an earlier judgement; remove the file to evaluate afresh"
+            )
+        rows.append(row)
+    return rows
+
+
+def writing(path: Path, write: Callable[[], None]) -> None:
+    try:
+        write()
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {error.strerror or error}; make room or fix the folder") from None
+
+
 @exit_on_user_error
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
@@ -281,13 +322,11 @@ def main(argv: list[str] | None = None) -> None:
     given = Path(args.dataset)
     dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.dataset / "dataset.jsonl"
     records = read_dataset(dataset)
-    run_json = dataset.parent / "run.json"
-    stored = json.loads(run_json.read_text())["settings"] if run_json.is_file() else {}
+    stored = run_settings(dataset.parent / "run.json")
     setups = [parse_setup(text, stored.get("collection"), stored.get("embedding")) for text in args.setup]
     judge_model = settings.model_for("validator")
     eval_path = dataset.parent / "eval.jsonl"
-    cached = [json.loads(line) for line in eval_path.read_text().splitlines()] if eval_path.is_file() else []
-    rows = {(row["signature"], row["sample_id"]): row for row in cached}
+    rows = {(row["signature"], row["sample_id"]): row for row in cached_rows(eval_path)}
     summaries = {}
     for setup in setups:
         signature = setup.signature(judge_model, args.judge_unlabelled)
@@ -296,11 +335,13 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
             for row in run_async(evaluate_setup(setup, missing, settings, args.judge_unlabelled)):
                 rows[(signature, row["sample_id"])] = {**row, "signature": signature}
+            # Kept as each setup ends: a later setup that fails does not lose this one's judgements.
+            writing(eval_path, lambda: write_jsonl(eval_path, rows.values()))
         mine = [rows[(signature, r["id"])] for r in records]
         summaries[setup.name] = grouped_means(mine, METRICS, GROUPS)
-    write_jsonl(eval_path, rows.values())
-    write_atomically(dataset.parent / "eval-summary.json", json.dumps(summaries, indent=2) + "\n")
-    write_atomically(dataset.parent / "eval-report.html", render_eval_report(summaries))
+    summary_path, report_path = dataset.parent / "eval-summary.json", dataset.parent / "eval-report.html"
+    writing(summary_path, lambda: write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n"))
+    writing(report_path, lambda: write_atomically(report_path, render_eval_report(summaries)))
     print(summary_table(summaries))
     print(f"wrote {eval_path}, eval-summary.json and eval-report.html in {dataset.parent}")
 

@@ -149,16 +149,20 @@ EXTENSIONS = {"ragas": ".jsonl", "csv": ".csv", "hotpotqa": ".json", "hf": ""}
 def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: Path) -> int:
     """Write the export; the number of items written."""
     rows = unanswerable_rows(records) if unanswerable else answerable_rows(records)
-    output.parent.mkdir(parents=True, exist_ok=True)
     writers: dict[str, Callable[[], str]] = {
         "ragas": lambda: to_jsonl(rows),
         "csv": lambda: to_csv(rows),
         "hotpotqa": lambda: to_hotpotqa(records, unanswerable),
     }
-    if fmt == "hf":
-        save_hf(rows, output)
-    else:
-        write_atomically(output, writers[fmt]())
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "hf":
+            save_hf(rows, output)
+        else:
+            write_atomically(output, writers[fmt]())
+    except OSError as error:
+        cause = "a file is in the way" if isinstance(error, FileExistsError) else error.strerror or str(error)
+        raise UserError(f"cannot write {output}: {cause}; choose another --output") from None
     return len(rows)
 
 

@@ -330,9 +330,12 @@ class LLMGateway:
         line = json.dumps(entry, ensure_ascii=False) + "\n"
         async with self._record_lock:
             assert self.record_path is not None
-            with self.record_path.open("a", encoding="utf-8") as handle:
-                handle.write(line)
-                handle.flush()
+            try:
+                with self.record_path.open("a", encoding="utf-8") as handle:
+                    handle.write(line)
+                    handle.flush()
+            except OSError as error:
+                raise unwritable_recording(self.record_path, error) from None
 
     async def _call_provider(
         self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
@@ -405,6 +408,10 @@ class LLMGateway:
         )
 
 
+def unwritable_recording(path: Path, error: OSError) -> UserError:
+    return UserError(f"cannot write the model recording {path}: {error.strerror or error}; fix --record-llm")
+
+
 def build_gateway(
     settings: Settings,
     *,
@@ -428,6 +435,11 @@ def build_gateway(
         timeout_s=settings.request_timeout_seconds,
     )
     cache = LLMCache(state_url) if settings.llm_cache and state_url else None
+    if record_path is not None:
+        try:
+            record_path.open("a", encoding="utf-8").close()  # fails now, not at the first model call
+        except OSError as error:
+            raise unwritable_recording(record_path, error) from None
     return LLMGateway(
         roles,
         prices={**DEFAULT_PRICES, **settings.prices},

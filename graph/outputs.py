@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -24,6 +25,19 @@ import orjson
 from graph.errors import UserError
 
 LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+
+#: A run id names a folder under the runs folder and prefixes its samples' thread ids (`<run_id>/<n>`).
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def check_run_id(run_id: str) -> str:
+    """`run_id` when it is one folder name: letters, digits, '.', '_' and '-'; else one line naming the rule."""
+    if not RUN_ID.fullmatch(run_id):
+        raise UserError(
+            f"run id {run_id!r} cannot be used: give 1 to 100 letters, digits, '.', '_' or '-', starting with a "
+            "letter or digit (it names the run's folder)"
+        )
+    return run_id
 
 
 def json_lines(entries: Iterable[dict[str, Any]]) -> str:

@@ -19,6 +19,9 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from pydantic import TypeAdapter, ValidationError
+from typing_extensions import get_type_hints
+
 from graph.checkpoints import PooledPostgresSaver
 from graph.cli import add_database_options, command_parser, run_async, settings_from_args
 from graph.corpus import Corpus
@@ -27,7 +30,7 @@ from graph.errors import UserError, exit_on_user_error
 from graph.funnel import cell_name
 from graph.llm import build_gateway
 from graph.logs import configure_logging
-from graph.outputs import RunFolder
+from graph.outputs import RunFolder, check_run_id
 from graph.registry import context_overrides, parse_node_options
 from graph.run import apply_options, state_pools
 from graph.runner import sample_summary
@@ -35,6 +38,7 @@ from graph.runstore import Completion, RunQuestions, RunSeedPool, RunStore, Slot
 from graph.sample import SampleResult, SampleRunner, context_for
 from graph.settings import Settings
 from nodes.ports import Services
+from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.
 REJECTING_NODE = {"lint": "lint_question", "quality": "judge_quality", "sufficiency": "judge_sufficiency"}
@@ -69,17 +73,33 @@ def default_fork_node(state: dict[str, Any]) -> str:
     return REJECTING_NODE[rejections[-1]["judge"]] if rejections else "finalize_sample"
 
 
+#: The type of every key of a sample's state, which a `--set` value must have.
+STATE_TYPES = get_type_hints(SampleState)
+
+
 def parse_edits(edits: list[str]) -> dict[str, Any]:
-    """`KEY=VALUE` state edits; VALUE is JSON when it parses as JSON, else a string."""
+    """`KEY=VALUE` state edits; VALUE is JSON when it parses as JSON, else a string.
+
+    Each is checked against the state's schema first: a wrong key or type fails here with one line,
+    not deep inside the graph. Lists that nodes append to (drafts, verdicts, ...) get VALUE appended.
+    """
     values: dict[str, Any] = {}
     for edit in edits:
         key, separator, raw = edit.partition("=")
         if not separator or not key:
             raise UserError(f"--set takes KEY=VALUE, not {edit!r}")
+        if key not in STATE_TYPES:
+            raise UserError(f"--set {key}: a sample's state has no such key; use one of {', '.join(STATE_TYPES)}")
         try:
-            values[key] = json.loads(raw)
+            value = json.loads(raw)
         except json.JSONDecodeError:
-            values[key] = raw
+            value = raw
+        try:
+            values[key] = TypeAdapter(STATE_TYPES[key]).validate_python(value)
+        except ValidationError as invalid:
+            problem = invalid.errors()[0]
+            where = "".join(f"[{part!r}]" for part in problem["loc"])
+            raise UserError(f"--set {key}{where}: {problem['msg']}; give a JSON value of the state's type") from None
     return values
 
 
@@ -181,6 +201,8 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
                 if args.all
                 else [r for r in rows if r["n"] == args.sample]
             )
+            if not chosen and args.all:
+                raise UserError(f"run {args.run_id} has no sample that was not accepted: nothing to replay")
             if not chosen:
                 raise UserError(f"no finished sample {args.sample} in run {args.run_id}; see --list")
             passed = 0
@@ -206,6 +228,8 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     configure_logging(level="warning")
+    check_run_id(args.run_id)
+    parse_edits(args.edits)  # a bad --set fails before any connection is made
     settings = settings_from_args(args)
     args.concurrency, args.seed, args.record_llm = 1, None, None
     run_async(replay_command(args, settings))

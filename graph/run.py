@@ -36,7 +36,7 @@ from graph.funnel import cell_name, format_funnel, funnel
 from graph.ingest import ingest_chunks
 from graph.llm import LLMCache, LLMGateway, build_gateway
 from graph.logs import configure_logging
-from graph.outputs import RunFolder, make_folder
+from graph.outputs import RunFolder, check_run_id, make_folder
 from graph.progress import Progress
 from graph.registry import context_overrides, parse_node_options
 from graph.report import write_report
@@ -327,12 +327,6 @@ async def run_command(
         else:
             args.nodes = chosen_nodes(args, settings)
             options = run_options(args, settings)
-            await store.create_run(run_id, options)
-            print(
-                f"run {run_id}: {args.count} samples wanted from {settings.collection!r}; "
-                f"after an interruption continue it with --resume {run_id}",
-                file=sys.stderr,
-            )
         if gateway is None:
             gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
         if settings.llm_cache and gateway.cache is None:
@@ -349,9 +343,18 @@ async def run_command(
         corpus.warm()
         try:
             left_out = await corpus.check_room(args.hops, Context.min_chunk_chars)
+            embeddings = load_embeddings(settings.embedding) if args.dedup_threshold > 0 else None
+            if not continuing:  # begun only once its collection and models are known to work
+                await store.create_run(run_id, options)
         except BaseException:
             await corpus.close()
             raise
+        if not continuing:
+            print(
+                f"run {run_id}: {args.count} samples wanted from {settings.collection!r}; "
+                f"after an interruption continue it with --resume {run_id}",
+                file=sys.stderr,
+            )
         if left_out:
             print(
                 f"note: {left_out} chunk(s) of {settings.collection!r} are blank or over {settings.max_chunk_chars} "
@@ -364,7 +367,6 @@ async def run_command(
         finished = await store.finished(run_id)
         folder.rebuild(finished)
         try:
-            embeddings = load_embeddings(settings.embedding) if args.dedup_threshold > 0 else None
             questions = RunQuestions(store, run_id, embeddings=embeddings, threshold=args.dedup_threshold)
             await questions.load(
                 [(f"{run_id}/{row['n']}", row["record"]["question"]) for row in finished if row["record"]]
@@ -438,6 +440,11 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError("--concurrency must be at least 1")
     if args.worker and not args.resume:
         raise UserError("--worker joins an existing run: give --resume RUN_ID")
+    if not 0 <= args.dedup_threshold <= 1:
+        raise UserError("--dedup-threshold is a cosine similarity from 0 (exact duplicates only) to 1")
+    for run_id in (args.run_id, args.resume):
+        if run_id is not None:
+            check_run_id(run_id)
     if args.demo:
         args.collection = args.collection or DEMO_COLLECTION
         args.embedding = args.embedding or DEMO_EMBEDDING

@@ -103,6 +103,13 @@ def _read_config_file(path: Path | None) -> dict[str, Any]:
         raise UserError(f"config file {path} not found; fix the path given by --config or TRIAD_CONFIG") from None
     except tomllib.TOMLDecodeError as error:
         raise UserError(f"{path} is not valid TOML ({error}); fix the file") from None
+    except UnicodeDecodeError:
+        raise UserError(f"{path} is not UTF-8 text, as a TOML file must be; fix the file") from None
+    except OSError as error:
+        raise UserError(
+            f"cannot read the config file {path}: {error.strerror or error}; fix the path given by --config or "
+            "TRIAD_CONFIG"
+        ) from None
     return data
 
 

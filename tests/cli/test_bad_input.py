@@ -183,3 +183,54 @@ def test_a_runs_folder_that_cannot_be_made(pg_url: str, demo_slice: str, tmp_pat
     assert_one_line_error(result, "cannot create", "Not a directory", "--runs-dir")
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM triad_runs").fetchone() == runs_before  # no run was begun
+
+
+@pytest.mark.parametrize(
+    ("module", "args", "fragment"),
+    [
+        ("graph.run", ("--demo", "--count", "1", "--run-id", "../elsewhere"), "run id '../elsewhere' cannot be used"),
+        ("graph.run", ("--resume", "a/b"), "run id 'a/b' cannot be used"),
+        ("graph.run", ("--demo", "--count", "1", "--dedup-threshold", "2"), "--dedup-threshold is a cosine"),
+        ("graph.replay", ("../elsewhere", "--list"), "cannot be used"),
+        ("graph.replay", ("r1", "--sample", "0", "--set", "drafts=5"), "--set drafts: Input should be a valid list"),
+        ("graph.replay", ("r1", "--sample", "0", "--set", "question_type=bogus"), "--set question_type: Input"),
+        ("graph.replay", ("r1", "--sample", "0", "--set", "nosuch=1"), "has no such key"),
+    ],
+)
+def test_bad_names_and_values_fail_before_any_work(module: str, args: tuple[str, ...], fragment: str) -> None:
+    assert_one_line_error(run_cli(module, *args, "--database-url", "postgresql://nobody@127.0.0.1:1/none"), fragment)
+
+
+def test_a_config_file_that_cannot_be_read(tmp_path: Path) -> None:
+    (tmp_path / "folder.toml").mkdir()
+    (tmp_path / "latin1.toml").write_bytes("collection = 'caf\xe9'\n".encode("latin-1"))
+    for name, fragment in (("folder.toml", "cannot read the config file"), ("latin1.toml", "is not UTF-8")):
+        result = run_cli("graph.run", "--demo", "--llm", SCRIPTED, env={"TRIAD_CONFIG": str(tmp_path / name)})
+        assert_one_line_error(result, fragment)
+
+
+def test_paths_under_a_file_fail_with_the_flag_to_fix(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    result = run_cli("graph.db", "start", "--home", str(tmp_path / "a-file" / "home"))
+    assert_one_line_error(result, "cannot create the embedded database's folder", "--home")
+    result = run_cli(
+        "graph.run", "--demo", "--count", "1", "--llm", SCRIPTED, "--record-llm", str(tmp_path / "a-file" / "rec.jsonl")
+    )
+    assert_one_line_error(result, "cannot write the model recording", "--record-llm")
+
+
+def test_a_hosted_embedding_without_its_key(pg_url: str, tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("# Vacuum\n\nVACUUM reclaims storage occupied by dead tuples.\n")
+    result = run_cli(
+        "graph.ingest", str(tmp_path / "docs"), "--collection", "bad_hosted", "--embedding",
+        "google_genai:text-embedding-004", "--database-url", pg_url,
+    )  # fmt: skip
+    assert_one_line_error(result, "needs an API key: set GOOGLE_API_KEY", "--embedding minilm")
+
+
+def test_a_missing_collection_begins_no_run(pg_url: str, tmp_path: Path) -> None:
+    result = run_on("bad_nosuch", pg_url, tmp_path, "--run-id", "never-begun")
+    assert_one_line_error(result, "bad_nosuch")
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT count(*) FROM triad_runs WHERE run_id = 'never-begun'").fetchone() == (0,)

@@ -129,3 +129,52 @@ def test_an_embedding_that_does_not_fit_the_collection_is_one_line(dataset_run, 
         "graph.evaluate", "evalme", "--setup", f"bad=collection=eval_dim8,model={SCRIPTED}", *JUDGES, env=env
     )
     assert_one_line_error(result, "stores 8-d embeddings", "384-d", "--embedding")
+
+
+def copy_of_run(folder: Path, target: Path) -> Path:
+    """The run's dataset.jsonl and run.json in a folder of their own (eval.jsonl of other tests stays apart)."""
+    target.mkdir()
+    for name in ("dataset.jsonl", "run.json"):
+        (target / name).write_text((folder / name).read_text())
+    return target / "dataset.jsonl"
+
+
+def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_run, tmp_path: Path) -> None:  # noqa: ANN001
+    from tests.cli.test_commands import assert_one_line_error
+
+    folder, env = dataset_run
+    dataset = copy_of_run(folder, tmp_path / "copy")
+    result = run_cli(
+        "graph.evaluate", str(dataset), "--setup", f"first=k=2,model={SCRIPTED}",
+        "--setup", "second=url=http://127.0.0.1:1/rag", *JUDGES, env=env,
+    )  # fmt: skip
+    assert_one_line_error(result, "the RAG service at http://127.0.0.1:1/rag did not answer")
+    kept = [json.loads(line) for line in (dataset.parent / "eval.jsonl").read_text().splitlines()]
+    assert len(kept) == 12 and len({row["signature"] for row in kept}) == 1
+    again = run_cli("graph.evaluate", str(dataset), "--setup", f"first=k=2,model={SCRIPTED}", *JUDGES, env=env)
+    assert again.returncode == 0, again.stderr
+    assert "evaluating" not in again.stdout  # all twelve came from eval.jsonl
+
+
+@pytest.mark.parametrize(
+    ("setup", "damage", "fragment"),
+    [
+        ("s=url=notaurl", None, "url= takes an http:// or https:// address"),
+        (f"s=k=2,model={SCRIPTED}", ("eval.jsonl", '{"broken'), "line 1 of"),
+        (f"s=k=2,model={SCRIPTED}", ("run.json", "{not json"), "is not a run.json written by triad"),
+        (f"s=k=2,model={SCRIPTED}", ("eval.jsonl", None), "cannot write"),
+    ],
+)
+def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: str, damage, fragment: str) -> None:  # noqa: ANN001
+    from tests.cli.test_commands import assert_one_line_error
+
+    folder, env = dataset_run
+    dataset = copy_of_run(folder, tmp_path / "copy")
+    if damage is not None:
+        name, text = damage
+        if text is None:
+            (dataset.parent / name).mkdir()  # a folder where the file should be
+        else:
+            (dataset.parent / name).write_text(text)
+    result = run_cli("graph.evaluate", str(dataset), "--setup", setup, *JUDGES, env=env)
+    assert_one_line_error(result, fragment)

@@ -149,3 +149,16 @@ def test_a_corrupt_dataset_line_is_named(tmp_path: Path, finished_run: Path) -> 
     broken = tmp_path / "dataset.jsonl"
     broken.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2] + "\n")
     assert_one_line_error(run_cli("graph.export", str(broken), "--format", "csv"), "line 2 is not a valid record")
+
+
+@pytest.mark.parametrize("fmt", ["ragas", "hf"])
+def test_an_output_that_cannot_be_written_is_one_line(fmt: str, finished_run: Path, tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    cases = [(tmp_path / "a-file" / "out", "a file is in the way")]
+    if fmt == "ragas":
+        cases.append((tmp_path, "Is a directory"))  # hf writes a folder, an existing one included
+    for output, cause in cases:
+        result = run_cli(
+            "graph.export", "export-me", "--format", fmt, "--runs-dir", str(finished_run), "--output", str(output)
+        )
+        assert_one_line_error(result, f"cannot write {output}", cause, "choose another --output")
