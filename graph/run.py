@@ -346,27 +346,22 @@ async def run_command(
             embeddings = load_embeddings(settings.embedding) if args.dedup_threshold > 0 else None
             if not continuing:  # begun only once its collection and models are known to work
                 await store.create_run(run_id, options)
-        except BaseException:
-            await corpus.close()
-            raise
-        if not continuing:
-            print(
-                f"run {run_id}: {args.count} samples wanted from {settings.collection!r}; "
-                f"after an interruption continue it with --resume {run_id}",
-                file=sys.stderr,
-            )
-        if left_out:
-            print(
-                f"note: {left_out} chunk(s) of {settings.collection!r} are blank or over {settings.max_chunk_chars} "
-                "characters and are never used (TRIAD_MAX_CHUNK_CHARS)",
-                file=sys.stderr,
-            )
-        cells = plan_cells(args.count, args.types, BINARY_MODES[args.binary])
-        await store.release_dead_local_workers(run_id, socket.gethostname())
-        folder = RunFolder(settings.runs_dir / run_id)
-        finished = await store.finished(run_id)
-        folder.rebuild(finished)
-        try:
+                print(
+                    f"run {run_id}: {args.count} samples wanted from {settings.collection!r}; "
+                    f"after an interruption continue it with --resume {run_id}",
+                    file=sys.stderr,
+                )
+            if left_out:
+                print(
+                    f"note: {left_out} chunk(s) of {settings.collection!r} are blank or over "
+                    f"{settings.max_chunk_chars} characters and are never used (TRIAD_MAX_CHUNK_CHARS)",
+                    file=sys.stderr,
+                )
+            cells = plan_cells(args.count, args.types, BINARY_MODES[args.binary])
+            await store.release_dead_local_workers(run_id, socket.gethostname())
+            folder = RunFolder(settings.runs_dir / run_id)
+            finished = await store.finished(run_id)
+            folder.rebuild(finished)
             questions = RunQuestions(store, run_id, embeddings=embeddings, threshold=args.dedup_threshold)
             await questions.load(
                 [(f"{run_id}/{row['n']}", row["record"]["question"]) for row in finished if row["record"]]
