@@ -91,15 +91,19 @@ def parse_edits(edits: list[str]) -> dict[str, Any]:
         if key not in STATE_TYPES:
             raise UserError(f"--set {key}: a sample's state has no such key; use one of {', '.join(STATE_TYPES)}")
         try:
-            value = json.loads(raw)
+            parsed = json.loads(raw)
         except json.JSONDecodeError:
-            value = raw
+            parsed = raw
+        adapter = TypeAdapter(STATE_TYPES[key])
         try:
-            values[key] = TypeAdapter(STATE_TYPES[key]).validate_python(value)
+            values[key] = adapter.validate_python(parsed)
         except ValidationError as invalid:
-            problem = invalid.errors()[0]
-            where = "".join(f"[{part!r}]" for part in problem["loc"])
-            raise UserError(f"--set {key}{where}: {problem['msg']}; give a JSON value of the state's type") from None
+            try:  # `--set bridge_topic=42` means the text 42
+                values[key] = adapter.validate_python(raw)
+            except ValidationError:
+                problem = invalid.errors()[0]
+                where = "".join(f"[{part!r}]" for part in problem["loc"])
+                raise UserError(f"--set {key}{where}: {problem['msg']}; give a value of the state's type") from None
     return values
 
 
