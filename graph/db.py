@@ -24,7 +24,7 @@ import fasteners
 import psycopg
 
 from graph.cli import command_parser
-from graph.errors import UserError, exit_on_user_error, first_line
+from graph.errors import UserError, exit_on_user_error, first_line, reason
 from graph.settings import Settings, resolve_settings
 
 #: Seconds a connection attempt may take before the URL is reported as unreachable.
@@ -59,7 +59,7 @@ def embedded_url(pg_dir: Path) -> str:
         pg_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(
-            f"cannot create the embedded database's folder {pg_dir}: {error.strerror or error}; fix --home / "
+            f"cannot create the embedded database's folder {pg_dir}: {reason(error)}; fix --home / "
             "TRIAD_HOME, or pass --database-url to use another server"
         ) from None
     try:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -15,6 +17,22 @@ USAGE_EXIT_CODE = 2
 
 class UserError(Exception):
     """A mistake the user can fix; its message is one line that names the fix."""
+
+
+def reason(error: OSError) -> str:
+    """What the system said about a file it could not read or write, e.g. "No space left on device"."""
+    if isinstance(error, FileExistsError):  # a folder was wanted where a file is
+        return "a file is in the way"
+    return error.strerror or str(error)
+
+
+@contextmanager
+def writing(path: Path, fix: str) -> Iterator[None]:
+    """A failed write of `path` within the block, as one line: what the system said, then `fix`."""
+    try:
+        yield
+    except OSError as error:
+        raise UserError(f"cannot write {path}: {reason(error)}; {fix}") from None
 
 
 def first_line(error: BaseException) -> str:

@@ -24,7 +24,6 @@ import json
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ from graph.cli import add_database_options, command_parser, run_async, settings_
 from graph.corpus import Corpus
 from graph.db import check_connection, database_url
 from graph.embeddings import load_embeddings
-from graph.errors import UserError, exit_on_user_error
+from graph.errors import UserError, exit_on_user_error, writing
 from graph.export import read_dataset
 from graph.llm import LLMGateway, build_gateway
 from graph.logs import configure_logging
@@ -307,11 +306,8 @@ def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def writing(path: Path, write: Callable[[], None]) -> None:
-    try:
-        write()
-    except OSError as error:
-        raise UserError(f"cannot write {path}: {error.strerror or error}; make room or fix the folder") from None
+#: The fix a failed write of the evaluation's files names.
+MAKE_ROOM = "make room or fix the folder"
 
 
 @exit_on_user_error
@@ -336,12 +332,15 @@ def main(argv: list[str] | None = None) -> None:
             for row in run_async(evaluate_setup(setup, missing, settings, args.judge_unlabelled)):
                 rows[(signature, row["sample_id"])] = {**row, "signature": signature}
             # Kept as each setup ends: a later setup that fails does not lose this one's judgements.
-            writing(eval_path, lambda: write_jsonl(eval_path, rows.values()))
+            with writing(eval_path, MAKE_ROOM):
+                write_jsonl(eval_path, rows.values())
         mine = [rows[(signature, r["id"])] for r in records]
         summaries[setup.name] = grouped_means(mine, METRICS, GROUPS)
     summary_path, report_path = dataset.parent / "eval-summary.json", dataset.parent / "eval-report.html"
-    writing(summary_path, lambda: write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n"))
-    writing(report_path, lambda: write_atomically(report_path, render_eval_report(summaries)))
+    with writing(summary_path, MAKE_ROOM):
+        write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")
+    with writing(report_path, MAKE_ROOM):
+        write_atomically(report_path, render_eval_report(summaries))
     print(summary_table(summaries))
     print(f"wrote {eval_path}, eval-summary.json and eval-report.html in {dataset.parent}")
 

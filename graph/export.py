@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from graph.cli import command_parser
-from graph.errors import UserError, exit_on_user_error
+from graph.errors import UserError, exit_on_user_error, writing
 from graph.outputs import write_atomically
 from graph.settings import resolve_settings
 from state.record import DatasetRecord
@@ -154,15 +154,12 @@ def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: 
         "csv": lambda: to_csv(rows),
         "hotpotqa": lambda: to_hotpotqa(records, unanswerable),
     }
-    try:
+    with writing(output, "choose another --output"):
         output.parent.mkdir(parents=True, exist_ok=True)
         if fmt == "hf":
             save_hf(rows, output)
         else:
             write_atomically(output, writers[fmt]())
-    except OSError as error:
-        cause = "a file is in the way" if isinstance(error, FileExistsError) else error.strerror or str(error)
-        raise UserError(f"cannot write {output}: {cause}; choose another --output") from None
     return len(rows)
 
 

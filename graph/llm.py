@@ -27,7 +27,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
-from graph.errors import UserError, first_line
+from graph.errors import UserError, first_line, reason
 from graph.limits import AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
 from graph.models import DEFAULT_PRICES, PROVIDERS, RoleModel, price_per_million, resolve_roles
 from graph.parsing import ReplyParseError, parse_reply, validate
@@ -409,7 +409,7 @@ class LLMGateway:
 
 
 def unwritable_recording(path: Path, error: OSError) -> UserError:
-    return UserError(f"cannot write the model recording {path}: {error.strerror or error}; fix --record-llm")
+    return UserError(f"cannot write the model recording {path}: {reason(error)}; fix --record-llm")
 
 
 def build_gateway(

@@ -15,14 +15,14 @@ import fcntl
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from graph.errors import UserError
+from graph.errors import UserError, reason, writing
 
 LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 
@@ -97,16 +97,13 @@ class RunFolder:
         self.folder = folder
         make_folder(folder)
 
-    @contextmanager
-    def writing(self, path: Path) -> Iterator[None]:
+    def writing(self, path: Path) -> AbstractContextManager[None]:
         """Turns a failed write of `path` into one line naming the fix."""
-        try:
-            yield
-        except OSError as error:
-            raise UserError(
-                f"cannot write {path}: {reason(error)}; finished samples are kept in the state database: once the "
-                f"folder can be written (free space, access rights, --runs-dir), go on with --resume {self.folder.name}"
-            ) from None
+        return writing(
+            path,
+            "finished samples are kept in the state database: once the folder can be written (free space, "
+            f"access rights, --runs-dir), go on with --resume {self.folder.name}",
+        )
 
     @property
     def dataset(self) -> Path:
@@ -145,8 +142,3 @@ class RunFolder:
 
     def write_run_json(self, document: dict[str, Any]) -> None:
         self.write(self.run_json, json.dumps(document, indent=2) + "\n")
-
-
-def reason(error: OSError) -> str:
-    """What the system said, e.g. "No space left on device"."""
-    return error.strerror or str(error)

@@ -168,7 +168,7 @@ def _print_list(rows: list[dict[str, Any]]) -> None:
     print(f"{len(pending)} of {len(rows)} samples were not accepted")
 
 
-async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
+async def replay_command(args: argparse.Namespace, settings: Settings, edits: dict[str, Any]) -> None:
     url = database_url(settings)
     check_connection(url)
     async with state_pools(state_url(settings), 4) as (checkpoint_pool, store_pool):
@@ -212,7 +212,7 @@ async def replay_command(args: argparse.Namespace, settings: Settings) -> None:
             passed = 0
             for row in chosen:
                 slot = Slot(args.run_id, row["n"], row["question_type"], row["binary"])
-                result = await fork_and_run(runner, slot.thread_id, args.from_node, parse_edits(args.edits))
+                result = await fork_and_run(runner, slot.thread_id, args.from_node, edits)
                 reason = str(result.state.get("end_reason", ""))[:100]
                 print(f"sample {row['n']}: {row['outcome']} -> {result.outcome}  ({reason})")
                 if result.record is not None:
@@ -233,10 +233,10 @@ def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     configure_logging(level="warning")
     check_run_id(args.run_id)
-    parse_edits(args.edits)  # a bad --set fails before any connection is made
+    edits = parse_edits(args.edits)  # a bad --set fails before any connection is made
     settings = settings_from_args(args)
     args.concurrency, args.seed, args.record_llm = 1, None, None
-    run_async(replay_command(args, settings))
+    run_async(replay_command(args, settings, edits))
 
 
 if __name__ == "__main__":

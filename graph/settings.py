@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from graph.errors import UserError
+from graph.errors import UserError, reason
 
 CONFIG_FILE_NAME = "triad.toml"
 
@@ -107,8 +107,7 @@ def _read_config_file(path: Path | None) -> dict[str, Any]:
         raise UserError(f"{path} is not UTF-8 text, as a TOML file must be; fix the file") from None
     except OSError as error:
         raise UserError(
-            f"cannot read the config file {path}: {error.strerror or error}; fix the path given by --config or "
-            "TRIAD_CONFIG"
+            f"cannot read the config file {path}: {reason(error)}; fix the path given by --config or TRIAD_CONFIG"
         ) from None
     return data
 
