@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
+from graph.errors import USAGE_EXIT_CODE
 from graph.settings import Settings, resolve_settings
 
 T = TypeVar("T")
@@ -32,10 +34,22 @@ def run_async(main: Coroutine[Any, Any, T]) -> T:
         return runner.run(main)
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A parser whose refusals are one `error:` line, like every other mistake a command reports.
+
+    argparse's own refusal prints the whole usage block first; the line here names the option and
+    where the full usage is.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {message}; see {self.prog} --help", file=sys.stderr)
+        raise SystemExit(USAGE_EXIT_CODE)
+
+
 def command_parser(module: str, description: str | None) -> argparse.ArgumentParser:
     """The parser of `python -m module`. Abbreviated options are refused, never guessed: `--llm` must
     not quietly become `--llm-base-url`."""
-    return argparse.ArgumentParser(
+    return CommandParser(
         allow_abbrev=False,
         prog=f"python -m {module}",
         description=description,

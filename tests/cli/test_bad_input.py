@@ -172,7 +172,23 @@ def test_a_dataset_with_a_corrupt_line_names_the_line(module: str, tmp_path: Pat
 def test_abbreviated_options_are_refused_not_guessed() -> None:
     # `--llm` must never be taken for `--llm-base-url`, nor `--coll` for `--collection`.
     result = run_cli("graph.run", "--coll", "docs", "--count", "1")
-    assert result.returncode == 2 and "unrecognized arguments: --coll" in result.stderr
+    assert_one_line_error(result, "unrecognized arguments: --coll", "see python -m graph.run --help")
+
+
+@pytest.mark.parametrize(
+    ("module", "arguments", "fragment"),
+    [
+        ("graph.run", ("--hops", "5"), "argument --hops: invalid choice: 5"),
+        ("graph.run", ("--count", "many"), "argument --count: invalid int value: 'many'"),
+        ("graph.export", ("some-run", "--format", "xml"), "argument --format: invalid choice: 'xml'"),
+        ("graph.evaluate", (), "the following arguments are required: dataset, --setup"),
+        ("graph.db", ("restart",), "argument action: invalid choice: 'restart'"),
+    ],
+)
+def test_a_refused_option_is_one_line_not_the_usage_block(module: str, arguments: tuple[str, ...], fragment: str) -> None:
+    result = run_cli(module, *arguments)
+    assert_one_line_error(result, fragment, f"see python -m {module} --help")
+    assert "usage:" not in result.stderr
 
 
 def test_a_runs_folder_that_cannot_be_made(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
