@@ -39,6 +39,7 @@ from graph.export import read_dataset
 from graph.llm import LLMGateway, build_gateway
 from graph.logs import configure_logging
 from graph.metrics import grouped_means, normalise, retrieval_scores, says_abstain
+from graph.models import ModelSpec
 from graph.outputs import write_atomically, write_jsonl
 from graph.report import bar_chart, esc, table
 from graph.settings import DEFAULT_MODELS, Settings
@@ -94,6 +95,25 @@ def parse_setup(text: str, collection: str | None, embedding: str | None) -> Set
     if setup.url is None and not setup.collection:
         raise UserError(f"--setup {name}: give collection= (the run's could not be found) or url=")
     return setup
+
+
+def check_answering_model(setup: Setup, settings: Settings) -> None:
+    """A setup's answering model that cannot be used fails before any setup runs, naming the setup.
+
+    Without this, a setup that left out `model=` met the missing Gemini key only once it ran, with a
+    message naming `--llm`, which sets the judge, not the answering model.
+    """
+    if setup.url:  # the service answers for itself
+        return
+    try:
+        provider = ModelSpec.parse(setup.model).provider
+    except UserError as error:
+        raise UserError(f"--setup {setup.name}: {error}") from None
+    if provider == "google_genai" and not settings.google_api_key:
+        raise UserError(
+            f"--setup {setup.name}: its answering model {setup.model} needs a Gemini API key: set GOOGLE_API_KEY, "
+            "or give the setup another model, e.g. model=openai:MODEL with --llm-base-url"
+        )
 
 
 def rag_graph() -> Any:
@@ -320,6 +340,8 @@ def main(argv: list[str] | None = None) -> None:
     records = read_dataset(dataset)
     stored = run_settings(dataset.parent / "run.json")
     setups = [parse_setup(text, stored.get("collection"), stored.get("embedding")) for text in args.setup]
+    for setup in setups:
+        check_answering_model(setup, settings)
     judge_model = settings.model_for("validator")
     eval_path = dataset.parent / "eval.jsonl"
     rows = {(row["signature"], row["sample_id"]): row for row in cached_rows(eval_path)}

@@ -163,6 +163,7 @@ def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_r
         (f"s=k=2,model={SCRIPTED}", ("eval.jsonl", '{"broken'), "line 1 of"),
         (f"s=k=2,model={SCRIPTED}", ("run.json", "{not json"), "is not a run.json written by triad"),
         (f"s=k=2,model={SCRIPTED}", ("eval.jsonl", None), "cannot write"),
+        ("s=k=2,model=gemini", None, "--setup s: model spec 'gemini' is not provider:model"),
     ],
 )
 def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: str, damage, fragment: str) -> None:  # noqa: ANN001
@@ -178,3 +179,19 @@ def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: st
             (dataset.parent / name).write_text(text)
     result = run_cli("graph.evaluate", str(dataset), "--setup", setup, *JUDGES, env=env)
     assert_one_line_error(result, fragment)
+
+
+def test_a_setup_whose_answering_model_lacks_its_key_fails_before_any_setup_runs(  # noqa: ANN001
+    dataset_run, tmp_path: Path
+) -> None:
+    from tests.cli.test_commands import assert_one_line_error
+
+    folder, env = dataset_run
+    dataset = copy_of_run(folder, tmp_path / "copy")
+    setups = ("--setup", f"first=k=2,model={SCRIPTED}", "--setup", "second=k=2")  # second: the default Gemini model
+    result = run_cli("graph.evaluate", str(dataset), *setups, *JUDGES, env=env)
+    assert_one_line_error(
+        result, "--setup second: its answering model google_genai:gemini-2.5-flash-lite needs a Gemini API key", "model="
+    )
+    assert "evaluating" not in result.stdout
+    assert not (dataset.parent / "eval.jsonl").exists()
