@@ -35,7 +35,7 @@ HOTPOTQA_TYPES = {"composition": "bridge", "comparison": "comparison", "intersec
 
 
 def read_dataset(path: Path) -> list[dict[str, Any]]:
-    """Validated records of a dataset.jsonl; a corrupt line is a `UserError` naming it."""
+    """Validated records of a dataset.jsonl; a corrupt line, or no record at all, is a `UserError`."""
     if not path.is_file():
         raise UserError(f"{path} not found; give a run id under --runs-dir or a path to dataset.jsonl")
     records = []
@@ -49,6 +49,12 @@ def read_dataset(path: Path) -> list[dict[str, Any]]:
             raise UserError(
                 f"{path} line {number} is not a valid record ({problem}); fix or remove that line"
             ) from None
+    if not records:
+        # Nothing to export or evaluate: say so rather than write empty files.
+        raise UserError(
+            f"{path} holds no accepted sample, so there is nothing to use; rejected.jsonl and report.html "
+            "beside it say why its samples were rejected"
+        )
     return records
 
 

@@ -169,6 +169,15 @@ def test_a_dataset_with_a_corrupt_line_names_the_line(module: str, tmp_path: Pat
     assert_one_line_error(run_cli(module, str(dataset), *extra), "line 2 is not a valid record")
 
 
+@pytest.mark.parametrize("module", ["graph.evaluate", "graph.export"])
+def test_a_dataset_without_records_is_one_line_and_writes_nothing(module: str, tmp_path: Path) -> None:
+    dataset = tmp_path / "dataset.jsonl"
+    dataset.write_text("\n")  # a run that accepted no sample
+    extra = ("--setup", f"k3=k=3,model={SCRIPTED}") if module == "graph.evaluate" else ("--format", "csv")
+    assert_one_line_error(run_cli(module, str(dataset), *extra), "holds no accepted sample", "rejected.jsonl")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["dataset.jsonl"]
+
+
 def test_abbreviated_options_are_refused_not_guessed() -> None:
     # `--llm` must never be taken for `--llm-base-url`, nor `--coll` for `--collection`.
     result = run_cli("graph.run", "--coll", "docs", "--count", "1")
