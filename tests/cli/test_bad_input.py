@@ -194,7 +194,9 @@ def test_abbreviated_options_are_refused_not_guessed() -> None:
         ("graph.db", ("restart",), "argument action: invalid choice: 'restart'"),
     ],
 )
-def test_a_refused_option_is_one_line_not_the_usage_block(module: str, arguments: tuple[str, ...], fragment: str) -> None:
+def test_a_refused_option_is_one_line_not_the_usage_block(
+    module: str, arguments: tuple[str, ...], fragment: str
+) -> None:
     result = run_cli(module, *arguments)
     assert_one_line_error(result, fragment, f"see python -m {module} --help")
     assert "usage:" not in result.stderr

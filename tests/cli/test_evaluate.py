@@ -191,7 +191,9 @@ def test_a_setup_whose_answering_model_lacks_its_key_fails_before_any_setup_runs
     setups = ("--setup", f"first=k=2,model={SCRIPTED}", "--setup", "second=k=2")  # second: the default Gemini model
     result = run_cli("graph.evaluate", str(dataset), *setups, *JUDGES, env=env)
     assert_one_line_error(
-        result, "--setup second: its answering model google_genai:gemini-2.5-flash-lite needs a Gemini API key", "model="
+        result,
+        "--setup second: its answering model google_genai:gemini-2.5-flash-lite needs a Gemini API key",
+        "model=",
     )
     assert "evaluating" not in result.stdout
     assert not (dataset.parent / "eval.jsonl").exists()
