@@ -100,8 +100,7 @@ def parse_setup(text: str, collection: str | None, embedding: str | None) -> Set
 def check_answering_model(setup: Setup, settings: Settings) -> None:
     """A setup's answering model that cannot be used fails before any setup runs, naming the setup.
 
-    Without this, a setup that left out `model=` met the missing Gemini key only once it ran, with a
-    message naming `--llm`, which sets the judge, not the answering model.
+    The fix is the setup's `model=`, not `--llm` (which sets the judge), so the line says so.
     """
     if setup.url:  # the service answers for itself
         return
