@@ -11,20 +11,25 @@ a resume writes the files again.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import AsyncGenerator, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
 from graph.errors import UserError, reason, writing
 
 LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+
+#: A finished sample as the run's files take it: (its dataset record, its rejected.jsonl entry), either
+#: None. One with a record is a dataset line (a replayed sample that passed keeps its old rejection too).
+FileLines = tuple[dict[str, Any] | None, dict[str, Any] | None]
 
 #: A run id names a folder under the runs folder and prefixes its samples' thread ids (`<run_id>/<n>`).
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -64,18 +69,46 @@ def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+class Replacement:
+    """A new version of `path`, written beside it and renamed over it by `commit`.
+
+    Readers see the old file or the new one, never a mix. `discard` (after `commit`, a no-op) removes
+    what was written so far: a full disk keeps no half-written copy.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        self._handle: TextIO | None = self.temporary.open("w", encoding="utf-8")
+
+    def write(self, text: str) -> None:
+        assert self._handle is not None, "written after commit"
+        self._handle.write(text)
+
+    def commit(self) -> None:
+        assert self._handle is not None, "committed twice"
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+        self._handle.close()
+        self._handle = None
+        os.replace(self.temporary, self.path)
+
+    def discard(self) -> None:
+        if self._handle is not None:
+            with contextlib.suppress(OSError):  # a full disk may refuse the buffered rest: it is thrown away
+                self._handle.close()
+            self._handle = None
+            self.temporary.unlink(missing_ok=True)
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Replace `path` with `text` so readers see the old file or the new one, never a mix."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    replacement = Replacement(path)
     try:
-        with temporary.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)  # a full disk keeps no half-written copy
-        raise
+        replacement.write(text)
+        replacement.commit()
+    finally:
+        replacement.discard()
 
 
 def write_jsonl(path: Path, entries: Iterable[dict[str, Any]]) -> None:
@@ -121,19 +154,37 @@ class RunFolder:
     def report(self) -> Path:
         return self.folder / "report.html"
 
-    def append(self, finished: list[tuple[dict[str, Any] | None, dict[str, Any] | None]]) -> None:
+    def append(self, finished: list[FileLines]) -> None:
         """Append finished samples, each a (record, rejection) pair: records to the dataset, rejections apart."""
         with self.writing(self.dataset):
             append_lines(self.dataset, [record for record, _ in finished if record is not None])
         with self.writing(self.rejected):
             append_lines(self.rejected, [rejection for record, rejection in finished if record is None and rejection])
 
-    def rebuild(self, finished: list[dict[str, Any]]) -> None:
-        """Rewrite both JSONL files from the finished samples in the state database."""
-        with self.writing(self.dataset):
-            write_jsonl(self.dataset, (row["record"] for row in finished if row["record"]))
-        with self.writing(self.rejected):
-            write_jsonl(self.rejected, (row["rejection"] for row in finished if not row["record"] and row["rejection"]))
+    async def rebuild(self, finished: AsyncGenerator[list[FileLines], None]) -> None:
+        """Rewrite both JSONL files from the finished samples in the state database, batch by batch.
+
+        A large run's records (some 30 kB each) are never all in memory at once.
+        """
+        files: dict[Path, Replacement] = {}
+        try:
+            async with contextlib.aclosing(finished):  # a failed write hands the query's connection back at once
+                for path in (self.dataset, self.rejected):
+                    with self.writing(path):
+                        files[path] = Replacement(path)
+                async for batch in finished:
+                    with self.writing(self.dataset):
+                        files[self.dataset].write(json_lines(record for record, _ in batch if record))
+                    with self.writing(self.rejected):
+                        files[self.rejected].write(
+                            json_lines(rejection for record, rejection in batch if not record and rejection)
+                        )
+            for path, replacement in files.items():
+                with self.writing(path):
+                    replacement.commit()
+        finally:
+            for replacement in files.values():
+                replacement.discard()
 
     def write(self, path: Path, text: str) -> None:
         """Replace one of the folder's files (run.json, report.html) atomically."""

@@ -217,15 +217,15 @@ async def replay_command(args: argparse.Namespace, settings: Settings, edits: di
                 print(f"sample {row['n']}: {row['outcome']} -> {result.outcome}  ({reason})")
                 if result.record is not None:
                     passed += 1
+                    rejection = await store.rejection(args.run_id, row["n"])  # its history stays beside the record
                     await store.complete(
-                        Completion(slot, result.outcome, result.record, row["rejection"], sample_summary(result.state))
+                        Completion(slot, result.outcome, result.record, rejection, sample_summary(result.state))
                     )
             if args.all:
                 print(f"{passed} of {len(chosen)} replayed samples now pass")
-            finished = await store.finished(args.run_id)
+            await RunFolder(settings.runs_dir / args.run_id).rebuild(store.file_lines(args.run_id))
         finally:
             await corpus.close()
-    RunFolder(settings.runs_dir / args.run_id).rebuild(finished)
 
 
 @exit_on_user_error

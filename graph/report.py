@@ -140,10 +140,16 @@ def _example(record: Mapping[str, Any]) -> str:
     )
 
 
-def render_report(document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> str:
-    """The whole page as a string."""
+#: Accepted records shown whole at the end of the report.
+REPORT_EXAMPLES = 3
+
+
+def render_report(
+    document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]], examples: Sequence[Mapping[str, Any]]
+) -> str:
+    """The whole page as a string: `finished` as `RunStore.finished` gives it, `examples` whole records."""
     summary = document["funnel"]
-    records = [row["record"] for row in finished if row.get("record")]
+    records = [row["brief"] for row in finished if row.get("brief")]
     difficulty = Counter(r["difficulty"] for r in records)
     relevant = Counter(r["n_relevant"] for r in records)
     temporal = sum(r["temporal"] for r in records)
@@ -171,7 +177,8 @@ def render_report(document: Mapping[str, Any], finished: Sequence[Mapping[str, A
             if per_accepted is not None
             else ""
         ),
-        "examples": "".join(_example(record) for record in records[:3]) or '<p class="note">no accepted records</p>',
+        "examples": "".join(_example(record) for record in examples[:REPORT_EXAMPLES])
+        or '<p class="note">no accepted records</p>',
     }
     sections = "".join(f'<section id="{key}"><h2>{esc(title)}</h2>{bodies[key]}</section>' for key, title in SECTIONS)
     models = ", ".join(f"{role} {spec}" for role, spec in document["models"].items())
@@ -192,5 +199,10 @@ def render_report(document: Mapping[str, Any], finished: Sequence[Mapping[str, A
     )
 
 
-def write_report(folder: RunFolder, document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> None:
-    folder.write(folder.report, render_report(document, finished))
+def write_report(
+    folder: RunFolder,
+    document: Mapping[str, Any],
+    finished: Sequence[Mapping[str, Any]],
+    examples: Sequence[Mapping[str, Any]],
+) -> None:
+    folder.write(folder.report, render_report(document, finished, examples))

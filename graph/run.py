@@ -39,7 +39,7 @@ from graph.logs import configure_logging
 from graph.outputs import RunFolder, check_run_id, make_folder
 from graph.progress import Progress
 from graph.registry import context_overrides, parse_node_options
-from graph.report import write_report
+from graph.report import REPORT_EXAMPLES, write_report
 from graph.runner import DATABASE_ERRORS, Outages, plan_cells, work
 from graph.runstore import SEED_BATCH, CellPlan, RunQuestions, RunSeedPool, RunStore
 from graph.sample import SampleRunner, context_for
@@ -361,11 +361,10 @@ async def run_command(
             await store.release_dead_local_workers(run_id, socket.gethostname())
             folder = RunFolder(settings.runs_dir / run_id)
             finished = await store.finished(run_id)
-            folder.rebuild(finished)
+            await folder.rebuild(store.file_lines(run_id))
             questions = RunQuestions(store, run_id, embeddings=embeddings, threshold=args.dedup_threshold)
-            await questions.load(
-                [(f"{run_id}/{row['n']}", row["record"]["question"]) for row in finished if row["record"]]
-            )
+            accepted = [(f"{run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]]
+            await questions.load(accepted)
             used = await store.used_seeds(run_id)
             seeds = RunSeedPool(corpus, store, run_id, used=used, seed=args.seed, batch=SEED_BATCH)
             services = Services(corpus=corpus, llm=gateway, seeds=seeds, questions=questions)
@@ -407,11 +406,12 @@ async def run_command(
                 await gateway.cache.close()
         outages = Outages(run_id, settings.database_wait_seconds, (store_pool,), tell)
         finished = await outages.call(lambda: store.finished(run_id))
-    folder.rebuild(finished)
+        await outages.call(lambda: folder.rebuild(store.file_lines(run_id)))
+        examples = await outages.call(lambda: store.accepted_records(run_id, REPORT_EXAMPLES))
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run_id, options, settings, cells, summary, started, outcome.stopped_by_cost)
     folder.write_run_json(document)
-    write_report(folder, document, finished)
+    write_report(folder, document, finished, examples)
     if not args.worker:
         print(format_funnel(summary, document["quotas"]))
     if outcome.stopped_by_cost:

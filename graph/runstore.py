@@ -18,14 +18,20 @@ import math
 import os
 import random
 import re
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
+from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from graph.errors import UserError
+from graph.outputs import FileLines
+
+#: Finished samples per fetch when a run's files are rewritten: some 1.5 MB of records at a time.
+LINES_BATCH = 50
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS triad_runs (
@@ -274,15 +280,52 @@ class RunStore:
             )
 
     async def finished(self, run_id: str) -> list[dict[str, Any]]:
-        """Every finished sample of the run, in slot order."""
+        """Every finished sample of the run, in slot order: cell, outcome, summary and `brief`.
+
+        Not its record nor its rejection: a record carries its contexts' texts (some 30 kB), and a
+        large run's would all be in memory. `brief` holds what the report and the duplicate check read
+        of an accepted record (question, difficulty, n_relevant, temporal); None for the others.
+        """
         async with self.pool.connection() as conn:
             cursor = conn.cursor(row_factory=dict_row)
+            set_json_loads(orjson.loads, cursor)
             await cursor.execute(
-                "SELECT n, question_type, is_binary AS binary, outcome, record, rejection, summary FROM triad_samples"
-                " WHERE run_id = %s AND status = 'done' ORDER BY n",
+                "SELECT n, question_type, is_binary AS binary, outcome, summary, CASE WHEN record IS NOT NULL THEN"
+                " jsonb_build_object('question', record->'question', 'difficulty', record->'difficulty',"
+                " 'n_relevant', record->'n_relevant', 'temporal', record->'temporal') END AS brief"
+                " FROM triad_samples WHERE run_id = %s AND status = 'done' ORDER BY n",
                 (run_id,),
             )
             return list(await cursor.fetchall())
+
+    async def file_lines(self, run_id: str, batch: int = LINES_BATCH) -> AsyncGenerator[list[FileLines], None]:
+        """The finished samples' (record, rejection) pairs in slot order, `batch` at a time (a server-side cursor)."""
+        async with self.pool.connection() as conn, conn.transaction():
+            cursor = conn.cursor("triad_file_lines")
+            set_json_loads(orjson.loads, cursor)  # a 30 kB record: 35 µs against 63 µs with json.loads
+            await cursor.execute(
+                "SELECT record, rejection FROM triad_samples WHERE run_id = %s AND status = 'done' ORDER BY n",
+                (run_id,),
+            )
+            while rows := await cursor.fetchmany(batch):
+                yield rows
+
+    async def accepted_records(self, run_id: str, limit: int) -> list[dict[str, Any]]:
+        """The first `limit` accepted records of the run, in slot order."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT record FROM triad_samples WHERE run_id = %s AND status = 'done' AND record IS NOT NULL"
+                " ORDER BY n LIMIT %s",
+                (run_id, limit),
+            )
+            return [record for (record,) in await cursor.fetchall()]
+
+    async def rejection(self, run_id: str, n: int) -> dict[str, Any] | None:
+        """The rejected.jsonl entry of slot `n`, None when it has none."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT rejection FROM triad_samples WHERE run_id = %s AND n = %s", (run_id, n))
+            row = await cursor.fetchone()
+            return row[0] if row else None
 
     # -- run-wide uniqueness ---------------------------------------------------------------------
 

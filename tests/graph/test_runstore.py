@@ -109,19 +109,42 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
         full = await store.claim(run_id, cells, "w")  # two running for a quota of two
         rejected = Completion(first, "rejected", None, {"reason": "r"}, {"outcome": "rejected"})
         reopened = await store.claim(run_id, cells, "w", completing=rejected)
-        accepted = Completion(second, "accepted", {"id": "b"}, None, {"outcome": "accepted"})
+        record = {"id": "b", "question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "contexts": []}
+        accepted = Completion(second, "accepted", record, None, {"outcome": "accepted"})
         after_accepted = await store.claim(run_id, cells, "w", completing=accepted)
-        return full, reopened, after_accepted, await store.finished(run_id)
+        lines = [pair async for batch in store.file_lines(run_id) for pair in batch]
+        return full, reopened, after_accepted, await store.finished(run_id), lines
 
-    full, reopened, after_accepted, finished = with_store(pg_url, body)
+    full, reopened, after_accepted, finished, lines = with_store(pg_url, body)
     assert full is None
     # The rejection is counted by the claim it rode with: the place it gave back opens at once.
     assert reopened is not None and reopened.n == 2
     assert after_accepted is None  # one accepted, one running: the cell has what it needs
-    assert [(row["n"], row["outcome"], row["record"], row["rejection"]) for row in finished] == [
-        (0, "rejected", None, {"reason": "r"}),
-        (1, "accepted", {"id": "b"}, None),
+    brief = {"question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False}
+    assert [(row["n"], row["outcome"], row["brief"], row["summary"]) for row in finished] == [
+        (0, "rejected", None, {"outcome": "rejected"}),
+        (1, "accepted", brief, {"outcome": "accepted"}),
     ]
+    assert lines == [(None, {"reason": "r"}), ({**brief, "id": "b", "contexts": []}, None)]
+
+
+def test_a_runs_file_lines_come_in_batches_in_slot_order(pg_url: str) -> None:
+    cells = [CellPlan("comparison", False, 7, 21)]
+
+    async def body(store: RunStore, run_id: str) -> tuple[list[int], list[str]]:
+        for _ in range(7):
+            slot = await store.claim(run_id, cells, "w")
+            assert slot is not None
+            await store.complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
+        sizes, ids = [], []
+        async for batch in store.file_lines(run_id, batch=3):
+            sizes.append(len(batch))
+            ids.extend(record["id"] for record, _ in batch)
+        return sizes, ids
+
+    sizes, ids = with_store(pg_url, body)
+    assert sizes == [3, 3, 1]
+    assert ids == [f"r{n}" for n in range(7)]
 
 
 class ListCorpus:

@@ -5,18 +5,29 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from graph.errors import UserError
-from graph.outputs import RunFolder
+from graph.outputs import FileLines, RunFolder
 from graph.runner import LineWriter
 
 
 def lines(path: Path) -> list[Any]:
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def rebuild(folder: RunFolder, *batches: list[FileLines]) -> None:
+    """`RunFolder.rebuild` fed as the state database feeds it: batches of (record, rejection) pairs."""
+
+    async def feed() -> AsyncGenerator[list[FileLines], None]:
+        for batch in batches:
+            yield batch
+
+    asyncio.run(folder.rebuild(feed()))
 
 
 def test_lines_are_written_in_order_and_batched_while_a_write_is_under_way(tmp_path: Path) -> None:
@@ -73,7 +84,7 @@ def test_one_line_per_entry_with_text_kept_as_written(tmp_path: Path) -> None:
         "contexts": [{"text": "a\nb", "relevant": True}],
     }
     folder.append([(record, None)])
-    folder.rebuild([{"record": record, "rejection": None}, {"record": None, "rejection": {"reason": "lint"}}])
+    rebuild(folder, [(record, None)], [(None, {"reason": "lint"})])
     text = folder.dataset.read_text(encoding="utf-8")
     assert text.count("\n") == 1 and "«shared_buffers»" in text  # one line, no \\u escapes
     assert lines(folder.dataset) == [record] and lines(folder.rejected) == [{"reason": "lint"}]
@@ -81,15 +92,41 @@ def test_one_line_per_entry_with_text_kept_as_written(tmp_path: Path) -> None:
 
 def test_a_file_that_cannot_be_written_is_one_line_naming_the_fix_and_leaves_no_partial_copy(tmp_path: Path) -> None:
     folder = RunFolder(tmp_path / "run-1")
-    folder.rebuild([{"record": {"id": "kept"}, "rejection": None}])
+    rebuild(folder, [({"id": "kept"}, None)])
     # The rewrite's temporary file leads to /dev/full, which answers every write as a full disk does.
     temporary = folder.dataset.with_name(f".dataset.jsonl.{os.getpid()}.tmp")
     temporary.symlink_to("/dev/full")
     with pytest.raises(UserError, match=r"No space left on device.*--resume run-1"):
-        folder.rebuild([{"record": {"id": "new"}, "rejection": None}])
+        rebuild(folder, [({"id": "new"}, None)])
     assert not temporary.exists() and not temporary.is_symlink()
     assert lines(folder.dataset) == [{"id": "kept"}]  # the old file stays whole
     (folder.dataset).unlink()
     folder.dataset.symlink_to("/dev/full")
     with pytest.raises(UserError, match="cannot write .*dataset.jsonl: No space left on device"):
         folder.append([({"id": "appended"}, None)])
+
+
+def test_a_rewrite_that_fails_midway_stops_reading_and_leaves_both_files_whole(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path / "run-2")
+    rebuild(folder, [({"id": "kept"}, None), (None, {"reason": "kept"})])
+    folder.dataset.with_name(f".dataset.jsonl.{os.getpid()}.tmp").symlink_to("/dev/full")
+    served: list[int] = []
+    closed: list[bool] = []
+
+    async def feed() -> AsyncGenerator[list[FileLines], None]:
+        try:
+            for n in range(5):
+                served.append(n)
+                yield [({"id": f"r{n}", "text": "x" * 100_000}, None)]  # more than a write buffer: fails at once
+        finally:
+            closed.append(True)  # the query behind it would hand its connection back here
+
+    async def main() -> list[bool]:
+        with pytest.raises(UserError, match="dataset.jsonl: No space left on device"):
+            await folder.rebuild(feed())
+        return list(closed)  # closed by now, not only when the event loop ends
+
+    assert asyncio.run(main()) == [True]
+    assert served == [0]
+    assert lines(folder.dataset) == [{"id": "kept"}] and lines(folder.rejected) == [{"reason": "kept"}]
+    assert sorted(path.name for path in folder.folder.iterdir()) == ["dataset.jsonl", "rejected.jsonl"]
