@@ -21,3 +21,14 @@ def test_run_benchmark_prints_each_figure_and_drops_its_state_database(pg_url: s
     with psycopg.connect(pg_url) as conn:
         left = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'triad_bench_%'").fetchall()
     assert left == []
+
+
+def test_files_benchmark_rewrites_each_run_size_and_drops_its_state_database(pg_url: str) -> None:
+    result = run_script("bench_files.py", "--sizes", "20", "60", "--database-url", pg_url)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if line.split()[:1] in (["20"], ["60"])]
+    assert [row[0] for row in rows] == ["20", "60"], result.stdout
+    assert all(len(row) == 6 and all(float(value) >= 0 for value in row[1:]) for row in rows), result.stdout
+    with psycopg.connect(pg_url) as conn:
+        left = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'triad_bench_%'").fetchall()
+    assert left == []

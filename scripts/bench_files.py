@@ -1,0 +1,191 @@
+"""Memory and time of a run's end: the run's files rewritten from the state database, the report's rows read.
+
+    python scripts/bench_files.py                    # 1,000 and 4,000 finished samples
+    python scripts/bench_files.py --sizes 500 8000   # other run sizes
+    python scripts/bench_files.py --database-url postgresql://...
+
+Fills a fresh state database (created for the benchmark, dropped after it) with finished samples shaped
+like a real run's: three in four accepted, each record with ten contexts of 3,000 characters (some
+32 kB as a line), each rejection and summary with its drafts, verdicts and model calls. Then, for
+each size, side by side in one process:
+
+    triad      what the end of a run does: the finished rows without records (`RunStore.finished`),
+               both JSONL files rewritten from records streamed in batches, three example records
+    all whole  every finished row read with its record and rejection, then both files written
+
+and prints the peak of Python's allocations (tracemalloc) and the wall time of each. The first
+should stay nearly flat as the run grows; the second grows with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from graph.db import database_url
+from graph.outputs import RunFolder, write_jsonl
+from graph.report import REPORT_EXAMPLES
+from graph.runstore import RunStore
+from graph.settings import resolve_settings
+
+CONTEXTS = 10
+CONTEXT_CHARS = 3000
+
+
+@contextmanager
+def fresh_state_database(url: str) -> Iterator[str]:
+    name = f"triad_bench_files_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_conninfo(url, dbname=name)
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+#: Words to cut texts from: generating each text afresh would take longer than the benchmark.
+WORDS = " ".join(
+    "".join(random.Random(i).choice("abcdefghijklmnopqrstuvwxyz") for _ in range(2 + i % 9)) for i in range(20_000)
+)
+
+
+def text(rng: random.Random, chars: int) -> str:
+    start = rng.randrange(len(WORDS) - chars)
+    return WORDS[start : start + chars]
+
+
+def sample_row(run_id: str, n: int, rng: random.Random) -> tuple[Any, ...]:
+    accepted = rng.random() < 0.75
+    drafts = [{"question": text(rng, 120), "answer": text(rng, 20), "revision": r} for r in range(2)]
+    verdicts = [{"judge": "quality", "accepted": accepted, "reason": text(rng, 200), "revision": 0}]
+    calls = [
+        {"role": "extractor", "input_tokens": 1500, "output_tokens": 12, "cost_usd": 0.0002, "node": "extract"}
+        for _ in range(22)
+    ]
+    summary = {"question_type": "comparison", "binary": False, "outcome": "accepted" if accepted else "rejected"}
+    summary |= {"end_reason": "accepted", "drafts": drafts, "revisions": 0, "verdicts": verdicts, "llm_calls": calls}
+    record = rejection = None
+    if accepted:
+        contexts = [
+            {"id": f"chunk-{n}-{i}", "text": text(rng, CONTEXT_CHARS), "relevant": i < 3, "metadata": {}}
+            for i in range(CONTEXTS)
+        ]
+        record = {
+            "id": f"{run_id}/{n}",
+            "question": drafts[-1]["question"],
+            "answer": drafts[-1]["answer"],
+            "difficulty": rng.choice(["easy", "medium", "hard"]),
+            "n_relevant": 3,
+            "temporal": False,
+            "contexts": contexts,
+        }
+    else:
+        rejection = {"id": f"{run_id}/{n}", "outcome": "rejected", "drafts": drafts, "verdicts": verdicts}
+    return (
+        run_id,
+        n,
+        "comparison",
+        False,
+        "done",
+        summary["outcome"],
+        Jsonb(record) if record else None,
+        Jsonb(rejection) if rejection else None,
+        Jsonb(summary),
+    )
+
+
+async def fill(pool: AsyncConnectionPool, store: RunStore, run_id: str, size: int) -> None:
+    await store.create_run(run_id, {})
+    rng = random.Random(size)
+    async with pool.connection() as conn, conn.cursor() as cursor:
+        for start in range(0, size, 200):
+            await cursor.executemany(
+                "INSERT INTO triad_samples (run_id, n, question_type, is_binary, status, outcome, record, rejection,"
+                " summary) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [sample_row(run_id, n, rng) for n in range(start, min(start + 200, size))],
+            )
+
+
+async def streamed(store: RunStore, run_id: str, out: RunFolder) -> None:
+    """What the end of a run does."""
+    await store.finished(run_id)
+    await out.rebuild(store.file_lines(run_id))
+    await store.accepted_records(run_id, REPORT_EXAMPLES)
+
+
+async def whole(store: RunStore, run_id: str, out: RunFolder) -> None:
+    """Every finished row read with its record and rejection, then both files written."""
+    async with store.pool.connection() as conn:
+        cursor = conn.cursor(row_factory=dict_row)
+        await cursor.execute(
+            "SELECT n, outcome, record, rejection, summary FROM triad_samples WHERE run_id = %s AND status = 'done'"
+            " ORDER BY n",
+            (run_id,),
+        )
+        rows = await cursor.fetchall()
+    write_jsonl(out.dataset, (row["record"] for row in rows if row["record"]))
+    write_jsonl(out.rejected, (row["rejection"] for row in rows if not row["record"] and row["rejection"]))
+
+
+async def peak(work: Awaitable[None]) -> tuple[float, float]:
+    """Peak MiB of Python allocations and seconds taken by `work`."""
+    tracemalloc.start()
+    started = time.perf_counter()
+    await work
+    seconds = time.perf_counter() - started
+    _, top = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return top / 2**20, seconds
+
+
+async def main_async(url: str, sizes: list[int], folder: Path) -> None:
+    async with AsyncConnectionPool(url, min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
+        store = RunStore(pool)
+        await store.setup()
+        print("samples  file MB     triad: peak MiB, s     all whole: peak MiB, s   (best of two, alternating)")
+        for size in sizes:
+            run_id = f"bench-{size}"
+            await fill(pool, store, run_id, size)
+            out = RunFolder(folder / run_id)
+            figures: dict[str, list[tuple[float, float]]] = {"triad": [], "whole": []}
+            for _ in range(2):
+                figures["triad"].append(await peak(streamed(store, run_id, out)))
+                figures["whole"].append(await peak(whole(store, run_id, out)))
+            megabytes = (out.dataset.stat().st_size + out.rejected.stat().st_size) / 1e6
+            cells = [
+                f"{min(m for m, _ in figures[name]):>8.1f} {min(t for _, t in figures[name]):>6.2f}"
+                for name in ("triad", "whole")
+            ]
+            print(f"{size:>7} {megabytes:>8.0f}   {cells[0]:>18}   {cells[1]:>22}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 4000], help="finished samples per run")
+    parser.add_argument("--database-url", help="the server to create the benchmark's database on (default: embedded)")
+    args = parser.parse_args()
+    url = args.database_url or database_url(resolve_settings({}))
+    with tempfile.TemporaryDirectory(prefix="triad-bench-files-") as folder, fresh_state_database(url) as state:
+        asyncio.run(main_async(state, args.sizes, Path(folder)))
+
+
+if __name__ == "__main__":
+    main()
