@@ -13,8 +13,9 @@ each size, side by side in one process:
                both JSONL files rewritten from records streamed in batches, three example records
     all whole  every finished row read with its record and rejection, then both files written
 
-and prints the peak of Python's allocations (tracemalloc) and the wall time of each. The first
-should stay nearly flat as the run grows; the second grows with it.
+and prints the peak of Python's allocations (tracemalloc) and the wall time of each. Both grow with
+the run: the first by its samples' summaries (what the funnel and report count: drafts, verdicts,
+model calls), the second by their records too.
 """
 
 from __future__ import annotations
