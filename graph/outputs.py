@@ -11,6 +11,7 @@ a resume writes the files again.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import json
@@ -19,7 +20,7 @@ import re
 from collections.abc import AsyncGenerator, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import orjson
 
@@ -72,32 +73,32 @@ def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
 class Replacement:
     """A new version of `path`, written beside it and renamed over it by `commit`.
 
-    Readers see the old file or the new one, never a mix. `discard` (after `commit`, a no-op) removes
-    what was written so far: a full disk keeps no half-written copy.
+    Readers see the old file or the new one, never a mix. Unless `commit` got as far as the rename,
+    `discard` removes what was written: a full disk keeps no half-written copy.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        self._handle: TextIO | None = self.temporary.open("w", encoding="utf-8")
+        self._handle = self.temporary.open("w", encoding="utf-8")
+        self._renamed = False
 
     def write(self, text: str) -> None:
-        assert self._handle is not None, "written after commit"
         self._handle.write(text)
 
     def commit(self) -> None:
-        assert self._handle is not None, "committed twice"
         self._handle.flush()
         os.fsync(self._handle.fileno())
         self._handle.close()
-        self._handle = None
         os.replace(self.temporary, self.path)
+        self._renamed = True
 
     def discard(self) -> None:
-        if self._handle is not None:
-            with contextlib.suppress(OSError):  # a full disk may refuse the buffered rest: it is thrown away
-                self._handle.close()
-            self._handle = None
+        if self._renamed:
+            return
+        with contextlib.suppress(OSError):  # a full disk may refuse the buffered rest: it is thrown away
+            self._handle.close()
+        with contextlib.suppress(OSError):  # the error that brought us here is the one to report
             self.temporary.unlink(missing_ok=True)
 
 
@@ -164,24 +165,24 @@ class RunFolder:
     async def rebuild(self, finished: AsyncGenerator[list[FileLines], None]) -> None:
         """Rewrite both JSONL files from the finished samples in the state database, batch by batch.
 
-        A large run's records (some 30 kB each) are never all in memory at once.
+        A large run's records (some 30 kB each) are never all in memory at once. Writes and syncs
+        happen in a worker thread, off the event loop.
         """
         files: dict[Path, Replacement] = {}
         try:
             async with contextlib.aclosing(finished):  # a failed write hands the query's connection back at once
                 for path in (self.dataset, self.rejected):
                     with self.writing(path):
-                        files[path] = Replacement(path)
+                        files[path] = await asyncio.to_thread(Replacement, path)
                 async for batch in finished:
-                    with self.writing(self.dataset):
-                        files[self.dataset].write(json_lines(record for record, _ in batch if record))
-                    with self.writing(self.rejected):
-                        files[self.rejected].write(
-                            json_lines(rejection for record, rejection in batch if not record and rejection)
-                        )
+                    records = [record for record, _ in batch if record]
+                    rejections = [rejection for record, rejection in batch if not record and rejection]
+                    for path, entries in ((self.dataset, records), (self.rejected, rejections)):
+                        with self.writing(path):
+                            await asyncio.to_thread(files[path].write, json_lines(entries))
             for path, replacement in files.items():
                 with self.writing(path):
-                    replacement.commit()
+                    await asyncio.to_thread(replacement.commit)
         finally:
             for replacement in files.values():
                 replacement.discard()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from graph.errors import UserError
-from graph.outputs import FileLines, RunFolder
+from graph.outputs import FileLines, RunFolder, write_atomically
 from graph.runner import LineWriter
 
 
@@ -130,3 +130,10 @@ def test_a_rewrite_that_fails_midway_stops_reading_and_leaves_both_files_whole(t
     assert served == [0]
     assert lines(folder.dataset) == [{"id": "kept"}] and lines(folder.rejected) == [{"reason": "kept"}]
     assert sorted(path.name for path in folder.folder.iterdir()) == ["dataset.jsonl", "rejected.jsonl"]
+
+
+def test_a_replacement_whose_rename_fails_leaves_no_temporary_file(tmp_path: Path) -> None:
+    (tmp_path / "report.html").mkdir()  # a folder where the file should go: the rename fails
+    with pytest.raises(IsADirectoryError):
+        write_atomically(tmp_path / "report.html", "<html></html>")
+    assert [path.name for path in tmp_path.iterdir()] == ["report.html"]
