@@ -223,7 +223,8 @@ async def replay_command(args: argparse.Namespace, settings: Settings, edits: di
                     )
             if args.all:
                 print(f"{passed} of {len(chosen)} replayed samples now pass")
-            await RunFolder(settings.runs_dir / args.run_id).rebuild(store.file_lines(args.run_id))
+            slots = [row["n"] for row in await store.finished(args.run_id)]
+            await RunFolder(settings.runs_dir / args.run_id).rebuild(store.file_lines(args.run_id, slots))
         finally:
             await corpus.close()
 

@@ -361,7 +361,7 @@ async def run_command(
             await store.release_dead_local_workers(run_id, socket.gethostname())
             folder = RunFolder(settings.runs_dir / run_id)
             finished = await store.finished(run_id)
-            await folder.rebuild(store.file_lines(run_id))
+            await folder.rebuild(store.file_lines(run_id, [row["n"] for row in finished]))
             questions = RunQuestions(store, run_id, embeddings=embeddings, threshold=args.dedup_threshold)
             accepted = [(f"{run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]]
             await questions.load(accepted)
@@ -406,8 +406,9 @@ async def run_command(
                 await gateway.cache.close()
         outages = Outages(run_id, settings.database_wait_seconds, (store_pool,), tell)
         finished = await outages.call(lambda: store.finished(run_id))
-        await outages.call(lambda: folder.rebuild(store.file_lines(run_id)))
-        examples = await outages.call(lambda: store.accepted_records(run_id, REPORT_EXAMPLES))
+        slots = [row["n"] for row in finished]  # the files and the report show what the funnel counts
+        await outages.call(lambda: folder.rebuild(store.file_lines(run_id, slots)))
+        examples = await outages.call(lambda: store.accepted_records(run_id, slots, REPORT_EXAMPLES))
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run_id, options, settings, cells, summary, started, outcome.stopped_by_cost)
     folder.write_run_json(document)

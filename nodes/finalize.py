@@ -76,6 +76,27 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
     return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
 
 
+#: The keys of a rejected.jsonl line, in the order it shows them.
+REJECTION_FIELDS = (
+    "id",
+    "outcome",
+    "end_reason",
+    "question_type",
+    "binary",
+    "hops",
+    "seed_id",
+    "bridge_topic",
+    "bridge_attempts",
+    "restarts",
+    "supporting_ids",
+    "drafts",
+    "verdicts",
+    "failure_raw",
+    "llm_calls",
+    "provenance",
+)
+
+
 def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
     """The rejected.jsonl line of a sample that ended without a record: history and end reason."""
     return {

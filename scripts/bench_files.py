@@ -5,8 +5,9 @@
     python scripts/bench_files.py --database-url postgresql://...
 
 Fills a fresh state database (created for the benchmark, dropped after it) with finished samples shaped
-like a real run's: three in four accepted, each record with ten contexts of 3,000 characters (some
-32 kB as a line), each rejection and summary with its drafts, verdicts and model calls. Then, for
+like a real run's: three in four accepted, each record a valid dataset record with ten contexts of
+3,000 characters (some 38 kB as a line), each rejection and summary with its drafts, verdicts and
+model calls. Then, for
 each size, side by side in one process:
 
     triad      what the end of a run does: the finished rows without records (`RunStore.finished`),
@@ -44,6 +45,7 @@ from graph.outputs import RunFolder, write_jsonl
 from graph.report import REPORT_EXAMPLES
 from graph.runstore import RunStore
 from graph.settings import resolve_settings
+from state.record import DatasetRecord
 
 CONTEXTS = 10
 CONTEXT_CHARS = 3000
@@ -86,18 +88,28 @@ def sample_row(run_id: str, n: int, rng: random.Random) -> tuple[Any, ...]:
     record = rejection = None
     if accepted:
         contexts = [
-            {"id": f"chunk-{n}-{i}", "text": text(rng, CONTEXT_CHARS), "relevant": i < 3, "metadata": {}}
+            {"id": f"chunk-{n}-{i}", "text": text(rng, CONTEXT_CHARS), "relevant": i < 3, "origin": "distractor"}
             for i in range(CONTEXTS)
         ]
-        record = {
-            "id": f"{run_id}/{n}",
-            "question": drafts[-1]["question"],
-            "answer": drafts[-1]["answer"],
-            "difficulty": rng.choice(["easy", "medium", "hard"]),
-            "n_relevant": 3,
-            "temporal": False,
-            "contexts": contexts,
-        }
+        record = DatasetRecord(
+            id=f"{run_id}/{n}",
+            question=drafts[-1]["question"],
+            answer=drafts[-1]["answer"],
+            question_type="comparison",
+            binary=False,
+            temporal=False,
+            role="a user",
+            bridge_topic=text(rng, 20),
+            hops=2,
+            supporting=[{"id": c["id"], "text": c["text"]} for c in contexts[:2]],
+            contexts=contexts,
+            n_relevant=3,
+            difficulty=rng.choice(["easy", "medium", "hard"]),
+            unanswerable=None,
+            validation={"revisions": 0, "verdicts": verdicts},
+            provenance={"run_id": run_id, "thread_id": f"{run_id}/{n}", "models": {}, "prompt_version": "1",
+                        "created_at": "2026-01-01T00:00:00Z"},
+        ).model_dump(mode="json")  # fmt: skip
     else:
         rejection = {"id": f"{run_id}/{n}", "outcome": "rejected", "drafts": drafts, "verdicts": verdicts}
     return (
@@ -127,9 +139,9 @@ async def fill(pool: AsyncConnectionPool, store: RunStore, run_id: str, size: in
 
 async def streamed(store: RunStore, run_id: str, out: RunFolder) -> None:
     """What the end of a run does."""
-    await store.finished(run_id)
-    await out.rebuild(store.file_lines(run_id))
-    await store.accepted_records(run_id, REPORT_EXAMPLES)
+    slots = [row["n"] for row in await store.finished(run_id)]
+    await out.rebuild(store.file_lines(run_id, slots))
+    await store.accepted_records(run_id, slots, REPORT_EXAMPLES)
 
 
 async def whole(store: RunStore, run_id: str, out: RunFolder) -> None:

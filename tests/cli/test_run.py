@@ -11,6 +11,7 @@ from graph.llm import build_gateway
 from graph.run import build_parser, run_command
 from graph.scripted import ScriptedChatModel
 from graph.settings import resolve_settings
+from nodes.finalize import REJECTION_FIELDS
 from state.record import DatasetRecord
 from tests.cli.test_commands import assert_one_line_error
 from tests.conftest import REPO_ROOT, run_cli
@@ -52,6 +53,11 @@ def test_the_readme_demo_run_completes_offline_from_the_replay_file(pg_url: str,
         (t, b) for t in ("comparison", "intersection", "composition") for b in (False, True)
     }
     assert all(r.provenance.models["generator"] == f"replay:{DEMO_REPLAY}" for r in records)
+    # The files are rewritten from the state database at the end; their lines keep the order a reader
+    # expects (the question before 30 kB of contexts), not the database's.
+    assert all(list(line) == list(DatasetRecord.model_fields) for line in read_jsonl(folder / "dataset.jsonl"))
+    rejected = read_jsonl(folder / "rejected.jsonl")
+    assert rejected and all(list(line) == list(REJECTION_FIELDS) for line in rejected)
     run_json = json.loads((folder / "run.json").read_text())
     assert run_json["funnel"]["accepted"] == 6 and run_json["shortfall"] == {}
     assert "accepted             6" in result.stdout

@@ -112,8 +112,9 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
         record = {"id": "b", "question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "contexts": []}
         accepted = Completion(second, "accepted", record, None, {"outcome": "accepted"})
         after_accepted = await store.claim(run_id, cells, "w", completing=accepted)
-        lines = [pair async for batch in store.file_lines(run_id) for pair in batch]
-        return full, reopened, after_accepted, await store.finished(run_id), lines
+        finished = await store.finished(run_id)
+        lines = [pair async for batch in store.file_lines(run_id, [row["n"] for row in finished]) for pair in batch]
+        return full, reopened, after_accepted, finished, lines
 
     full, reopened, after_accepted, finished, lines = with_store(pg_url, body)
     assert full is None
@@ -128,7 +129,7 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
     assert lines == [(None, {"reason": "r"}), ({**brief, "id": "b", "contexts": []}, None)]
 
 
-def test_a_runs_file_lines_come_in_batches_in_slot_order(pg_url: str) -> None:
+def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_url: str) -> None:
     cells = [CellPlan("comparison", False, 7, 21)]
 
     async def body(store: RunStore, run_id: str) -> tuple[list[int], list[str]]:
@@ -137,14 +138,18 @@ def test_a_runs_file_lines_come_in_batches_in_slot_order(pg_url: str) -> None:
             assert slot is not None
             await store.complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
         sizes, ids = [], []
-        async for batch in store.file_lines(run_id, batch=3):
+        async for batch in store.file_lines(run_id, list(range(7)), batch=3):
             sizes.append(len(batch))
             ids.extend(record["id"] for record, _ in batch)
-        return sizes, ids
+        # Only the slots asked for: a sample another worker finishes meanwhile waits for the next rewrite.
+        some = [record["id"] async for batch in store.file_lines(run_id, [5, 1, 3]) for record, _ in batch]
+        examples = [record["id"] for record in await store.accepted_records(run_id, [6, 2, 4], 2)]
+        return sizes, ids, some, examples
 
-    sizes, ids = with_store(pg_url, body)
+    sizes, ids, some, examples = with_store(pg_url, body)
     assert sizes == [3, 3, 1]
     assert ids == [f"r{n}" for n in range(7)]
+    assert some == ["r1", "r3", "r5"] and examples == ["r2", "r4"]
 
 
 class ListCorpus:
