@@ -98,9 +98,9 @@ def parse_setup(text: str, collection: str | None, embedding: str | None) -> Set
 
 
 def check_answering_model(setup: Setup, settings: Settings) -> None:
-    """A setup's answering model that cannot be used fails before any setup runs, naming the setup.
+    """A setup's `model=` that is malformed, or a Gemini model without its key, fails before any setup runs.
 
-    The fix is the setup's `model=`, not `--llm` (which sets the judge), so the line says so.
+    The fix is the setup's `model=`, not `--llm` (which sets the judge), so the line names the setup.
     """
     if setup.url:  # the service answers for itself
         return

@@ -52,8 +52,8 @@ def read_dataset(path: Path) -> list[dict[str, Any]]:
     if not records:
         # Nothing to export or evaluate: say so rather than write empty files.
         raise UserError(
-            f"{path} holds no accepted sample, so there is nothing to use; rejected.jsonl and report.html "
-            "beside it say why its samples were rejected"
+            f"{path} holds no accepted sample, so there is nothing to use; for a run's dataset, rejected.jsonl "
+            "and report.html in its folder say why its samples were rejected"
         )
     return records
 

@@ -25,6 +25,8 @@ SECTIONS = (
     ("cost", "Tokens and cost"),
     ("examples", "Example records"),
 )
+#: Accepted records shown whole in the examples section.
+REPORT_EXAMPLES = 3
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#222;line-height:1.4}
@@ -138,10 +140,6 @@ def _example(record: Mapping[str, Any]) -> str:
         f'<div class="example"><p><b>{esc(record["question"])}</b><br>answer: {esc(record["answer"])}</p>'
         f'<p class="note">{esc(facts)}</p><ul>{supporting}</ul></div>'
     )
-
-
-#: Accepted records shown whole at the end of the report.
-REPORT_EXAMPLES = 3
 
 
 def render_report(
