@@ -42,8 +42,17 @@ class CommandParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        print(f"error: {message}; see {self.prog} --help", file=sys.stderr)
+        print(f"error: {self._with_choices(message)}; see {self.prog} --help", file=sys.stderr)
         raise SystemExit(USAGE_EXIT_CODE)
+
+    def _with_choices(self, message: str) -> str:
+        """A missing argument that takes one of a few words is named with them, as the usage block did."""
+        head, required, names = message.partition("required: ")
+        if not required:
+            return message
+        choices = {a.dest: a.choices for a in self._actions if not a.option_strings and a.choices is not None}
+        named = [f"{n} ({'|'.join(map(str, choices[n]))})" if n in choices else n for n in names.split(", ")]
+        return head + required + ", ".join(named)
 
 
 def command_parser(module: str, description: str | None) -> argparse.ArgumentParser:

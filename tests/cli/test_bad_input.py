@@ -192,6 +192,7 @@ def test_abbreviated_options_are_refused_not_guessed() -> None:
         ("graph.export", ("some-run", "--format", "xml"), "argument --format: invalid choice: 'xml'"),
         ("graph.evaluate", (), "the following arguments are required: dataset, --setup"),
         ("graph.db", ("restart",), "argument action: invalid choice: 'restart'"),
+        ("graph.db", (), "the following arguments are required: action (status|start|stop)"),
     ],
 )
 def test_a_refused_option_is_one_line_not_the_usage_block(
