@@ -39,7 +39,7 @@ from graph.export import read_dataset
 from graph.llm import LLMGateway, build_gateway
 from graph.logs import configure_logging
 from graph.metrics import grouped_means, normalise, retrieval_scores, says_abstain
-from graph.models import ModelSpec
+from graph.models import ModelSpec, resolve_role_model
 from graph.outputs import write_atomically, write_jsonl
 from graph.report import bar_chart, esc, table
 from graph.settings import DEFAULT_MODELS, Settings
@@ -98,21 +98,29 @@ def parse_setup(text: str, collection: str | None, embedding: str | None) -> Set
 
 
 def check_answering_model(setup: Setup, settings: Settings) -> None:
-    """A setup's `model=` that is malformed, or a Gemini model without its key, fails before any setup runs.
+    """A setup's `model=` that cannot be used fails before any setup runs, naming the setup.
 
-    The fix is the setup's `model=`, not `--llm` (which sets the judge), so the line names the setup.
+    The model is built as the run will build it (a malformed spec, a missing key, a missing provider
+    package, a bad `import:` target all fail here). The fix is the setup's `model=`, not `--llm`
+    (which sets the judge), so the line names the setup.
     """
     if setup.url:  # the service answers for itself
         return
     try:
-        provider = ModelSpec.parse(setup.model).provider
+        if ModelSpec.parse(setup.model).provider == "google_genai" and not settings.google_api_key:
+            raise UserError(
+                f"its answering model {setup.model} needs a Gemini API key: set GOOGLE_API_KEY, or give the setup "
+                "another model, e.g. model=openai:MODEL with --llm-base-url"
+            )
+        resolve_role_model(
+            "generator",
+            setup.model,
+            base_url=settings.llm_base_url,
+            google_api_key=settings.google_api_key.get_secret_value() if settings.google_api_key else None,
+            openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
+        )
     except UserError as error:
         raise UserError(f"--setup {setup.name}: {error}") from None
-    if provider == "google_genai" and not settings.google_api_key:
-        raise UserError(
-            f"--setup {setup.name}: its answering model {setup.model} needs a Gemini API key: set GOOGLE_API_KEY, "
-            "or give the setup another model, e.g. model=openai:MODEL with --llm-base-url"
-        )
 
 
 def rag_graph() -> Any:

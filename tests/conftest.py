@@ -91,7 +91,7 @@ def create_store_table(url: str, name: str, dimension: int) -> None:
 def run_cli(
     module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run `python -m module args` as a user would; TRIAD_* of the caller's environment are dropped."""
+    """Run `python -m module args` as a user would; TRIAD_* and API keys of the caller's environment are dropped."""
     return _run_python(["-m", module, *args], env=env, cwd=cwd)
 
 
@@ -103,7 +103,8 @@ def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
 def _run_python(
     argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k != "GOOGLE_API_KEY"}
+    keys = ("GOOGLE_API_KEY", "OPENAI_API_KEY")  # no test may reach a hosted model with the caller's key
+    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k not in keys}
     return subprocess.run(
         [sys.executable, *argv],
         capture_output=True,

@@ -164,6 +164,8 @@ def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_r
         (f"s=k=2,model={SCRIPTED}", ("run.json", "{not json"), "is not a run.json written by triad"),
         (f"s=k=2,model={SCRIPTED}", ("eval.jsonl", None), "cannot write"),
         ("s=k=2,model=gemini", None, "--setup s: model spec 'gemini' is not provider:model"),
+        ("s=k=2,model=openai:gpt-x", None, "--setup s: no OpenAI API key: set OPENAI_API_KEY"),
+        ("s=k=2,model=import:no_such.module:factory", None, "--setup s: cannot import 'no_such.module:factory'"),
     ],
 )
 def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: str, damage, fragment: str) -> None:  # noqa: ANN001
