@@ -23,22 +23,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Awaitable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
-import psycopg
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
+from scratch_database import scratch_database
 
 from graph.db import database_url
 from graph.outputs import RunFolder, write_jsonl
@@ -49,19 +45,6 @@ from state.record import DatasetRecord
 
 CONTEXTS = 10
 CONTEXT_CHARS = 3000
-
-
-@contextmanager
-def fresh_state_database(url: str) -> Iterator[str]:
-    name = f"triad_bench_files_{os.getpid()}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield make_conninfo(url, dbname=name)
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 #: Words to cut texts from: generating each text afresh would take longer than the benchmark.
@@ -196,7 +179,10 @@ def main() -> None:
     parser.add_argument("--database-url", help="the server to create the benchmark's database on (default: embedded)")
     args = parser.parse_args()
     url = args.database_url or database_url(resolve_settings({}))
-    with tempfile.TemporaryDirectory(prefix="triad-bench-files-") as folder, fresh_state_database(url) as state:
+    with (
+        tempfile.TemporaryDirectory(prefix="triad-bench-files-") as folder,
+        scratch_database(url, "triad_bench_files") as state,
+    ):
         asyncio.run(main_async(state, args.sizes, Path(folder)))
 
 

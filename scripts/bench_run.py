@@ -40,15 +40,11 @@ import os
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psycopg
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
+from scratch_database import scratch_database
 
 import graph.run
 from graph.cli import run_async
@@ -149,24 +145,6 @@ class Target:
     collection: str
 
 
-@contextmanager
-def fresh_state_database(url: str) -> Iterator[str]:
-    """A new, empty state database on the server at `url`, dropped afterwards.
-
-    Checkpoints of earlier runs would otherwise pile up in the one the commands use, and every
-    benchmark would write into bigger tables than the last.
-    """
-    name = f"triad_bench_{os.getpid()}"
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield make_conninfo(url, dbname=name)
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-
-
 def one_run(
     target: Target, *, count: int, concurrency: int, latency: float, reference_like: bool = False
 ) -> dict[str, Any]:
@@ -255,7 +233,7 @@ def main() -> None:
     args = parser.parse_args()
     configure_logging(level="error")
     url = args.database_url or database_url(resolve_settings({}))
-    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, fresh_state_database(url) as state:
+    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, scratch_database(url, "triad_bench") as state:
         target = Target(Path(folder), state, args.database_url, args.collection)
 
         def runs(**kwargs: Any) -> list[dict[str, Any]]:
