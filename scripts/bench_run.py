@@ -9,15 +9,17 @@ Runs the full pipeline on the demo corpus in the embedded database (loaded on fi
 `graph.scripted`'s plausible script; the model sleeps `--latency` seconds per call. Figures:
 
 (a) overhead at concurrency 1 = wall time / ideal time, where the ideal is the time during which at
-    least one model call was in flight (calls of one node overlap, so they count once);
+    least one model call was in flight (calls of one node overlap, so they count once); then the same
+    from the first sample's start to the last one's end, without the run's start-up and end;
 (b) throughput at each concurrency as a fraction of the ideal: (samples x ideal seconds per sample
     measured at concurrency 1 / concurrency) / wall time; with the mean number of samples in flight
-    (a quota plan's last samples cannot keep every lane busy, so runs at concurrency 4 and above ask
-    for `--per-lane` accepted samples per lane) and the CPU this process and the rest of the machine
-    used. Then the same fraction while every lane was busy: samples finished per second from the first
-    moment all lanes had a sample to the moment the run's last samples began to drain it, times the
-    ideal seconds per sample / concurrency (the whole-run figure also pays for the start, the drain
-    and writing the run's files);
+    (a quota plan's last samples cannot keep every lane busy, so runs at concurrency 2 and above ask
+    for `--scale-count` accepted samples, by default a run of the paper's size) and the CPU this
+    process and the rest of the machine used. Then the same fraction while every lane was busy:
+    samples finished per second from the first moment all lanes had a sample to the moment the run's
+    last samples began to drain it, times the ideal seconds per sample / concurrency (the whole-run
+    figure also pays for the start, the drain and writing the run's files), and how long the drain
+    lasted;
 (c) LLM calls and prompt tokens per accepted sample for the default pipeline and for a
     reference-like configuration (CARE with one call per candidate, sufficiency checks even after
     a quality reject);
@@ -57,9 +59,10 @@ from graph.sample import SampleResult, SampleRunner
 from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
 from graph.settings import resolve_settings
 
-#: Accepted samples at most per run: each draws seeds no other sample of the run has used, and the
-#: demo corpus (1,086 chunks) runs out of fresh seeds well before a thousand samples.
-MAX_COUNT = 256
+#: Accepted samples per run at concurrency 2 and above: the paper's run, 100 per cell. Each sample
+#: draws seeds no other sample of the run has used; the demo corpus (1,086 chunks) has enough for
+#: this many (some 840 samples started), not for a thousand.
+SCALE_COUNT = 600
 
 
 def busy_seconds(spans: list[tuple[float, float]]) -> float:
@@ -102,12 +105,18 @@ def mean_in_flight(events: list[tuple[float, int]], wall: float) -> float:
     return area / wall if wall else 0.0
 
 
-def busy_lanes_rate(events: list[tuple[float, int]], lanes: int) -> tuple[float, float] | None:
-    """Samples finished per second while every lane had one running, and how long that lasted.
+def samples_wall(events: list[tuple[float, int]]) -> float:
+    """From the first sample's start to the last sample's end: the run without its start-up and end."""
+    moments = [moment for moment, _ in events]
+    return max(moments) - min(moments) if moments else 0.0
+
+
+def busy_lanes_rate(events: list[tuple[float, int]], lanes: int) -> tuple[float, float, float] | None:
+    """Samples finished per second while every lane had one running, how long that lasted, and the drain.
 
     The window runs from the first moment `lanes` samples were in flight to the last moment the run
-    fell below that for good (its last samples, fewer than the lanes, drain the run). None when the
-    lanes were never all busy.
+    fell below that for good; the drain, from then to the end of its last sample, is the run's last
+    samples, fewer than the lanes. None when the lanes were never all busy.
     """
     first = last = None
     running = 0
@@ -121,7 +130,7 @@ def busy_lanes_rate(events: list[tuple[float, int]], lanes: int) -> tuple[float,
     if first is None or last is None or last <= first:
         return None
     finished = sum(1 for moment, change in events if change < 0 and first < moment <= last)
-    return finished / (last - first), last - first
+    return finished / (last - first), last - first, max(moment for moment, _ in events) - last
 
 
 def system_cpu_seconds() -> float | None:
@@ -196,6 +205,7 @@ def one_run(
         "calls": funnel["llm"]["calls"],
         "prompt_tokens": prompt_tokens,
         "in_flight": mean_in_flight(CountingRunner.events, wall),
+        "samples_wall": samples_wall(CountingRunner.events),
         "busy_lanes": busy_lanes_rate(CountingRunner.events, concurrency),
         "cpu": own_cpu,
         "other_cpu": None if machine_cpu is None else max(0.0, machine_cpu - own_cpu),
@@ -213,15 +223,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 16, 64])
-    parser.add_argument("--count", type=int, default=12, help="accepted samples per run at concurrency 1")
+    parser.add_argument(
+        "--count",
+        type=int,
+        default=48,
+        help="accepted samples per run at concurrency 1 (default 48): a run's start-up and end, some 0.2 s, "
+        "are shared by its samples, 1%% of a run of 12",
+    )
     parser.add_argument("--database-url", help="the server of the collection and of the state (default: embedded)")
     parser.add_argument("--collection", default=DEMO_COLLECTION, help="default: the demo corpus, loaded on first use")
     parser.add_argument(
-        "--per-lane",
+        "--scale-count",
         type=int,
-        default=16,
-        help="accepted samples per lane at higher concurrency (default 16): quotas are met exactly, so a run's "
-        "last samples have fewer lanes busy, and a longer run keeps that tail a small part of it",
+        default=SCALE_COUNT,
+        help=f"accepted samples per run at concurrency 2 and above (default {SCALE_COUNT}, the paper's 100 per "
+        "cell): quotas are met exactly, so a run's last samples leave lanes idle for a few seconds, a smaller "
+        "part of a longer run",
     )
     parser.add_argument(
         "--repeat",
@@ -257,9 +274,15 @@ def main() -> None:
             )
         else:
             print(f"(a) overhead at concurrency 1 (wall / ideal): {spread(overheads, '.3f')}")
+        fixed = [(run["wall"] - run["samples_wall"]) * 1000 for run in base]
+        print(
+            f"    from the first sample's start to the last one's end: "
+            f"{spread([run['samples_wall'] / run['busy'] for run in base], '.3f')}; the run's start-up and end: "
+            f"{spread(fixed, '.0f')} ms"
+        )
         print("(b) throughput as a fraction of the ideal")
         for concurrency in args.concurrency:
-            count = max(args.count, min(args.per_lane * concurrency, MAX_COUNT))
+            count = args.scale_count
             results = base
             if concurrency > 1:
                 results = runs(count=count, concurrency=concurrency, latency=args.latency)
@@ -273,11 +296,16 @@ def main() -> None:
             )
             busy = [run["busy_lanes"] for run in results if run["busy_lanes"] is not None]
             if busy:
-                rates = [rate for rate, _ in busy]
+                rates = [rate for rate, _, _ in busy]
                 print(
-                    f"{'':<21}with every lane busy ({statistics.median(seconds for _, seconds in busy):.1f} s): "
+                    f"{'':<21}with every lane busy ({statistics.median(seconds for _, seconds, _ in busy):.1f} s): "
                     f"{statistics.median(rates):.2f} samples/s "
                     f"-> {spread([rate * per_sample / concurrency for rate in rates], '.2f')} of the ideal"
+                    + (
+                        f"; then the drain, fewer samples than lanes: {spread([d for _, _, d in busy], '.1f')} s"
+                        if concurrency > 1
+                        else ""
+                    )
                 )
         print("(c) per accepted sample          calls   prompt tokens")
         for name, results in (("default", base), ("reference-like", reference)):

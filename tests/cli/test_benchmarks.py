@@ -9,11 +9,19 @@ from tests.conftest import run_script
 
 def test_run_benchmark_prints_each_figure_and_drops_its_state_database(pg_url: str, scale_collection: str) -> None:
     result = run_script(
-        "bench_run.py", "--latency", "0.01", "--concurrency", "1", "2", "--count", "2", "--per-lane", "1",
+        "bench_run.py", "--latency", "0.01", "--concurrency", "1", "2", "--count", "2", "--scale-count", "2",
         "--repeat", "2", "--database-url", pg_url, "--collection", scale_collection,
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
-    figures = ("(a) overhead at concurrency 1", "concurrency   2:", "with every lane busy", "(c) per", "(d) with no")
+    figures = (
+        "(a) overhead at concurrency 1",
+        "from the first sample's start",
+        "concurrency   2:",
+        "with every lane busy",
+        "the drain",
+        "(c) per",
+        "(d) with no",
+    )
     for figure in figures:
         assert figure in result.stdout, result.stdout
     # Repeated runs: each figure is a median, followed by both runs' values.
