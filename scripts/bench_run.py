@@ -11,13 +11,13 @@ Runs the full pipeline on the demo corpus in the embedded database (loaded on fi
 (a) overhead at concurrency 1 = wall time / ideal time, where the ideal is the time during which at
     least one model call was in flight (calls of one node overlap, so they count once); then the same
     from the first sample's start to the last one's end, without the run's start-up and end;
-(b) throughput at each concurrency as a fraction of the ideal: (samples x ideal seconds per sample
-    measured at concurrency 1 / concurrency) / wall time; with the mean number of samples in flight
+(b) throughput at each concurrency as a fraction of the ideal: (the run's samples' own time with a
+    call in flight, summed, / concurrency) / wall time; with the mean number of samples in flight
     (a quota plan's last samples cannot keep every lane busy, so runs at concurrency 2 and above ask
     for `--scale-count` accepted samples, by default a run of the paper's size) and the CPU this
     process and the rest of the machine used. Then the same fraction while every lane was busy:
     samples finished per second from the first moment all lanes had a sample to the moment the run's
-    last samples began to drain it, times the ideal seconds per sample / concurrency (the whole-run
+    last samples began to drain it, times the run's ideal seconds per sample / concurrency (the whole-run
     figure also pays for the start, the drain and writing the run's files), and how long the drain
     lasted;
 (c) LLM calls and prompt tokens per accepted sample for the default pipeline and for a
@@ -37,15 +37,18 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import contextvars
 import io
 import os
 import statistics
 import tempfile
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import PrivateAttr
 from scratch_database import scratch_database
 
 import graph.run
@@ -78,17 +81,39 @@ def busy_seconds(spans: list[tuple[float, float]]) -> float:
     return total
 
 
+#: The sample whose task is running: LangGraph's node tasks copy the context of the sample's run.
+SAMPLE: contextvars.ContextVar[str] = contextvars.ContextVar("bench_sample", default="")
+
+
 class CountingRunner(SampleRunner):
     """Notes when each sample starts and ends, for the mean number of samples in flight."""
 
     events: list[tuple[float, int]] = []
 
-    async def run(self, *args: Any, **kwargs: Any) -> SampleResult:
+    async def run(self, spec: Any, thread_id: str, **kwargs: Any) -> SampleResult:
         self.events.append((time.monotonic(), 1))
+        token = SAMPLE.set(thread_id)
         try:
-            return await super().run(*args, **kwargs)
+            return await super().run(spec, thread_id, **kwargs)
         finally:
+            SAMPLE.reset(token)
             self.events.append((time.monotonic(), -1))
+
+
+class SampleTimedModel(ScriptedChatModel):
+    """The scripted model, noting each call's span under the sample that made it."""
+
+    def sample_spans(self) -> dict[str, list[tuple[float, float]]]:
+        return self._by_sample
+
+    _by_sample: dict[str, list[tuple[float, float]]] = PrivateAttr(default_factory=lambda: defaultdict(list))
+
+    async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
+        started = time.monotonic()
+        try:
+            return await super()._agenerate(*args, **kwargs)
+        finally:
+            self._by_sample[SAMPLE.get()].append((started, time.monotonic()))
 
 
 # run_command builds its own runner; this script is never imported by the package.
@@ -157,7 +182,7 @@ class Target:
 def one_run(
     target: Target, *, count: int, concurrency: int, latency: float, reference_like: bool = False
 ) -> dict[str, Any]:
-    model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=latency)
+    model = SampleTimedModel(script=PLAUSIBLE_SCRIPT, latency_s=latency)
     flags = [
         *(["--demo"] if target.collection == DEMO_COLLECTION else ["--collection", target.collection]),
         "--count",
@@ -200,6 +225,8 @@ def one_run(
     return {
         "wall": wall,
         "busy": busy_seconds(model.spans),
+        # Each sample's own time with a call in flight, summed: the ideal at any concurrency.
+        "own_ideal": sum(busy_seconds(spans) for spans in model.sample_spans().values()),
         "started": funnel["samples_started"],
         "accepted": funnel["accepted"],
         "calls": funnel["llm"]["calls"],
@@ -286,23 +313,24 @@ def main() -> None:
             results = base
             if concurrency > 1:
                 results = runs(count=count, concurrency=concurrency, latency=args.latency)
-            fractions = [run["started"] * per_sample / concurrency / run["wall"] for run in results]
+            fractions = [run["own_ideal"] / concurrency / run["wall"] for run in results]
             middle = results[sorted(range(len(results)), key=fractions.__getitem__)[len(results) // 2]]
-            ideal = middle["started"] * per_sample / concurrency
+            ideal = middle["own_ideal"] / concurrency
             print(
                 f"    concurrency {concurrency:>3}: {middle['started']:>4} samples in {middle['wall']:6.1f} s, "
                 f"ideal {ideal:6.1f} s -> {spread(fractions, '.2f')}; {middle['in_flight']:.1f} in flight on "
                 f"average; this process busy {middle['cpu'] / middle['wall']:.0%} of the time{machine_share(middle)}"
             )
-            busy = [run["busy_lanes"] for run in results if run["busy_lanes"] is not None]
+            busy = [(run["busy_lanes"], run["own_ideal"] / run["started"]) for run in results if run["busy_lanes"]]
             if busy:
-                rates = [rate for rate, _, _ in busy]
+                rates = [rate for (rate, _, _), _ in busy]
+                lane_fractions = [rate * own / concurrency for (rate, _, _), own in busy]
                 print(
-                    f"{'':<21}with every lane busy ({statistics.median(seconds for _, seconds, _ in busy):.1f} s): "
+                    f"{'':<21}with every lane busy ({statistics.median(s for (_, s, _), _ in busy):.1f} s): "
                     f"{statistics.median(rates):.2f} samples/s "
-                    f"-> {spread([rate * per_sample / concurrency for rate in rates], '.2f')} of the ideal"
+                    f"-> {spread(lane_fractions, '.2f')} of the ideal"
                     + (
-                        f"; then the drain, fewer samples than lanes: {spread([d for _, _, d in busy], '.1f')} s"
+                        f"; then the drain, fewer samples than lanes: {spread([d for (_, _, d), _ in busy], '.1f')} s"
                         if concurrency > 1
                         else ""
                     )
