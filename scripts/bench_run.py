@@ -103,10 +103,12 @@ class CountingRunner(SampleRunner):
 class SampleTimedModel(ScriptedChatModel):
     """The scripted model, noting each call's span under the sample that made it."""
 
-    def sample_spans(self) -> dict[str, list[tuple[float, float]]]:
-        return self._by_sample
-
     _by_sample: dict[str, list[tuple[float, float]]] = PrivateAttr(default_factory=lambda: defaultdict(list))
+
+    @property
+    def sample_spans(self) -> dict[str, list[tuple[float, float]]]:
+        """(start, end) of every call, by the thread of the sample that made it."""
+        return self._by_sample
 
     async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
         started = time.monotonic()
@@ -224,9 +226,9 @@ def one_run(
     prompt_tokens = sum(role["input_tokens"] for role in funnel["llm"]["per_role"].values())
     return {
         "wall": wall,
-        "busy": busy_seconds(model.spans),
+        "busy": busy_seconds([span for spans in model.sample_spans.values() for span in spans]),
         # Each sample's own time with a call in flight, summed: the ideal at any concurrency.
-        "own_ideal": sum(busy_seconds(spans) for spans in model.sample_spans().values()),
+        "own_ideal": sum(busy_seconds(spans) for spans in model.sample_spans.values()),
         "started": funnel["samples_started"],
         "accepted": funnel["accepted"],
         "calls": funnel["llm"]["calls"],
@@ -321,19 +323,19 @@ def main() -> None:
                 f"ideal {ideal:6.1f} s -> {spread(fractions, '.2f')}; {middle['in_flight']:.1f} in flight on "
                 f"average; this process busy {middle['cpu'] / middle['wall']:.0%} of the time{machine_share(middle)}"
             )
-            busy = [(run["busy_lanes"], run["own_ideal"] / run["started"]) for run in results if run["busy_lanes"]]
-            if busy:
-                rates = [rate for (rate, _, _), _ in busy]
-                lane_fractions = [rate * own / concurrency for (rate, _, _), own in busy]
+            full = [run for run in results if run["busy_lanes"] is not None]
+            if full:
+                rates = [run["busy_lanes"][0] for run in full]
+                lane_fractions = [
+                    rate * run["own_ideal"] / run["started"] / concurrency
+                    for rate, run in zip(rates, full, strict=True)
+                ]
+                drains = [run["busy_lanes"][2] for run in full]
+                drain = f"; then the drain, fewer samples than lanes: {spread(drains, '.1f')} s"
                 print(
-                    f"{'':<21}with every lane busy ({statistics.median(s for (_, s, _), _ in busy):.1f} s): "
-                    f"{statistics.median(rates):.2f} samples/s "
-                    f"-> {spread(lane_fractions, '.2f')} of the ideal"
-                    + (
-                        f"; then the drain, fewer samples than lanes: {spread([d for (_, _, d), _ in busy], '.1f')} s"
-                        if concurrency > 1
-                        else ""
-                    )
+                    f"{'':<21}with every lane busy ({statistics.median(run['busy_lanes'][1] for run in full):.1f} s): "
+                    f"{statistics.median(rates):.2f} samples/s -> {spread(lane_fractions, '.2f')} of the ideal"
+                    + (drain if concurrency > 1 else "")
                 )
         print("(c) per accepted sample          calls   prompt tokens")
         for name, results in (("default", base), ("reference-like", reference)):
