@@ -108,17 +108,21 @@ class SampleRunner:
             if snapshot.next:
                 payload = None
         saver = self.graph.checkpointer
-        known_new = saver.new_thread(thread_id) if fresh and isinstance(saver, PooledPostgresSaver) else nullcontext()
-        # Checkpoints are written while the next step runs; a crash loses at most the step in flight.
+        pooled = saver if isinstance(saver, PooledPostgresSaver) else None
+        known_new = pooled.new_thread(thread_id) if fresh and pooled else nullcontext()
+        # Checkpoints are written while the next step runs, each with the writes of the tasks that led
+        # to it; a crash loses at most the step in flight.
+        holding = pooled.holding_writes(thread_id) if pooled else nullcontext()
         # Asked for every state key, the graph returns the values its last checkpoint holds.
         with known_new:
-            final = await self.graph.ainvoke(
-                payload,  # type: ignore[arg-type]
-                config,  # type: ignore[arg-type]
-                context=self.context,
-                durability="async",
-                output_keys=STATE_KEYS,
-            )
+            async with holding:
+                final = await self.graph.ainvoke(
+                    payload,  # type: ignore[arg-type]
+                    config,  # type: ignore[arg-type]
+                    context=self.context,
+                    durability="async",
+                    output_keys=STATE_KEYS,
+                )
         return self.result(thread_id, final)
 
     def result(self, thread_id: str, state: dict[str, Any]) -> SampleResult:

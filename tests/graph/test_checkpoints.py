@@ -123,3 +123,45 @@ def test_a_thread_known_to_be_new_is_not_looked_up_once(pg_url: str) -> None:
     assert second is not None and second.checkpoint["id"] == "1f0-0003"
     assert by_id is not None and by_id.checkpoint["id"] == "1f0-0001"
     assert after is not None and after.checkpoint["id"] == "1f0-0003"
+
+
+def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_saver_writes_them(pg_url: str) -> None:
+    upstream_thread, held_thread = f"upstream-{uuid.uuid4().hex[:8]}", f"held-{uuid.uuid4().hex[:8]}"
+    counted = f"counted-{uuid.uuid4().hex[:8]}"
+    root: Any = {"configurable": {"thread_id": counted, "checkpoint_ns": ""}}
+    versions: Any = {"question_type": "1"}
+
+    def saved_writes() -> int:
+        with psycopg.connect(pg_url) as conn:
+            found = conn.execute("SELECT count(*) FROM checkpoint_writes WHERE thread_id = %s", (counted,)).fetchone()
+        return found[0] if found else -1
+
+    async def main() -> list[int]:
+        async with AsyncPostgresSaver.from_conn_string(pg_url) as upstream:
+            await upstream.setup()
+            await history(upstream, upstream_thread)
+        seen = []
+        async with state_pools(pg_url, concurrency=2) as (pool, _):
+            saver = PooledPostgresSaver(pool)  # type: ignore[arg-type]
+            async with saver.holding_writes(held_thread):
+                await history(saver, held_thread)
+            async with saver.holding_writes(counted):
+                first = checkpoint(1, {"question_type": "comparison"}, versions)
+                config = await saver.aput(root, first, {"source": "input", "step": -1}, versions)  # type: ignore[typeddict-item]
+                await saver.aput_writes(config, [("drafts", DRAFTS)], "task-1")
+                seen.append(saved_writes())  # held
+                second = checkpoint(2, {"question_type": "comparison"}, versions)
+                config = await saver.aput(config, second, {"source": "loop", "step": 0}, {})  # type: ignore[typeddict-item]
+                seen.append(saved_writes())  # saved with the checkpoint they led to
+                await saver.aput_writes(config, [("revisions", 1)], "task-2")
+                await saver.aput_writes(config, [(ERROR, "boom")], "task-3")
+                seen.append(saved_writes())  # an error is saved at once, with what was held before it
+                await saver.aput_writes(config, [("revisions", 2)], "task-4")
+                seen.append(saved_writes())
+            seen.append(saved_writes())  # the block's end saves what no checkpoint followed
+            await saver.aput_writes(config, [("revisions", 3)], "task-5")
+            seen.append(saved_writes())  # outside the block, at once
+        return seen
+
+    assert asyncio.run(main()) == [0, 1, 3, 3, 4, 5]
+    assert rows(pg_url, held_thread) == rows(pg_url, upstream_thread)
