@@ -66,6 +66,12 @@ def split_channel_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     return inline, blobs
 
 
+async def write_batches(cursor: Any, batches: list[tuple[str, list[Any]]]) -> None:
+    """Each (statement, rows) batch of task writes, in order, so repeated writes resolve as they would one by one."""
+    for statement, rows in batches:
+        await cursor.executemany(statement, rows)
+
+
 class PooledPostgresSaver(AsyncPostgresSaver):
     """`AsyncPostgresSaver` whose operations on a pool run side by side, serialising on the event loop."""
 
@@ -104,8 +110,7 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             self._holding.discard(thread_id)
             if held := self._held.pop(thread_id, None):
                 async with self._cursor(pipeline=True) as cursor:
-                    for query, rows in held:
-                        await cursor.executemany(query, rows)
+                    await write_batches(cursor, held)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -155,8 +160,7 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             Jsonb(get_serializable_checkpoint_metadata(config, metadata), dumps=json_bytes),
         )
         async with self._cursor(pipeline=True) as cursor:
-            for query, rows in held or ():
-                await cursor.executemany(query, rows)
+            await write_batches(cursor, held or [])
             if blob_rows:
                 await cursor.executemany(self.UPSERT_CHECKPOINT_BLOBS_SQL, blob_rows)
             await cursor.execute(self.UPSERT_CHECKPOINTS_SQL, row)
@@ -186,10 +190,9 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             held = self._held.setdefault(thread_id, [])
             held.append((query, rows))
             if not special:
-                return
+                return  # sent with the next checkpoint
             del self._held[thread_id]
         else:
             held = [(query, rows)]
         async with self._cursor(pipeline=True) as cursor:
-            for query, rows in held:
-                await cursor.executemany(query, rows)
+            await write_batches(cursor, held)
