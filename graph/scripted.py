@@ -197,8 +197,12 @@ class ScriptedChatModel(GenericFakeChatModel):
         message = self._reply(messages, kwargs.get("script_key", TEXT_CALLS))
         if fault is not None:
             message = Faults.spoil(fault, message)
-        self._spans.append((started, time.monotonic()))
+        self._note_span(started, time.monotonic())
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _note_span(self, started: float, ended: float) -> None:
+        """Keeps an asynchronous call's (start, end) for `spans`; a benchmark's subclass may also file it by sample."""
+        self._spans.append((started, ended))
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:  # type: ignore[override]
         """Tools are accepted and ignored: scripted replies decide what comes back."""

@@ -101,7 +101,7 @@ class CountingRunner(SampleRunner):
 
 
 class SampleTimedModel(ScriptedChatModel):
-    """The scripted model, noting each call's span under the sample that made it."""
+    """The scripted model, filing each call's span also under the sample that made it."""
 
     _by_sample: dict[str, list[tuple[float, float]]] = PrivateAttr(default_factory=lambda: defaultdict(list))
 
@@ -110,12 +110,9 @@ class SampleTimedModel(ScriptedChatModel):
         """(start, end) of every call, by the thread of the sample that made it."""
         return self._by_sample
 
-    async def _agenerate(self, *args: Any, **kwargs: Any) -> Any:
-        started = time.monotonic()
-        try:
-            return await super()._agenerate(*args, **kwargs)
-        finally:
-            self._by_sample[SAMPLE.get()].append((started, time.monotonic()))
+    def _note_span(self, started: float, ended: float) -> None:
+        super()._note_span(started, ended)
+        self._by_sample[SAMPLE.get()].append((started, ended))
 
 
 # run_command builds its own runner; this script is never imported by the package.
@@ -226,7 +223,7 @@ def one_run(
     prompt_tokens = sum(role["input_tokens"] for role in funnel["llm"]["per_role"].values())
     return {
         "wall": wall,
-        "busy": busy_seconds([span for spans in model.sample_spans.values() for span in spans]),
+        "busy": busy_seconds(model.spans),
         # Each sample's own time with a call in flight, summed: the ideal at any concurrency.
         "own_ideal": sum(busy_seconds(spans) for spans in model.sample_spans.values()),
         "started": funnel["samples_started"],
@@ -311,10 +308,9 @@ def main() -> None:
         )
         print("(b) throughput as a fraction of the ideal")
         for concurrency in args.concurrency:
-            count = args.scale_count
             results = base
             if concurrency > 1:
-                results = runs(count=count, concurrency=concurrency, latency=args.latency)
+                results = runs(count=args.scale_count, concurrency=concurrency, latency=args.latency)
             fractions = [run["own_ideal"] / concurrency / run["wall"] for run in results]
             middle = results[sorted(range(len(results)), key=fractions.__getitem__)[len(results) // 2]]
             ideal = middle["own_ideal"] / concurrency
