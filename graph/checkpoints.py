@@ -78,8 +78,8 @@ class PooledPostgresSaver(AsyncPostgresSaver):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._new_threads: set[str] = set()
-        self._holding: set[str] = set()
         self._held: dict[str, list[tuple[str, list[Any]]]] = {}
+        """The threads whose task writes are held, each with the writes held so far."""
 
     @contextmanager
     def new_thread(self, thread_id: str) -> Iterator[None]:
@@ -103,14 +103,21 @@ class PooledPostgresSaver(AsyncPostgresSaver):
         at once, with any held before them; writes still held when the block ends are saved then. A
         crash loses at most the writes of the step in flight, whose tasks run again on resume.
         """
-        self._holding.add(thread_id)
+        self._held[thread_id] = []
         try:
             yield
         finally:
-            self._holding.discard(thread_id)
             if held := self._held.pop(thread_id, None):
                 async with self._cursor(pipeline=True) as cursor:
                     await write_batches(cursor, held)
+
+    def _take_held(self, thread_id: str) -> list[tuple[str, list[Any]]]:
+        """The writes held for the thread so far (none when it is not holding); it goes on holding."""
+        held = self._held.get(thread_id)
+        if not held:
+            return []
+        self._held[thread_id] = []
+        return held
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -150,7 +157,7 @@ class PooledPostgresSaver(AsyncPostgresSaver):
         inline, blobs = split_channel_values(checkpoint["channel_values"])
         changed = {name: version for name, version in new_versions.items() if name in blobs}
         blob_rows = self._dump_blobs(thread_id, namespace, blobs, changed)
-        held = self._held.pop(thread_id, None)
+        held = self._take_held(thread_id)
         row = (
             thread_id,
             namespace,
@@ -160,7 +167,7 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             Jsonb(get_serializable_checkpoint_metadata(config, metadata), dumps=json_bytes),
         )
         async with self._cursor(pipeline=True) as cursor:
-            await write_batches(cursor, held or [])
+            await write_batches(cursor, held)
             if blob_rows:
                 await cursor.executemany(self.UPSERT_CHECKPOINT_BLOBS_SQL, blob_rows)
             await cursor.execute(self.UPSERT_CHECKPOINTS_SQL, row)
@@ -186,12 +193,11 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             writes,
         )
         thread_id = configurable["thread_id"]
-        if thread_id in self._holding:
-            held = self._held.setdefault(thread_id, [])
-            held.append((query, rows))
+        if thread_id in self._held:
+            self._held[thread_id].append((query, rows))
             if not special:
                 return  # sent with the next checkpoint
-            del self._held[thread_id]
+            held = self._take_held(thread_id)
         else:
             held = [(query, rows)]
         async with self._cursor(pipeline=True) as cursor:
