@@ -30,6 +30,10 @@ from nodes.ports import Services
 from nodes.seed import retrieve_neighbours, select_seed
 from state.sample import SampleInput, SampleOutput, SampleState
 
+#: The sample graph, typed by its state, the run's context, a sample's input and its output.
+SampleGraph = StateGraph[SampleState, Context, SampleInput, SampleOutput]
+CompiledSampleGraph = CompiledStateGraph[SampleState, Context, SampleInput, SampleOutput]
+
 ServicesFactory = Callable[[Context], Awaitable[Services]]
 
 NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
@@ -93,7 +97,7 @@ def on_the_event_loop(route: Callable[..., str]) -> Callable[..., Awaitable[str]
     return routed
 
 
-def build_graph(services: ServicesFactory | None = None) -> StateGraph:
+def build_graph(services: ServicesFactory | None = None) -> SampleGraph:
     """The uncompiled sample graph (SPEC section 2); node names are SPEC's.
 
     `services` builds the corpus, models and seed pool for runs whose context has none.
@@ -112,14 +116,14 @@ def build_graph(services: ServicesFactory | None = None) -> StateGraph:
 
 def compile_graph(
     checkpointer: BaseCheckpointSaver | None = None, services: ServicesFactory | None = None
-) -> CompiledStateGraph:
+) -> CompiledSampleGraph:
     """The sample graph compiled with a checkpointer (one thread per sample)."""
     builder = build_graph(services) if services else default_graph()
     return builder.compile(checkpointer=checkpointer, name="triad_sample")
 
 
 @functools.cache
-def default_graph() -> StateGraph:
+def default_graph() -> SampleGraph:
     """`build_graph()`, built once per process (a build takes some 15 ms); each run compiles it anew."""
     return build_graph()
 

@@ -165,7 +165,7 @@ class VectorIndex:
 
 
 #: Every corpus session is read-only: nothing triad sends can change the user's store.
-READ_ONLY_SESSION = {"autocommit": True, "options": "-c default_transaction_read_only=on"}
+READ_ONLY_SESSION: dict[str, Any] = {"autocommit": True, "options": "-c default_transaction_read_only=on"}
 
 #: Connections the corpus keeps open for concurrent samples.
 POOL_SIZE = 8
@@ -350,7 +350,7 @@ class Corpus:
         return valid
 
     async def _fetch(
-        self, query: sql.Composable, params: Sequence[Any], *, exact: bool = False
+        self, query: sql.SQL | sql.Composed, params: Sequence[Any], *, exact: bool = False
     ) -> list[tuple[Any, ...]]:
         async with self._pool.connection() as conn:
             cursor = conn.cursor(row_factory=tuple_row)

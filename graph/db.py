@@ -140,7 +140,7 @@ def embedded_status(pg_dir: Path) -> dict[str, Any]:
 def stop_embedded(pg_dir: Path) -> bool:
     """Stop the embedded server; False when it was not running."""
     _quiet_pgserver()
-    from pgserver._commands import pg_ctl
+    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made per executable at import
 
     pg_dir = pg_dir.expanduser().resolve()
     if embedded_status(pg_dir)["state"] != "running":

@@ -35,10 +35,6 @@ class SentenceTransformerEmbeddings(Embeddings):
         self.model_dir = model_dir
         self._model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
 
-    @property
-    def dimension(self) -> int:
-        return int(self._model.get_sentence_embedding_dimension())
-
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         vectors = self._model.encode(
             texts, batch_size=ENCODE_BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False

@@ -5,13 +5,16 @@ A sample whose state carries an `outcome` is finished (no_bridge, rejected or fa
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, cast
 
-from langgraph.graph import END
+from langgraph.graph import END as GRAPH_END
 from langgraph.runtime import Runtime
 
 from nodes.context import Context
 from state.sample import SampleState
+
+#: LangGraph's END, typed as the literal the routes' return annotations name.
+END = cast(Literal["__end__"], GRAPH_END)
 
 
 def _ended(state: SampleState) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.builder import compile_graph
@@ -90,7 +91,7 @@ class SampleRunner:
         self.graph = compile_graph(checkpointer)
         self.context = replace(context, services=services)
 
-    def config(self, thread_id: str) -> dict[str, Any]:
+    def config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
 
     async def run(self, spec: SampleInput, thread_id: str, *, fresh: bool = False) -> SampleResult:
@@ -100,7 +101,7 @@ class SampleRunner:
         spares looking it up.
         """
         config = self.config(thread_id)
-        payload: dict[str, Any] | None = {**spec, "thread_id": thread_id}
+        payload: SampleInput | None = {**spec, "thread_id": thread_id}
         if not fresh:
             snapshot = await self.graph.aget_state(config)
             if snapshot.values and not snapshot.next:
@@ -117,8 +118,8 @@ class SampleRunner:
         with known_new:
             async with holding:
                 final = await self.graph.ainvoke(
-                    payload,  # type: ignore[arg-type]
-                    config,  # type: ignore[arg-type]
+                    payload,
+                    config,
                     context=self.context,
                     durability="async",
                     output_keys=STATE_KEYS,

@@ -27,7 +27,7 @@ _lock = asyncio.Lock()
 
 def _models(context: Context, configured: dict[str, str]) -> dict[str, str]:
     """A model field changed in the context form wins; otherwise the configured (or default) model."""
-    chosen = {}
+    chosen: dict[str, str] = {}
     for role in ROLES:
         in_form = getattr(context, f"{role}_model")
         chosen[role] = in_form if in_form != DEFAULT_MODELS[role] else configured[role]

@@ -19,7 +19,7 @@ from nodes.common import Update, chunk_ref, instructed, mentions, records_failur
 from nodes.context import Context
 from nodes.implementations import resolve_implementation
 from prompts import bridge, delimit_all
-from state.sample import BridgeAttempt, ChunkRef, SampleState
+from state.sample import BridgeAttempt, BridgeMethod, ChunkRef, SampleState
 from state.schemas import BridgeProposal
 
 #: Spans that look like entities in technical and general prose: identifiers with underscores,
@@ -61,18 +61,20 @@ def _entity_spans(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _attempt(seed_id: str, method: str, topic: str, chunks: Sequence[ChunkRef], cause: str = "") -> BridgeAttempt:
+def _attempt(
+    seed_id: str, method: BridgeMethod, topic: str, chunks: Sequence[ChunkRef], cause: str = ""
+) -> BridgeAttempt:
     return BridgeAttempt(
         seed_id=seed_id,
         method=method,
         found=not cause,
         topic=topic,
         chunk_ids=[c["id"] for c in chunks],
-        cause=cause,  # type: ignore[typeddict-item]
+        cause=cause,
     )
 
 
-def _found(state: SampleState, method: str, topic: str, chunks: list[ChunkRef]) -> Update:
+def _found(state: SampleState, method: BridgeMethod, topic: str, chunks: list[ChunkRef]) -> Update:
     return {
         "bridge_topic": topic,
         "supporting": chunks,

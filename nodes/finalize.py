@@ -47,7 +47,7 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
     """Assemble and validate the SPEC section 3 record."""
     context = runtime.context
     draft = latest_draft(state)
-    record = {
+    record: dict[str, Any] = {
         "id": state.get("thread_id") or f"{context.run_id}/adhoc",
         "question": draft["question"],
         "answer": draft["answer"],

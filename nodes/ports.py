@@ -38,18 +38,26 @@ class StructuredChat(Protocol):
 
 
 class ChunkLike(Protocol):
-    """A chunk as the corpus returns it."""
+    """A chunk as the corpus returns it (read-only)."""
 
-    id: str
-    text: str
-    metadata: dict[str, Any]
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def metadata(self) -> dict[str, Any]: ...
 
 
 class HitLike(Protocol):
-    """A similarity hit as the corpus returns it."""
+    """A similarity hit as the corpus returns it (read-only)."""
 
-    chunk: ChunkLike
-    distance: float
+    @property
+    def chunk(self) -> ChunkLike: ...
+
+    @property
+    def distance(self) -> float: ...
 
 
 class CorpusReader(Protocol):

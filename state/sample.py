@@ -31,11 +31,15 @@ class ChunkRef(TypedDict):
     metadata: dict[str, Any]
 
 
+#: How a bridge was found: `proposal`, the bridge proposer named a common topic; `exact_match`, match_bridge.
+BridgeMethod = Literal["proposal", "exact_match"]
+
+
 class BridgeAttempt(TypedDict):
     """One try at finding a bridge for one seed; a failed one explains the restart that follows."""
 
     seed_id: str
-    method: Literal["proposal", "exact_match"]
+    method: BridgeMethod
     """`proposal`: the bridge proposer named a common topic; `exact_match`: found by match_bridge."""
     found: bool
     topic: str
