@@ -31,7 +31,7 @@ class ChunkRef(TypedDict):
     metadata: dict[str, Any]
 
 
-#: How a bridge was found: `proposal`, the bridge proposer named a common topic; `exact_match`, match_bridge.
+#: How a bridge attempt looked for its bridge (see `BridgeAttempt.method`).
 BridgeMethod = Literal["proposal", "exact_match"]
 
 
