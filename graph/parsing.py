@@ -59,7 +59,7 @@ def _single_bool_field(schema: type[BaseModel]) -> str | None:
 
 def _verdict_word(text: str, field: str) -> bool | None:
     """A whole-reply verdict word for the boolean `field`, or None when the reply is not one."""
-    word = re.sub(r"[\s.!*_`\"']+", " ", text).strip().casefold()
+    word = re.sub(r"[\s.!*_`\"'-]+", " ", text).strip().casefold()
     label = field.replace("_", " ").casefold()
     if word in _TRUE_WORDS or word == label:
         return True

@@ -26,12 +26,13 @@ from graph.cli import run_async
 from graph.corpus import Corpus
 from graph.db import database_url as resolve_database_url
 from graph.db import state_url as resolve_state_url
+from graph.errors import UserError
 from graph.llm import LLMGateway, build_gateway
 from graph.settings import Settings, resolve_settings
 from nodes.context import Context
 from nodes.finalize import rejection_entry
 from nodes.ports import Services
-from state.sample import SampleInput, SampleState
+from state.sample import SampleInput, SampleState, input_problem
 from state.usage import Role
 
 
@@ -139,14 +140,24 @@ class SampleRunner:
 
 
 def context_for(settings: Settings, gateway: LLMGateway, **overrides: Any) -> Context:
-    """The run context: paper defaults, the resolved model specs, and any overrides."""
+    """The run context: paper defaults, the resolved model specs, and any overrides.
+
+    A setting outside its range is a `UserError` naming it (a `ValueError` too, for the Python API).
+    """
     roles = gateway.roles
-    return Context(
-        generator_model=roles["generator"].spec,
-        validator_model=roles["validator"].spec,
-        extractor_model=roles["extractor"].spec,
-        **overrides,
-    )
+    try:
+        return Context(
+            generator_model=roles["generator"].spec,
+            validator_model=roles["validator"].spec,
+            extractor_model=roles["extractor"].spec,
+            **overrides,
+        )
+    except ValueError as invalid:
+        raise InvalidSetting(str(invalid)) from None
+
+
+class InvalidSetting(UserError, ValueError):
+    """A run setting outside its range."""
 
 
 async def arun_sample(
@@ -159,15 +170,19 @@ async def arun_sample(
     **context_overrides: Any,
 ) -> SampleResult:
     """Run one sample in-process (see `run_sample`)."""
+    problem = input_problem(spec)
+    if problem:
+        raise ValueError(problem)
     thread_id = thread_id or f"adhoc/{uuid.uuid4().hex[:12]}"
     settings = settings or resolve_settings({"collection": collection})
     url = resolve_database_url(settings)
     gateway = build_gateway(settings, models=models, state_url=resolve_state_url(settings))
+    context = context_for(settings, gateway, **context_overrides)  # bad settings fail before the database opens
     corpus = await Corpus.open(url, collection, schema=settings.schema_name, max_chars=settings.max_chunk_chars)
     try:
         services = Services(corpus=corpus, llm=gateway, seeds=SeedRegistry(corpus))
         async with open_checkpointer(resolve_state_url(settings)) as saver:
-            runner = SampleRunner(services, saver, context_for(settings, gateway, **context_overrides))
+            runner = SampleRunner(services, saver, context)
             return await runner.run(spec, thread_id)
     finally:
         await corpus.close()

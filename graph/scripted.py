@@ -293,7 +293,7 @@ def propose(messages: list[BaseMessage]) -> dict[str, Any]:
     return {"topic": "", "chunks": [], "entities": listed}
 
 
-def write_question(messages: list[BaseMessage]) -> dict[str, str]:
+def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
     text = prompt(messages)
     chunks = tagged(messages, "chunk")
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
@@ -312,16 +312,19 @@ def write_question(messages: list[BaseMessage]) -> dict[str, str]:
         return {
             "question": f'What is the number of the manual section that shares a subject with "{title_b}"?',
             "answer": number_a,
+            "hidden_entities": [{"entity": title_a, "chunk": "A"}],
         }
     if "intersection" in text:
         return {
             "question": f'Which section number of the PostgreSQL 15 manual covers both {topic} and "{title_b}"?',
             "answer": number_a,
         }
-    earlier = min((number_a, number_b), key=lambda n: [int(part) for part in n.split(".") if part.isdigit()])
+    order = {title_a: number_a, title_b: number_b}
+    earlier = min(order, key=lambda title: [int(part) for part in order[title].split(".") if part.isdigit()])
     return {
         "question": f'Which comes earlier in the PostgreSQL 15 manual, "{title_a}" or "{title_b}"?',
         "answer": earlier,
+        "compared_entities": [title_a, title_b],
     }
 
 
@@ -336,6 +339,7 @@ def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
     question = next(iter(tagged(messages, "question").values()))
     short = len(question.split()) <= 30
     return {
+        "reasoning": f"{len(question.split())} words; each chunk holds one of the two section headings",
         "quality": short,
         "multi_hop": True,
         "unambiguous": short,
@@ -367,7 +371,11 @@ PLAUSIBLE_SCRIPT = {
     "BridgeProposal": propose,
     "QuestionDraft": write_question,
     "QualityVerdict": judge_quality,
-    "SufficiencyVerdict": lambda messages: {"sufficient": False, "reason": "one heading is missing"},
+    "SufficiencyVerdict": lambda messages: {
+        "reasoning": "the question needs two section headings; the text holds fewer",
+        "sufficient": False,
+        "reason": "one heading is missing",
+    },
     "TemporalLabel": lambda messages: {"temporal": "first" in prompt(messages), "reason": "order of sections"},
     "RelevanceVerdict": label_relevance,
     "RagAnswer": rag_answer,

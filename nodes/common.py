@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -36,6 +36,11 @@ def chunk_ref(chunk: ChunkLike) -> ChunkRef:
 def letter_labels(count: int) -> list[str]:
     """A, B, C, ... for supporting chunks."""
     return list(string.ascii_uppercase[:count])
+
+
+def joined(items: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C": items as a sentence lists them."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def mentions(text: str, entity: str) -> bool:
@@ -85,3 +90,15 @@ def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awa
 
 def word_count(text: str) -> int:
     return len(text.split())
+
+
+def yes_or_no(answer: str) -> str | None:
+    """ "Yes" or "No" for an answer that is one of them in any case, with a trailing full stop; else None."""
+    word = answer.strip().rstrip(".!").strip().casefold()
+    return {"yes": "Yes", "no": "No"}.get(word)
+
+
+def normalised_answer(answer: str, *, binary: bool) -> str:
+    """The answer as a record keeps it: stripped, and a binary answer written exactly "Yes" or "No"."""
+    stripped = answer.strip()
+    return (yes_or_no(stripped) or stripped) if binary else stripped

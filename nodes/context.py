@@ -8,6 +8,7 @@ from typing import Any
 from pydantic.json_schema import SkipJsonSchema
 
 from nodes.ports import Services
+from state.record import MAX_UNANSWERABLE_CONTEXTS, MIN_UNANSWERABLE_CONTEXTS
 
 DEFAULT_GENERATOR = "google_genai:gemini-2.5-flash"
 DEFAULT_VALIDATOR = "google_genai:gemini-3.1-flash-lite-preview"
@@ -31,13 +32,15 @@ class Context:
     min_chunk_chars: int = 200
     """Chunks shorter than this are never seeds: too thin to carry a fact."""
     max_question_words: int = 40
+    """Lint: a longer question is sent back for revision."""
     max_answer_words: int = 20
+    """Lint: a longer answer is sent back for revision."""
     hard_extra: int = 0
     """Difficulty: relevant contexts <= hops + hard_extra is hard."""
     medium_extra: int = 2
     """Difficulty: relevant contexts <= hops + medium_extra is medium; more is easy."""
-    max_unanswerable_contexts: int = 5
-    """Non-relevant contexts kept for the unanswerable variant (fewer than 2: no variant)."""
+    max_unanswerable_contexts: int = MAX_UNANSWERABLE_CONTEXTS
+    """Non-relevant contexts kept for the unanswerable variant, 2 to 5 (fewer than 2 found: no variant)."""
     bridge_proposer: str = "llm"
     """propose_bridge implementation: llm or entity_overlap."""
     relevance_labeller: str = "care"
@@ -47,11 +50,46 @@ class Context:
     replayed_from: str | None = None
     """`<thread_id>@<checkpoint_id>` when this run replays a sample from a checkpoint."""
     generator_model: str = DEFAULT_GENERATOR
+    """Model spec of the generator role (propose_bridge, generate_question, revise_question)."""
     validator_model: str = DEFAULT_VALIDATOR
+    """Model spec of the validator role (judge_quality, judge_sufficiency, classify_temporal)."""
     extractor_model: str = DEFAULT_EXTRACTOR
+    """Model spec of the extractor role (extract_contexts' relevance labels)."""
     # Typed Any and left out of the JSON schema: Studio's context form cannot show live objects.
     services: SkipJsonSchema[Any] = field(default=None, repr=False, compare=False)
     """The run's `nodes.ports.Services` (corpus, models, seed pool); set by the runner, never checkpointed."""
+
+    def __post_init__(self) -> None:
+        """Refuse, before anything is spent, settings that could only fail once samples have run."""
+        problem = self.problem()
+        if problem:
+            raise ValueError(problem)
+
+    def problem(self) -> str | None:
+        """What is wrong with these settings, in one line naming the fix; None when they can run."""
+        at_least = {
+            "max_restarts": 0,
+            "max_revisions": 0,
+            "neighbours_n": 1,
+            "distractors_k": 0,
+            "min_chunk_chars": 0,
+            "max_question_words": 1,
+            "max_answer_words": 1,
+            "hard_extra": 0,
+        }
+        for name, lowest in at_least.items():
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+                return f"{name} must be a whole number of at least {lowest}, not {value!r}"
+        if not isinstance(self.medium_extra, int) or self.medium_extra < self.hard_extra:
+            return f"medium_extra must be at least hard_extra ({self.hard_extra}), not {self.medium_extra!r}"
+        low, high = MIN_UNANSWERABLE_CONTEXTS, MAX_UNANSWERABLE_CONTEXTS
+        if not isinstance(self.max_unanswerable_contexts, int) or not low <= self.max_unanswerable_contexts <= high:
+            return (
+                f"max_unanswerable_contexts must be from {low} to {high} (what a record holds), "
+                f"not {self.max_unanswerable_contexts!r}"
+            )
+        return None
 
     def require_services(self) -> Services:
         if self.services is None:

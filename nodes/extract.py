@@ -86,7 +86,11 @@ async def label_with_care(
 async def label_with_care_batched(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
 ) -> tuple[list[RelevanceLabel], list[CallRecord]]:
-    """CARE in one call for all candidates; a candidate the reply leaves out counts as not relevant."""
+    """CARE in one call for all candidates; a candidate the reply leaves out is asked again alone, with CARE.
+
+    A missing label is never read as "not relevant": that label would put the candidate among the
+    contexts a RAG system must abstain on.
+    """
     if not candidates:
         return [], []
     question, answer = delimited_draft(state)
@@ -101,16 +105,22 @@ async def label_with_care_batched(
         ),
     )
     verdict, call = await llm.ask("extractor", BatchRelevanceVerdict, messages, node="extract_contexts")
-    by_label = {item.candidate: item.relevant for item in verdict.labels}
-    return [
-        RelevanceLabel(
+    by_label = {"".join(item.candidate.split()).upper(): item.relevant for item in verdict.labels}
+    missing = [c for label, c in zip(labels, candidates, strict=True) if label not in by_label]
+    asked_again, calls = await label_with_care(state, missing, llm)
+    again = {label["chunk_id"]: label for label in asked_again}
+    batched = [
+        RelevanceLabel(chunk_id=c["id"], relevant=by_label[label], reason="", labeller="care_batched")
+        if label in by_label
+        else RelevanceLabel(
             chunk_id=c["id"],
-            relevant=by_label.get(label, False),
-            reason="" if label in by_label else "left out of the batched reply",
-            labeller="care_batched",
+            relevant=again[c["id"]]["relevant"],
+            reason=f"left out of the batched reply, asked alone: {again[c['id']]['reason']}",
+            labeller="care",
         )
         for label, c in zip(labels, candidates, strict=True)
-    ], [call]
+    ]
+    return batched, [call, *calls]
 
 
 async def label_directly(

@@ -8,7 +8,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
-from nodes.common import Update
+from nodes.common import Update, normalised_answer
 from nodes.context import Context
 from prompts import PROMPT_VERSION
 from state.record import DatasetRecord
@@ -50,12 +50,13 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
     record: dict[str, Any] = {
         "id": state.get("thread_id") or f"{context.run_id}/adhoc",
         "question": draft["question"],
-        "answer": draft["answer"],
+        "answer": normalised_answer(draft["answer"], binary=state["binary"]),
         "question_type": state["question_type"],
         "binary": state["binary"],
         "temporal": state["temporal"],
         "role": state.get("role") or DEFAULT_ROLE,
         "bridge_topic": state["bridge_topic"],
+        "construction": draft.get("construction") or {},
         "hops": len(state["supporting"]),
         "supporting": [{"id": c["id"], "text": c["text"], "metadata": c["metadata"]} for c in state["supporting"]],
         "contexts": state["contexts"],

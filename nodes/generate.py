@@ -5,10 +5,10 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, instructed, letter_labels, records_failure
+from nodes.common import Update, instructed, joined, letter_labels, normalised_answer, records_failure
 from nodes.context import Context
 from prompts import delimit, delimit_all, generate, revise
-from state.sample import DEFAULT_ROLE, Draft, SampleState, latest_draft
+from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, latest_draft
 from state.schemas import QuestionDraft
 
 
@@ -23,6 +23,8 @@ def _shared_fields(state: SampleState) -> dict[str, str]:
         "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]],
         "binary_instruction": generate.BINARY_INSTRUCTIONS[state["binary"]],
         "role": state.get("role") or DEFAULT_ROLE,
+        "hops": str(len(state["supporting"])),
+        "labels": joined(letter_labels(len(state["supporting"]))),
         "bridge_topic": state["bridge_topic"],
         "chunks": labelled_chunks(state),
     }
@@ -33,7 +35,7 @@ def generation_messages(state: SampleState) -> list[BaseMessage]:
 
 
 def revision_feedback(state: SampleState) -> str:
-    """The latest round's rejection, in full: every judge's reason for the latest draft."""
+    """The latest round's rejection, in full: every check's reason for the latest draft."""
     revision = latest_draft(state)["revision"]
     rejections = [v for v in state["verdicts"] if v["revision"] == revision and not v["accepted"]]
     return "\n".join(f"- {v['judge']} check: {v['reason']}" for v in rejections)
@@ -52,28 +54,45 @@ def revision_messages(state: SampleState) -> list[BaseMessage]:
     )
 
 
+def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:
+    """The reply's account of its construction, with chunk labels turned into the store's chunk ids."""
+    ids = dict(zip(letter_labels(len(state["supporting"])), (c["id"] for c in state["supporting"]), strict=True))
+    return Construction(
+        compared_entities=[entity.strip() for entity in reply.compared_entities if entity.strip()],
+        hidden_entities=[
+            HiddenEntity(entity=hidden.entity.strip(), chunk_id=ids.get(hidden.chunk.strip().upper(), ""))
+            for hidden in reply.hidden_entities
+            if hidden.entity.strip()
+        ],
+    )
+
+
+def draft_from(reply: QuestionDraft, state: SampleState, *, origin: str, revision: int) -> Draft:
+    return Draft(
+        question=reply.question.strip(),
+        answer=normalised_answer(reply.answer, binary=state["binary"]),
+        origin=origin,  # type: ignore[typeddict-item]
+        revision=revision,
+        construction=construction_of(reply, state),
+    )
+
+
 @records_failure
 async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Write the first draft."""
     llm = runtime.context.require_services().llm
-    draft, call = await llm.ask("generator", QuestionDraft, generation_messages(state), node="generate_question")
-    return {
-        "drafts": [Draft(question=draft.question.strip(), answer=draft.answer.strip(), origin="generate", revision=0)],
-        "revisions": 0,
-        "llm_calls": [call],
-    }
+    reply, call = await llm.ask("generator", QuestionDraft, generation_messages(state), node="generate_question")
+    return {"drafts": [draft_from(reply, state, origin="generate", revision=0)], "revisions": 0, "llm_calls": [call]}
 
 
 @records_failure
 async def revise_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Rewrite the latest draft from its feedback; the prompt carries everything (no chat history)."""
     llm = runtime.context.require_services().llm
-    draft, call = await llm.ask("generator", QuestionDraft, revision_messages(state), node="revise_question")
+    reply, call = await llm.ask("generator", QuestionDraft, revision_messages(state), node="revise_question")
     revisions = state.get("revisions", 0) + 1
     return {
-        "drafts": [
-            Draft(question=draft.question.strip(), answer=draft.answer.strip(), origin="revise", revision=revisions)
-        ],
+        "drafts": [draft_from(reply, state, origin="revise", revision=revisions)],
         "revisions": revisions,
         "llm_calls": [call],
     }

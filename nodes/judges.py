@@ -7,19 +7,21 @@ as `rejected`, with every verdict kept in state.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, delimited_draft, instructed, letter_labels, records_failure
+from nodes.common import Update, delimited_draft, instructed, joined, letter_labels, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
-from prompts import delimit
+from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
 from prompts import temporal as temporal_prompt
 from state.sample import Judge, SampleState, Verdict, latest_draft
 from state.schemas import QualityVerdict, SufficiencyVerdict, TemporalLabel
+from state.usage import CallRecord
 
 
 def verdict_update(
@@ -42,16 +44,36 @@ def verdict_update(
     return update
 
 
+#: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
+DIMENSION_FIXES = {
+    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every entity named",
+    "multi_hop": "make it need every supporting chunk; no chunk, and no set of all chunks but one, may answer it",
+    "unambiguous": "give it one reading and exactly one answer that the chunks support",
+}
+
+
+def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
+    """Every failed dimension with its fix, then the judge's own reason."""
+    failed = [f"{name} failed ({DIMENSION_FIXES[name]})" for name, holds in dimensions.items() if not holds]
+    judge_reason = judge_reason.strip()
+    if not failed:
+        return judge_reason or "the judge rejected the draft without naming a dimension; check every requirement"
+    return "; ".join(failed) + (f". The judge says: {judge_reason}" if judge_reason else "")
+
+
 @records_failure
 async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Quality, multi-hop and unambiguity in one strict verdict."""
     llm = runtime.context.require_services().llm
     question, answer = delimited_draft(state)
+    hops = len(state["supporting"])
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(
             question_type=state["question_type"],
             binary="yes" if state["binary"] else "no",
+            hops=hops,
+            labels=joined(letter_labels(hops)),
             question=question,
             answer=answer,
             chunks=labelled_chunks(state),
@@ -61,44 +83,72 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
     dimensions = {"quality": verdict.quality, "multi_hop": verdict.multi_hop, "unambiguous": verdict.unambiguous}
     # Strict: a failed dimension rejects even when the judge's own flag says accepted.
     accepted = verdict.accepted and all(dimensions.values())
-    reason = verdict.reason.strip() or "failed: " + ", ".join(name for name, ok in dimensions.items() if not ok)
-    update = verdict_update(state, runtime.context, "quality", accepted=accepted, reason=reason, details=dimensions)
+    reason = quality_feedback(dimensions, verdict.reason)
+    details = {**dimensions, "reasoning": verdict.reasoning}
+    update = verdict_update(state, runtime.context, "quality", accepted=accepted, reason=reason, details=details)
     return update | {"llm_calls": [call]}
+
+
+def tested_sets(labels: Sequence[str]) -> list[tuple[str, ...]]:
+    """What judge_sufficiency tests: each chunk alone and, with more than two, each set of all chunks but one."""
+    alone: list[tuple[str, ...]] = [(label,) for label in labels]
+    if len(labels) <= 2:
+        return alone
+    return alone + [tuple(label for label in labels if label != left_out) for left_out in labels]
+
+
+def sufficiency_feedback(labels: Sequence[str], tested: tuple[str, ...], reason: str) -> str:
+    """Why a set of chunks that answers the question alone rejects it, naming the chunk(s) it does not need."""
+    unneeded = [label for label in labels if label not in tested]
+    subject = f"chunk {tested[0]} alone answers" if len(tested) == 1 else f"chunks {joined(tested)} together answer"
+    because = f" ({reason.strip()})" if reason.strip() else ""
+    plural = "s" if len(unneeded) > 1 else ""
+    return (
+        f"{subject} the question without chunk{plural} {joined(unneeded)}{because}; "
+        f"rewrite it so that it also needs the facts of chunk{plural} {joined(unneeded)}"
+    )
 
 
 @records_failure
 async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """Each supporting chunk alone: does it answer the question? If any does, it is not multi-hop.
+    """Every supporting chunk necessary: no chunk alone, and no set of all chunks but one, answers the question.
 
-    The per-chunk calls run concurrently inside this node (asyncio.gather) rather than as a LangGraph
-    Send fan-out: they are independent, short and all needed before one verdict can be formed, so
-    one node keeps one verdict per round and one checkpoint, while the run's shared rate limiter
-    still bounds how many requests are in flight.
+    The calls run concurrently inside this node (asyncio.gather) rather than as a LangGraph Send
+    fan-out: they are independent, short and all needed before one verdict can be formed, so one
+    node keeps one verdict per round and one checkpoint, while the run's shared rate limiter still
+    bounds how many requests are in flight.
     """
     llm = runtime.context.require_services().llm
-    question, _ = delimited_draft(state)
+    question, answer = delimited_draft(state)
     labels = letter_labels(len(state["supporting"]))
+    texts = dict(zip(labels, (c["text"] for c in state["supporting"]), strict=True))
+    sets = tested_sets(labels)
 
-    async def judge(label: str, text: str) -> tuple[SufficiencyVerdict, Any]:
+    async def judge(tested: tuple[str, ...]) -> tuple[SufficiencyVerdict, CallRecord]:
+        chunks = delimit_all("chunk", ((label, texts[label]) for label in tested))
         messages = instructed(
             sufficiency_prompt.SYSTEM,
-            sufficiency_prompt.USER.format(question=question, chunk=delimit("chunk", label, text)),
+            sufficiency_prompt.USER.format(
+                question=question,
+                answer=answer,
+                tested=f"chunk{'s' if len(tested) > 1 else ''} " + joined(tested),
+                chunks=chunks,
+            ),
         )
         return await llm.ask("validator", SufficiencyVerdict, messages, node="judge_sufficiency")
 
-    results = await asyncio.gather(
-        *(judge(label, c["text"]) for label, c in zip(labels, state["supporting"], strict=True))
-    )
-    sufficient = {label: verdict.sufficient for label, (verdict, _) in zip(labels, results, strict=True)}
-    alone = [label for label, enough in sufficient.items() if enough]
-    reasons = {label: verdict.reason for label, (verdict, _) in zip(labels, results, strict=True)}
-    reason = "; ".join(
-        f"chunk {label} alone answers the question ({reasons[label] or 'no other chunk is needed'}); "
-        "rewrite it so that it also needs the facts of the other chunk(s)"
-        for label in alone
-    )
-    details = {"sufficient": sufficient, "reasons": reasons}
-    update = verdict_update(state, runtime.context, "sufficiency", accepted=not alone, reason=reason, details=details)
+    results = await asyncio.gather(*(judge(tested) for tested in sets))
+    verdicts = dict(zip(sets, (verdict for verdict, _ in results), strict=True))
+    enough = [tested for tested, verdict in verdicts.items() if verdict.sufficient]
+    # Feedback names the smallest sets that suffice: "A alone" says more than "A and B together".
+    smallest = [tested for tested in enough if not any(set(other) < set(tested) for other in enough)]
+    reason = "; ".join(sufficiency_feedback(labels, tested, verdicts[tested].reason) for tested in smallest)
+    details = {
+        "sufficient": {"+".join(tested): verdict.sufficient for tested, verdict in verdicts.items()},
+        "reasons": {"+".join(tested): verdict.reason for tested, verdict in verdicts.items()},
+        "unneeded": sorted({label for tested in enough for label in labels if label not in tested}),
+    }
+    update = verdict_update(state, runtime.context, "sufficiency", accepted=not enough, reason=reason, details=details)
     return update | {"llm_calls": [call for _, call in results]}
 
 

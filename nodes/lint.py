@@ -1,67 +1,221 @@
-"""lint_question: cheap deterministic checks before paying for judges."""
+"""lint_question: cheap deterministic checks before paying for judges.
+
+A rule here rejects only what it can establish without doubt: a question a careful person would
+accept must pass. Rules that need the generator's account of its construction (the compared
+entities, the hidden entities) are skipped when the generator gave none, except where the question
+itself shows the same fact (a comparison's alternatives joined by "or").
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, mentions, word_count
+from nodes.common import Update, word_count, yes_or_no
 from nodes.context import Context
 from nodes.judges import verdict_update
 from state.sample import Draft, SampleState, latest_draft
 
-_META_REFERENCE = re.compile(
-    r"\b(?:according to the|(?:the|this|that|these|those|provided|given|above|following|said)\s+"
-    r"(?:context|text|document|passage|chunk|excerpt|article|snippet|source)s?)\b",
-    re.IGNORECASE,
+# Nouns that name the material a question was written from.
+_MATERIAL = (
+    r"(?:texts?|passages?|contexts?|documents?|chunks?|excerpts?|snippets?|information|materials?|sources?|"
+    r"paragraphs?|articles?)"
 )
-_PRONOUNS = {"it", "its", "they", "them", "their", "he", "she", "his", "her", "this", "these", "those", "that", "there"}
-_BINARY_ANSWERS = ("Yes", "No")
+_POINTING = r"(?:provided|given|above|following|preceding|supplied|accompanying|attached|aforementioned)"
+# A meta phrase ends the clause or leads into the question; "the text type" or "the document that
+# founded the league" go on as domain phrases and are not matched.
+_CLAUSE_END = (
+    r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:above|below)\b|\s+(?:which|what|who|whom|whose|where|when|how|why|is|are|was|"
+    r"were|does|do|did|has|have|had|can|could|would|will)\b)"
+)
+_META_REFERENCES = (
+    # "the provided text", "this given context", "in provided documents", "the above passage"
+    re.compile(rf"\b(?:the|this|these|those|in|from|on|using)\s+{_POINTING}\s+{_MATERIAL}\b", re.IGNORECASE),
+    # "the passages above", "the text provided?"
+    re.compile(rf"\bthe\s+{_MATERIAL}\s+(?:above|below|(?:provided|given|supplied)(?=\s*(?:[,.;:?!]|$)))", re.I),
+    # "according to the text,", "mentioned in the passage", "based on this context, what ..."
+    re.compile(
+        rf"\b(?:according\s+to|mentioned\s+in|stated\s+in|described\s+in|based\s+on|referred\s+to\s+in|"
+        rf"discussed\s+in|listed\s+in|named\s+in|given\s+in)\s+(?:the|this|these)\s+{_MATERIAL}{_CLAUSE_END}",
+        re.IGNORECASE,
+    ),
+)
+# A question opening with one of these words, not followed by a name ("It Follows", "Her Majesty's
+# Theatre"), points at something it never named.
+_PRONOUNS = {"it", "its", "they", "them", "their", "he", "him", "his", "she", "her", "this", "these", "those"}
+# The alternatives at the end of a comparison: "..., X or Y?", "...: X, Y or Z?".
+_ALTERNATIVES = re.compile(r"[,:]\s*([^,:?]+?(?:\s*,\s*[^,:?]+?)*)\s*,?\s+or\s+([^,:?]+?)\s*\?*\s*$")
+#: A failed check: the rule's name and the feedback for the reviser.
+Finding = tuple[str, str]
+
+_EDGE = " \t\"'“”‘’«».,;:!?()[]"
+
+
+def _bare(phrase: str) -> str:
+    """A phrase without surrounding quotes and punctuation or a leading article, case-folded."""
+    bare = phrase.strip(_EDGE).casefold()
+    return re.sub(r"^(?:the|a|an)\s+", "", bare)
+
+
+def names(text: str, phrase: str) -> bool:
+    """Whether `text` contains `phrase` as whole words, case-folded ("1" is not in "25.1", "US" not in "bus")."""
+    needle = _bare(phrase)
+    if len(needle) < 2:  # a one-letter "phrase" would match the article "a"
+        return False
+    start = r"(?<![\w.,])" if needle[0].isdigit() else r"(?<!\w)"
+    end = r"(?!\w|[.,]\d)" if needle[-1].isdigit() else r"(?!\w)"
+    return re.search(start + re.escape(needle) + end, text.casefold()) is not None
+
+
+def same_entity(answer: str, entity: str) -> bool:
+    """Whether an answer is the entity: equal once bare, or one names the other as whole words."""
+    bare_answer, bare_entity = _bare(answer), _bare(entity)
+    if not bare_answer or not bare_entity:
+        return False
+    return bare_answer == bare_entity or names(answer, entity) or names(entity, answer)
+
+
+def stated_alternatives(question: str) -> list[str]:
+    """The alternatives a comparison question offers ("..., X or Y?"); empty when it offers none readably."""
+    match = _ALTERNATIVES.search(question.strip())
+    if not match:
+        return []
+    before = [part.strip() for part in match.group(1).split(",")]
+    return [part for part in (*before, match.group(2).strip()) if part]
+
+
+def _opening_pronoun(question: str) -> str | None:
+    words = question.split()
+    if not words or not words[0][0].isalpha():  # a quoted opening is a title
+        return None
+    first = re.match(r"[^\W\d_]+", words[0]).group(0).casefold()  # type: ignore[union-attr]
+    # "Her Majesty's Theatre", "It Follows": a capitalised word with lower case goes on as a name ("Its CEO" does not).
+    following = words[1] if len(words) > 1 else ""
+    followed_by_name = following[:1].isupper() and any(char.islower() for char in following)
+    return first if first in _PRONOUNS and not followed_by_name else None
+
+
+def _length_problems(question: str, answer: str, max_question_words: int, max_answer_words: int) -> list[Finding]:
+    problems = []
+    if not question:
+        problems.append(("length", "the question is empty; write one"))
+    elif word_count(question) > max_question_words:
+        problems.append(
+            ("length", f"the question has {word_count(question)} words; keep it under {max_question_words + 1}")
+        )
+    if not answer:
+        problems.append(("length", "the answer is empty; give the short answer"))
+    elif word_count(answer) > max_answer_words:
+        problems.append(
+            ("length", f"the answer has {word_count(answer)} words; make it a short fact (at most {max_answer_words})")
+        )
+    return problems
+
+
+def _comparison_problems(question: str, answer: str, compared: Sequence[str]) -> list[Finding]:
+    """A comparison's answer is one of its compared entities, and the question names each of them."""
+    if compared:
+        problems = [
+            ("comparison_names", f"the comparison does not name the compared entity {entity!r}; name every one")
+            for entity in compared
+            if not names(question, entity)
+        ]
+        if not any(same_entity(answer, entity) for entity in compared):
+            listed = ", ".join(repr(entity) for entity in compared)
+            problems.append(
+                (
+                    "comparison_answer",
+                    f"the answer {answer!r} is none of the compared entities ({listed}); answer with the one the "
+                    "comparison selects, written as the question names it",
+                )
+            )
+        return problems
+    # Without a declaration, only an answer the question never mentions can be told to be no option.
+    alternatives = stated_alternatives(question)
+    if alternatives and not names(question, answer) and not any(same_entity(answer, o) for o in alternatives):
+        listed = ", ".join(repr(option) for option in alternatives)
+        return [
+            ("comparison_answer", f"the answer {answer!r} is none of the alternatives the question offers ({listed})")
+        ]
+    return []
+
+
+def _answer_problems(
+    question: str, answer: str, question_type: str, binary: bool, compared: Sequence[str]
+) -> list[Finding]:
+    """The answer's form, and whether the question gives it away."""
+    if binary:
+        if yes_or_no(answer) is None:
+            return [("binary_answer", f'a yes/no question\'s answer must be exactly "Yes" or "No", not {answer!r}')]
+        return []
+    if yes_or_no(answer) is not None:
+        return [
+            (
+                "yes_no_answer",
+                f"the answer is {answer!r}, but this is not a yes/no question; "
+                "ask for a name, number, date or short phrase instead",
+            )
+        ]
+    if question_type == "comparison":  # naming the alternatives is the type's shape, not a leak
+        return _comparison_problems(question, answer, compared)
+    if names(question, answer):
+        return [
+            (
+                "answer_in_question",
+                f"the question contains its own answer {answer!r}; rephrase so it does not give it away",
+            )
+        ]
+    return []
 
 
 def lint_problems(
-    draft: Draft, *, question_type: str, binary: bool, bridge_topic: str, max_question_words: int, max_answer_words: int
-) -> list[str]:
-    """Every failed check, each phrased as what to fix."""
+    draft: Draft, *, question_type: str, binary: bool, max_question_words: int, max_answer_words: int
+) -> list[Finding]:
+    """Every failed check: the rule it breaks and what to fix."""
     question, answer = draft["question"].strip(), draft["answer"].strip()
-    problems = []
-    if not question:
-        problems.append("the question is empty; write one")
-    elif word_count(question) > max_question_words:
-        problems.append(f"the question has {word_count(question)} words; keep it under {max_question_words + 1}")
-    if not answer:
-        problems.append("the answer is empty; give the short answer")
-    elif word_count(answer) > max_answer_words:
-        problems.append(f"the answer has {word_count(answer)} words; make it a short fact (at most {max_answer_words})")
-    if _META_REFERENCE.search(question):
-        problems.append("the question refers to the context, text or document; ask about the subject itself")
-    first_word = re.split(r"\W+", question.casefold(), maxsplit=1)[0] if question else ""
-    if first_word in _PRONOUNS:
-        problems.append(f"the question starts with the pronoun {first_word!r}; name the entity instead")
-    if binary and answer not in _BINARY_ANSWERS:
-        problems.append(f"a yes/no question's answer must be exactly Yes or No, not {answer!r}")
-    if not binary and answer and mentions(question, answer):
-        problems.append("the question contains its own answer; rephrase so it does not give the answer away")
-    if question_type == "composition" and bridge_topic and mentions(question, bridge_topic):
+    construction = draft.get("construction") or {"compared_entities": [], "hidden_entities": []}
+    problems = _length_problems(question, answer, max_question_words, max_answer_words)
+    meta = next((m.group(0) for pattern in _META_REFERENCES if (m := pattern.search(question))), None)
+    if meta:
         problems.append(
-            f"the composition question names the hidden bridge entity {bridge_topic!r}; "
-            "describe it through the other chunk instead"
+            (
+                "meta_reference",
+                f"the question refers to the material it was written from ({meta!r}); "
+                "ask about the subject itself, naming its entities",
+            )
         )
+    pronoun = _opening_pronoun(question)
+    if pronoun:
+        problems.append(
+            ("opening_pronoun", f"the question starts with the pronoun {pronoun!r}, which refers to nothing; name it")
+        )
+    if answer:
+        problems += _answer_problems(question, answer, question_type, binary, construction["compared_entities"])
+    if question_type == "composition":
+        problems += [
+            (
+                "hidden_entity",
+                f"the composition question names the hidden intermediate entity {hidden['entity']!r}; "
+                "describe it through the chunk that identifies it instead",
+            )
+            for hidden in construction["hidden_entities"]
+            if names(question, hidden["entity"])
+        ]
     return problems
 
 
 async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Deterministic checks of the latest draft; a failure is feedback and costs a revision."""
     context = runtime.context
-    problems = lint_problems(
+    findings = lint_problems(
         latest_draft(state),
         question_type=state["question_type"],
         binary=state["binary"],
-        bridge_topic=state["bridge_topic"],
         max_question_words=context.max_question_words,
         max_answer_words=context.max_answer_words,
     )
-    return verdict_update(
-        state, context, "lint", accepted=not problems, reason="; ".join(problems), details={"failed": problems}
-    )
+    problems = [message for _, message in findings]
+    details = {"failed": problems, "rules": [rule for rule, _ in findings]}
+    return verdict_update(state, context, "lint", accepted=not problems, reason="; ".join(problems), details=details)

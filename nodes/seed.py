@@ -6,7 +6,7 @@ from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref
 from nodes.context import Context
-from state.sample import SampleState
+from state.sample import SampleState, input_problem
 
 
 async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
@@ -14,8 +14,11 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
 
     A second visit is a restart (the bridge search failed for the previous seed).
     """
-    services = runtime.context.require_services()
     restarting = "seed" in state
+    problem = None if restarting else input_problem(state)  # type: ignore[arg-type]
+    if problem:  # e.g. a Studio input with hops 7: refused before anything is spent
+        return {"outcome": "failed", "end_reason": f"invalid sample input: {problem}"}
+    services = runtime.context.require_services()
     restarts = state.get("restarts", 0) + (1 if restarting else 0)
     manual = state.get("seed_id")
     if manual and not restarting:

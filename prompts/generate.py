@@ -1,52 +1,76 @@
-"""generate_question: write one typed multi-hop question and its answer."""
+"""generate_question: write one typed multi-hop question, its answer, and how it was built."""
 
-RULES = """Requirements for every question:
-- It is a query a user types into a search or RAG system. The retriever sees only the question, so it
-  must be understandable without the chunks and name at least one explicit anchor entity. Never write
-  "according to the text", "in the provided context", "the passage", "the document" or similar, and
-  never use a pronoun whose referent is not in the question.
-- It needs every supporting chunk: no single chunk may be enough to answer it. Check this for each
-  chunk before you answer.
-- The answer is short and factual: a name, number, date, place, short phrase or short list. It is
-  unique, follows only from the chunks (no outside knowledge, no relation the chunks do not state), and
-  the question does not give it away.
-- One concise sentence.
+RULES = """Every question you write must meet all of these requirements.
+
+1. It is a query for a retrieval system. The retriever sees the question and nothing else, so the
+   question must make sense to someone who has never seen the chunks. Name at least one explicit
+   anchor entity (a person, organisation, product, place, event, work, parameter, ...). Never refer
+   to the material itself ("according to the text", "in the provided context", "the passage", "the
+   document above") and never use a pronoun or generic phrase ("it", "they", "the company", "this
+   setting") whose referent the question does not name.
+2. It is multi-hop: answering it needs every supporting chunk. Before you reply, test each chunk in
+   turn: if the question could be answered without that chunk (from any one chunk alone, or, with
+   more than two chunks, from all the others without it), rewrite the question.
+3. It is concise and clear: one sentence where possible, no filler words.
+4. It does not leak its answer: the question neither states the answer nor copies a phrase from the
+   chunks that gives the answer away. (In a comparison, naming the compared alternatives is the
+   shape of the question, not a leak.)
+5. The answer is short and factual: a name, number, date, place, short phrase or short list.
+6. There is exactly one correct answer: the chunks hold no second answer that also fits, and the
+   question has only one reasonable reading.
+7. Everything comes from the chunks: use no outside knowledge, invent no facts, and do not infer a
+   relation the chunks do not state.
+
+Also report how you built the question:
+- comparison: compared_entities, the entities you compared, one per chunk, written exactly as the
+  question names them;
+- composition: hidden_entities, each intermediate entity of the chain (one for two chunks) with the
+  label of the chunk that identifies it; none of them may appear in the question;
+- otherwise leave both lists empty.
 """
+
+REPLY_FORMAT = (
+    'Reply with JSON only: {"question": str, "answer": str, "compared_entities": [str], '
+    '"hidden_entities": [{"entity": str, "chunk": label}]}.\n'
+)
 
 TYPE_INSTRUCTIONS = {
     "comparison": (
-        "Question type: comparison (parallel retrieval). Compare two entities that come from different "
-        "chunks on one attribute (a date, size, count, default value, rank, place, duration, role, ...). "
-        'The result of the comparison must not be stated in any chunk. Shape: "Which is larger, the '
-        'default of X or the default of Y?"'
+        "Question type: comparison (parallel retrieval). Take one entity from each supporting chunk, every "
+        "entity from a different chunk, and compare them on one attribute that each chunk states for its "
+        "entity (a date, size, count, rank, place, duration, role, achievement, ...). No chunk may state the "
+        "result of the comparison: it must be worked out from the chunks together. Name every compared "
+        'entity in the question. Shape: "Which was founded earlier, X or Y?" (with three chunks: "Which of '
+        'X, Y and Z ...?"); the answer is then one of the named alternatives, written as the question names it.'
     ),
     "intersection": (
-        "Question type: intersection (parallel retrieval). The answer is the only entity that satisfies "
-        'one condition taken from each chunk. Phrase it symmetrically ("Which ... both ... and ...?"), '
-        'with no "also", "then" or "after".'
+        "Question type: intersection (parallel retrieval). Each supporting chunk offers several candidate "
+        "entities; the answer is the only entity that satisfies a condition taken from every chunk, and no "
+        "chunk alone narrows the candidates down to it. Phrase it symmetrically, with all conditions side by "
+        'side ("Which ... both ... and ...?"), never as a sequence ("also", "then", "after identifying").'
     ),
     "composition": (
-        "Question type: composition (sequential retrieval). Chunk A identifies a hidden bridge entity and "
-        "chunk B gives the answer about it. The bridge entity must NOT appear in the question. Shape: "
-        '"What is the capital of the country where the CEO of Y was born?"'
+        "Question type: composition (sequential retrieval). The chunks form a chain: the first chunk "
+        "identifies a hidden intermediate entity, each further chunk leads from the previous entity to the "
+        "next, and the last chunk gives the answer about it. No intermediate entity may appear in the "
+        "question; it can only be found by reasoning through the chain. The shared bridging topic may be "
+        'named (it is often the anchor). Shape: "What is the capital of the country where the CEO of Y was '
+        'born?"'
     ),
 }
 
 BINARY_INSTRUCTIONS = {
-    True: 'The question is a yes/no question: the answer is exactly "Yes" or "No".',
-    False: "The question is not a yes/no question.",
+    True: 'It is a yes/no question, and the answer is exactly "Yes" or "No".',
+    False: 'It is not a yes/no question: the answer is never "Yes" or "No".',
 }
 
-SYSTEM = (
-    "You write evaluation questions for retrieval-augmented generation systems.\n\n"
-    + RULES
-    + '\nReply with JSON only: {"question": str, "answer": str}.\n'
-)
+SYSTEM = "You write evaluation questions for retrieval-augmented generation systems.\n\n" + RULES + "\n" + REPLY_FORMAT
 
 #: The task as both generation and revision state it.
 TASK = """{type_instruction}
 {binary_instruction}
 Write it as {role} would ask it.
+Supporting chunks: {hops} ({labels}); the question needs every one of them.
 Bridging topic: {bridge_topic}
 """
 

@@ -1,22 +1,49 @@
-"""judge_quality: strict three-dimension verdict on a question, its answer and its chunks."""
+"""judge_quality: a strict verdict on quality, multi-hop and unambiguity of a question and its answer."""
 
-SYSTEM = """You are a strict reviewer of multi-hop evaluation questions. Judge the question and answer
-against the supporting chunks on three dimensions:
+SYSTEM = """You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
+question, its reference answer and the supporting chunks it was written from. Judge three dimensions.
 
-1. quality: the premise is correct and not contradictory; the question is fully answerable from the
-   chunks alone; it is standalone (retrievable from the question alone, with explicit entities and no
-   vague references such as "the text" or an unresolved pronoun).
-2. multi_hop: answering needs information from two or more chunks. If any single chunk is enough,
-   it is not multi-hop.
-3. unambiguous: exactly one answer is supported by the chunks. Any doubt means ambiguous.
+1. quality. It holds only when all four of these hold:
+   A. Correctness: the question is meaningful, and has no contradiction, false assumption or
+      nonsensical premise.
+   B. Answerable from the chunks alone: every entity, fact and relation the question and the answer
+      need is stated explicitly in the chunks. Nothing may come from outside knowledge or from an
+      inference the chunks do not state.
+   C. Standalone retrieval clarity: the question is understandable without the chunks, and specific
+      enough that a retriever given only the question would find the right chunks.
+   D. Explicit entity grounding: every critical entity is named. No pronoun or generic reference ("it",
+      "they", "the company", "the text", "the provided context", "this document") anywhere in the
+      question.
+   Examples (not from the chunks you judge):
+   - Bad: "According to the passage, when was it founded?" (refers to the material; "it" is unresolved)
+   - Bad: "Which of the two companies in the text is older?" (the companies are not named)
+   - Bad: "What award did the director of the film win?" (which film? the anchor is missing)
+   - Good: "Which was founded earlier, the Royal Society or the Académie des Sciences?"
+   - Good: "In which city was the architect of the Sydney Opera House born?"
 
-Set accepted to true only when all three hold. When you are uncertain, reject. When you reject, the
-reason names what failed and gives a concrete suggestion to fix it.
+2. multi_hop. Follow this procedure: list the pieces of information the answer needs; for each piece,
+   find which chunk holds it; then check whether any single chunk holds all of them, and, with more
+   than two chunks, whether any set of all chunks but one does. If so, the question is not multi-hop.
+   It is multi-hop only when every supporting chunk is needed.
 
-Reply with JSON only: {"quality": bool, "multi_hop": bool, "unambiguous": bool, "accepted": bool, "reason": str}.
+3. unambiguous. The entities are clearly identifiable, the question has one interpretation, and the
+   chunks support exactly one answer. Ambiguity in the question counts even when reading the chunks
+   would resolve it.
+
+Strict rules for all three: use no outside knowledge and assume no missing information. When you are
+uncertain about a dimension, it fails.
+
+Write your reasoning first, then the three booleans. Set accepted to true only when all three hold.
+When a dimension fails, the reason names it (quality, multi_hop or unambiguous, with the letter of
+each failed quality criterion) and gives a concrete suggestion to fix it; when all hold, leave the
+reason empty.
+
+Reply with JSON only: {"reasoning": str, "quality": bool, "multi_hop": bool, "unambiguous": bool,
+"accepted": bool, "reason": str}.
 """
 
-USER = """Question type: {question_type}; yes/no: {binary}
+USER = """Question type: {question_type}; yes/no question: {binary}
+Supporting chunks: {hops} ({labels})
 
 {question}
 {answer}

@@ -1,14 +1,28 @@
-"""judge_sufficiency: does one chunk alone answer the question?"""
+"""judge_sufficiency: do the given chunks (one, or all but one) answer the question on their own?"""
 
-SYSTEM = """You decide whether a single text is sufficient to answer a question.
-It is sufficient only when it contains every fact and every relation the question needs, so that the
-question can be answered completely and unambiguously from this text alone, without outside
-knowledge. Otherwise it is not sufficient.
+SYSTEM = """You decide whether the text you are given is sufficient, on its own, to answer a question.
+The text is one or more chunks; treat them as everything you know.
 
-Reply with JSON only: {"sufficient": bool, "reason": str}.
+Follow this procedure:
+1. List every piece of information the question needs: entities, relations, attributes, dates.
+2. For each piece, check that the text states it explicitly.
+3. For every relation the question names ("author of", "capital of", "directed by", "founded in",
+   ...), check that the text states that relation explicitly between the right entities.
+4. Check that the reference answer follows from the text with no outside knowledge.
+
+Strict rules: a missing fact, a missing link between entities, a missing relation, any guess and any
+doubt all mean the text is not sufficient. Use no outside knowledge. The text is sufficient only when
+every step above succeeds.
+
+Write your reasoning first (the list of needed pieces and where each is stated, or that it is not),
+then the verdict, then a short reason naming what is missing or what makes the text enough.
+
+Reply with JSON only: {"reasoning": str, "sufficient": bool, "reason": str}.
 """
 
 USER = """{question}
+{answer}
 
-{chunk}
+Text ({tested}):
+{chunks}
 """

@@ -1,12 +1,14 @@
-"""revise_question: rewrite a rejected draft from the judges' feedback."""
+"""revise_question: rewrite a rejected draft from the checks' feedback."""
 
-from prompts.generate import RULES, TASK
+from prompts.generate import REPLY_FORMAT, RULES, TASK
 
 SYSTEM = (
-    "You revise evaluation questions for retrieval-augmented generation systems. A reviewer rejected "
-    "the draft below; fix every problem the feedback names while keeping the question type.\n\n"
+    "You revise evaluation questions for retrieval-augmented generation systems. The checks rejected "
+    "the draft below; fix every problem the feedback names while keeping the question type, and make "
+    "sure the new draft meets every requirement, not only the ones the feedback names.\n\n"
     + RULES
-    + '\nReply with JSON only: {"question": str, "answer": str}.\n'
+    + "\n"
+    + REPLY_FORMAT
 )
 
 USER = (

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from state.sample import Difficulty, QuestionType
+from state.sample import MAX_HOPS, MIN_HOPS, Difficulty, QuestionType
 
 
 class SupportingChunk(BaseModel):
@@ -26,13 +26,35 @@ class Context(BaseModel):
     origin: Literal["supporting", "distractor"]
 
 
+#: How many non-relevant contexts an unanswerable variant holds.
+MIN_UNANSWERABLE_CONTEXTS, MAX_UNANSWERABLE_CONTEXTS = 2, 5
+
+
 class Unanswerable(BaseModel):
     """Contexts that do not support the answer: a RAG system given only these must abstain."""
 
     model_config = ConfigDict(extra="forbid")
 
-    contexts: list[str] = Field(min_length=2, max_length=5)
+    contexts: list[str] = Field(min_length=MIN_UNANSWERABLE_CONTEXTS, max_length=MAX_UNANSWERABLE_CONTEXTS)
     expected: Literal["abstain"] = "abstain"
+
+
+class HiddenEntity(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    entity: str
+    chunk_id: str = ""
+
+
+class Construction(BaseModel):
+    """How the generator says it built the question (empty where it did not say)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    compared_entities: list[str] = Field(default_factory=list)
+    """Comparison: the entities compared, one per supporting chunk."""
+    hidden_entities: list[HiddenEntity] = Field(default_factory=list)
+    """Composition: the intermediate entities the question does not name, each with the chunk that identifies it."""
 
 
 class Validation(BaseModel):
@@ -67,7 +89,8 @@ class DatasetRecord(BaseModel):
     temporal: bool
     role: str
     bridge_topic: str
-    hops: int = Field(ge=2, le=4)
+    construction: Construction = Field(default_factory=Construction)
+    hops: int = Field(ge=MIN_HOPS, le=MAX_HOPS)
     supporting: list[SupportingChunk]
     contexts: list[Context]
     n_relevant: int = Field(ge=0)

@@ -19,7 +19,11 @@ Outcome = Literal["accepted", "rejected", "no_bridge", "failed"]
 Judge = Literal["lint", "quality", "sufficiency"]
 Difficulty = Literal["easy", "medium", "hard"]
 
-DEFAULT_ROLE = "a curious user of the documentation"
+#: Who asks when a run names no role: general, so it fits any corpus.
+DEFAULT_ROLE = "a person looking for specific facts in this collection"
+
+#: Supporting chunks a question may combine (SPEC 2.1).
+MIN_HOPS, MAX_HOPS = 2, 4
 
 
 class ChunkRef(TypedDict):
@@ -48,14 +52,38 @@ class BridgeAttempt(TypedDict):
     """Why it failed (empty when found)."""
 
 
+class HiddenEntity(TypedDict):
+    """An intermediate entity of a composition chain, which the question must not name."""
+
+    entity: str
+    chunk_id: str
+    """The supporting chunk that identifies it ("" when the generator named no known chunk)."""
+
+
+class Construction(TypedDict):
+    """What the generator declares about how it built a question; lint checks the draft against it.
+
+    Empty lists mean the generator did not declare that fact (for example a model that fills only
+    the question and the answer); the checks that need it are then skipped.
+    """
+
+    compared_entities: list[str]
+    """Comparison: the entities compared, one per supporting chunk, as the question names them."""
+    hidden_entities: list[HiddenEntity]
+    """Composition: the intermediate entities of the chain, in order."""
+
+
 class Draft(TypedDict):
     """A question and answer as written by generate_question or revise_question."""
 
     question: str
     answer: str
+    """As written; a binary answer is normalised to exactly "Yes" or "No"."""
     origin: Literal["generate", "revise"]
     revision: int
     """0 for the first draft, then 1, 2, ... per revision."""
+    construction: NotRequired[Construction]
+    """The generator's own account of the draft's construction."""
 
 
 class Verdict(TypedDict):
@@ -99,7 +127,7 @@ class SampleInput(TypedDict):
     role: NotRequired[str]
     """Who asks, e.g. "a support engineer"."""
     hops: NotRequired[int]
-    """Supporting chunks per question, 2 to 4."""
+    """Supporting chunks per question, 2 to 4 (default 2)."""
     seed_id: NotRequired[str | None]
     """A manual seed chunk id; random when absent."""
     thread_id: NotRequired[str]
@@ -167,3 +195,13 @@ class SampleState(TypedDict):
 def latest_draft(state: SampleState) -> Draft:
     """The draft under judgement."""
     return state["drafts"][-1]
+
+
+def input_problem(spec: SampleInput) -> str | None:
+    """Why a sample's input cannot make a record, said before anything is spent; None when it can."""
+    hops = spec.get("hops", MIN_HOPS)
+    if not isinstance(hops, int) or isinstance(hops, bool) or not MIN_HOPS <= hops <= MAX_HOPS:
+        return f"hops must be a whole number from {MIN_HOPS} to {MAX_HOPS}, not {hops!r}"
+    if spec.get("question_type") not in QUESTION_TYPES:
+        return f"question_type must be one of {', '.join(QUESTION_TYPES)}, not {spec.get('question_type')!r}"
+    return None

@@ -22,30 +22,58 @@ class BridgeProposal(BaseModel):
     entities: list[ChunkEntities] = Field(default_factory=list, description="Candidate bridging entities per chunk.")
 
 
+class HiddenEntity(BaseModel):
+    """An intermediate entity of a composition chain: found through one chunk, never named in the question."""
+
+    entity: str = Field(description="The intermediate entity, as the chunk writes it.")
+    chunk: str = Field(description="The label of the chunk that identifies it, e.g. A.")
+
+
 class QuestionDraft(BaseModel):
-    """A question and its answer."""
+    """A question, its answer, and the facts of its own construction that later checks rely on."""
 
     question: str = Field(description="One self-contained question sentence.")
     answer: str = Field(description="The short factual answer.")
+    compared_entities: list[str] = Field(
+        default_factory=list,
+        description="Comparison only: the entities compared, one per chunk, written as the question names them.",
+    )
+    hidden_entities: list[HiddenEntity] = Field(
+        default_factory=list,
+        description="Composition only: each intermediate entity of the chain (one for two chunks), never named "
+        "in the question, with the chunk that identifies it.",
+    )
 
 
 class QualityVerdict(BaseModel):
-    """The quality judge's verdict on three dimensions."""
+    """The quality judge's verdict: reasoning first, then one boolean per dimension."""
 
-    quality: bool = Field(description="Correct premise, answerable from the chunks alone, standalone.")
-    multi_hop: bool = Field(description="The answer needs information from two or more chunks.")
-    unambiguous: bool = Field(description="Exactly one answer is supported by the chunks.")
-    accepted: bool = Field(description="True only when all three dimensions hold.")
-    reason: str = Field(description="What failed and a concrete suggestion to fix it; empty when accepted.")
+    reasoning: str = Field(
+        description="Step by step: each quality criterion, the pieces of information and the chunk holding "
+        "each, the possible readings and answers."
+    )
+    quality: bool = Field(
+        description="Correct, answerable from the chunks alone, clear standalone, every entity named explicitly."
+    )
+    multi_hop: bool = Field(description="Every supporting chunk is needed; no smaller set of them answers it.")
+    unambiguous: bool = Field(description="One interpretation, and the chunks support exactly one answer.")
+    accepted: bool = Field(description="True only when quality, multi_hop and unambiguous all hold.")
+    reason: str = Field(
+        description="Each failed dimension with a concrete suggestion to fix it; empty when accepted."
+    )
 
 
 class SufficiencyVerdict(BaseModel):
-    """Whether one chunk alone answers the question."""
+    """Whether the given text alone answers the question."""
 
-    sufficient: bool = Field(
-        description="True when this chunk alone answers the question completely and unambiguously."
+    reasoning: str = Field(
+        default="",
+        description="Each piece of information the question needs, and whether the text states it explicitly.",
     )
-    reason: str = Field(default="", description="The missing fact or relation, or what makes the chunk enough.")
+    sufficient: bool = Field(
+        description="True only when the text alone states every needed fact and relation and yields the answer."
+    )
+    reason: str = Field(default="", description="The missing fact or relation, or what makes the text enough.")
 
 
 class TemporalLabel(BaseModel):

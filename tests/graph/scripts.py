@@ -11,7 +11,14 @@ GOOD_QUESTION = {
     "question": "Which setting controls how often the autovacuum launcher wakes up, and what is its default?",
     "answer": "autovacuum_naptime, 1 minute",
 }
-ACCEPT = {"quality": True, "multi_hop": True, "unambiguous": True, "accepted": True, "reason": ""}
+ACCEPT = {
+    "reasoning": "each chunk holds one needed fact",
+    "quality": True,
+    "multi_hop": True,
+    "unambiguous": True,
+    "accepted": True,
+    "reason": "",
+}
 NOT_SUFFICIENT = {"sufficient": False, "reason": "the other chunk's fact is missing"}
 NOT_TEMPORAL = {"temporal": False, "reason": "no time reasoning"}
 
@@ -67,6 +74,7 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.sc
     from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
 
     reject = {
+        "reasoning": "chunk A holds every needed fact",
         "quality": True,
         "multi_hop": False,
         "unambiguous": True,

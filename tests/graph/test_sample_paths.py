@@ -88,11 +88,11 @@ def test_lint_failure_is_revised(harness, seed_chunk_id, calls_of) -> None:
     assert result.outcome == "accepted"
     verdicts = result.state["verdicts"]
     assert (verdicts[0]["judge"], verdicts[0]["accepted"]) == ("lint", False)
-    assert "refers to the context" in verdicts[0]["reason"]
+    assert "refers to the material" in verdicts[0]["reason"]
     assert [d["origin"] for d in result.state["drafts"]] == ["generate", "revise"]
     assert calls_of(model, "QualityVerdict") == 1  # the judge never paid for the linted draft
     revision_prompt = [m for key, m in model.calls if key == "QuestionDraft"][1][-1].content
-    assert "refers to the context" in revision_prompt and "According to the text" in revision_prompt
+    assert "refers to the material" in revision_prompt and "According to the text" in revision_prompt
 
 
 def test_quality_reject_then_revision_then_accept(harness, seed_chunk_id) -> None:
@@ -181,7 +181,7 @@ def test_three_hops(harness, seed_chunk_id, calls_of) -> None:
     result, model, _ = harness.run(replies, spec={"seed_id": seed_chunk_id, "hops": 3})
     assert result.outcome == "accepted"
     assert result.record["hops"] == 3 and len(result.record["supporting"]) == 3
-    assert calls_of(model, "SufficiencyVerdict") == 3
+    assert calls_of(model, "SufficiencyVerdict") == 6  # each chunk alone, and each pair of the three
     generation_prompt = [m for key, m in model.calls if key == "QuestionDraft"][0][-1].content
     assert all(f'<chunk label="{label}">' in generation_prompt for label in "ABC")
 

@@ -6,6 +6,7 @@ import pytest
 from pydantic import BaseModel
 
 from graph.parsing import ReplyParseError, parse_reply
+from state.schemas import TemporalLabel
 
 
 class Verdict(BaseModel):
@@ -55,6 +56,14 @@ def test_json_is_found_in_fences_prose_and_commentary(reply: str) -> None:
 )
 def test_a_single_word_verdict_fills_a_single_boolean_schema(reply: str, expected: bool) -> None:
     assert parse_reply(reply, Relevance).relevant is expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [("Temporal", True), ("Non-Temporal", False), ("non-temporal.", False), ("Not temporal", False)],
+)
+def test_a_temporal_label_may_be_one_bare_word(reply: str, expected: bool) -> None:
+    assert parse_reply(reply, TemporalLabel).temporal is expected
 
 
 def test_not_relevant_is_never_read_as_relevant() -> None:

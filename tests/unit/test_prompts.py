@@ -1,36 +1,12 @@
-"""Every template's placeholders are exactly what its node passes; document text stays data."""
+"""Prompts keep static instructions apart from material, and document text stays data.
+
+That every template's placeholders are exactly what its node passes is tested through the nodes
+themselves, in tests/graph/test_prompt_fields.py.
+"""
 
 from __future__ import annotations
 
-import string
-
-import pytest
-
-from prompts import bridge, delimit, generate, judge_quality, judge_sufficiency, neutralise, relevance, revise, temporal
-
-#: template -> the keyword arguments its node passes to .format()
-PASSED = {
-    "bridge.USER": (bridge.USER, {"hops", "chunks"}),
-    "generate.USER": (generate.USER, {"type_instruction", "binary_instruction", "role", "bridge_topic", "chunks"}),
-    "revise.USER": (
-        revise.USER,
-        {"type_instruction", "binary_instruction", "role", "bridge_topic", "chunks", "question", "answer", "feedback"},
-    ),
-    "judge_quality.USER": (judge_quality.USER, {"question_type", "binary", "question", "answer", "chunks"}),
-    "judge_sufficiency.USER": (judge_sufficiency.USER, {"question", "chunk"}),
-    "temporal.USER": (temporal.USER, {"question", "answer"}),
-    "relevance.CARE_USER": (relevance.CARE_USER, {"question", "answer", "chunks", "candidate"}),
-    "relevance.CARE_BATCHED_USER": (relevance.CARE_BATCHED_USER, {"question", "answer", "chunks", "candidates"}),
-    "relevance.DIRECT_USER": (relevance.DIRECT_USER, {"question", "answer", "candidate"}),
-    "relevance.INDIRECT_USER": (relevance.INDIRECT_USER, {"question", "candidate"}),
-}
-
-
-@pytest.mark.parametrize("name", sorted(PASSED))
-def test_placeholders_match_what_the_node_passes(name: str) -> None:
-    template, passed = PASSED[name]
-    fields = {field for _, field, _, _ in string.Formatter().parse(template) if field}
-    assert fields == passed
+from prompts import bridge, delimit, generate, judge_quality, judge_sufficiency, neutralise, revise, temporal
 
 
 def test_system_prompts_come_first_and_hold_no_placeholders() -> None:

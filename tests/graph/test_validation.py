@@ -1,0 +1,176 @@
+"""The validation stage on the compiled graph: every supporting chunk necessary, strict verdicts, construction."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from langchain_core.messages import BaseMessage
+
+from graph.scripted import prompt
+from nodes.context import Context
+from tests.graph.scripts import ACCEPT, bridge, relevant_if, script
+
+THREE = bridge("autovacuum", ["C1", "C2", "C3"])
+
+
+def shown_chunks(messages: list[BaseMessage]) -> set[str]:
+    """The labels of the chunks a sufficiency request shows, e.g. {"A", "B"}."""
+    return set(re.findall(r'<chunk label="([A-D])">', prompt(messages)))
+
+
+def sufficient_when(needed: set[str]) -> Any:
+    """A sufficiency judge for a question whose facts all sit in the chunks `needed`."""
+
+    def verdict(messages: list[BaseMessage]) -> dict[str, Any]:
+        shown = shown_chunks(messages)
+        enough = needed <= shown
+        return {
+            "reasoning": f"needs {sorted(needed)}",
+            "sufficient": enough,
+            "reason": "all facts are here" if enough else "a fact is missing",
+        }
+
+    return verdict
+
+
+def test_at_three_hops_a_question_that_ignores_one_chunk_is_rejected_naming_it(harness, seed_chunk_id, calls_of):
+    result, model, _ = harness.run(
+        script(BridgeProposal=[THREE], SufficiencyVerdict=sufficient_when({"A", "B"})),
+        spec={"seed_id": seed_chunk_id, "hops": 3},
+    )
+    assert result.outcome == "rejected"
+    sufficiency = [v for v in result.rejection["verdicts"] if v["judge"] == "sufficiency"]
+    assert len(sufficiency) == 2 and not any(v["accepted"] for v in sufficiency)
+    assert "chunks A and B together answer the question without chunk C" in sufficiency[0]["reason"]
+    assert sufficiency[0]["details"]["unneeded"] == ["C"]
+    assert sufficiency[0]["details"]["sufficient"] == {
+        "A": False,
+        "B": False,
+        "C": False,
+        "A+B": True,
+        "A+C": False,
+        "B+C": False,
+    }
+    revision_prompt = prompt([m for key, m in model.calls if key == "QuestionDraft"][1])
+    assert "without chunk C" in revision_prompt and "also needs the facts of chunk C" in revision_prompt
+    assert calls_of(model, "SufficiencyVerdict") == 12  # six tests a round, two rounds
+
+
+def test_at_three_hops_a_question_that_needs_every_chunk_is_accepted(harness, seed_chunk_id):
+    result, _, _ = harness.run(
+        script(BridgeProposal=[THREE], SufficiencyVerdict=sufficient_when({"A", "B", "C"})),
+        spec={"seed_id": seed_chunk_id, "hops": 3},
+    )
+    assert result.outcome == "accepted" and result.record["hops"] == 3
+
+
+def test_one_chunk_alone_is_named_rather_than_every_pair_holding_it(harness, seed_chunk_id):
+    result, _, _ = harness.run(
+        script(BridgeProposal=[THREE], SufficiencyVerdict=sufficient_when({"B"})),
+        spec={"seed_id": seed_chunk_id, "hops": 3},
+    )
+    reason = next(v["reason"] for v in result.rejection["verdicts"] if v["judge"] == "sufficiency")
+    assert reason.startswith("chunk B alone answers the question without chunks A and C")
+    assert "together" not in reason
+
+
+def test_a_failed_dimension_rejects_and_is_named_even_when_the_judge_accepts(harness, seed_chunk_id):
+    praise = {**ACCEPT, "multi_hop": False, "accepted": True, "reason": "Excellent question."}
+    result, model, _ = harness.run(script(QualityVerdict=[praise, ACCEPT]), spec={"seed_id": seed_chunk_id})
+    first = next(v for v in result.state["verdicts"] if v["judge"] == "quality")
+    assert first["accepted"] is False
+    assert first["reason"].startswith("multi_hop failed (make it need every supporting chunk")
+    assert first["details"]["reasoning"] == ACCEPT["reasoning"]
+    revision_prompt = prompt([m for key, m in model.calls if key == "QuestionDraft"][1])
+    assert "quality check: multi_hop failed" in revision_prompt
+    assert result.outcome == "accepted" and result.record["validation"]["revisions"] == 1
+
+
+def test_batched_labels_ask_a_left_out_candidate_again_with_care(harness, seed_chunk_id, calls_of):
+    only_first = {"labels": [{"candidate": "X1", "relevant": False}]}
+    result, model, _ = harness.run(
+        script(BatchRelevanceVerdict=[only_first], RelevanceVerdict=relevant_if("autovacuum")),
+        spec={"seed_id": seed_chunk_id},
+        relevance_labeller="care_batched",
+    )
+    labels = result.state["relevance_labels"]
+    assert len(labels) > 1 and labels[0]["labeller"] == "care_batched"
+    asked_again = labels[1:]
+    assert all(
+        label["labeller"] == "care" and "left out of the batched reply" in label["reason"] for label in asked_again
+    )
+    assert calls_of(model, "RelevanceVerdict") == len(asked_again)
+    texts = {c["id"]: c["text"] for c in result.record["contexts"]}
+    assert all(label["relevant"] == ("autovacuum" in texts[label["chunk_id"]]) for label in asked_again)
+
+
+@pytest.mark.parametrize(("reply", "temporal"), [("Temporal", True), ("Non-Temporal", False), ("not temporal.", False)])
+def test_a_bare_temporal_word_is_read_as_the_label(harness, seed_chunk_id, reply, temporal):
+    result, _, _ = harness.run(script(TemporalLabel=[reply]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted" and result.record["temporal"] is temporal
+
+
+def test_a_binary_answer_is_normalised_not_sent_back(harness, seed_chunk_id):
+    draft = {"question": "Does autovacuum_naptime default to one minute in PostgreSQL 15?", "answer": "yes."}
+    result, _, _ = harness.run(script(QuestionDraft=[draft]), spec={"seed_id": seed_chunk_id, "binary": True})
+    assert result.outcome == "accepted"
+    assert result.record["answer"] == "Yes" and result.record["validation"]["revisions"] == 0
+
+
+def test_the_record_keeps_the_declared_construction(harness, seed_chunk_id):
+    composed = {
+        "question": "What is the default of the setting that sets how often the autovacuum launcher wakes up?",
+        "answer": "1min",
+        "hidden_entities": [{"entity": "autovacuum_naptime", "chunk": "A"}],
+    }
+    result, _, _ = harness.run(
+        script(QuestionDraft=[composed]), spec={"seed_id": seed_chunk_id, "question_type": "composition"}
+    )
+    assert result.outcome == "accepted"
+    (hidden,) = result.record["construction"]["hidden_entities"]
+    assert hidden == {"entity": "autovacuum_naptime", "chunk_id": result.record["supporting"][0]["id"]}
+
+
+def test_a_composition_naming_its_hidden_entity_is_revised(harness, seed_chunk_id):
+    named = {
+        "question": "What is the default of autovacuum_naptime, which sets how often the launcher wakes up?",
+        "answer": "1min",
+        "hidden_entities": [{"entity": "autovacuum_naptime", "chunk": "A"}],
+    }
+    hidden = {
+        **named,
+        "question": "What is the default of the setting that sets how often the autovacuum launcher wakes up?",
+    }
+    result, _, _ = harness.run(
+        script(QuestionDraft=[named, hidden]), spec={"seed_id": seed_chunk_id, "question_type": "composition"}
+    )
+    lint = result.state["verdicts"][0]
+    assert (lint["judge"], lint["accepted"], lint["details"]["rules"]) == ("lint", False, ["hidden_entity"])
+    assert result.outcome == "accepted" and result.record["question"] == hidden["question"]
+
+
+def test_a_sample_input_outside_the_allowed_hops_ends_before_any_model_call(harness):
+    result, model, _ = harness.run(script(), spec={"hops": 7})
+    assert result.outcome == "failed"
+    assert result.rejection["end_reason"] == "invalid sample input: hops must be a whole number from 2 to 4, not 7"
+    assert model.calls == []
+
+
+def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg_url, demo_slice):
+    from graph.sample import run_sample
+    from graph.scripted import ScriptedChatModel
+    from graph.settings import resolve_settings
+
+    with pytest.raises(ValueError, match="max_unanswerable_contexts must be from 2 to 5"):
+        Context(max_unanswerable_contexts=8)
+    settings = resolve_settings({"collection": demo_slice, "database_url": pg_url}, env={})
+    spec = {"question_type": "comparison", "binary": False}
+    model = ScriptedChatModel(script=script())
+    models = {"generator": model, "validator": model, "extractor": model}
+    with pytest.raises(ValueError, match="hops must be a whole number from 2 to 4, not 5"):
+        run_sample({**spec, "hops": 5}, collection=demo_slice, settings=settings, models=models)
+    with pytest.raises(ValueError, match="medium_extra must be at least hard_extra"):
+        run_sample(spec, collection=demo_slice, settings=settings, models=models, hard_extra=3, medium_extra=1)
+    assert model.calls == []
