@@ -124,7 +124,7 @@ def compile_graph(
 
 @functools.cache
 def default_graph() -> SampleGraph:
-    """`build_graph()`, built once per process (a build takes some 15 ms); each run compiles it anew."""
+    """`build_graph()`, built once per process; each run compiles it anew."""
     return build_graph()
 
 

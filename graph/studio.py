@@ -9,19 +9,20 @@ GOOGLE_API_KEY. Services are built on a run's first node and reused while the mo
 from __future__ import annotations
 
 import asyncio
+from contextlib import AsyncExitStack
 
 from graph.builder import compile_graph
-from graph.corpus import Corpus
-from graph.db import database_url
+from graph.config.settings import DEFAULT_MODELS, resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.llm import build_gateway
-from graph.sample import SeedRegistry
-from graph.settings import DEFAULT_MODELS, resolve_settings
+from graph.llm.gateway import build_gateway
+from graph.runs.services import open_services
 from nodes.context import Context
 from nodes.ports import Services
 from state.usage import ROLES
 
 _services: dict[tuple[str, ...], Services] = {}
+#: Keeps every opened set of services open for the server's life.
+_opened = AsyncExitStack()
 _lock = asyncio.Lock()
 
 
@@ -40,11 +41,11 @@ async def studio_services(context: Context) -> Services:
     key = tuple(models[role] for role in ROLES)
     async with _lock:
         if key not in _services:
-            corpus = await Corpus.open(
-                database_url(settings), settings.collection or DEMO_COLLECTION, max_chars=settings.max_chunk_chars
-            )
+            settings = settings.model_copy(update={"collection": settings.collection or DEMO_COLLECTION})
             gateway = build_gateway(settings, models=dict(models))  # type: ignore[arg-type]
-            _services[key] = Services(corpus=corpus, llm=gateway, seeds=SeedRegistry(corpus))
+            # Studio brings its own checkpointer: no state database is opened here.
+            opened = await _opened.enter_async_context(open_services(settings, gateway=gateway, with_state=False))
+            _services[key] = opened.for_samples(opened.seed_pool())
         return _services[key]
 
 

@@ -58,6 +58,11 @@ def normalise_text(text: str) -> str:
     return " ".join(text.split()).casefold()  # str.split and re's \s agree on what whitespace is
 
 
+def normalise_question(question: str) -> str:
+    """A question as compared for duplicates: case-folded words, punctuation dropped."""
+    return " ".join(re.findall(r"\w+", question.casefold()))
+
+
 # A sample tests many entities against the same few chunks: fold each text and compile each
 # pattern once (the `re` module's own cache holds only a few hundred patterns).
 @functools.lru_cache(maxsize=2048)

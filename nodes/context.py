@@ -10,9 +10,12 @@ from pydantic.json_schema import SkipJsonSchema
 from nodes.ports import Services
 from state.record import MAX_UNANSWERABLE_CONTEXTS, MIN_UNANSWERABLE_CONTEXTS
 
-DEFAULT_GENERATOR = "google_genai:gemini-2.5-flash"
-DEFAULT_VALIDATOR = "google_genai:gemini-3.1-flash-lite-preview"
-DEFAULT_EXTRACTOR = "google_genai:gemini-2.5-flash-lite"
+#: The paper's model per role (SPEC section 6): the one place every default model comes from.
+DEFAULT_MODELS = {
+    "generator": "google_genai:gemini-2.5-flash",
+    "validator": "google_genai:gemini-3.1-flash-lite-preview",
+    "extractor": "google_genai:gemini-2.5-flash-lite",
+}
 
 
 @dataclass(kw_only=True)
@@ -49,11 +52,11 @@ class Context:
     """Run judge_sufficiency even after judge_quality rejected (as the reference code did; costs calls)."""
     replayed_from: str | None = None
     """`<thread_id>@<checkpoint_id>` when this run replays a sample from a checkpoint."""
-    generator_model: str = DEFAULT_GENERATOR
+    generator_model: str = DEFAULT_MODELS["generator"]
     """Model spec of the generator role (propose_bridge, generate_question, revise_question)."""
-    validator_model: str = DEFAULT_VALIDATOR
+    validator_model: str = DEFAULT_MODELS["validator"]
     """Model spec of the validator role (judge_quality, judge_sufficiency, classify_temporal)."""
-    extractor_model: str = DEFAULT_EXTRACTOR
+    extractor_model: str = DEFAULT_MODELS["extractor"]
     """Model spec of the extractor role (extract_contexts' relevance labels)."""
     # Typed Any and left out of the JSON schema: Studio's context form cannot show live objects.
     services: SkipJsonSchema[Any] = field(default=None, repr=False, compare=False)

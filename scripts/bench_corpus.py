@@ -23,9 +23,9 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
-from graph.corpus import EXACT_SEARCH_LIMIT, Corpus
-from graph.db import embedded_url, stop_embedded
-from graph.ingest import index_name
+from graph.ingestion.writer import index_name
+from graph.store.corpus import EXACT_SEARCH_LIMIT, Corpus
+from graph.store.database import embedded_url, stop_embedded
 
 DIMENSION = 384
 QUERIES = 200

@@ -36,11 +36,11 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 from scratch_database import scratch_database
 
-from graph.db import database_url
-from graph.outputs import RunFolder, write_jsonl
-from graph.report import REPORT_EXAMPLES
-from graph.runstore import RunStore
-from graph.settings import resolve_settings
+from graph.config.settings import resolve_settings
+from graph.runs.files import RunFolder, write_jsonl
+from graph.runs.report import REPORT_EXAMPLES
+from graph.runs.store import RunStore
+from graph.store.database import database_url
 from state.record import DatasetRecord
 
 CONTEXTS = 10

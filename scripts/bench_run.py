@@ -51,16 +51,18 @@ from typing import Any
 from pydantic import PrivateAttr
 from scratch_database import scratch_database
 
-import graph.run
-from graph.cli import run_async
-from graph.db import database_url
+import graph.runs.job
+from graph.config.cli import run_async
+from graph.config.logs import configure_logging
+from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
-from graph.llm import build_gateway
-from graph.logs import configure_logging
-from graph.run import build_parser, run_command
-from graph.sample import SampleResult, SampleRunner
-from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
-from graph.settings import resolve_settings
+from graph.llm.gateway import build_gateway
+from graph.run import build_parser, run_request
+from graph.runs.job import run_job
+from graph.runs.sample import SampleResult, SampleRunner
+from graph.store.database import database_url
+from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.testing.scripted import ScriptedChatModel
 
 #: Accepted samples per run at concurrency 2 and above: the paper's run, 100 per cell. Each sample
 #: draws seeds no other sample of the run has used; the demo corpus (1,086 chunks) has enough for
@@ -115,8 +117,8 @@ class SampleTimedModel(ScriptedChatModel):
         self._by_sample[SAMPLE.get()].append((started, ended))
 
 
-# run_command builds its own runner; this script is never imported by the package.
-graph.run.SampleRunner = CountingRunner  # type: ignore[misc]
+# run_job builds its own runner; this script is never imported by the package.
+graph.runs.job.SampleRunner = CountingRunner  # type: ignore[misc]
 
 
 def mean_in_flight(events: list[tuple[float, int]], wall: float) -> float:
@@ -199,10 +201,10 @@ def one_run(
     if reference_like:
         flags.append("--sufficiency-after-quality-reject")
     args = build_parser().parse_args(flags)
-    args.collection, args.embedding = target.collection, DEMO_EMBEDDING
     settings = resolve_settings(
         {
             "collection": target.collection,
+            "embedding": DEMO_EMBEDDING,
             "database_url": target.database_url,
             "state_url": target.state_url,
             "runs_dir": target.runs,
@@ -215,7 +217,7 @@ def one_run(
     CountingRunner.events = []
     machine_cpu, own_cpu, started = system_cpu_seconds(), time.process_time(), time.monotonic()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):  # each run's report
-        _, document = run_async(run_command(args, settings, gateway))
+        _, document = run_async(run_job(run_request(args, settings), settings, gateway))
     wall = time.monotonic() - started
     own_cpu = time.process_time() - own_cpu
     machine_cpu = None if machine_cpu is None else (system_cpu_seconds() or 0.0) - machine_cpu

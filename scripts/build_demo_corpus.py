@@ -20,7 +20,7 @@ from pathlib import Path
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-from graph.loaders import html_to_text, stable_id
+from graph.ingestion.loaders import html_to_text, stable_id
 
 MANUAL_DIR = Path("/usr/share/doc/postgresql-doc-15/html")
 OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "pg15_manual.jsonl.gz"

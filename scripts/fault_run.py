@@ -39,14 +39,16 @@ import psycopg
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from graph.runstore import normalise_question  # noqa: E402
+from nodes.common import normalise_question  # noqa: E402
 from state.record import DatasetRecord  # noqa: E402
 
 #: The model of every started process: the plausible script, counting the calls it is sent.
 MODEL_MODULE = """
 import os
 
-from graph.scripted import PLAUSIBLE_SCRIPT, Faults, ScriptedChatModel
+from graph.testing.scripted import Faults, ScriptedChatModel
+
+from graph.testing.plausible import PLAUSIBLE_SCRIPT
 
 
 class CountingModel(ScriptedChatModel):

@@ -13,12 +13,13 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from graph.cli import run_async
-from graph.llm import build_gateway
-from graph.logs import configure_logging
-from graph.run import build_parser, run_command
-from graph.scripted import plausible_model
-from graph.settings import resolve_settings
+from graph.config.cli import run_async
+from graph.config.logs import configure_logging
+from graph.config.settings import resolve_settings
+from graph.llm.gateway import build_gateway
+from graph.run import build_parser, run_request
+from graph.runs.job import run_job
+from graph.testing.plausible import plausible_model
 
 OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "demo_replay.jsonl"
 RUN_ARGS = ["--demo", "--count", "6", "--seed", "7", "--no-llm-cache"]
@@ -31,13 +32,14 @@ def main() -> None:
     OUTPUT.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory() as runs:
         args = build_parser().parse_args([*RUN_ARGS, "--record-llm", str(OUTPUT), "--runs-dir", runs])
-        args.collection, args.embedding = "triad_demo", "minilm"
-        settings = resolve_settings({"collection": "triad_demo", "runs_dir": runs, "llm_cache": False})
+        settings = resolve_settings(
+            {"collection": "triad_demo", "embedding": "minilm", "runs_dir": runs, "llm_cache": False}
+        )
         model = plausible_model()
         gateway = build_gateway(
             settings, models={"generator": model, "validator": model, "extractor": model}, record_path=OUTPUT, seed=7
         )
-        run_async(run_command(args, settings, gateway))
+        run_async(run_job(run_request(args, settings), settings, gateway))
         shutil.rmtree(runs, ignore_errors=True)
     print(f"recorded {len(OUTPUT.read_text().splitlines())} requests to {OUTPUT}")
 

@@ -58,9 +58,7 @@ class QualityVerdict(BaseModel):
     multi_hop: bool = Field(description="Every supporting chunk is needed; no smaller set of them answers it.")
     unambiguous: bool = Field(description="One interpretation, and the chunks support exactly one answer.")
     accepted: bool = Field(description="True only when quality, multi_hop and unambiguous all hold.")
-    reason: str = Field(
-        description="Each failed dimension with a concrete suggestion to fix it; empty when accepted."
-    )
+    reason: str = Field(description="Each failed dimension with a concrete suggestion to fix it; empty when accepted.")
 
 
 class SufficiencyVerdict(BaseModel):

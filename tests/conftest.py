@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
+import shutil
+import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,13 +13,12 @@ import psycopg
 import pytest
 from langchain_core.embeddings import Embeddings
 
+from graph.config.logs import configure_logging
 from graph.demo import load_demo_chunks
-from graph.embeddings import load_embeddings
-from graph.ingest import ingest_chunks
-from graph.loaders import ChunkRecord
-from graph.logs import configure_logging
+from graph.ingestion.loaders import ChunkRecord
+from graph.ingestion.writer import ingest_chunks
+from graph.store.embeddings import load_embeddings
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 configure_logging(level="warning")
 
 #: Demo pages whose chunks make the test slice: vacuum, autovacuum and WAL share many entities.
@@ -34,18 +32,25 @@ SLICE_TABLE = "demo_slice"
 
 
 @pytest.fixture(scope="session")
-def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A PostgreSQL 16 + pgvector server of this test session, deleted at the end."""
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL 16 + pgvector server of this test session, deleted at the end.
+
+    Its data folder lies outside pytest's temporary root: another pytest session on the machine
+    resets that root's permissions, which would lock the server's own user out of its folder.
+    """
     logging.getLogger("pgserver").setLevel(logging.WARNING)
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     import pgserver
 
-    server = pgserver.get_server(tmp_path_factory.mktemp("pg") / "data", cleanup_mode="delete")
+    folder = Path(tempfile.mkdtemp(prefix="triad-test-pg-"))
+    folder.chmod(0o755)  # the server runs as its own user, which must reach the data folder
+    server = pgserver.get_server(folder / "data", cleanup_mode="delete")
     url = server.get_uri()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
     yield url
     server.cleanup()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -77,42 +82,6 @@ def demo_slice(pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRec
     """A PGVectorStore table holding a slice of the demo corpus with real embeddings; its name."""
     ingest_chunks(pg_url, SLICE_TABLE, demo_slice_chunks, "minilm")
     return SLICE_TABLE
-
-
-def create_store_table(url: str, name: str, dimension: int) -> None:
-    """An empty table in langchain-postgres' PGVectorStore layout."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(
-            f'CREATE TABLE IF NOT EXISTS "{name}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
-            f" embedding vector({dimension}) NOT NULL, langchain_metadata JSON)"
-        )
-
-
-def run_cli(
-    module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run `python -m module args` as a user would; TRIAD_* and API keys of the caller's environment are dropped."""
-    return _run_python(["-m", module, *args], env=env, cwd=cwd)
-
-
-def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Run a script under scripts/ as a user would, from the repository root (environment as `run_cli`)."""
-    return _run_python([f"scripts/{script}", *args])
-
-
-def _run_python(
-    argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    keys = ("GOOGLE_API_KEY", "OPENAI_API_KEY")  # no test may reach a hosted model with the caller's key
-    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k not in keys}
-    return subprocess.run(
-        [sys.executable, *argv],
-        capture_output=True,
-        text=True,
-        env={**base, **(env or {})},
-        cwd=cwd or REPO_ROOT,
-        timeout=600,
-    )
 
 
 SCALE_TABLE = "demo_scale"

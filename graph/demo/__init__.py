@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 from pathlib import Path
 
-from graph.loaders import ChunkRecord, read_jsonl_chunks
+from graph.ingestion.loaders import ChunkRecord, read_jsonl_chunks
 
 DEMO_FILE = Path(__file__).resolve().parent / "pg15_manual.jsonl.gz"
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.cli.test_commands import assert_one_line_error
-from tests.conftest import run_cli
+from graph.testing.commands import assert_one_line_error, run_cli
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 HUGE_MARKER = "HUGECHUNKMARKER"

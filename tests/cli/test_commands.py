@@ -9,19 +9,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests.conftest import REPO_ROOT, create_store_table, run_cli
+from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
-
-
-def assert_one_line_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
-    assert result.returncode == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    errors = [line for line in lines if line.startswith("error: ")]
-    assert errors == lines[-1:], result.stderr  # the command ends with exactly one error line
-    assert "Traceback" not in result.stderr
-    for fragment in fragments:
-        assert fragment in errors[0]
 
 
 @pytest.mark.parametrize("module", ["graph.run", "graph.ingest", "graph.db"])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import create_store_table, run_cli
+from graph.testing.commands import create_store_table, run_cli
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
@@ -119,7 +119,7 @@ def test_an_external_rag_service_is_scored_by_chunk_id(dataset_run, rag_service:
 def test_an_embedding_that_does_not_fit_the_collection_is_one_line(dataset_run, pg_url: str) -> None:  # noqa: ANN001
     import psycopg
 
-    from tests.cli.test_commands import assert_one_line_error
+    from graph.testing.commands import assert_one_line_error
 
     folder, env = dataset_run
     create_store_table(pg_url, "eval_dim8", 8)
@@ -140,7 +140,7 @@ def copy_of_run(folder: Path, target: Path) -> Path:
 
 
 def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_run, tmp_path: Path) -> None:  # noqa: ANN001
-    from tests.cli.test_commands import assert_one_line_error
+    from graph.testing.commands import assert_one_line_error
 
     folder, env = dataset_run
     dataset = copy_of_run(folder, tmp_path / "copy")
@@ -169,7 +169,7 @@ def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_r
     ],
 )
 def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: str, damage, fragment: str) -> None:  # noqa: ANN001
-    from tests.cli.test_commands import assert_one_line_error
+    from graph.testing.commands import assert_one_line_error
 
     folder, env = dataset_run
     dataset = copy_of_run(folder, tmp_path / "copy")
@@ -186,7 +186,7 @@ def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: st
 def test_a_setup_whose_answering_model_lacks_its_key_fails_before_any_setup_runs(  # noqa: ANN001
     dataset_run, tmp_path: Path
 ) -> None:
-    from tests.cli.test_commands import assert_one_line_error
+    from graph.testing.commands import assert_one_line_error
 
     folder, env = dataset_run
     dataset = copy_of_run(folder, tmp_path / "copy")

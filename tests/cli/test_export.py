@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_commands import assert_one_line_error
-from tests.conftest import run_cli
+from graph.testing.commands import assert_one_line_error, run_cli
 
 
 @pytest.fixture(scope="module")

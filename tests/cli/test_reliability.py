@@ -11,14 +11,22 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from graph.limits import RetryPolicy
-from graph.llm import build_gateway
-from graph.run import build_parser, run_command
-from graph.scripted import FAULT_KINDS, PLAUSIBLE_SCRIPT, Faults, ScriptedChatModel
-from graph.settings import resolve_settings
-from tests.cli.test_commands import assert_one_line_error
-from tests.cli.test_scale import SLOW_MODEL, check_outputs, done_samples, start, wait_for
-from tests.conftest import run_cli
+from graph.config.settings import resolve_settings
+from graph.llm.gateway import build_gateway
+from graph.llm.limits import RetryPolicy
+from graph.run import build_parser, run_request
+from graph.runs.job import run_job
+from graph.testing.commands import (
+    SLOW_MODEL,
+    assert_one_line_error,
+    check_run_outputs,
+    done_samples,
+    run_cli,
+    start_run,
+    wait_for,
+)
+from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.testing.scripted import FAULT_KINDS, Faults, ScriptedChatModel
 
 
 def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
@@ -38,14 +46,14 @@ def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     )  # fmt: skip
 
     async def bounded() -> tuple[str, dict]:
-        return await asyncio.wait_for(run_command(args, settings, gateway), timeout=600)
+        return await asyncio.wait_for(run_job(run_request(args, settings), settings, gateway), timeout=600)
 
     run_id, document = asyncio.run(bounded())
 
     assert set(faults.injected) == set(FAULT_KINDS)  # every kind of fault happened
     assert faults.injected.total() >= 0.2 * faults.calls
     assert document["funnel"]["accepted"] == 8 and document["shortfall"] == {}
-    records = check_outputs(tmp_path / run_id, pg_url, run_id, 8)
+    records = check_run_outputs(tmp_path / run_id, pg_url, run_id, 8)
     assert all(r.question and r.contexts for r in records)
     # Retries and re-asks are recorded per sample, in the state database and in rejected.jsonl.
     assert document["funnel"]["llm"]["repeated_requests"] >= faults.injected.total() // 2
@@ -97,7 +105,7 @@ def test_the_database_stopped_mid_run_and_restarted_the_run_waits_and_goes_on(
     home, url = own_server
     run_id, count = "db-restart", 8
     env = {"TRIAD_DATABASE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
-    process = start(
+    process = start_run(
         "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
         "--concurrency", "4", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
     )  # fmt: skip
@@ -109,7 +117,7 @@ def test_the_database_stopped_mid_run_and_restarted_the_run_waits_and_goes_on(
     out, err = process.communicate(timeout=300)
     # Short outages pass inside the pools' connection wait; longer ones are announced and waited out.
     assert process.returncode == 0, err
-    check_outputs(tmp_path / "runs" / run_id, url, run_id, count)
+    check_run_outputs(tmp_path / "runs" / run_id, url, run_id, count)
 
 
 def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
@@ -118,7 +126,7 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
     home, url = own_server
     run_id, count = "db-away", 8
     env = {"TRIAD_DATABASE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs"), "TRIAD_DATABASE_WAIT_SECONDS": "2"}
-    process = start(
+    process = start_run(
         "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
         "--concurrency", "4", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
     )  # fmt: skip
@@ -136,7 +144,7 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
     assert done_samples(url, run_id) >= before
     resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "4", env=env)
     assert resumed.returncode == 0, resumed.stderr
-    check_outputs(tmp_path / "runs" / run_id, url, run_id, count)
+    check_run_outputs(tmp_path / "runs" / run_id, url, run_id, count)
 
 
 def test_a_full_disk_mid_run_stops_with_one_line_and_resume_finishes_it(
@@ -145,7 +153,7 @@ def test_a_full_disk_mid_run_stops_with_one_line_and_resume_finishes_it(
     run_id, count = "disk-full", 8
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
     folder = tmp_path / run_id
-    process = start(
+    process = start_run(
         "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
         "--concurrency", "2", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
     )  # fmt: skip
@@ -163,4 +171,4 @@ def test_a_full_disk_mid_run_stops_with_one_line_and_resume_finishes_it(
     resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "2", env=env)
     assert resumed.returncode == 0, resumed.stderr
     assert not (folder / "dataset.jsonl").is_symlink()  # rewritten from the state database
-    check_outputs(folder, pg_url, run_id, count)
+    check_run_outputs(folder, pg_url, run_id, count)

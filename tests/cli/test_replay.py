@@ -10,11 +10,10 @@ import pytest
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.builder import compile_graph
-from tests.cli.test_commands import assert_one_line_error
-from tests.conftest import run_cli
+from graph.testing.commands import assert_one_line_error, run_cli
 
-STRICT = "import:tests.graph.scripts:strict_model"
-LENIENT = "import:tests.graph.scripts:accepting_validator"
+STRICT = "import:graph.testing.scripts:strict_model"
+LENIENT = "import:graph.testing.scripts:accepting_validator"
 
 
 @pytest.fixture(scope="module")

@@ -6,16 +6,16 @@ import asyncio
 import json
 from pathlib import Path
 
+from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.llm import build_gateway
-from graph.run import build_parser, run_command
-from graph.scripted import ScriptedChatModel
-from graph.settings import resolve_settings
+from graph.llm.gateway import build_gateway
+from graph.run import build_parser, run_request
+from graph.runs.job import run_job
+from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli
+from graph.testing.scripted import ScriptedChatModel
+from graph.testing.scripts import question_about_chunk_a, script
 from nodes.finalize import REJECTION_FIELDS
 from state.record import DatasetRecord
-from tests.cli.test_commands import assert_one_line_error
-from tests.conftest import REPO_ROOT, run_cli
-from tests.graph.scripts import question_about_chunk_a, script
 
 DEMO_REPLAY = REPO_ROOT / "graph" / "demo" / "demo_replay.jsonl"
 
@@ -98,7 +98,7 @@ def test_record_then_replay_through_the_command_gives_the_same_records(
     gateway = build_gateway(
         settings, models={"generator": model, "validator": model, "extractor": model}, record_path=recording, seed=3
     )
-    asyncio.run(run_command(args, settings, gateway))
+    asyncio.run(run_job(run_request(args, settings), settings, gateway))
     recorded = read_jsonl(run_folder(tmp_path / "a") / "dataset.jsonl")
 
     replay = run_cli(

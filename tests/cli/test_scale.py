@@ -6,69 +6,12 @@ import json
 import os
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import psycopg
 import pytest
 
-from state.record import DatasetRecord
-from tests.conftest import REPO_ROOT, run_cli
-
-SLOW_MODEL = "import:graph.scripted:plausible_model_200ms"
-
-
-def start(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_")}
-    return subprocess.Popen(
-        [sys.executable, "-m", "graph.run", *args],
-        cwd=REPO_ROOT,
-        env={**base, **env},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def done_samples(url: str, run_id: str) -> int:
-    with psycopg.connect(url) as conn:
-        if conn.execute("SELECT to_regclass('triad_samples')").fetchone()[0] is None:
-            return 0
-        row = conn.execute(
-            "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'done'", (run_id,)
-        ).fetchone()
-    return int(row[0]) if row else 0
-
-
-def wait_for(condition, timeout: float = 120.0) -> None:  # noqa: ANN001
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.2)
-
-
-def check_outputs(folder: Path, url: str, run_id: str, count: int) -> list[DatasetRecord]:
-    lines = (folder / "dataset.jsonl").read_text().splitlines()
-    records = [DatasetRecord.model_validate_json(line) for line in lines]
-    assert len(records) == count
-    assert len({r.id for r in records}) == count
-    assert len({r.question.casefold() for r in records}) == count
-    for line in (folder / "rejected.jsonl").read_text().splitlines():
-        json.loads(line)
-    with psycopg.connect(url) as conn:
-        accepted = {
-            row[0]["id"]
-            for row in conn.execute(
-                "SELECT record FROM triad_samples WHERE run_id = %s AND outcome = 'accepted'", (run_id,)
-            ).fetchall()
-        }
-        seeds = conn.execute(
-            "SELECT count(*), count(DISTINCT chunk_id) FROM triad_seeds WHERE run_id = %s", (run_id,)
-        ).fetchone()
-    assert accepted == {r.id for r in records}
-    assert seeds[0] == seeds[1]
-    return records
+from graph.testing.commands import SLOW_MODEL, check_run_outputs, done_samples, run_cli, start_run, wait_for
 
 
 def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(
@@ -92,7 +35,7 @@ def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(
         "--run-id",
         run_id,
     )
-    process = start(*args, env=env)
+    process = start_run(*args, env=env)
     wait_for(lambda: done_samples(pg_url, run_id) >= 3)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
@@ -102,7 +45,7 @@ def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(
     resumed = run_cli("graph.run", "--resume", run_id, "--concurrency", "16", env=env)
     assert resumed.returncode == 0, resumed.stderr
     assert f"continuing run {run_id}" in resumed.stderr
-    check_outputs(tmp_path / run_id, pg_url, run_id, count)
+    check_run_outputs(tmp_path / run_id, pg_url, run_id, count)
     run_json = json.loads((tmp_path / run_id / "run.json").read_text())
     assert run_json["funnel"]["accepted"] == count and run_json["shortfall"] == {}
 
@@ -137,7 +80,7 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
 ) -> None:
     run_id, count = "three-workers", 12
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path), "TRIAD_LEASE_SECONDS": "2"}
-    first = start(
+    first = start_run(
         "--collection",
         scale_collection,
         "--count",
@@ -155,7 +98,7 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
         env=env,
     )
     wait_for(lambda: done_samples(pg_url, run_id) >= 1)
-    workers = [start("--resume", run_id, "--worker", "--concurrency", "2", env=env) for _ in range(2)]
+    workers = [start_run("--resume", run_id, "--worker", "--concurrency", "2", env=env) for _ in range(2)]
     with psycopg.connect(pg_url, autocommit=True) as conn:
         victim_id = f"{os.uname().nodename}-{workers[0].pid}"
         wait_for(
@@ -178,7 +121,7 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
     outputs = [p.communicate(timeout=300) for p in (first, workers[1])]
     workers[0].wait(timeout=30)
     assert first.returncode == 0 and workers[1].returncode == 0, outputs
-    check_outputs(tmp_path / run_id, pg_url, run_id, count)
+    check_run_outputs(tmp_path / run_id, pg_url, run_id, count)
     with psycopg.connect(pg_url) as conn:
         rows = conn.execute("SELECT n, status, worker FROM triad_samples WHERE run_id = %s", (run_id,)).fetchall()
     assert all(status == "done" for _, status, _ in rows)

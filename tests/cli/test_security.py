@@ -14,9 +14,8 @@ import psycopg
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from graph.scripted import PLAUSIBLE_SCRIPT
-from tests.cli.test_commands import assert_one_line_error
-from tests.conftest import run_cli
+from graph.testing.commands import assert_one_line_error, run_cli
+from graph.testing.plausible import PLAUSIBLE_SCRIPT
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 CANARY_GOOGLE = "AIzaCANARY-google-5f1e8b2c9d"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO_ROOT
+from graph.testing.commands import REPO_ROOT
 
 
 def free_port() -> int:

@@ -11,10 +11,14 @@ from langgraph.checkpoint.base import ERROR, Checkpoint, empty_checkpoint
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
-from graph.checkpoints import PooledPostgresSaver
-from graph.run import state_pools
+from graph.config.settings import resolve_settings
+from graph.runs.services import open_state
 
 DRAFTS = [{"question": "Which comes first?", "answer": "25.1", "revision": 0}]
+
+
+def state_settings(url: str) -> Any:
+    return resolve_settings({"database_url": url}, env={})
 
 
 def checkpoint(number: int, values: dict[str, Any], versions: dict[str, str]) -> Checkpoint:
@@ -70,8 +74,8 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
             await upstream.setup()
             await history(upstream, upstream_thread)
             kept_upstream = await upstream.aget_tuple({"configurable": {"thread_id": upstream_thread}})
-        async with state_pools(pg_url, concurrency=2) as (pool, _):  # a run's checkpoint pool
-            pooled = PooledPostgresSaver(pool)  # type: ignore[arg-type]
+        async with open_state(state_settings(pg_url), concurrency=2) as state:  # a run's checkpoint pool
+            pooled = state.saver
             await history(pooled, pooled_thread)
             kept_pooled = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread}})
             first = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread, "checkpoint_id": "1f0-0001"}})
@@ -103,8 +107,8 @@ def test_a_thread_known_to_be_new_is_not_looked_up_once(pg_url: str) -> None:
     config: Any = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
 
     async def main() -> list[Any]:
-        async with state_pools(pg_url, concurrency=2) as (pool, _):
-            saver = PooledPostgresSaver(pool)  # type: ignore[arg-type]
+        async with open_state(state_settings(pg_url), concurrency=2) as state:
+            saver = state.saver
             await history(saver, thread)  # written by someone else: the block below is a wrong promise
             seen = []
             with saver.new_thread(thread):
@@ -141,8 +145,8 @@ def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_save
             await upstream.setup()
             await history(upstream, upstream_thread)
         seen = []
-        async with state_pools(pg_url, concurrency=2) as (pool, _):
-            saver = PooledPostgresSaver(pool)  # type: ignore[arg-type]
+        async with open_state(state_settings(pg_url), concurrency=2) as state:
+            saver = state.saver
             async with saver.holding_writes(held_thread):
                 await history(saver, held_thread)
             async with saver.holding_writes(counted):

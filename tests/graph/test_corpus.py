@@ -17,10 +17,10 @@ from langchain_core.embeddings import Embeddings
 from psycopg import sql
 
 from graph import corpus as corpus_module
-from graph.corpus import Corpus, normalise_text
-from graph.errors import UserError
-from graph.loaders import ChunkRecord
-from tests.conftest import create_store_table
+from graph.config.errors import UserError
+from graph.ingestion.loaders import ChunkRecord
+from graph.store.corpus import Corpus, normalise_text
+from graph.testing.commands import create_store_table
 
 LEGACY_COLLECTION = "legacy_demo"
 T = TypeVar("T")
@@ -217,7 +217,7 @@ def test_search_by_text_finds_the_matching_chapter(corpus: Corpus, arun) -> None
 def test_neighbours_drop_exact_duplicate_texts(
     pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRecord]
 ) -> None:
-    from graph.ingest import ingest_chunks
+    from graph.ingestion.writer import ingest_chunks
 
     original = demo_slice_chunks[0]
     copy = ChunkRecord(id=str(uuid.uuid4()), text=original.text.upper() + "  ", metadata={"source": "copy"})

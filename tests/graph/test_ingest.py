@@ -8,10 +8,10 @@ import psycopg
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from graph.errors import UserError
-from graph.ingest import index_name, ingest_chunks
-from graph.loaders import load_chunks
-from tests.conftest import create_store_table
+from graph.config.errors import UserError
+from graph.ingestion.loaders import load_chunks
+from graph.ingestion.writer import index_name, ingest_chunks
+from graph.testing.commands import create_store_table
 
 
 def _rows(url: str, table: str) -> list[tuple]:

@@ -10,11 +10,11 @@ import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from graph.limits import RetryPolicy
-from graph.llm import LLMGateway, ProviderUnavailable, ReplayMiss, build_gateway
-from graph.models import resolve_roles
-from graph.scripted import ScriptedChatModel
-from graph.settings import resolve_settings
+from graph.config.settings import resolve_settings
+from graph.llm.gateway import LLMGateway, ProviderUnavailable, ReplayMiss, build_gateway
+from graph.llm.limits import RetryPolicy
+from graph.llm.models import resolve_roles
+from graph.testing.scripted import ScriptedChatModel
 from nodes.ports import ModelCallFailed
 
 FAST = RetryPolicy(max_attempts=4, base_delay_s=0.001, max_delay_s=0.01, max_total_wait_s=5)

@@ -16,9 +16,10 @@ import pytest
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
-from graph.limits import RetryPolicy
-from graph.llm import LLMCache, build_gateway
-from graph.settings import resolve_settings
+from graph.config.settings import resolve_settings
+from graph.llm.cache import LLMCache
+from graph.llm.gateway import build_gateway
+from graph.llm.limits import RetryPolicy
 
 
 class Verdict(BaseModel):
@@ -117,7 +118,7 @@ def test_429_with_retry_after_and_500_are_retried(stub: str) -> None:
 
 
 def test_401_stops_with_one_clear_error(stub: str) -> None:
-    from graph.llm import ProviderUnavailable
+    from graph.llm.gateway import ProviderUnavailable
 
     StubOpenAI.script = [(401, {}, error("Incorrect API key provided", "invalid_request_error"))]
     with pytest.raises(ProviderUnavailable, match="refused the credentials"):

@@ -11,9 +11,9 @@ from collections import defaultdict
 
 import pytest
 
+from graph.testing.harness import Harness
+from graph.testing.scripts import GOOD_QUESTION, script
 from prompts import bridge, generate, judge_quality, judge_sufficiency, relevance, revise, temporal
-from tests.graph.conftest import Harness
-from tests.graph.scripts import GOOD_QUESTION, script
 
 TEMPLATES = {
     "bridge.USER": (bridge, "USER"),

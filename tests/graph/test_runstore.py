@@ -11,7 +11,8 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.runstore import CellPlan, Completion, RunSeedPool, RunStore, Slot
+from graph.runs.seeds import SeedPool
+from graph.runs.store import CellPlan, Completion, RunStore, Slot
 
 COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
 INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
@@ -169,7 +170,7 @@ def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other
     async def draws(store: RunStore, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
         if taken:
             await store.claim_seeds(run_id, taken)  # another worker's
-        pool = RunSeedPool(ListCorpus(ids), store, run_id, used=set(), seed=5, batch=batch)
+        pool = SeedPool(ListCorpus(ids), store=store, run_id=run_id, seed=5, batch=batch)
         drawn = [await pool.draw(min_chars=0) for _ in range(12)]
         return drawn, await store.used_seeds(run_id)
 
@@ -187,7 +188,7 @@ def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other
 
 def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
     async def body(store: RunStore, run_id: str) -> list[str | None]:
-        pool = RunSeedPool(ListCorpus(["a", "b", "c"]), store, run_id, used={"b"}, seed=1, batch=8)
+        pool = SeedPool(ListCorpus(["a", "b", "c"]), store=store, run_id=run_id, used={"b"}, seed=1, batch=8)
         return [await pool.draw(min_chars=0) for _ in range(3)]
 
     drawn = with_store(pg_url, body)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from graph.testing.scripts import ACCEPT, GOOD_QUESTION, bridge, relevant_if, script
 from state.record import DatasetRecord
-from tests.graph.scripts import ACCEPT, GOOD_QUESTION, bridge, relevant_if, script
 
 NO_TOPIC = bridge("", [], {"C1": ["zzz_no_such_entity"]})
 
@@ -221,9 +221,9 @@ def test_reference_like_mode_checks_sufficiency_even_after_a_quality_reject(harn
 
 
 def test_the_python_api_runs_one_sample_with_injected_models(pg_url, demo_slice, seed_chunk_id) -> None:
-    from graph.sample import run_sample
-    from graph.scripted import ScriptedChatModel
-    from graph.settings import resolve_settings
+    from graph.config.settings import resolve_settings
+    from graph.runs.sample import run_sample
+    from graph.testing.scripted import ScriptedChatModel
 
     model = ScriptedChatModel(script=script())
     settings = resolve_settings({"collection": demo_slice, "database_url": pg_url}, env={})

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from graph.scripted import prompt
+from graph.testing.plausible import prompt
+from graph.testing.scripts import ACCEPT, bridge, relevant_if, script
 from nodes.context import Context
-from tests.graph.scripts import ACCEPT, bridge, relevant_if, script
 
 THREE = bridge("autovacuum", ["C1", "C2", "C3"])
 
@@ -159,9 +159,9 @@ def test_a_sample_input_outside_the_allowed_hops_ends_before_any_model_call(harn
 
 
 def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg_url, demo_slice):
-    from graph.sample import run_sample
-    from graph.scripted import ScriptedChatModel
-    from graph.settings import resolve_settings
+    from graph.config.settings import resolve_settings
+    from graph.runs.sample import run_sample
+    from graph.testing.scripted import ScriptedChatModel
 
     with pytest.raises(ValueError, match="max_unanswerable_contexts must be from 2 to 5"):
         Context(max_unanswerable_contexts=8)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from graph.cli import run_async
+from graph.config.cli import run_async
 
 
 async def loop_module() -> str:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from graph.limits import RECOVERY_STREAK, AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
+from graph.llm.limits import RECOVERY_STREAK, AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
 
 
 class StatusError(Exception):

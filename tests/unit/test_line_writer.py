@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from graph.errors import UserError
-from graph.outputs import FileLines, RunFolder, write_atomically
-from graph.runner import LineWriter
+from graph.config.errors import UserError
+from graph.runs.files import FileLines, RunFolder, write_atomically
+from graph.runs.lanes import LineWriter
 
 
 def lines(path: Path) -> list[Any]:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from graph.config.errors import UserError
 from graph.demo import DEMO_FILE, load_demo_chunks
-from graph.errors import UserError
-from graph.loaders import html_to_text, load_chunks, read_jsonl_chunks
+from graph.ingestion.loaders import html_to_text, load_chunks, read_jsonl_chunks
 
 
 def test_html_text_drops_navigation_and_keeps_paragraphs() -> None:

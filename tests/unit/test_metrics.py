@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.metrics import grouped_means, retrieval_scores, says_abstain
+from graph.evaluation.metrics import grouped_means, retrieval_scores, says_abstain
 
 CONTEXTS = [
     {"id": "a", "text": "Alpha text", "relevant": True},

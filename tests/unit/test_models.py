@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from langchain_core.language_models import BaseChatModel
 
-from graph.errors import UserError
-from graph.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model
-from graph.scripted import ScriptedChatModel
+from graph.config.errors import UserError
+from graph.llm.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model
+from graph.testing.scripted import ScriptedChatModel
 
 
 def test_gemini_with_a_key_builds_the_gemini_client() -> None:
@@ -69,8 +69,8 @@ def test_instances_and_replay_files_resolve(tmp_path) -> None:  # noqa: ANN001
 
 
 def test_provider_clients_time_out_when_the_settings_say(tmp_path) -> None:  # noqa: ANN001
-    from graph.llm import build_gateway
-    from graph.settings import resolve_settings
+    from graph.config.settings import resolve_settings
+    from graph.llm.gateway import build_gateway
 
     settings = resolve_settings(
         {

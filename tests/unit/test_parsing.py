@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel
 
-from graph.parsing import ReplyParseError, parse_reply
+from graph.llm.parsing import ReplyParseError, parse_reply
 from state.schemas import TemporalLabel
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graph.funnel import format_funnel, funnel
-from graph.runner import plan_cells
+from graph.runs.funnel import format_funnel, funnel
+from graph.runs.options import plan_cells
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.errors import UserError
-from graph.settings import DEFAULT_MODELS, resolve_settings
+from graph.config.errors import UserError
+from graph.config.settings import DEFAULT_MODELS, resolve_settings
 
 
 def test_defaults_are_the_papers_models_and_a_local_data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

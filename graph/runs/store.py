@@ -8,17 +8,15 @@
 Workers claim slots with `SELECT ... FOR UPDATE SKIP LOCKED`: a running slot whose lease expired
 (its worker died) is reclaimed and its thread continues from its last checkpoint; otherwise a new
 slot is opened for the cell furthest from its quota, never more in flight than a cell still needs.
+
+Every SQL statement of a run's bookkeeping is here, in one class: the module passes 300 lines so
+that the tables and the statements on them read together.
 """
 
 from __future__ import annotations
 
-import asyncio
-import collections
 import contextlib
-import math
 import os
-import random
-import re
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
@@ -29,12 +27,13 @@ from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool
 from pydantic import ValidationError
 
-from graph.errors import UserError
-from graph.outputs import FileLines
+from graph.config.errors import UserError
+from graph.runs.files import FileLines
+from nodes.common import normalise_question
 from nodes.finalize import REJECTION_FIELDS
 from state.record import DatasetRecord
 
-#: Finished samples per fetch when a run's files are rewritten: some 1.5 MB of records at a time.
+#: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
 
 SCHEMA = """
@@ -109,11 +108,6 @@ SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
 """
 
 
-def normalise_question(question: str) -> str:
-    """A question as compared for duplicates: case-folded words, punctuation dropped."""
-    return " ".join(re.findall(r"\w+", question.casefold()))
-
-
 @dataclass(frozen=True)
 class Slot:
     """A sample slot a worker holds: thread `<run_id>/<n>` of one cell."""
@@ -151,7 +145,7 @@ COMPLETE_SQL = (
 def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> FileLines:
     """A finished sample's record and rejection with their keys in the order the lanes wrote them.
 
-    jsonb keeps keys in an order of its own (shortest first), which would put a record's 30 kB of
+    jsonb keeps keys in an order of its own (shortest first), which would put a record's long
     contexts before its question. A record that no longer validates (written by another version) is
     kept as stored.
     """
@@ -222,7 +216,7 @@ class RunStore:
         """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
 
         One round trip: the run row lock and the claim go out together in a pipeline, so the lock is
-        held for about that one round trip (a claim used to hold it across four). `completing`, the
+        held for about that one round trip. `completing`, the
         worker's sample that just ended, is marked done in the same transaction, ahead of the claim:
         the claim counts it, and a lane that finishes one sample and takes the next pays one round
         trip, not two.
@@ -301,7 +295,7 @@ class RunStore:
     async def finished(self, run_id: str) -> list[dict[str, Any]]:
         """Every finished sample of the run, in slot order: cell, outcome, summary and `brief`.
 
-        Not its record nor its rejection: a record carries its contexts' texts (some 30 kB), and a
+        Not its record nor its rejection: a record carries its contexts' texts, and a
         large run's would all be in memory. `brief` holds what the report and the duplicate check read
         of an accepted record (question, difficulty, n_relevant, temporal); None for the others.
         """
@@ -330,7 +324,7 @@ class RunStore:
             conn.transaction(),
             conn.cursor("triad_file_lines") as cursor,
         ):
-            set_json_loads(orjson.loads, cursor)  # a 30 kB record: 35 µs against 63 µs with json.loads
+            set_json_loads(orjson.loads, cursor)  # faster than json.loads on long records
             await cursor.execute(
                 "SELECT record, rejection FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
                 " ORDER BY n",
@@ -398,87 +392,6 @@ class RunStore:
             return None if earlier == n else int(earlier)
 
 
-#: Seeds a run's worker draws and records at a time.
-SEED_BATCH = 8
-
-
-class RunSeedPool:
-    """Seeds of a run, drawn uniformly among chunks no worker of the run has used yet.
-
-    With `batch` above one, draws are made and recorded `batch` at a time (one statement) and handed
-    out in the order drawn: with `--seed`, the same sequence as one at a time, for a round trip per
-    `batch` samples instead of one per sample. Up to `batch - 1` recorded seeds go unused when a
-    worker stops; the run never offers them again.
-    """
-
-    def __init__(
-        self, corpus: Any, store: RunStore, run_id: str, *, used: set[str], seed: int | None = None, batch: int = 1
-    ) -> None:
-        self._corpus = corpus
-        self._store = store
-        self._run_id = run_id
-        self._used = set(used)
-        self._rng = random.Random(seed)
-        self._lock = asyncio.Lock()
-        self._batch = max(1, batch)
-        self._ready: collections.deque[str] = collections.deque()
-
-    async def draw(self, *, min_chars: int) -> str | None:
-        # One draw at a time from the shared generator and used set.
-        async with self._lock:
-            while not self._ready:
-                drawn: list[str] = []
-                for _ in range(self._batch):
-                    found = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
-                    if not found:
-                        break
-                    drawn += found
-                    self._used.update(found)
-                if not drawn:
-                    return None
-                # Another worker may have taken some since this one last looked: they are drawn anew.
-                taken = await self._store.claim_seeds(self._run_id, drawn)
-                self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
-            return self._ready.popleft()
-
-    async def claim(self, chunk_id: str) -> None:
-        self._used.add(chunk_id)
-        await self._store.claim_seed(self._run_id, chunk_id)
-
-
-class RunQuestions:
-    """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
-
-    def __init__(self, store: RunStore, run_id: str, *, embeddings: Any = None, threshold: float = 0.95) -> None:
-        self._store = store
-        self._run_id = run_id
-        self._embeddings = embeddings
-        self._threshold = threshold
-        self._vectors: list[tuple[str, list[float]]] = []
-        self._lock = asyncio.Lock()
-
-    async def load(self, accepted: list[tuple[str, str]]) -> None:
-        """Embed the questions accepted before a resume: (thread id, question) pairs."""
-        if self._embeddings is not None and accepted:
-            vectors = await asyncio.to_thread(self._embeddings.embed_documents, [q for _, q in accepted])
-            self._vectors = [(thread, vector) for (thread, _), vector in zip(accepted, vectors, strict=True)]
-
-    async def register(self, question: str, thread_id: str) -> str | None:
-        n = int(thread_id.rsplit("/", 1)[1])
-        earlier = await self._store.claim_question(self._run_id, n, question)
-        if earlier is not None:
-            return f"{self._run_id}/{earlier}"
-        if self._embeddings is None:
-            return None
-        vector = await asyncio.to_thread(self._embeddings.embed_query, question)
-        async with self._lock:
-            for other, known in self._vectors:
-                if _cosine(vector, known) >= self._threshold:
-                    return other
-            self._vectors.append((thread_id, vector))
-        return None
-
-
 def _process_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -487,9 +400,3 @@ def _process_alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _cosine(a: list[float], b: list[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0

@@ -23,7 +23,7 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 
-from graph.errors import UserError
+from graph.config.errors import UserError
 from state.usage import ROLES, Role
 
 #: Seconds one provider request may take before it counts as a (retried) timeout, unless the settings

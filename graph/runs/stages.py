@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graph.errors import UserError
+from graph.config.errors import UserError
 from nodes.bridge import BRIDGE_PROPOSERS
 from nodes.extract import RELEVANCE_LABELLERS
 from nodes.implementations import UnknownImplementation, resolve_implementation

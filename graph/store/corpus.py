@@ -1,14 +1,13 @@
-"""Read-only access to the user's langchain-postgres vector store.
+"""Read-only access to the user's langchain-postgres vector store: counting, lookup, sampling, search.
 
-Two layouts are understood, detected from the collection name:
-
-* `PGVectorStore` (langchain-postgres v2): one table per collection with the columns
-  `langchain_id, content, embedding, langchain_metadata`.
-* legacy `PGVector`: every collection in `langchain_pg_embedding`, selected through
-  `langchain_pg_collection.name`. Most existing RAG systems (and the TRIAD paper) used it.
-
+The collection's layout (`graph.store.layout`) is the only layout-specific part of every query.
 Every statement is a SELECT with bound values and quoted identifiers, and every session is opened
 read-only, so pointing triad at a production store cannot change it.
+
+`Corpus` is one large class on purpose: its lookups, its sampling and both search paths
+(SQL and the in-memory vectors of `graph.store.vectors`) share one read-only pool, the chunk cache,
+the row estimate and the vector snapshot; split apart, each piece would hand all of these back and
+forth.
 """
 
 from __future__ import annotations
@@ -25,11 +24,12 @@ import numpy as np
 import psycopg
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
-from psycopg.adapt import Loader
 from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool
 
-from graph.errors import UserError, first_line
+from graph.config.errors import UserError
+from graph.store.layout import READ_ONLY_SESSION, Layout, _connect, detect_layout
+from graph.store.vectors import VectorIndex, _VectorBytes
 from nodes.common import normalise_text
 
 #: Up to this many chunks, sampling draws from the full id list held in memory (exactly uniform).
@@ -59,9 +59,6 @@ MAX_CHUNK_CHARS = 20_000
 #: Characters trimmed before a chunk's length is measured: a chunk of only these is blank.
 WHITESPACE = " \t\r\n\x0b\x0c"
 
-LEGACY_COLLECTIONS = "langchain_pg_collection"
-LEGACY_EMBEDDINGS = "langchain_pg_embedding"
-
 
 @dataclass(frozen=True)
 class Chunk:
@@ -80,165 +77,8 @@ class Hit:
     distance: float
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where a collection's columns are; the only layout-specific part of every query."""
-
-    kind: str  # "pgvectorstore" | "legacy"
-    table: sql.Composable
-    id_column: sql.Identifier
-    text_column: sql.Identifier
-    embedding_column: sql.Identifier
-    metadata_column: sql.Identifier
-    id_type: str  # "uuid" or "text": how ids are compared
-    scope: sql.Composable = field(default_factory=lambda: sql.SQL("TRUE"))  # restricts a shared table
-    scope_params: tuple[Any, ...] = ()
-
-
-class _VectorBytes(Loader):
-    """Loads a pgvector value in binary format as its raw bytes (parsed in bulk with numpy)."""
-
-    def load(self, data: Any) -> bytes:
-        return bytes(data)
-
-
-@dataclass(frozen=True)
-class VectorIndex:
-    """A snapshot of a collection's embeddings for exact cosine search in memory.
-
-    Rows are in id order, so ranking by (distance, position) breaks ties by id as the SQL search does.
-    Zero vectors, which have no direction, are left out.
-    """
-
-    ids: list[str]
-    unit: np.ndarray
-    """One unit-length float32 row per chunk."""
-    oversize: np.ndarray
-    """True where a chunk's stored text is longer in bytes than neighbour search admits."""
-    position: dict[str, int]
-
-    @classmethod
-    def from_rows(cls, rows: Sequence[tuple[str, bool, bytes]]) -> VectorIndex | None:
-        """From (id, oversize, binary vector) rows; None when the vectors differ in dimension."""
-        if not rows:
-            return None
-        if len({len(row[2]) for row in rows}) != 1:
-            return None
-        # pgvector's binary form: dimension and a reserved word (2 bytes each), then big-endian float4s.
-        # Filled row by row into one array, so the load never holds the vectors more than twice.
-        matrix = np.empty((len(rows), (len(rows[0][2]) - 4) // 4), dtype=np.float32)
-        for index, row in enumerate(rows):
-            matrix[index] = np.frombuffer(row[2], dtype=">f4", offset=4)
-        norms = np.linalg.norm(matrix, axis=1)
-        keep = norms > 0
-        ids = [row[0] for row, kept in zip(rows, keep, strict=True) if kept]
-        if not keep.all():
-            matrix, norms = matrix[keep], norms[keep]
-        matrix /= norms[:, None]
-        return cls(
-            ids=ids,
-            unit=matrix,
-            oversize=np.array([row[1] for row in rows], dtype=bool)[keep],
-            position={chunk_id: index for index, chunk_id in enumerate(ids)},
-        )
-
-    def nearest(
-        self, query: np.ndarray, limit: int, *, exclude: int | None = None, usable_only: bool = False
-    ) -> list[tuple[str, float]]:
-        """Up to `limit` (id, cosine distance) pairs, nearest first, ties by id."""
-        norm = float(np.linalg.norm(query))
-        if norm == 0 or limit <= 0:
-            return []
-        distances = 1.0 - self.unit @ (query.astype(np.float32) / norm)
-        allowed = np.ones(len(self.ids), dtype=bool)
-        if usable_only:
-            allowed &= ~self.oversize
-        if exclude is not None:
-            allowed[exclude] = False
-        candidates = np.flatnonzero(allowed)
-        if len(candidates) > limit:
-            # Everything as near as the limit-th candidate, so ties at the cut are ranked by id too.
-            cut = np.partition(distances[candidates], limit - 1)[limit - 1]
-            candidates = candidates[distances[candidates] <= cut]
-        ranked = candidates[np.lexsort((candidates, distances[candidates]))][:limit]
-        return [(self.ids[index], float(distances[index])) for index in ranked]
-
-
-#: Every corpus session is read-only: nothing triad sends can change the user's store.
-READ_ONLY_SESSION: dict[str, Any] = {"autocommit": True, "options": "-c default_transaction_read_only=on"}
-
 #: Connections the corpus keeps open for concurrent samples.
 POOL_SIZE = 8
-
-
-async def _connect(url: str) -> psycopg.AsyncConnection[Any]:
-    try:
-        return await psycopg.AsyncConnection.connect(url, connect_timeout=5, **READ_ONLY_SESSION)
-    except psycopg.Error as error:
-        from graph.db import redact
-
-        raise UserError(
-            f"cannot connect to {redact(url)} ({first_line(error)}); fix --database-url / TRIAD_DATABASE_URL"
-        ) from None
-
-
-async def _table_columns(conn: psycopg.AsyncConnection[Any], schema: str, table: str) -> dict[str, str]:
-    cursor = await conn.execute(
-        "SELECT column_name, udt_name FROM information_schema.columns WHERE table_schema = %s AND table_name = %s",
-        (schema, table),
-    )
-    return {name: udt for name, udt in await cursor.fetchall()}
-
-
-async def _available_collections(conn: psycopg.AsyncConnection[Any], schema: str) -> list[str]:
-    cursor = await conn.execute(
-        "SELECT table_name FROM information_schema.columns WHERE table_schema = %s"
-        " AND column_name = 'langchain_id' ORDER BY table_name",
-        (schema,),
-    )
-    names = [row[0] for row in await cursor.fetchall()]
-    if await _table_columns(conn, "public", LEGACY_COLLECTIONS):
-        cursor = await conn.execute(
-            sql.SQL("SELECT name FROM {} ORDER BY name").format(sql.Identifier("public", LEGACY_COLLECTIONS))
-        )
-        names += [row[0] for row in await cursor.fetchall()]
-    return names
-
-
-async def detect_layout(conn: psycopg.AsyncConnection[Any], collection: str, schema: str = "public") -> Layout:
-    """Find `collection` as a PGVectorStore table first, then as a legacy PGVector collection."""
-    columns = await _table_columns(conn, schema, collection)
-    if {"langchain_id", "content", "embedding"} <= columns.keys():
-        return Layout(
-            kind="pgvectorstore",
-            table=sql.Identifier(schema, collection),
-            id_column=sql.Identifier("langchain_id"),
-            text_column=sql.Identifier("content"),
-            embedding_column=sql.Identifier("embedding"),
-            metadata_column=sql.Identifier("langchain_metadata"),
-            id_type="uuid" if columns["langchain_id"] == "uuid" else "text",
-        )
-    if await _table_columns(conn, "public", LEGACY_COLLECTIONS):
-        cursor = await conn.execute(
-            sql.SQL("SELECT uuid FROM {} WHERE name = %s").format(sql.Identifier("public", LEGACY_COLLECTIONS)),
-            (collection,),
-        )
-        row = await cursor.fetchone()
-        if row is not None:
-            return Layout(
-                kind="legacy",
-                table=sql.Identifier("public", LEGACY_EMBEDDINGS),
-                id_column=sql.Identifier("id"),
-                text_column=sql.Identifier("document"),
-                embedding_column=sql.Identifier("embedding"),
-                metadata_column=sql.Identifier("cmetadata"),
-                id_type="text",
-                scope=sql.SQL("collection_id = %s"),
-                scope_params=(row[0],),
-            )
-    known = await _available_collections(conn, schema)
-    hint = f"available: {', '.join(known[:10])}" if known else "ingest one with `python -m graph.ingest`"
-    raise UserError(f"collection {collection!r} not found in schema {schema!r}; {hint}")
 
 
 class Corpus:
@@ -260,7 +100,8 @@ class Corpus:
         self._pool = pool
         self.layout = layout
         self.collection = collection
-        self._embeddings = embeddings
+        self.embeddings = embeddings
+        """The collection's embedding model, for search by text (set once it is loaded)."""
         self._all_ids: list[str] | None = None
         self._rows_estimate: float | None = None
         self.exact_search_limit = EXACT_SEARCH_LIMIT
@@ -512,9 +353,9 @@ class Corpus:
 
     async def search(self, text: str, n: int) -> list[Hit]:
         """The `n` chunks nearest to `text`, embedded with the collection's embedding model."""
-        if self._embeddings is None:
+        if self.embeddings is None:
             raise UserError("searching by text needs an embedding model; pass --embedding")
-        vector = await asyncio.to_thread(self._embeddings.embed_query, text)
+        vector = await asyncio.to_thread(self.embeddings.embed_query, text)
         await self._check_dimension(len(vector))
         limit = n + DUPLICATE_HEADROOM
         index = await self.vector_index()

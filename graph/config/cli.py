@@ -9,8 +9,8 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
-from graph.errors import USAGE_EXIT_CODE
-from graph.settings import Settings, resolve_settings
+from graph.config.errors import USAGE_EXIT_CODE
+from graph.config.settings import Settings, resolve_settings
 
 T = TypeVar("T")
 
@@ -89,9 +89,9 @@ def add_collection_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    """Settings from parsed flags, the environment and the config file."""
-    flags: dict[str, Any] = {
+def settings_from_args(args: argparse.Namespace, **flags: Any) -> Settings:
+    """Settings from parsed flags (and `flags`, which stand for flags given), the environment and the config file."""
+    given: dict[str, Any] = {
         name: getattr(args, name) for name in Settings.model_fields if getattr(args, name, None) is not None
     }
-    return resolve_settings(flags, config_path=getattr(args, "config", None))
+    return resolve_settings({**given, **flags}, config_path=getattr(args, "config", None))

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graph.outputs import RunFolder
+from graph.runs.files import RunFolder
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
 PAPER_FUNNELS = (

@@ -7,6 +7,9 @@ A call goes: replay file (when the role's spec is `replay:FILE`) or cache, else 
 the shared per-provider limiter, retrying transient errors with backoff. The reply is validated
 against the pydantic schema; an invalid one is sent back with the error as feedback, a bounded
 number of times, after which the call raises `ModelCallFailed` (the sample fails, the run goes on).
+
+The module passes 300 lines because `LLMGateway` keeps every call's path in one class: replay,
+cache, limiter, retries, schema re-asks and accounting act on the same per-call state.
 """
 
 from __future__ import annotations
@@ -17,8 +20,7 @@ import json
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,11 +29,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
-from graph.errors import UserError, first_line, reason
-from graph.limits import AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
-from graph.models import DEFAULT_PRICES, PROVIDERS, RoleModel, price_per_million, resolve_roles
-from graph.parsing import ReplyParseError, parse_reply, validate
-from graph.settings import Settings
+from graph.config.errors import UserError, reason
+from graph.config.settings import Settings
+from graph.llm.cache import LLMCache, append_text, load_replay_file, message_payload, request_key
+from graph.llm.limits import AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
+from graph.llm.models import DEFAULT_PRICES, PROVIDERS, RoleModel, price_per_million, resolve_roles
+from graph.llm.parsing import ReplyParseError, parse_reply, validate
 from nodes.ports import ModelCallFailed
 from state.usage import ROLES, CallRecord, Role
 
@@ -55,23 +58,6 @@ class ReplayMiss(UserError):
     """A replayed run asked something the replay file has no answer for."""
 
 
-def message_payload(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """Messages as plain data, for hashing and recording."""
-    return [{"type": message.type, "content": message.content} for message in messages]
-
-
-@lru_cache(maxsize=64)
-def schema_fingerprint(schema: type[BaseModel]) -> str:
-    """The schema's JSON schema as canonical text (generating it costs milliseconds: done once)."""
-    return json.dumps(schema.model_json_schema(), sort_keys=True)
-
-
-def request_key(role: str, messages: Sequence[BaseMessage], schema: type[BaseModel]) -> str:
-    """Stable hash of role + messages + schema: the key of replay files and of the cache."""
-    payload = {"role": role, "messages": message_payload(messages), "schema": json.loads(schema_fingerprint(schema))}
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-
-
 def reply_text(message: BaseMessage) -> str:
     """The text of a reply, whether its content is a string or a list of parts."""
     if isinstance(message.content, str):
@@ -90,75 +76,6 @@ class Reply:
     output_tokens: int = 0
     source: str = "provider"
     attempts: int = 1
-
-
-@dataclass
-class LLMCache:
-    """Answers by request key, kept in the state database so a repeated run pays nothing twice."""
-
-    url: str
-    _conn: Any = None
-    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-
-    async def _connection(self) -> Any:
-        import psycopg
-
-        if self._conn is None or self._conn.closed:
-            self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-            await self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS triad_llm_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL,"
-                " response JSONB NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now())"
-            )
-        return self._conn
-
-    async def get(self, key: str) -> dict[str, Any] | None:
-        """The cached response, or None (also while the database is away: the cache is only a saving)."""
-        import psycopg
-
-        async with self._lock:
-            try:
-                conn = await self._connection()
-                cursor = await conn.execute("SELECT response FROM triad_llm_cache WHERE key = %s", (key,))
-                row = await cursor.fetchone()
-            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-                log.info("llm_cache_unavailable", error=first_line(error))
-                return None
-        return row[0] if row else None
-
-    async def put(self, key: str, model: str, response: dict[str, Any]) -> None:
-        import psycopg
-        from psycopg.types.json import Jsonb
-
-        async with self._lock:
-            try:
-                conn = await self._connection()
-                await conn.execute(
-                    "INSERT INTO triad_llm_cache (key, model, response) VALUES (%s, %s, %s)"
-                    " ON CONFLICT (key) DO NOTHING",
-                    (key, model, Jsonb(response)),
-                )
-            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
-                log.info("llm_cache_unavailable", error=first_line(error))
-
-    async def close(self) -> None:
-        if self._conn is not None:
-            await self._conn.close()
-
-
-def load_replay_file(path: Path) -> dict[str, dict[str, Any]]:
-    """Recorded responses by request key (the first one recorded for a key wins)."""
-    answers: dict[str, dict[str, Any]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-            answers.setdefault(entry["key"], dict(entry["response"]))
-        except (json.JSONDecodeError, KeyError, TypeError):
-            raise UserError(
-                f"{path} line {number} is not a recorded request; record the file again with --record-llm"
-            ) from None
-    return answers
 
 
 class LLMGateway:
@@ -328,12 +245,10 @@ class LLMGateway:
             "response": response,
         }
         line = json.dumps(entry, ensure_ascii=False) + "\n"
-        async with self._record_lock:
-            assert self.record_path is not None
+        assert self.record_path is not None
+        async with self._record_lock:  # one line at a time, in the order the answers came
             try:
-                with self.record_path.open("a", encoding="utf-8") as handle:
-                    handle.write(line)
-                    handle.flush()
+                await asyncio.to_thread(append_text, self.record_path, line)
             except OSError as error:
                 raise unwritable_recording(self.record_path, error) from None
 

@@ -15,16 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
-from graph.errors import UserError, reason
+from graph.config.errors import UserError, reason
+from nodes.context import DEFAULT_MODELS
 
 CONFIG_FILE_NAME = "triad.toml"
 
-#: The paper's models per role (SPEC section 6).
-DEFAULT_MODELS = {
-    "generator": "google_genai:gemini-2.5-flash",
-    "validator": "google_genai:gemini-3.1-flash-lite-preview",
-    "extractor": "google_genai:gemini-2.5-flash-lite",
-}
 
 #: Environment variables that are not named `TRIAD_<FIELD>`.
 ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY", "openai_api_key": "OPENAI_API_KEY"}

@@ -18,7 +18,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from graph.errors import UserError
+from graph.config.errors import UserError
 
 #: Sentences encoded per forward pass; large enough to keep both cores busy, small enough for RAM.
 ENCODE_BATCH_SIZE = 32

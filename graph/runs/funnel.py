@@ -101,3 +101,21 @@ def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
     if per_accepted is not None:
         lines.append(f"per accepted sample: {llm['calls_per_accepted']:.1f} calls, {per_accepted:.4f} USD")
     return "\n".join(lines)
+
+
+def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
+    """What the funnel and the report need of a finished sample's state."""
+    return {
+        "question_type": state.get("question_type"),
+        "binary": state.get("binary"),
+        "outcome": state.get("outcome", "failed"),
+        "end_reason": state.get("end_reason", ""),
+        "drafts": state.get("drafts", []),
+        "revisions": state.get("revisions", 0),
+        "verdicts": [
+            {"judge": v["judge"], "accepted": v["accepted"], "reason": v["reason"], "revision": v["revision"]}
+            for v in state.get("verdicts", [])
+        ],
+        "restarts": state.get("restarts", 0),
+        "llm_calls": state.get("llm_calls", []),
+    }

@@ -5,17 +5,16 @@ connection needs. On a pool each operation borrows its own connection, so the lo
 concurrent samples queue for each other's checkpoint writes (and, while the database is away, wait
 out each other's connection timeouts one after another). `PooledPostgresSaver` drops it for pools.
 
-It also serialises a step's values on the event loop. The upstream saver hands every write to a
-worker thread first; for a sample's state (tens of kilobytes) the hop costs more than the work: runs
-of the benchmark's pipeline at concurrency 1 without model latency used 53 instead of 65 ms of CPU
-per sample without it. Its JSON columns are encoded with orjson (a checkpoint row of 6 kB: 6.5
-instead of 49 µs). The rows written are the upstream saver's (tests/graph/test_checkpoints.py
-compares them).
+It also serialises a step's values on the event loop: for a sample's state (tens of kilobytes) the
+upstream saver's hop to a worker thread costs more than the work. Its JSON columns are encoded with
+orjson. The rows written are the upstream saver's (tests/graph/test_checkpoints.py compares them).
 
 Within `holding_writes(thread_id)`, which a run's samples use, a finished task's writes wait for the
 checkpoint of their step and go to the database in the same pipeline: one round trip and one
-transaction per step instead of two (runs of the benchmark's pipeline at concurrency 1 without model
-latency used 35 instead of 39 ms of CPU per sample in this process, 14 instead of 16 in PostgreSQL).
+transaction per step instead of two.
+
+It relies on names langgraph-checkpoint-postgres does not publish (`UPSTREAM_NAMES`); pyproject.toml
+pins that package to the minor versions tested, and `missing_upstream_names` says which are gone.
 """
 
 from __future__ import annotations
@@ -40,6 +39,22 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
+
+#: What the saver takes from `AsyncPostgresSaver` beyond its public interface.
+UPSTREAM_NAMES = (
+    "_cursor",
+    "_dump_blobs",
+    "_dump_writes",
+    "UPSERT_CHECKPOINTS_SQL",
+    "UPSERT_CHECKPOINT_BLOBS_SQL",
+    "UPSERT_CHECKPOINT_WRITES_SQL",
+    "INSERT_CHECKPOINT_WRITES_SQL",
+)
+
+
+def missing_upstream_names(saver_class: type = AsyncPostgresSaver) -> list[str]:
+    """The names of `UPSTREAM_NAMES` that this version of langgraph-checkpoint-postgres no longer has."""
+    return [name for name in UPSTREAM_NAMES if not hasattr(saver_class, name)]
 
 
 def json_bytes(value: Any) -> bytes:
@@ -76,7 +91,18 @@ class PooledPostgresSaver(AsyncPostgresSaver):
     """`AsyncPostgresSaver` whose operations on a pool run side by side, serialising on the event loop."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        missing = missing_upstream_names()
+        if missing:
+            raise RuntimeError(
+                f"this langgraph-checkpoint-postgres has no {', '.join(missing)}, which triad's checkpointer "
+                "relies on; install the version pyproject.toml pins (pip install -e .)"
+            )
         super().__init__(*args, **kwargs)
+        if not hasattr(self, "supports_pipeline"):  # set by the upstream saver's own __init__
+            raise RuntimeError(
+                "this langgraph-checkpoint-postgres sets no supports_pipeline, which triad's checkpointer "
+                "relies on; install the version pyproject.toml pins (pip install -e .)"
+            )
         self._new_threads: set[str] = set()
         self._held: dict[str, list[tuple[str, list[Any]]]] = {}
         """The threads whose task writes are held, each with the writes held so far."""

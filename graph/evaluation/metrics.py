@@ -11,6 +11,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from nodes.common import normalise_text
+
 _ABSTAIN = re.compile(
     r"\b(i (?:do not|don't|cannot|can't) (?:know|answer|tell|say)"
     r"|(?:cannot|can't|unable to) (?:be )?(?:answer|determine|find)"
@@ -18,10 +20,6 @@ _ABSTAIN = re.compile(
     r"|(?:does|do) not (?:contain|provide|mention|say)|not (?:mentioned|provided|stated) in)\b",
     re.IGNORECASE,
 )
-
-
-def normalise(text: str) -> str:
-    return " ".join(text.split()).casefold()
 
 
 def retrieval_scores(
@@ -34,17 +32,17 @@ def retrieval_scores(
     """
     relevant = [c for c in contexts if c["relevant"]]
     by_id = {c["id"]: index for index, c in enumerate(relevant)}
-    by_text = {normalise(c["text"]): index for index, c in enumerate(relevant)}
+    by_text = {normalise_text(c["text"]): index for index, c in enumerate(relevant)}
     seen: set[str] = set()
     hits: set[int] = set()
     for chunk in retrieved:
-        key = str(chunk.get("id") or "") or normalise(str(chunk.get("text", "")))
+        key = str(chunk.get("id") or "") or normalise_text(str(chunk.get("text", "")))
         if key in seen:
             continue
         seen.add(key)
         index = by_id.get(str(chunk.get("id"))) if chunk.get("id") else None
         if index is None:
-            index = by_text.get(normalise(str(chunk.get("text", ""))))
+            index = by_text.get(normalise_text(str(chunk.get("text", ""))))
         if index is not None:
             hits.add(index)
     if not seen:

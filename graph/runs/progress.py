@@ -7,10 +7,10 @@ import time
 from collections import Counter
 from typing import Any
 
-from graph.funnel import cell_name
-from graph.llm import LLMGateway
-from graph.runstore import CellPlan, Slot
-from graph.sample import SampleResult
+from graph.llm.gateway import LLMGateway
+from graph.runs.funnel import cell_name
+from graph.runs.sample import SampleResult
+from graph.runs.store import CellPlan, Slot
 
 
 class Progress:

@@ -71,7 +71,8 @@ def script(**overrides: Any) -> dict[str, Any]:
 
 def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.scripts:strict_model`
     """The plausible script with a quality judge that rejects everything."""
-    from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
+    from graph.testing.plausible import PLAUSIBLE_SCRIPT
+    from graph.testing.scripted import ScriptedChatModel
 
     reject = {
         "reasoning": "chunk A holds every needed fact",
@@ -86,6 +87,7 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.sc
 
 def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:tests.graph.scripts:accepting_validator`
     """The plausible script with a quality judge that accepts every draft."""
-    from graph.scripted import PLAUSIBLE_SCRIPT, ScriptedChatModel
+    from graph.testing.plausible import PLAUSIBLE_SCRIPT
+    from graph.testing.scripted import ScriptedChatModel
 
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [ACCEPT]})

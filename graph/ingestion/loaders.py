@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from graph.errors import UserError
+from graph.config.errors import UserError
 
 DOCUMENT_SUFFIXES = {".txt", ".md", ".markdown", ".html", ".htm"}
 JSONL_SUFFIXES = {".jsonl"}

@@ -1,0 +1,48 @@
+"""The evaluation's summary: a table for the terminal, and eval-report.html with a section per metric."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.evaluation.scoring import GROUPS, METRICS
+from graph.runs.report import bar_chart, esc, table
+
+
+def summary_table(summaries: dict[str, Any]) -> str:
+    header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>12}" for m in METRICS)
+    lines = [header]
+    for name, summary in summaries.items():
+        overall = summary["all"]
+        cells = "".join(f"{overall[m]:>12.3f}" if overall[m] is not None else f"{'-':>12}" for m in METRICS)
+        lines.append(f"{name:<16}{int(overall['n']):>5}{cells}")
+    return "\n".join(lines)
+
+
+def _mean(summaries: dict[str, Any], name: str, field: str, value: str, metric: str) -> float | None:
+    return (summaries[name][field].get(value) or {}).get(metric)
+
+
+def render_eval_report(summaries: dict[str, Any]) -> str:
+    """One section per metric: bars grouped by group value, one bar per setup, and the differences."""
+    names = list(summaries)
+    groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
+    parts = ["<h1>triad evaluation</h1>"]
+    for metric in METRICS:
+        bars = [(f"all / {name}", round(summaries[name]["all"][metric] or 0.0, 3)) for name in names]
+        bars += [
+            (f"{field}={value} / {name}", round(_mean(summaries, name, field, value, metric) or 0.0, 3))
+            for field, value in groups
+            for name in names
+        ]
+        rows = [
+            [f"{field}={value}"] + [f"{_mean(summaries, n, field, value, metric) or 0:.3f}" for n in names]
+            for field, value in groups
+        ]
+        parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{bar_chart(bars)}{table(["group", *names], rows)}')
+        if len(names) > 1:
+            base = summaries[names[0]]["all"][metric] or 0.0
+            diffs = [[name, f"{(summaries[name]['all'][metric] or 0.0) - base:+.3f}"] for name in names[1:]]
+            parts.append(table([f"difference to {names[0]}", metric], diffs))
+        parts.append("</section>")
+    head = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>triad evaluation</title></head><body>'
+    return head + "".join(parts) + "</body></html>"

@@ -1,0 +1,167 @@
+"""Scoring one RAG setup on a dataset (SPEC section 7): retrieval precision and recall, correctness and
+faithfulness by the judge, and abstention on the unanswerable variant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+
+from graph.config.errors import UserError
+from graph.config.settings import Settings
+from graph.evaluation.metrics import retrieval_scores, says_abstain
+from graph.evaluation.setups import Setup
+from graph.llm.gateway import LLMGateway, build_gateway
+from graph.runs.services import open_services
+from graph.store.corpus import Corpus
+from nodes.common import instructed, normalise_text
+from nodes.extract import care_messages
+from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
+from prompts import delimit, delimit_all
+from prompts import evaluate as prompt
+from state.schemas import AbstentionVerdict, CorrectnessVerdict, FaithfulnessVerdict, RelevanceVerdict
+
+METRICS = ("precision", "recall", "correct", "faithful", "abstained")
+
+
+GROUPS = ("question_type", "binary", "temporal", "difficulty")
+
+
+#: Samples evaluated at once per setup.
+CONCURRENT_SAMPLES = 8
+
+
+def rag_graph() -> Any:
+    """The built-in RAG setup: retrieve, then answer (or abstain)."""
+    builder = StateGraph(RagState, context_schema=RagContext)
+    builder.add_node("retrieve", retrieve)
+    builder.add_node("answer", answer)
+    builder.add_edge(START, "retrieve")
+    builder.add_edge("retrieve", "answer")
+    builder.add_edge("answer", END)
+    return builder.compile(name="triad_rag")
+
+
+def ask_service(url: str, question: str) -> tuple[str, list[dict[str, Any]]]:
+    """POST the question to an external RAG service."""
+    request = urllib.request.Request(
+        url, data=json.dumps({"question": question}).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=120) as reply:
+            body = json.loads(reply.read())
+    except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as error:
+        raise UserError(f"the RAG service at {url} did not answer ({error}); check --setup url=") from None
+    contexts = [{"id": c.get("id"), "text": c.get("text", "")} for c in body.get("contexts", [])]
+    return str(body.get("answer", "")), contexts
+
+
+async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: str) -> Any:
+    messages = instructed(system, user)
+    verdict, _ = await gateway.ask("validator", schema, messages, node=node)
+    return verdict
+
+
+async def judged_contexts(
+    gateway: LLMGateway, record: dict[str, Any], retrieved: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The record's labelled contexts plus CARE labels for retrieved chunks the list does not hold."""
+    labelled_ids = {c["id"] for c in record["contexts"]}
+    labelled_texts = {normalise_text(c["text"]) for c in record["contexts"]}
+    unknown = [
+        c for c in retrieved if c.get("id") not in labelled_ids and normalise_text(c["text"]) not in labelled_texts
+    ]
+    supporting = delimit_all("chunk", ((chr(65 + i), c["text"]) for i, c in enumerate(record["supporting"])))
+
+    async def label(chunk: dict[str, Any]) -> dict[str, Any]:
+        messages = care_messages(
+            delimit("question", "Q", record["question"]),
+            delimit("answer", "reference", record["answer"]),
+            supporting,
+            delimit("candidate", "X1", chunk["text"]),
+        )
+        verdict, _ = await gateway.ask("extractor", RelevanceVerdict, messages, node="judge_unlabelled")
+        return {"id": chunk.get("id") or "", "text": chunk["text"], "relevant": verdict.relevant}
+
+    return [*record["contexts"], *await asyncio.gather(*(label(c) for c in unknown))]
+
+
+async def evaluate_sample(
+    setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None, judge_unlabelled: bool
+) -> dict[str, Any]:
+    if setup.url:
+        given, retrieved = await asyncio.to_thread(ask_service, setup.url, record["question"])
+    else:
+        state = await rag_graph().ainvoke(
+            {"question": record["question"]}, context=RagContext(k=setup.k, corpus=corpus, llm=gateway)
+        )
+        given, retrieved = state["answer"], state["contexts"]
+    contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else record["contexts"]
+    precision, recall = retrieval_scores(retrieved, contexts)
+    question, reference = delimit("question", "Q", record["question"]), delimit("answer", "reference", record["answer"])
+    candidate = delimit("answer", "candidate", given)
+    asked = prompt.CORRECTNESS_USER.format(question=question, reference=reference, candidate=candidate)
+    correct = await judge(gateway, CorrectnessVerdict, prompt.CORRECTNESS_SYSTEM, asked, "judge_correctness")
+    shown = delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(retrieved, start=1)))
+    faithful = await judge(
+        gateway, FaithfulnessVerdict, prompt.FAITHFULNESS_SYSTEM,
+        prompt.FAITHFULNESS_USER.format(contexts=shown, candidate=candidate), "judge_faithfulness",
+    )  # fmt: skip
+    row = {
+        "setup": setup.name,
+        "sample_id": record["id"],
+        **{field: record[field] for field in GROUPS},
+        "retrieved_ids": [c.get("id") for c in retrieved],
+        "precision": precision,
+        "recall": recall,
+        "answer": given,
+        "correct": correct.correct,
+        "faithful": faithful.faithful,
+        "unanswerable_answer": None,
+        "abstained": None,
+    }
+    variant = record["unanswerable"]
+    if variant is not None and not setup.url:
+        texts = {c["id"]: c["text"] for c in record["contexts"]}
+        reply, _ = await answer_from(record["question"], [{"text": texts[i]} for i in variant["contexts"]], gateway)
+        asked = prompt.ABSTENTION_USER.format(candidate=delimit("answer", "candidate", reply))
+        abstained = (
+            says_abstain(reply)
+            or (await judge(gateway, AbstentionVerdict, prompt.ABSTENTION_SYSTEM, asked, "judge_abstention")).abstained
+        )
+        row |= {"unanswerable_answer": reply, "abstained": abstained}
+    return row
+
+
+async def evaluate_setup(
+    setup: Setup, records: list[dict[str, Any]], settings: Settings, judge_unlabelled: bool
+) -> list[dict[str, Any]]:
+    """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time."""
+    # An external service answers for itself; the generator role is then never asked.
+    answering = settings.model_for("validator") if setup.url else setup.model
+    gateway = build_gateway(settings, models={"generator": answering})
+    if setup.url:
+        return await _score(setup, records, gateway, None, judge_unlabelled)
+    collection = settings.model_copy(
+        update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
+    )
+    async with open_services(collection, gateway=gateway, with_state=False, embeddings=True) as services:
+        return await _score(setup, records, gateway, services.corpus, judge_unlabelled)
+
+
+async def _score(
+    setup: Setup, records: list[dict[str, Any]], gateway: LLMGateway, corpus: Corpus | None, judge_unlabelled: bool
+) -> list[dict[str, Any]]:
+    gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
+
+    async def one(record: dict[str, Any]) -> dict[str, Any]:
+        async with gate:
+            return await evaluate_sample(setup, record, gateway, corpus, judge_unlabelled)
+
+    return list(await asyncio.gather(*(one(r) for r in records)))

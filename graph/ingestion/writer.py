@@ -1,0 +1,140 @@
+"""Writing chunks into a PGVectorStore table: embedded in batches, stable ids, stale chunks removed.
+
+The table has langchain-postgres' PGVectorStore layout (`langchain_id, content, embedding,
+langchain_metadata`) and an HNSW cosine index, so a RAG system built on langchain-postgres can use
+it as is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Sequence
+
+import psycopg
+from langchain_core.embeddings import Embeddings
+from psycopg import sql
+from tqdm import tqdm
+
+from graph.config.errors import UserError
+from graph.ingestion.loaders import ChunkRecord
+from graph.store.database import ensure_vector_extension
+from graph.store.embeddings import load_embeddings
+
+#: Chunks embedded and written per batch.
+BATCH_SIZE = 64
+
+
+DEFAULT_CHUNK_SIZE = 1600
+
+
+DEFAULT_CHUNK_OVERLAP = 160
+
+
+def index_name(table: str) -> str:
+    """langchain-postgres' default name for a table's vector index."""
+    return f"{table}_langchainvectorindex"
+
+
+def _stored_dimension(conn: psycopg.Connection, table: sql.Identifier) -> int | None:
+    row = conn.execute(
+        "SELECT atttypmod FROM pg_attribute WHERE attrelid = to_regclass(%s) AND attname = 'embedding'",
+        (table.as_string(conn),),
+    ).fetchone()
+    return int(row[0]) if row and row[0] > 0 else None
+
+
+def _create_table(conn: psycopg.Connection, table: sql.Identifier, dimension: int) -> None:
+    conn.execute(
+        sql.SQL(
+            "CREATE TABLE IF NOT EXISTS {table} (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,"
+            " embedding vector({dim}) NOT NULL, langchain_metadata JSON)"
+        ).format(table=table, dim=sql.Literal(dimension))
+    )
+
+
+def _stored_digests(conn: psycopg.Connection, table: sql.Identifier, ids: list[str]) -> dict[str, str]:
+    """MD5 of the stored text per id, for the ids already in the table."""
+    if conn.execute("SELECT to_regclass(%s)", (table.as_string(conn),)).fetchone()[0] is None:  # type: ignore[index]
+        return {}
+    rows = conn.execute(
+        sql.SQL("SELECT langchain_id::text, md5(content) FROM {} WHERE langchain_id = ANY(%s::uuid[])").format(table),
+        (ids,),
+    ).fetchall()
+    return {row[0]: row[1] for row in rows}
+
+
+def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> int:
+    """Delete chunks of the ingested sources whose ids are no longer produced (an edited file)."""
+    sources = sorted({str(chunk.metadata.get("source")) for chunk in chunks})
+    cursor = conn.execute(
+        sql.SQL(
+            "DELETE FROM {} WHERE langchain_metadata->>'source' = ANY(%s) AND NOT (langchain_id = ANY(%s::uuid[]))"
+        ).format(table),
+        (sources, [chunk.id for chunk in chunks]),
+    )
+    return cursor.rowcount
+
+
+def _write_batches(
+    conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord], embeddings: Embeddings
+) -> None:
+    insert = sql.SQL(
+        "INSERT INTO {} (langchain_id, content, embedding, langchain_metadata)"
+        " VALUES (%s::uuid, %s, %s::vector, %s::json) ON CONFLICT (langchain_id) DO UPDATE SET"
+        " content = EXCLUDED.content, embedding = EXCLUDED.embedding, langchain_metadata = EXCLUDED.langchain_metadata"
+    ).format(table)
+    with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=None, file=sys.stderr) as progress:
+        for start in range(0, len(chunks), BATCH_SIZE):
+            batch = chunks[start : start + BATCH_SIZE]
+            vectors = embeddings.embed_documents([chunk.text for chunk in batch])
+            rows = [
+                (chunk.id, chunk.text, "[" + ",".join(map(repr, vector)) + "]", json.dumps(chunk.metadata))
+                for chunk, vector in zip(batch, vectors, strict=True)
+            ]
+            with conn.transaction():
+                conn.cursor().executemany(insert, rows)
+            progress.update(len(batch))
+
+
+def ingest_chunks(
+    url: str, collection: str, chunks: Sequence[ChunkRecord], embedding_spec: str, schema: str = "public"
+) -> dict[str, int]:
+    """Write the chunks not stored yet or changed; return counts of added, kept and removed chunks."""
+    if not chunks:
+        raise UserError("no text found to ingest; check the path and that files are not empty")
+    unique = list({chunk.id: chunk for chunk in chunks}.values())
+    table = sql.Identifier(schema, collection)
+    with psycopg.connect(url, autocommit=True) as conn:
+        try:
+            ensure_vector_extension(conn)
+        except psycopg.Error as error:
+            raise UserError(
+                f"cannot enable pgvector ({error.diag.message_primary}); "
+                "ask the database owner to run CREATE EXTENSION vector"
+            ) from None
+        stored = _stored_digests(conn, table, [chunk.id for chunk in unique])
+        # New ids, and known ids whose text changed, are embedded and written.
+        new = [chunk for chunk in unique if stored.get(chunk.id) != hashlib.md5(chunk.text.encode()).hexdigest()]
+        if new:
+            embeddings = load_embeddings(embedding_spec)
+            dimension = len(embeddings.embed_query("dimension probe"))
+            stored_dimension = _stored_dimension(conn, table)
+            if stored_dimension is not None and stored_dimension != dimension:
+                raise UserError(
+                    f"table {collection!r} stores {stored_dimension}-d embeddings but {embedding_spec!r} "
+                    f"gives {dimension}-d;"
+                    " pass the --embedding the table was built with, or another --collection"
+                )
+            _create_table(conn, table, dimension)
+            _write_batches(conn, table, new, embeddings)
+        removed = _remove_stale(conn, table, unique)
+        conn.execute(
+            sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_cosine_ops)").format(
+                sql.Identifier(index_name(collection)), table
+            )
+        )
+        if new or removed:
+            conn.execute(sql.SQL("ANALYZE {}").format(table))
+    return {"added": len(new), "kept": len(unique) - len(new), "removed": removed}

@@ -1,0 +1,162 @@
+"""A run's dataset as other tools read it: validated records, and rows in the export formats.
+
+Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
+`hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
+facts by chunk id, context list). The unanswerable split holds each record's unanswerable variant:
+the question with only non-relevant contexts, where the expected behaviour is to abstain.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from graph.config.errors import UserError, writing
+from graph.runs.files import write_atomically
+from state.record import DatasetRecord
+
+ABSTAIN = "abstain"
+
+
+HOTPOTQA_TYPES = {"composition": "bridge", "comparison": "comparison", "intersection": "intersection"}
+
+
+def read_dataset(path: Path) -> list[dict[str, Any]]:
+    """Validated records of a dataset.jsonl; a corrupt line, or no record at all, is a `UserError`."""
+    if not path.is_file():
+        raise UserError(f"{path} not found; give a run id under --runs-dir or a path to dataset.jsonl")
+    records = []
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(DatasetRecord.model_validate_json(line).model_dump(mode="json"))
+        except ValidationError as invalid:
+            problem = invalid.errors()[0]["msg"]  # also names bytes that are not UTF-8
+            raise UserError(
+                f"{path} line {number} is not a valid record ({problem}); fix or remove that line"
+            ) from None
+    if not records:
+        # Nothing to export or evaluate: say so rather than write empty files.
+        raise UserError(
+            f"{path} holds no accepted sample, so there is nothing to use; for a run's dataset, rejected.jsonl "
+            "and report.html in its folder say why its samples were rejected"
+        )
+    return records
+
+
+def _by_id(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {context["id"]: context for context in record["contexts"]}
+
+
+def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for record in records:
+        relevant = [c for c in record["contexts"] if c["relevant"]]
+        rows.append(
+            {
+                "id": record["id"],
+                "user_input": record["question"],
+                "reference": record["answer"],
+                "reference_contexts": [c["text"] for c in relevant],
+                "reference_context_ids": [c["id"] for c in relevant],
+                "question_type": record["question_type"],
+                "binary": record["binary"],
+                "temporal": record["temporal"],
+                "difficulty": record["difficulty"],
+            }
+        )
+    return rows
+
+
+def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for record in records:
+        variant = record["unanswerable"]
+        if variant is None:
+            continue
+        contexts = _by_id(record)
+        rows.append(
+            {
+                "id": f"{record['id']}#unanswerable",
+                "user_input": record["question"],
+                "reference": ABSTAIN,
+                "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
+                "retrieved_context_ids": list(variant["contexts"]),
+                "expected": ABSTAIN,
+                "question_type": record["question_type"],
+                "binary": record["binary"],
+            }
+        )
+    return rows
+
+
+def to_jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "|".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
+    items = []
+    for record in records:
+        if unanswerable and record["unanswerable"] is None:
+            continue
+        contexts = _by_id(record)
+        shown = record["unanswerable"]["contexts"] if unanswerable else list(contexts)
+        items.append(
+            {
+                "_id": record["id"],
+                "question": record["question"],
+                "answer": ABSTAIN if unanswerable else record["answer"],
+                "type": HOTPOTQA_TYPES[record["question_type"]],
+                "level": record["difficulty"],
+                "supporting_facts": [] if unanswerable else [[c["id"], 0] for c in record["supporting"]],
+                "context": [[i, [contexts[i]["text"]]] for i in shown],
+            }
+        )
+    return json.dumps(items, ensure_ascii=False, indent=1) + "\n"
+
+
+def save_hf(rows: list[dict[str, Any]], folder: Path) -> None:
+    try:
+        import datasets  # type: ignore[import-not-found]
+    except ImportError:
+        raise UserError(
+            "--format hf needs the Hugging Face datasets package; install it with `pip install datasets`"
+        ) from None
+    datasets.Dataset.from_list(rows).save_to_disk(str(folder))
+
+
+EXTENSIONS = {"ragas": ".jsonl", "csv": ".csv", "hotpotqa": ".json", "hf": ""}
+
+
+def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: Path) -> int:
+    """Write the export; the number of items written."""
+    rows = unanswerable_rows(records) if unanswerable else answerable_rows(records)
+    writers: dict[str, Callable[[], str]] = {
+        "ragas": lambda: to_jsonl(rows),
+        "csv": lambda: to_csv(rows),
+        "hotpotqa": lambda: to_hotpotqa(records, unanswerable),
+    }
+    with writing(output, "choose another --output"):
+        output.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "hf":
+            save_hf(rows, output)
+        else:
+            write_atomically(output, writers[fmt]())
+    return len(rows)

@@ -1,0 +1,215 @@
+"""A run from start to end: begin or continue it, work on its quota plan, then write its files.
+
+`run_job` is what `python -m graph.run` does once its flags are read: the run's state lives in the
+state database, its files in `<runs_dir>/<run_id>/`, rebuilt from that state at the end (and on
+resume), so a crash loses at most the samples in flight.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graph.config.settings import Settings
+from graph.llm.gateway import LLMGateway, build_gateway
+from graph.runs.files import RunFolder, make_folder
+from graph.runs.funnel import cell_name, format_funnel, funnel
+from graph.runs.lanes import Assignment, Lanes, WorkResult
+from graph.runs.options import RunOptions, RunRequest, stored_settings
+from graph.runs.outages import Outages
+from graph.runs.progress import Progress
+from graph.runs.questions import RunQuestions
+from graph.runs.report import REPORT_EXAMPLES, write_report
+from graph.runs.sample import SampleRunner
+from graph.runs.seeds import SEED_BATCH
+from graph.runs.services import RunServices, StateDatabase, open_services, open_state
+from graph.runs.store import CellPlan
+from graph.store.database import redact
+from nodes.context import Context
+from state.usage import ROLES
+
+
+def tell(text: str) -> None:
+    """A line for the user on stderr (stdout holds the funnel)."""
+    print(text, file=sys.stderr)
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The run this process works on: new, or continued with the options it was begun with."""
+
+    run_id: str
+    options: RunOptions
+    settings: Settings
+    """The settings its samples use (a continued run's collection and models)."""
+    continuing: bool
+
+
+async def begin(request: RunRequest, settings: Settings, state: StateDatabase) -> Run:
+    """The run named by the request: a continued run's options come from the state database."""
+    run_id = request.resume or request.run_id or new_run_id()
+    continuing = bool(request.resume) or (bool(request.run_id) and await state.store.exists(run_id))
+    if not continuing:
+        return Run(run_id, request.options, settings, continuing=False)
+    stored = await state.store.options(run_id)
+    tell(f"continuing run {run_id}")
+    return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
+
+
+async def run_job(
+    request: RunRequest, settings: Settings, gateway: LLMGateway | None = None
+) -> tuple[str, dict[str, Any]]:
+    """Create or continue a run, work on it, rebuild its files, write run.json and the report."""
+    started = time.monotonic()
+    async with open_state(settings, concurrency=request.concurrency) as state:
+        make_folder(settings.runs_dir)  # a runs folder that cannot be made fails before the run exists
+        run = await begin(request, settings, state)
+        gateway = gateway or build_gateway(run.settings, record_path=request.record_llm, seed=run.options.seed)
+        async with open_services(
+            run.settings, gateway=gateway, state=state, warm=True, embeddings=run.options.dedup_threshold > 0
+        ) as services:
+            outcome = await work_on(run, request, services)
+        folder, finished, examples = await final_state(run, state)
+    summary = funnel(row["summary"] for row in finished if row["summary"])
+    document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
+    folder.write_run_json(document)
+    write_report(folder, document, finished, examples)
+    tell_the_end(run, request, folder, document, summary, outcome)
+    return run.run_id, document
+
+
+async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkResult:
+    """Check the collection has room, register a new run, then run its slots until the plan is met."""
+    assert services.state is not None
+    store, settings = services.state.store, run.settings
+    left_out = await services.corpus.check_room(run.options.hops, Context.min_chunk_chars)
+    if not run.continuing:  # begun only once its collection and models are known to work
+        await store.create_run(run.run_id, run.options.stored(settings))
+        tell(
+            f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
+            f"after an interruption continue it with --resume {run.run_id}"
+        )
+    if left_out:
+        tell(
+            f"note: {left_out} chunk(s) of {settings.collection!r} are blank or over "
+            f"{settings.max_chunk_chars} characters and are never used (TRIAD_MAX_CHUNK_CHARS)"
+        )
+    await store.release_dead_local_workers(run.run_id, socket.gethostname())
+    folder = RunFolder(settings.runs_dir / run.run_id)
+    finished = await store.finished(run.run_id)
+    await folder.rebuild(store.file_lines(run.run_id, [row["n"] for row in finished]))
+    runner = await sample_runner(run, services, finished)
+    cells = run.options.cells()
+    live = sys.stderr.isatty() and not request.log_json and not request.worker
+    # With --log-json the sample_done events take the place of the per-sample lines.
+    with Progress(cells, finished, services.gateway, live=live, lines=not request.log_json) as progress:
+        lanes = Lanes(
+            assignment(run, request, cells),
+            store,
+            runner,
+            folder,
+            services.gateway,
+            Outages(
+                run.run_id,
+                settings.database_wait_seconds,
+                (services.state.checkpoints, services.state.bookkeeping, services.corpus.pool),
+                tell,
+            ),
+            on_done=progress.sample_done,
+        )
+        return await lanes.run()
+
+
+def assignment(run: Run, request: RunRequest, cells: list[CellPlan]) -> Assignment:
+    return Assignment(
+        run_id=run.run_id,
+        cells=cells,
+        worker=f"{socket.gethostname()}-{os.getpid()}",
+        concurrency=request.concurrency,
+        hops=run.options.hops,
+        role=run.options.role,
+        max_cost_usd=run.settings.max_cost_usd,
+    )
+
+
+async def sample_runner(run: Run, services: RunServices, finished: list[dict[str, Any]]) -> SampleRunner:
+    """The runner of the run's samples, with its seeds and accepted questions as the state database has them."""
+    assert services.state is not None
+    store, options = services.state.store, run.options
+    questions = RunQuestions(store, run.run_id, embeddings=services.embeddings, threshold=options.dedup_threshold)
+    await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
+    used = await store.used_seeds(run.run_id)
+    seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH)
+    context = options.context(run.settings, services.gateway, run.run_id)
+    return SampleRunner(services.for_samples(seeds, questions), services.state.saver, context)
+
+
+async def final_state(run: Run, state: StateDatabase) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
+    store = state.store
+    outages = Outages(run.run_id, run.settings.database_wait_seconds, (state.bookkeeping,), tell)
+    folder = RunFolder(run.settings.runs_dir / run.run_id)
+    finished = await outages.call(lambda: store.finished(run.run_id))
+    slots = [row["n"] for row in finished]
+    await outages.call(lambda: folder.rebuild(store.file_lines(run.run_id, slots)))
+    examples = await outages.call(lambda: store.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
+    return folder, finished, examples
+
+
+def public_settings(settings: Settings) -> dict[str, Any]:
+    """Settings as run.json keeps them: no secrets, URLs without passwords."""
+    data = settings.model_dump(mode="json", exclude={"google_api_key", "openai_api_key"})
+    for key in ("database_url", "state_url"):
+        if data.get(key):
+            data[key] = redact(data[key])
+    return data
+
+
+def run_document(
+    run: Run, cells: list[CellPlan], summary: dict[str, Any], started: float, stopped_by_cost: bool
+) -> dict[str, Any]:
+    """run.json: options, settings without secrets, models, quotas, shortfall and the funnel."""
+    quotas = {cell_name(c.question_type, c.binary): c.quota for c in cells}
+    accepted = {name: summary["cells"].get(name, {}).get("accepted", 0) for name in quotas}
+    options = run.options.stored(run.settings)
+    return {
+        "run_id": run.run_id,
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seconds_this_process": round(time.monotonic() - started, 1),
+        "options": {k: v for k, v in options.items() if k != "settings"},
+        "settings": public_settings(run.settings),
+        "models": {role: run.settings.model_for(role) for role in ROLES},
+        "quotas": quotas,
+        "shortfall": {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota},
+        "stopped_by_cost_limit": stopped_by_cost,
+        "funnel": summary,
+    }
+
+
+def tell_the_end(
+    run: Run,
+    request: RunRequest,
+    folder: RunFolder,
+    document: dict[str, Any],
+    summary: dict[str, Any],
+    outcome: WorkResult,
+) -> None:
+    """The funnel on stdout; the cost stop, any shortfall and the files written on stderr."""
+    if not request.worker:
+        print(format_funnel(summary, document["quotas"]))
+    if outcome.stopped_by_cost:
+        tell(f"stopped starting samples: the cost limit of {run.settings.max_cost_usd} USD was reached")
+    if document["shortfall"]:
+        shortfall = ", ".join(f"{name} {n}" for name, n in document["shortfall"].items())
+        tell(f"shortfall: {shortfall} (attempt caps reached or the run stopped early)")
+    tell(f"wrote {folder.dataset}, {folder.rejected}, {folder.run_json} and {folder.report}")

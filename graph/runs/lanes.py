@@ -1,0 +1,263 @@
+"""Running a quota plan: slots claimed from the state database, `concurrency` samples in flight.
+
+Cells are question type x binary (SPEC section 4). A worker keeps claiming slots until every cell
+has its quota or hits its attempt cap; each slot is thread `<run_id>/<n>`, continued from its last
+checkpoint when an earlier worker left it unfinished. Several workers, in one process or many, can
+work on one run: the database decides who runs what.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import structlog
+
+from graph.llm.gateway import LLMGateway
+from graph.runs.files import RunFolder
+from graph.runs.funnel import cell_name, sample_summary
+from graph.runs.outages import DATABASE_ERRORS, Outages
+from graph.runs.sample import SampleResult, SampleRunner
+from graph.runs.store import CellPlan, Completion, RunStore, Slot
+from state.sample import SampleInput
+
+log = structlog.get_logger("triad.run")
+
+
+#: Seconds an idle lane waits before asking again whether a running slot reopened a cell. The end of
+#: this process's last sample in flight wakes idle lanes at once; this bounds the wait for other
+#: workers' slots.
+IDLE_POLL_SECONDS = 0.5
+
+
+class Finishes:
+    """This process's samples in flight and finished, for idle lanes to wait on instead of polling blindly.
+
+    A sample that ends rejected reopens its place, and the lane that ran it claims next: it takes that
+    place itself. So idle lanes are woken only when the process's last sample in flight ends: then the
+    run may be over, and every lane has to see that to stop.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.running = 0
+        self._next = asyncio.Event()
+
+    def started(self) -> None:
+        self.running += 1
+
+    def note(self) -> None:
+        self.count += 1
+        self.running -= 1
+        if self.running == 0:
+            self._next.set()
+            self._next = asyncio.Event()
+
+    async def wait(self, seen: int, timeout_s: float) -> None:
+        """Return at once if a sample finished since `seen`, else when the last in flight ends or after `timeout_s`."""
+        if self.count != seen:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout_s):
+                await self._next.wait()
+
+
+class LineWriter:
+    """Appends finished samples to the run folder's files in the background, off the lanes' path.
+
+    A sync to disk takes milliseconds; a lane that waited for it would start its next sample that
+    much later. Samples that finish while a write is under way go out together in the next one. The
+    files are rewritten from the state database at the end and on resume, so lines a crash keeps
+    from being written are not lost. A failed write (a full disk, say) is raised by the next `add`
+    or by `close`.
+    """
+
+    def __init__(self, folder: RunFolder) -> None:
+        self.folder = folder
+        self._queued: list[tuple[dict[str, Any] | None, dict[str, Any] | None]] = []
+        self._writing: asyncio.Task[None] | None = None
+
+    def add(self, record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> None:
+        if self._writing is not None and self._writing.done():
+            self._writing.result()  # raises what the last write raised
+            self._writing = None
+        self._queued.append((record, rejection))
+        if self._writing is None:
+            self._writing = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        while self._queued:
+            batch, self._queued = self._queued, []
+            await asyncio.to_thread(self.folder.append, batch)
+
+    async def close(self) -> None:
+        """Wait for the lines queued so far to be written."""
+        if self._writing is not None:
+            writing, self._writing = self._writing, None
+            await writing
+
+
+_frozen_depth = 0
+
+
+@contextlib.contextmanager
+def start_up_heap_frozen() -> Iterator[None]:
+    """Keeps the garbage collector off the objects that exist when the lanes start.
+
+    After start-up the process tracks a great many objects (LangChain, LangGraph, pydantic, the
+    graph), and every full collection walks them all while every lane waits. Frozen, they stay out
+    of collections until the outermost caller leaves; what the samples allocate is collected as before.
+    """
+    global _frozen_depth
+    if _frozen_depth == 0:
+        gc.freeze()  # start-up garbage among them waits for the end of the run: no collection now
+    _frozen_depth += 1
+    try:
+        yield
+    finally:
+        _frozen_depth -= 1
+        if _frozen_depth == 0:
+            gc.unfreeze()
+
+
+@dataclass
+class WorkResult:
+    """How a worker's share of a run ended."""
+
+    finished: int = 0
+    stopped_by_cost: bool = False
+    database_outages: int = 0
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """What one worker is to do: run `concurrency` samples of the plan at a time, within the budget."""
+
+    run_id: str
+    cells: list[CellPlan]
+    worker: str
+    """This worker's name in the state database (host and process)."""
+    concurrency: int = 1
+    hops: int = 2
+    role: str | None = None
+    max_cost_usd: float | None = None
+
+
+class Lanes:
+    """Claims and runs slots with `concurrency` lanes until the plan is met, capped, or the budget spent.
+
+    While the database is away, lanes wait for it (through `outages`) and then go on.
+    """
+
+    def __init__(
+        self,
+        assignment: Assignment,
+        store: RunStore,
+        runner: SampleRunner,
+        folder: RunFolder,
+        gateway: LLMGateway,
+        outages: Outages,
+        *,
+        on_done: Callable[[Slot, SampleResult], None] | None = None,
+    ) -> None:
+        self.assignment = assignment
+        self.store = store
+        self.runner = runner
+        self.gateway = gateway
+        self.outages = outages
+        self.on_done = on_done
+        self.outcome = WorkResult()
+        self.finishes = Finishes()
+        self.lines = LineWriter(folder)
+
+    async def run(self) -> WorkResult:
+        """Work until no slot is left for this worker; a failure hands its unfinished slots back."""
+        beat = asyncio.create_task(self._heartbeat())
+        try:
+            with start_up_heap_frozen():
+                async with asyncio.TaskGroup() as lanes:
+                    for _ in range(self.assignment.concurrency):
+                        lanes.create_task(self._lane())
+            await self.lines.close()
+        except BaseException as error:
+            # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.store.release(self.assignment.run_id, self.assignment.worker))
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self.lines.close())
+            if isinstance(error, BaseExceptionGroup):
+                raise error.exceptions[0] from None  # the first lane's failure, e.g. refused credentials
+            raise
+        finally:
+            beat.cancel()
+        self.outcome.database_outages = self.outages.outages
+        return self.outcome
+
+    def _over_budget(self) -> bool:
+        limit = self.assignment.max_cost_usd
+        return limit is not None and self.gateway.cost_usd >= limit
+
+    async def _lane(self) -> None:
+        # The lane's last sample: recorded as done in the round trip that claims the next.
+        ended: tuple[Completion, SampleResult] | None = None
+        while True:
+            over_budget = self._over_budget()
+            seen = self.finishes.count
+            slot = await self._claim(ended[0] if ended else None) if not over_budget else None
+            if over_budget and ended is not None:
+                last = ended[0]
+                await self.outages.call(lambda: self.store.complete(last))  # noqa: B023
+            if ended is not None:
+                self._report(*ended)
+                seen += 1  # the lane's own sample is no news to it
+                ended = None
+            if over_budget:
+                self.outcome.stopped_by_cost = True
+                return
+            if slot is None:
+                # Nothing to open now; a running slot that ends rejected may reopen its cell.
+                if await self.outages.call(lambda: self.store.slots_running(self.assignment.run_id)):
+                    await self.finishes.wait(seen, IDLE_POLL_SECONDS)
+                    continue
+                return
+            ended = await self._run_slot(slot)
+
+    async def _claim(self, completing: Completion | None) -> Slot | None:
+        run = self.assignment
+        return await self.outages.call(
+            lambda: self.store.claim(run.run_id, run.cells, run.worker, completing=completing)
+        )
+
+    async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:
+        self.finishes.started()
+        spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.assignment.hops)  # type: ignore[typeddict-item]
+        if self.assignment.role:
+            spec["role"] = self.assignment.role
+        # Run again after an outage: the sample continues from its last checkpoint (looked up then).
+        first_try = iter([slot.fresh])
+        # Every event logged while the sample runs (its model calls too) names its run and thread.
+        with structlog.contextvars.bound_contextvars(run_id=slot.run_id, thread_id=slot.thread_id):
+            result = await self.outages.call(
+                lambda: self.runner.run(spec, slot.thread_id, fresh=next(first_try, False))
+            )
+        done = Completion(slot, result.outcome, result.record, result.rejection, sample_summary(result.state))
+        return done, result
+
+    def _report(self, done: Completion, result: SampleResult) -> None:
+        self.finishes.note()
+        self.lines.add(done.record, done.rejection)
+        self.outcome.finished += 1
+        with structlog.contextvars.bound_contextvars(run_id=done.slot.run_id, thread_id=done.slot.thread_id):
+            log.info("sample_done", cell=cell_name(done.slot.question_type, done.slot.binary), outcome=done.outcome)
+        if self.on_done is not None:
+            self.on_done(done.slot, result)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.store.lease_seconds / 3)
+            with contextlib.suppress(*DATABASE_ERRORS):  # the lanes notice an outage and wait for it
+                await self.store.heartbeat(self.assignment.run_id, self.assignment.worker)

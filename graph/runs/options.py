@@ -1,0 +1,132 @@
+"""What a run is asked for: its options (kept with the run, so a resume needs only its id) and its quota plan."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from graph.config.settings import Settings
+from graph.llm.gateway import LLMGateway
+from graph.runs.sample import context_for
+from graph.runs.stages import context_overrides
+from graph.runs.store import CellPlan
+from nodes.context import Context
+from state.sample import DEFAULT_ROLE, QUESTION_TYPES
+from state.usage import ROLES
+
+#: A cell may start this many samples per accepted sample it wants before it is given up.
+ATTEMPT_FACTOR = 3
+
+
+def plan_cells(
+    count: int, types: Sequence[str], binary_modes: Sequence[bool], attempt_factor: int = ATTEMPT_FACTOR
+) -> list[CellPlan]:
+    """Equal shares of `count` over types x binary modes; the first cells take any remainder."""
+    pairs = [(question_type, binary) for question_type in types for binary in binary_modes]
+    share, remainder = divmod(count, len(pairs))
+    cells = []
+    for index, (question_type, binary) in enumerate(pairs):
+        quota = share + (1 if index < remainder else 0)
+        if quota:
+            cells.append(CellPlan(question_type, binary, quota, cap=attempt_factor * quota))
+    return cells
+
+
+#: --binary: which binary modes the quota plan covers.
+BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
+
+#: Settings a run keeps beside its options: what its samples were drawn from and with which models.
+STORED_SETTINGS = ("collection", "schema_name", "embedding")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a run is asked for, kept in the state database so `--resume` and workers need only the run id."""
+
+    count: int = 6
+    """Accepted samples wanted."""
+    types: tuple[str, ...] = QUESTION_TYPES
+    """Question types of the quota plan."""
+    binary: str = "mixed"
+    """Binary modes of the plan: a key of `BINARY_MODES`."""
+    hops: int = 2
+    """Supporting chunks per question."""
+    role: str = DEFAULT_ROLE
+    """Who asks the questions."""
+    seed: int | None = None
+    """Seed of the seed draws (reproducible runs)."""
+    max_revisions: int = Context.max_revisions
+    """Revisions of a rejected draft."""
+    max_restarts: int = Context.max_restarts
+    """Fresh seeds after a failed bridge search."""
+    nodes: dict[str, str] = field(default_factory=dict)
+    """Stage implementations chosen (`--node`, `[nodes]`)."""
+    dedup_threshold: float = 0.95
+    """Embedding cosine at which a question counts as a duplicate of an accepted one (0: exact only)."""
+    sufficiency_after_quality_reject: bool = False
+    """Run the sufficiency check even after a quality reject."""
+
+    def cells(self) -> list[CellPlan]:
+        """The quota plan over question types x binary modes."""
+        return plan_cells(self.count, self.types, BINARY_MODES[self.binary])
+
+    def context(self, settings: Settings, gateway: LLMGateway, run_id: str) -> Context:
+        """The graph's run context for these options."""
+        return context_for(
+            settings,
+            gateway,
+            run_id=run_id,
+            max_revisions=self.max_revisions,
+            max_restarts=self.max_restarts,
+            sufficiency_after_quality_reject=self.sufficiency_after_quality_reject,
+            **context_overrides(self.nodes),
+        )
+
+    def stored(self, settings: Settings) -> dict[str, Any]:
+        """The options as the run keeps them, with the settings and models its samples use."""
+        stored: dict[str, Any] = {name: getattr(self, name) for name in RUN_OPTION_NAMES}
+        stored["types"] = list(self.types)
+        stored["settings"] = {name: getattr(settings, name) for name in STORED_SETTINGS}
+        stored["settings"].update({f"{role}_model": settings.model_for(role) for role in ROLES})
+        return stored
+
+    @classmethod
+    def from_stored(cls, stored: dict[str, Any]) -> RunOptions:
+        """The options a run kept; options it predates keep their defaults."""
+        known = {name: stored[name] for name in RUN_OPTION_NAMES if name in stored}
+        return cls(**{**known, "types": tuple(stored["types"]), "nodes": dict(stored.get("nodes") or {})})
+
+
+#: The fields of `RunOptions`, as the run keeps them.
+RUN_OPTION_NAMES = tuple(f.name for f in fields(RunOptions))
+
+
+def stored_settings(settings: Settings, stored: dict[str, Any], models_given: dict[str, str]) -> Settings:
+    """The settings a stored run's samples use; model specs given now (`--llm`, `--ROLE-model`) still win."""
+    kept = dict(stored["settings"])
+    kept.update({f"{role}_model": spec for role, spec in models_given.items()})
+    return settings.model_copy(update=kept)
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One invocation of `graph.run`: the run to make or continue, and how this process works on it."""
+
+    options: RunOptions
+    """The options of a new run (a continued run's come from the state database)."""
+    run_id: str | None = None
+    """Name of a new run (or of one to continue when it exists)."""
+    resume: str | None = None
+    """The run to continue."""
+    worker: bool = False
+    """Join a run other processes work on too."""
+    concurrency: int = 1
+    """Samples in flight at once in this process."""
+    record_llm: Path | None = None
+    """Where every model request and reply is written."""
+    log_json: bool = False
+    """Structured logs take the place of the per-sample lines."""
+    models_given: dict[str, str] = field(default_factory=dict)
+    """Model specs given on the command line, per role; they win over a continued run's."""

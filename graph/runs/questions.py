@@ -1,0 +1,48 @@
+"""Accepted questions of a run, so that no question is accepted twice."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+from graph.runs.store import RunStore
+
+
+class RunQuestions:
+    """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
+
+    def __init__(self, store: RunStore, run_id: str, *, embeddings: Any = None, threshold: float = 0.95) -> None:
+        self._store = store
+        self._run_id = run_id
+        self._embeddings = embeddings
+        self._threshold = threshold
+        self._vectors: list[tuple[str, list[float]]] = []
+        self._lock = asyncio.Lock()
+
+    async def load(self, accepted: list[tuple[str, str]]) -> None:
+        """Embed the questions accepted before a resume: (thread id, question) pairs."""
+        if self._embeddings is not None and accepted:
+            vectors = await asyncio.to_thread(self._embeddings.embed_documents, [q for _, q in accepted])
+            self._vectors = [(thread, vector) for (thread, _), vector in zip(accepted, vectors, strict=True)]
+
+    async def register(self, question: str, thread_id: str) -> str | None:
+        n = int(thread_id.rsplit("/", 1)[1])
+        earlier = await self._store.claim_question(self._run_id, n, question)
+        if earlier is not None:
+            return f"{self._run_id}/{earlier}"
+        if self._embeddings is None:
+            return None
+        vector = await asyncio.to_thread(self._embeddings.embed_query, question)
+        async with self._lock:
+            for other, known in self._vectors:
+                if _cosine(vector, known) >= self._threshold:
+                    return other
+            self._vectors.append((thread_id, vector))
+        return None
+
+
+def _cosine(a: list[float], b: list[float]) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0

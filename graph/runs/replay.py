@@ -1,0 +1,193 @@
+"""Replaying samples from their checkpoints: a fork of the sample's thread before a node, with edits.
+
+The fork is a new branch of the same thread: the original history stays. An accepted replay goes to
+the run's dataset with `provenance.replayed_from` naming the checkpoint it forked from.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+from typing_extensions import get_type_hints
+
+from graph.builder import NODES
+from graph.config.errors import UserError
+from graph.config.settings import Settings
+from graph.runs.files import RunFolder
+from graph.runs.funnel import sample_summary
+from graph.runs.options import RunOptions, stored_settings
+from graph.runs.questions import RunQuestions
+from graph.runs.sample import SampleResult, SampleRunner
+from graph.runs.services import RunServices, open_services, open_state
+from graph.runs.stages import parse_node_options
+from graph.runs.store import Completion, RunStore, Slot
+from state.sample import SampleState
+
+#: The node to fork before, by the check that rejected a sample.
+REJECTING_NODE = {"lint": "lint_question", "quality": "judge_quality", "sufficiency": "judge_sufficiency"}
+
+
+GRAPH_NODES = tuple(NODES)
+
+
+def rejected_by(row: dict[str, Any]) -> tuple[str, str]:
+    """(check or stage that ended the sample, its last reason) from a finished row."""
+    summary = row.get("summary") or {}
+    if row["outcome"] == "no_bridge":
+        return "bridge search", summary.get("end_reason", "")
+    if row["outcome"] == "failed":
+        return "model call", summary.get("end_reason", "")
+    rejections = [v for v in summary.get("verdicts", []) if not v["accepted"]]
+    if rejections:
+        return rejections[-1]["judge"], rejections[-1]["reason"]
+    return "duplicate check", summary.get("end_reason", "")
+
+
+def default_fork_node(state: dict[str, Any]) -> str:
+    """The node whose decision ended the sample."""
+    outcome = state.get("outcome")
+    if outcome == "no_bridge":
+        return "select_seed"
+    if outcome == "failed":
+        node = str(state.get("end_reason", "")).split(":", 1)[0]
+        return node if node in GRAPH_NODES else "generate_question"
+    rejections = [v for v in state.get("verdicts", []) if not v["accepted"]]
+    return REJECTING_NODE[rejections[-1]["judge"]] if rejections else "finalize_sample"
+
+
+#: The type of every key of a sample's state, which a `--set` value must have.
+STATE_TYPES = get_type_hints(SampleState)
+
+
+def parse_edits(edits: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` state edits; VALUE is JSON when it parses as JSON, else a string.
+
+    Each is checked against the state's schema first: a wrong key or type fails here with one line,
+    not deep inside the graph. Lists that nodes append to (drafts, verdicts, ...) get VALUE appended.
+    """
+    values: dict[str, Any] = {}
+    for edit in edits:
+        key, separator, raw = edit.partition("=")
+        if not separator or not key:
+            raise UserError(f"--set takes KEY=VALUE, not {edit!r}")
+        if key not in STATE_TYPES:
+            raise UserError(f"--set {key}: a sample's state has no such key; use one of {', '.join(STATE_TYPES)}")
+        try:
+            parsed = json.loads(raw)
+        except json.JSONDecodeError:
+            parsed = raw
+        adapter = TypeAdapter(STATE_TYPES[key])
+        try:
+            values[key] = adapter.validate_python(parsed)
+        except ValidationError as invalid:
+            try:  # `--set bridge_topic=42` means the text 42
+                values[key] = adapter.validate_python(raw)
+            except ValidationError:
+                problem = invalid.errors()[0]
+                where = "".join(f"[{part!r}]" for part in problem["loc"])
+                raise UserError(f"--set {key}{where}: {problem['msg']}; give a value of the state's type") from None
+    return values
+
+
+async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, edits: dict[str, Any]) -> SampleResult:
+    """Re-run a sample from the checkpoint just before `node`, on a new branch of its thread."""
+    config = runner.config(thread_id)
+    current = await runner.graph.aget_state(config)
+    if not current.values:
+        raise UserError(f"no checkpoints for sample {thread_id}; check the run id and --state-url")
+    target = node or default_fork_node(current.values)
+    if target not in GRAPH_NODES:
+        raise UserError(f"unknown node {target!r}; use one of {', '.join(GRAPH_NODES)}")
+    fork = None
+    async for snapshot in runner.graph.aget_state_history(config):  # newest first
+        if target in snapshot.next:
+            fork = snapshot
+            break
+    if fork is None:
+        raise UserError(f"sample {thread_id} never reached {target}; pick another --from node")
+    checkpoint_id = fork.config["configurable"]["checkpoint_id"]
+    fork_config = fork.config
+    if edits:
+        fork_config = await runner.graph.aupdate_state(fork.config, edits)
+    context = replace(runner.context, replayed_from=f"{thread_id}@{checkpoint_id}")
+    await runner.graph.ainvoke(None, fork_config, context=context, durability="async")
+    final = await runner.graph.aget_state(config)
+    return runner.result(thread_id, final.values)
+
+
+@dataclass(frozen=True)
+class ReplayRequest:
+    """Which samples of a run to replay, from where, with which edits and models."""
+
+    run_id: str
+    samples: list[int] | None
+    """Slot numbers to replay; None: every sample that was not accepted."""
+    from_node: str | None = None
+    edits: dict[str, Any] = field(default_factory=dict)
+    nodes: list[str] = field(default_factory=list)
+    """`STAGE=IMPL` swaps given now."""
+    models_given: dict[str, str] = field(default_factory=dict)
+
+
+async def finished_samples(settings: Settings, run_id: str) -> list[dict[str, Any]]:
+    """The finished samples of a run, as `--list` shows them."""
+    async with open_state(settings) as state:
+        await state.store.options(run_id)  # an unknown run fails here with one line
+        return await state.store.finished(run_id)
+
+
+async def replay_samples(request: ReplayRequest, settings: Settings, say: Callable[[str], None]) -> None:
+    """Replay the samples the request names and rebuild the run's files; `say` gets a line per sample."""
+    async with open_state(settings) as state:
+        store = state.store
+        stored = await store.options(request.run_id)
+        rows = await store.finished(request.run_id)
+        chosen = (
+            [r for r in rows if r["outcome"] != "accepted"]
+            if request.samples is None
+            else [r for r in rows if r["n"] in request.samples]
+        )
+        if not chosen:
+            if request.samples is None:
+                raise UserError(f"run {request.run_id} has no sample that was not accepted: nothing to replay")
+            raise UserError(f"no finished sample {request.samples[0]} in run {request.run_id}; see --list")
+        options = RunOptions.from_stored(stored)
+        # A replay asks its models afresh: a cached answer would only repeat the sample's history.
+        settings = stored_settings(settings, stored, request.models_given).model_copy(update={"llm_cache": False})
+        options = replace(options, nodes={**options.nodes, **settings.nodes, **parse_node_options(request.nodes)})
+        async with open_services(settings, state=state) as services:
+            runner = await replay_runner(request.run_id, options, services)
+            passed = 0
+            for row in chosen:
+                passed += await replay_one(runner, store, request, row, say)
+        if request.samples is None:
+            say(f"{passed} of {len(chosen)} replayed samples now pass")
+        slots = [row["n"] for row in await store.finished(request.run_id)]
+        await RunFolder(settings.runs_dir / request.run_id).rebuild(store.file_lines(request.run_id, slots))
+
+
+async def replay_runner(run_id: str, options: RunOptions, services: RunServices) -> SampleRunner:
+    assert services.state is not None
+    store = services.state.store
+    seeds = services.seed_pool(run_id, used=await store.used_seeds(run_id), seed=options.seed)
+    context = options.context(services.settings, services.gateway, run_id)
+    return SampleRunner(services.for_samples(seeds, RunQuestions(store, run_id)), services.state.saver, context)
+
+
+async def replay_one(
+    runner: SampleRunner, store: RunStore, request: ReplayRequest, row: dict[str, Any], say: Callable[[str], None]
+) -> bool:
+    """Replay one finished sample; an accepted replay is recorded with its earlier history beside it."""
+    slot = Slot(request.run_id, row["n"], row["question_type"], row["binary"])
+    result = await fork_and_run(runner, slot.thread_id, request.from_node, request.edits)
+    reason = str(result.state.get("end_reason", ""))[:100]
+    say(f"sample {row['n']}: {row['outcome']} -> {result.outcome}  ({reason})")
+    if result.record is None:
+        return False
+    rejection = await store.rejection(request.run_id, row["n"])  # its history stays beside the record
+    await store.complete(Completion(slot, result.outcome, result.record, rejection, sample_summary(result.state)))
+    return True

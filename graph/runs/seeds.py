@@ -1,0 +1,84 @@
+"""Seeds of a run: each chunk drawn at most once per run, uniformly among the unused ones.
+
+One pool serves every way a sample runs: `graph.run` and its workers record their draws in the run's
+state (`RunStore.claim_seeds`), so no two workers seed from the same chunk; a single sample of the
+Python API or LangGraph Studio keeps them in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import random
+from collections.abc import Iterable
+from typing import Protocol
+
+from graph.runs.store import RunStore
+from graph.store.corpus import Corpus
+
+#: Seeds a run's worker draws and records at a time.
+SEED_BATCH = 8
+
+
+class SeedLedger(Protocol):
+    """Where a pool records the seeds it hands out, shared by every worker of a run."""
+
+    async def claim_seeds(self, run_id: str, chunk_ids: list[str]) -> set[str]: ...
+
+    async def claim_seed(self, run_id: str, chunk_id: str) -> bool: ...
+
+
+class SeedPool:
+    """Seeds drawn uniformly among chunks not used yet, recorded in the run's state when it has one.
+
+    With `batch` above one, draws are made and recorded `batch` at a time (one statement) and handed
+    out in the order drawn: with a fixed `seed`, the same sequence as one at a time, for a round trip
+    per `batch` samples instead of one per sample. Up to `batch - 1` recorded seeds go unused when a
+    worker stops; the run never offers them again.
+    """
+
+    def __init__(
+        self,
+        corpus: Corpus,
+        *,
+        store: RunStore | None = None,
+        run_id: str = "",
+        used: Iterable[str] = (),
+        seed: int | None = None,
+        batch: int = 1,
+    ) -> None:
+        self._corpus = corpus
+        self._store = store
+        self._run_id = run_id
+        self._used = set(used)
+        self._rng = random.Random(seed)
+        self._lock = asyncio.Lock()
+        self._batch = max(1, batch)
+        self._ready: collections.deque[str] = collections.deque()
+
+    @property
+    def used(self) -> frozenset[str]:
+        return frozenset(self._used)
+
+    async def draw(self, *, min_chars: int) -> str | None:
+        # One draw at a time from the shared generator and used set.
+        async with self._lock:
+            while not self._ready:
+                drawn: list[str] = []
+                for _ in range(self._batch):
+                    found = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
+                    if not found:
+                        break
+                    drawn += found
+                    self._used.update(found)
+                if not drawn:
+                    return None
+                # Another worker may have taken some since this one last looked: they are drawn anew.
+                taken = set(drawn) if self._store is None else await self._store.claim_seeds(self._run_id, drawn)
+                self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
+            return self._ready.popleft()
+
+    async def claim(self, chunk_id: str) -> None:
+        self._used.add(chunk_id)
+        if self._store is not None:
+            await self._store.claim_seed(self._run_id, chunk_id)

@@ -1,0 +1,195 @@
+"""The composition root: the one place that builds what samples run on.
+
+`graph.run`, `graph.replay`, `graph.evaluate`, LangGraph Studio, the Python API (`run_sample`) and the
+tests' harness all open their services here: the state database (connection pools, the run store,
+the pooled checkpoint saver), the model gateway with its cache, the corpus with its embedding model,
+and the seed pool. Blocking work (starting the embedded server, loading the demo corpus or an
+embedding model) runs in worker threads, so it never stalls the event loop and the corpus' vector
+load overlaps the model load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import psycopg
+from langchain_core.embeddings import Embeddings
+from psycopg.rows import dict_row
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from graph.config.errors import UserError
+from graph.config.settings import Settings
+from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
+from graph.ingestion.writer import ingest_chunks
+from graph.llm.cache import LLMCache
+from graph.llm.gateway import LLMGateway, build_gateway
+from graph.runs.questions import RunQuestions
+from graph.runs.seeds import SeedPool
+from graph.runs.store import RunStore
+from graph.store.checkpoints import PooledPostgresSaver
+from graph.store.corpus import Corpus
+from graph.store.database import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
+from graph.store.embeddings import load_embeddings
+from nodes.ports import Services
+
+#: Seconds a request for a pooled connection may wait at most.
+POOL_TIMEOUT_S = 30.0
+
+#: Bookkeeping connections of a process (claims, heartbeats, completions).
+BOOKKEEPING_POOL_SIZE = 4
+
+
+def pool_timeout(wait_s: float) -> float:
+    """How long a request for a connection waits: the database wait, within bounds."""
+    return max(1.0, min(wait_s, POOL_TIMEOUT_S))
+
+
+@dataclass(frozen=True)
+class StateDatabase:
+    """Where runs keep their state: checkpoints and run bookkeeping, on two connection pools."""
+
+    url: str
+    checkpoints: AsyncConnectionPool
+    """Connections of the checkpoint saver (dict rows)."""
+    bookkeeping: AsyncConnectionPool
+    """Connections of the run store."""
+    store: RunStore
+    saver: PooledPostgresSaver
+    """The checkpointer of every sample's thread."""
+
+
+@asynccontextmanager
+async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterator[StateDatabase]:
+    """The state database's pools, run store and checkpoint saver, their tables created when missing."""
+    url = await asyncio.to_thread(state_url, settings)
+    timeout = pool_timeout(settings.database_wait_seconds)
+    checkpoints = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=concurrency + 2,
+        open=False,
+        timeout=timeout,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+    )
+    bookkeeping = AsyncConnectionPool(
+        url, min_size=1, max_size=BOOKKEEPING_POOL_SIZE, open=False, timeout=timeout, kwargs={"autocommit": True}
+    )
+    try:
+        await checkpoints.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        await bookkeeping.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+    except PoolTimeout:
+        await checkpoints.close()
+        await bookkeeping.close()
+        raise UserError(
+            f"cannot connect to the state database {redact(url)}; fix --state-url / TRIAD_STATE_URL"
+        ) from None
+    try:
+        store = RunStore(bookkeeping, lease_seconds=settings.lease_seconds)
+        await store.setup()
+        saver = PooledPostgresSaver(checkpoints)  # type: ignore[arg-type]
+        await saver.setup()
+        yield StateDatabase(url=url, checkpoints=checkpoints, bookkeeping=bookkeeping, store=store, saver=saver)
+    finally:
+        await checkpoints.close()
+        await bookkeeping.close()
+
+
+def ensure_demo(url: str) -> None:
+    """Load the demo corpus on first use (a no-op once it is there)."""
+    with psycopg.connect(url) as conn:
+        present = conn.execute("SELECT to_regclass(%s)", (DEMO_COLLECTION,)).fetchone()[0]  # type: ignore[index]
+    if present is None:
+        # A command's progress line (this runs before any run exists to log against).
+        print("loading the demo corpus into the database (first use only, about two minutes)...", file=sys.stderr)
+        ingest_chunks(url, DEMO_COLLECTION, load_demo_chunks(), DEMO_EMBEDDING)
+
+
+@dataclass(frozen=True)
+class RunServices:
+    """Everything samples run on, opened together and closed together."""
+
+    settings: Settings
+    corpus: Corpus
+    gateway: LLMGateway
+    state: StateDatabase | None
+    """None where the caller keeps its own state (LangGraph Studio brings its checkpointer)."""
+    embeddings: Embeddings | None
+    """The collection's embedding model, when asked for (duplicate questions, search by text)."""
+
+    def seed_pool(
+        self, run_id: str = "", *, used: Iterable[str] = (), seed: int | None = None, batch: int = 1
+    ) -> SeedPool:
+        """The seed pool of run `run_id`, recorded in the state database; in memory only without a run id."""
+        store = self.state.store if self.state is not None and run_id else None
+        return SeedPool(self.corpus, store=store, run_id=run_id, used=used, seed=seed, batch=batch)
+
+    def for_samples(self, seeds: SeedPool, questions: RunQuestions | None = None) -> Services:
+        """What the graph's nodes are handed through the run context."""
+        return Services(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions)
+
+
+@asynccontextmanager
+async def open_services(
+    settings: Settings,
+    *,
+    gateway: LLMGateway | None = None,
+    state: StateDatabase | None = None,
+    with_state: bool = True,
+    concurrency: int = 1,
+    embeddings: bool = False,
+    warm: bool = False,
+) -> AsyncIterator[RunServices]:
+    """Open the services of `settings`: the corpus, the gateway (built here unless given), the state.
+
+    `state` is an already open state database (a run reads its options there first); with
+    `with_state=False` none is opened. `embeddings` loads the collection's embedding model; `warm`
+    starts loading the corpus' vectors at once, overlapping the rest of the start-up.
+    """
+    url = await asyncio.to_thread(database_url, settings)
+    await asyncio.to_thread(check_connection, url)
+    if state is None and with_state:
+        async with (
+            open_state(settings, concurrency=concurrency) as opened,
+            _services(settings, url, gateway, opened, embeddings, warm) as services,
+        ):
+            yield services
+        return
+    async with _services(settings, url, gateway, state, embeddings, warm) as services:
+        yield services
+
+
+@asynccontextmanager
+async def _services(
+    settings: Settings,
+    url: str,
+    gateway: LLMGateway | None,
+    state: StateDatabase | None,
+    embeddings: bool,
+    warm: bool,
+) -> AsyncIterator[RunServices]:
+    gateway = gateway or build_gateway(settings)
+    if state is not None and settings.llm_cache and gateway.cache is None:
+        gateway.cache = LLMCache(state.url)
+    if settings.collection == DEMO_COLLECTION:
+        await asyncio.to_thread(ensure_demo, url)
+    corpus = await Corpus.open(
+        url,
+        settings.collection or "",
+        schema=settings.schema_name,
+        max_chars=settings.max_chunk_chars,
+        pool_timeout_s=pool_timeout(settings.database_wait_seconds),
+    )
+    try:
+        if warm:
+            corpus.warm()
+        model = await asyncio.to_thread(load_embeddings, settings.embedding) if embeddings else None
+        corpus.embeddings = model
+        yield RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state, embeddings=model)
+    finally:
+        await corpus.close()
+        if gateway.cache is not None:
+            await gateway.cache.close()

@@ -1,0 +1,79 @@
+"""A collection's embeddings in memory, for exact cosine search without a scan."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg.adapt import Loader
+
+
+class _VectorBytes(Loader):
+    """Loads a pgvector value in binary format as its raw bytes (parsed in bulk with numpy)."""
+
+    def load(self, data: Any) -> bytes:
+        return bytes(data)
+
+
+@dataclass(frozen=True)
+class VectorIndex:
+    """A snapshot of a collection's embeddings for exact cosine search in memory.
+
+    Rows are in id order, so ranking by (distance, position) breaks ties by id as the SQL search does.
+    Zero vectors, which have no direction, are left out.
+    """
+
+    ids: list[str]
+    unit: np.ndarray
+    """One unit-length float32 row per chunk."""
+    oversize: np.ndarray
+    """True where a chunk's stored text is longer in bytes than neighbour search admits."""
+    position: dict[str, int]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[tuple[str, bool, bytes]]) -> VectorIndex | None:
+        """From (id, oversize, binary vector) rows; None when the vectors differ in dimension."""
+        if not rows:
+            return None
+        if len({len(row[2]) for row in rows}) != 1:
+            return None
+        # pgvector's binary form: dimension and a reserved word (2 bytes each), then big-endian float4s.
+        # Filled row by row into one array, so the load never holds the vectors more than twice.
+        matrix = np.empty((len(rows), (len(rows[0][2]) - 4) // 4), dtype=np.float32)
+        for index, row in enumerate(rows):
+            matrix[index] = np.frombuffer(row[2], dtype=">f4", offset=4)
+        norms = np.linalg.norm(matrix, axis=1)
+        keep = norms > 0
+        ids = [row[0] for row, kept in zip(rows, keep, strict=True) if kept]
+        if not keep.all():
+            matrix, norms = matrix[keep], norms[keep]
+        matrix /= norms[:, None]
+        return cls(
+            ids=ids,
+            unit=matrix,
+            oversize=np.array([row[1] for row in rows], dtype=bool)[keep],
+            position={chunk_id: index for index, chunk_id in enumerate(ids)},
+        )
+
+    def nearest(
+        self, query: np.ndarray, limit: int, *, exclude: int | None = None, usable_only: bool = False
+    ) -> list[tuple[str, float]]:
+        """Up to `limit` (id, cosine distance) pairs, nearest first, ties by id."""
+        norm = float(np.linalg.norm(query))
+        if norm == 0 or limit <= 0:
+            return []
+        distances = 1.0 - self.unit @ (query.astype(np.float32) / norm)
+        allowed = np.ones(len(self.ids), dtype=bool)
+        if usable_only:
+            allowed &= ~self.oversize
+        if exclude is not None:
+            allowed[exclude] = False
+        candidates = np.flatnonzero(allowed)
+        if len(candidates) > limit:
+            # Everything as near as the limit-th candidate, so ties at the cut are ranked by id too.
+            cut = np.partition(distances[candidates], limit - 1)[limit - 1]
+            candidates = candidates[distances[candidates] <= cut]
+        ranked = candidates[np.lexsort((candidates, distances[candidates]))][:limit]
+        return [(self.ids[index], float(distances[index])) for index in ranked]

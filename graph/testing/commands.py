@@ -1,0 +1,133 @@
+"""Driving triad's commands as a user runs them, for tests: subprocesses, their one-line errors, stores.
+
+Every command runs as `python -m graph.<command>` from the repository root, with the caller's
+TRIAD_* variables and API keys left out, so no test reaches a hosted model with a real key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import psycopg
+
+from state.record import DatasetRecord
+
+#: The checkout the commands run in (its scripts/ folder too).
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: API keys no test may pass on to a command.
+HOSTED_KEYS = ("GOOGLE_API_KEY", "OPENAI_API_KEY")
+
+#: The plausible script at 200 ms per call: a run that lasts long enough to be interrupted.
+SLOW_MODEL = "import:graph.scripted:plausible_model_200ms"
+
+
+def user_environment(env: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment without TRIAD_* settings and API keys, plus `env`."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k not in HOSTED_KEYS}
+    return {**base, **(env or {})}
+
+
+def run_cli(
+    module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m module args` as a user would, to its end."""
+    return run_python(["-m", module, *args], env=env, cwd=cwd)
+
+
+def run_script(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run a script under scripts/ as a user would, from the repository root."""
+    return run_python([f"scripts/{script}", *args])
+
+
+def run_python(
+    argv: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *argv],
+        capture_output=True,
+        text=True,
+        env=user_environment(env),
+        cwd=cwd or REPO_ROOT,
+        timeout=600,
+    )
+
+
+def start_run(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    """`python -m graph.run args` in the background, for a test that interrupts or joins it."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "graph.run", *args],
+        cwd=REPO_ROOT,
+        env=user_environment(env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """The command ended with exit code 2 and exactly one `error:` line, its last, holding each fragment."""
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    errors = [line for line in lines if line.startswith("error: ")]
+    assert errors == lines[-1:], result.stderr
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in errors[0]
+
+
+def create_store_table(url: str, name: str, dimension: int) -> None:
+    """An empty table in langchain-postgres' PGVectorStore layout."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            f'CREATE TABLE IF NOT EXISTS "{name}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
+            f" embedding vector({dimension}) NOT NULL, langchain_metadata JSON)"
+        )
+
+
+def done_samples(url: str, run_id: str) -> int:
+    """Finished samples of a run, as its state database has them."""
+    with psycopg.connect(url) as conn:
+        if conn.execute("SELECT to_regclass('triad_samples')").fetchone()[0] is None:  # type: ignore[index]
+            return 0
+        row = conn.execute(
+            "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'done'", (run_id,)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.2)
+
+
+def check_run_outputs(folder: Path, url: str, run_id: str, count: int) -> list[DatasetRecord]:
+    """A finished run's files: `count` distinct valid records, the same the state database holds, seeds unique."""
+    lines = (folder / "dataset.jsonl").read_text().splitlines()
+    records = [DatasetRecord.model_validate_json(line) for line in lines]
+    assert len(records) == count
+    assert len({r.id for r in records}) == count
+    assert len({r.question.casefold() for r in records}) == count
+    for line in (folder / "rejected.jsonl").read_text().splitlines():
+        json.loads(line)
+    with psycopg.connect(url) as conn:
+        accepted = {
+            row[0]["id"]
+            for row in conn.execute(
+                "SELECT record FROM triad_samples WHERE run_id = %s AND outcome = 'accepted'", (run_id,)
+            ).fetchall()
+        }
+        seeds = conn.execute(
+            "SELECT count(*), count(DISTINCT chunk_id) FROM triad_seeds WHERE run_id = %s", (run_id,)
+        ).fetchone()
+    assert accepted == {r.id for r in records}
+    assert seeds is not None and seeds[0] == seeds[1]
+    return records

@@ -1,0 +1,65 @@
+"""Running one sample of a scripted model through the real graph, checkpointed in PostgreSQL.
+
+The harness opens its services from the same composition root as `graph.run` (pooled checkpoint
+saver, the run's seed pool), so a test of a graph path tests what a run does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from typing import Any
+
+from graph.config.settings import resolve_settings
+from graph.llm.gateway import LLMGateway
+from graph.llm.limits import RetryPolicy
+from graph.llm.models import resolve_roles
+from graph.runs.sample import SampleResult, SampleRunner
+from graph.runs.services import open_services
+from graph.testing.scripted import ScriptedChatModel
+from nodes.context import Context
+
+_threads = itertools.count()
+
+
+class Harness:
+    """Runs one sample of a scripted model through the real graph, checkpointed in Postgres."""
+
+    def __init__(self, url: str, collection: str) -> None:
+        self.url = url
+        self.collection = collection
+
+    def run(
+        self, script: dict[str, Any], *, spec: dict[str, Any] | None = None, seed: int = 0, **context: Any
+    ) -> tuple[SampleResult, ScriptedChatModel, list[str]]:
+        model = ScriptedChatModel(script=script)
+        thread_id = f"test-{next(_threads)}/{seed}"
+
+        async def go() -> tuple[SampleResult, list[str]]:
+            roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
+            gateway = LLMGateway(
+                roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=2, base_delay_s=0.001, max_delay_s=0.01)
+            )
+            settings = resolve_settings(
+                {"database_url": self.url, "collection": self.collection, "llm_cache": False}, env={}
+            )
+            # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
+            async with open_services(settings, gateway=gateway) as services:
+                assert services.state is not None
+                seeds = services.seed_pool(thread_id.split("/")[0], seed=seed)
+                runner = SampleRunner(
+                    services.for_samples(seeds), services.state.saver, Context(run_id="test", **context)
+                )
+                sample = {"question_type": "comparison", "binary": False, **(spec or {})}
+                result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
+                # The state a run hands back is the one its last checkpoint holds, on every path.
+                assert result.state == (await runner.graph.aget_state(runner.config(thread_id))).values
+                visits = [
+                    name
+                    async for snapshot in runner.graph.aget_state_history(runner.config(thread_id))
+                    for name in snapshot.next
+                ]
+            return result, list(reversed(visits))
+
+        result, visits = asyncio.run(go())
+        return result, model, visits

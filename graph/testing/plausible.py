@@ -1,0 +1,179 @@
+"""A plausible script: answers like a cautious model would, from what each prompt holds.
+
+A bridge from entities the chunks really share, questions built from the chunks' section headings,
+judges that accept well-formed drafts. The demo replay file, the run benchmark and the command tests
+use it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graph.testing.scripted import Faults, ScriptedChatModel
+from nodes.bridge import entity_spans
+from nodes.common import mentions
+
+_OPENING = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n')
+
+
+def prompt(messages: list[BaseMessage]) -> str:
+    """The request's material: its first human message (later ones are re-asks after an unusable reply)."""
+    return str(next((m.content for m in messages if m.type == "human"), messages[-1].content))
+
+
+def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
+    return {label: body for kind, label, body in _tagged_parts(prompt(messages)) if kind == tag}
+
+
+@functools.lru_cache(maxsize=256)  # a reply reads several tags of one prompt
+def _tagged_parts(text: str) -> tuple[tuple[str, str, str], ...]:
+    """(tag, label, body) of each tagged part, in order; a tag without its closing line is skipped."""
+    parts, position = [], 0
+    while (opening := _OPENING.search(text, position)) is not None:
+        tag = opening.group(1)
+        closing = f"\n</{tag}>"
+        end = text.find(closing, opening.end())
+        if end < 0:
+            position = opening.start() + 1
+            continue
+        parts.append((tag, opening.group(2), text[opening.end() : end]))
+        position = end + len(closing)
+    return tuple(parts)
+
+
+def heading(text: str) -> str:
+    return text.split("\n", 1)[0].strip()
+
+
+def section(text: str) -> tuple[str, str]:
+    """(number, title) of a chunk's first line, e.g. ("25.1", "Routine Vacuuming")."""
+    match = re.match(r"(\d+(?:\.\d+)*)\.\s+(.*)", heading(text))
+    return (match.group(1), match.group(2)) if match else ("", heading(text)[:60])
+
+
+def propose(messages: list[BaseMessage]) -> dict[str, Any]:
+    chunks = tagged(messages, "chunk")
+    hops = int(re.search(r"at least (\d+)", prompt(messages)).group(1))  # type: ignore[union-attr]
+    entities = {label: entity_spans(text)[:12] for label, text in chunks.items()}
+    listed = [{"chunk": label, "entities": names} for label, names in entities.items()]
+    for span in sorted(entities.get("C1", []), key=len, reverse=True):
+        sharing = [label for label, text in chunks.items() if mentions(text, span)]
+        numbered = [label for label in sharing if section(chunks[label])[0]]
+        if len(numbered) >= hops:
+            return {"topic": span, "chunks": numbered[:hops], "entities": listed}
+    return {"topic": "", "chunks": [], "entities": listed}
+
+
+def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
+    text = prompt(messages)
+    chunks = tagged(messages, "chunk")
+    topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
+    (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
+    if 'exactly "Yes" or "No"' in text:
+        same = number_a.split(".")[0] == number_b.split(".")[0]
+        question = f'Are the PostgreSQL 15 manual sections "{title_a}" and "{title_b}" in the same chapter?'
+        return {"question": question, "answer": "Yes" if same else "No"}
+    if not (number_a and number_b):
+        title_a, title_b = (re.sub(re.escape(topic), "...", title, flags=re.I) for title in (title_a, title_b))
+        return {
+            "question": f'Which term appears both in "{title_a}" and in "{title_b}" of the PostgreSQL 15 manual?',
+            "answer": topic,
+        }
+    if "composition" in text:
+        return {
+            "question": f'What is the number of the manual section that shares a subject with "{title_b}"?',
+            "answer": number_a,
+            "hidden_entities": [{"entity": title_a, "chunk": "A"}],
+        }
+    if "intersection" in text:
+        return {
+            "question": f'Which section number of the PostgreSQL 15 manual covers both {topic} and "{title_b}"?',
+            "answer": number_a,
+        }
+    order = {title_a: number_a, title_b: number_b}
+    earlier = min(order, key=lambda title: [int(part) for part in order[title].split(".") if part.isdigit()])
+    return {
+        "question": f'Which comes earlier in the PostgreSQL 15 manual, "{title_a}" or "{title_b}"?',
+        "answer": earlier,
+        "compared_entities": [title_a, title_b],
+    }
+
+
+def label_relevance(messages: list[BaseMessage]) -> dict[str, Any]:
+    supporting = {heading(text) for text in tagged(messages, "chunk").values()}
+    candidate = next(iter(tagged(messages, "candidate").values()))
+    same_section = heading(candidate) in supporting
+    return {"relevant": same_section, "reason": "same manual section" if same_section else "another section"}
+
+
+def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
+    question = next(iter(tagged(messages, "question").values()))
+    short = len(question.split()) <= 30
+    return {
+        "reasoning": f"{len(question.split())} words; each chunk holds one of the two section headings",
+        "quality": short,
+        "multi_hop": True,
+        "unambiguous": short,
+        "accepted": short,
+        "reason": "" if short else "too long; shorten it",
+    }
+
+
+def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
+    """Answer with the section number of a context whose heading the question quotes, else decline."""
+    question = next(iter(tagged(messages, "question").values()), "")
+    for text in tagged(messages, "chunk").values():
+        number, title = section(text)
+        if number and f'"{title}"' in question:
+            return {"answer": number}
+    return {"answer": "I don't know"}
+
+
+def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
+    answers = tagged(messages, "answer")
+    same = (
+        " ".join(answers.get("reference", "").split()).casefold()
+        == " ".join(answers.get("candidate", "").split()).casefold()
+    )
+    return {"correct": same, "reason": "same answer" if same else "different answer"}
+
+
+PLAUSIBLE_SCRIPT = {
+    "BridgeProposal": propose,
+    "QuestionDraft": write_question,
+    "QualityVerdict": judge_quality,
+    "SufficiencyVerdict": lambda messages: {
+        "reasoning": "the question needs two section headings; the text holds fewer",
+        "sufficient": False,
+        "reason": "one heading is missing",
+    },
+    "TemporalLabel": lambda messages: {"temporal": "first" in prompt(messages), "reason": "order of sections"},
+    "RelevanceVerdict": label_relevance,
+    "RagAnswer": rag_answer,
+    "CorrectnessVerdict": judge_correctness,
+    "FaithfulnessVerdict": lambda messages: {"faithful": True, "reason": "taken from the contexts"},
+    "AbstentionVerdict": lambda messages: {"abstained": "know" in prompt(messages)},
+}
+
+
+def plausible_model() -> ScriptedChatModel:
+    """The plausible script without latency (for `--llm import:graph.scripted:plausible_model`)."""
+    return ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
+
+
+def plausible_model_200ms() -> ScriptedChatModel:
+    """The plausible script with 200 ms per call, standing in for a hosted model's latency."""
+    return ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.2)
+
+
+def plausible_model_with_faults() -> ScriptedChatModel:
+    """The plausible script, 50 ms per call, with provider faults in 30% of calls.
+
+    Run it with a short request timeout (TRIAD_REQUEST_TIMEOUT_SECONDS=2), or a hanging request
+    waits the default two minutes before it is retried.
+    """
+    return ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.05, faults=Faults(rate=0.3))
