@@ -53,12 +53,13 @@ DIMENSION_FIXES = {
 
 
 def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
-    """Every failed dimension with its fix, then the judge's own reason."""
-    failed = [f"{name} failed ({DIMENSION_FIXES[name]})" for name, holds in dimensions.items() if not holds]
-    judge_reason = judge_reason.strip()
+    """The failed dimensions and the judge's reason, then a fix for each failed dimension."""
+    failed = [name for name, holds in dimensions.items() if not holds]
+    judge_reason = judge_reason.strip().rstrip(".")
     if not failed:
         return judge_reason or "the judge rejected the draft without naming a dimension; check every requirement"
-    return "; ".join(failed) + (f". The judge says: {judge_reason}" if judge_reason else "")
+    fixes = "; ".join(f"{name}: {DIMENSION_FIXES[name]}" for name in failed)
+    return f"{joined(failed)} failed" + (f": {judge_reason}" if judge_reason else "") + f". To fix {fixes}"
 
 
 @records_failure

@@ -81,7 +81,7 @@ def test_a_failed_dimension_rejects_and_is_named_even_when_the_judge_accepts(har
     result, model, _ = harness.run(script(QualityVerdict=[praise, ACCEPT]), spec={"seed_id": seed_chunk_id})
     first = next(v for v in result.state["verdicts"] if v["judge"] == "quality")
     assert first["accepted"] is False
-    assert first["reason"].startswith("multi_hop failed (make it need every supporting chunk")
+    assert first["reason"].startswith("multi_hop failed: Excellent question. To fix multi_hop: make it need every")
     assert first["details"]["reasoning"] == ACCEPT["reasoning"]
     revision_prompt = prompt([m for key, m in model.calls if key == "QuestionDraft"][1])
     assert "quality check: multi_hop failed" in revision_prompt
