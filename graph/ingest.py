@@ -20,6 +20,7 @@ from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.ingestion.loaders import load_chunks
 from graph.ingestion.writer import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ingest_chunks
 from graph.store.database import check_connection, database_url
+from graph.store.embeddings import embedding_keys
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -61,7 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     chunks = load_demo_chunks() if args.demo else load_chunks(args.path, args.chunk_size, args.chunk_overlap)
     url = database_url(settings)
     check_connection(url)
-    counts = ingest_chunks(url, settings.collection, chunks, settings.embedding, settings.schema_name)
+    keys = embedding_keys(settings)
+    counts = ingest_chunks(url, settings.collection, chunks, settings.embedding, settings.schema_name, keys)
     if counts["added"] == 0 and counts["removed"] == 0:
         print(f"nothing to do: all {counts['kept']} chunks are already in {settings.collection!r}")
     else:

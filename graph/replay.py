@@ -17,13 +17,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from graph.config.cli import add_database_options, command_parser, run_async, settings_from_args
+from graph.config.cli import add_database_options, command_parser, models_from_args, run_async, settings_from_args
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
 from graph.runs.files import check_run_id
 from graph.runs.funnel import cell_name
 from graph.runs.replay import ReplayRequest, finished_samples, parse_edits, rejected_by, replay_samples
-from state.usage import ROLES
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -71,7 +70,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.list:
         _print_list(run_async(finished_samples(settings, args.run_id)))
         return
-    given: dict[str, str] = {role: spec for role in ROLES if (spec := getattr(args, f"{role}_model", None) or args.llm)}
+    given = models_from_args(args)
     request = ReplayRequest(
         run_id=args.run_id,
         samples=None if args.all else [args.sample],

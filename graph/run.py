@@ -12,7 +12,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from graph.config.cli import add_collection_options, add_database_options, command_parser, run_async, settings_from_args
+from graph.config.cli import (
+    add_collection_options,
+    add_database_options,
+    command_parser,
+    models_from_args,
+    run_async,
+    settings_from_args,
+)
 from graph.config.errors import UserError, exit_on_user_error, first_line
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
@@ -185,7 +192,7 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         dedup_threshold=args.dedup_threshold,
         sufficiency_after_quality_reject=args.sufficiency_after_quality_reject,
     )
-    given: dict[str, str] = {role: spec for role in ROLES if (spec := getattr(args, f"{role}_model", None) or args.llm)}
+    given = models_from_args(args)
     return RunRequest(
         options=options,
         run_id=args.run_id,

@@ -248,6 +248,10 @@ def spread(values: list[float], form: str) -> str:
 
 
 def main() -> None:
+    """Options, then each measurement in the order the module docstring lists them and its lines printed.
+
+    One long function on purpose: it reads as the benchmark's script, figure after figure.
+    """
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 16, 64])

@@ -11,6 +11,7 @@ from typing import Any, NoReturn, TypeVar
 
 from graph.config.errors import USAGE_EXIT_CODE
 from graph.config.settings import Settings, resolve_settings
+from state.usage import ROLES
 
 T = TypeVar("T")
 
@@ -87,6 +88,13 @@ def add_collection_options(parser: argparse.ArgumentParser) -> None:
         help="embedding model of the collection: minilm (default), sentence-transformers:PATH, "
         "google_genai:MODEL, openai:MODEL (TRIAD_EMBEDDING)",
     )
+
+
+def models_from_args(args: argparse.Namespace) -> dict[str, str]:
+    """Model specs given on the command line, per role: `--ROLE-model`, else `--llm`."""
+    return {
+        role: spec for role in ROLES if (spec := getattr(args, f"{role}_model", None) or getattr(args, "llm", None))
+    }
 
 
 def settings_from_args(args: argparse.Namespace, **flags: Any) -> Settings:

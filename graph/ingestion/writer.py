@@ -20,7 +20,7 @@ from tqdm import tqdm
 from graph.config.errors import UserError
 from graph.ingestion.loaders import ChunkRecord
 from graph.store.database import ensure_vector_extension
-from graph.store.embeddings import load_embeddings
+from graph.store.embeddings import EmbeddingKeys, load_embeddings
 
 #: Chunks embedded and written per batch.
 BATCH_SIZE = 64
@@ -99,7 +99,12 @@ def _write_batches(
 
 
 def ingest_chunks(
-    url: str, collection: str, chunks: Sequence[ChunkRecord], embedding_spec: str, schema: str = "public"
+    url: str,
+    collection: str,
+    chunks: Sequence[ChunkRecord],
+    embedding_spec: str,
+    schema: str = "public",
+    keys: EmbeddingKeys | None = None,
 ) -> dict[str, int]:
     """Write the chunks not stored yet or changed; return counts of added, kept and removed chunks."""
     if not chunks:
@@ -118,7 +123,7 @@ def ingest_chunks(
         # New ids, and known ids whose text changed, are embedded and written.
         new = [chunk for chunk in unique if stored.get(chunk.id) != hashlib.md5(chunk.text.encode()).hexdigest()]
         if new:
-            embeddings = load_embeddings(embedding_spec)
+            embeddings = load_embeddings(embedding_spec, keys or EmbeddingKeys())
             dimension = len(embeddings.embed_query("dimension probe"))
             stored_dimension = _stored_dimension(conn, table)
             if stored_dimension is not None and stored_dimension != dimension:

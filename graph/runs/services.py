@@ -33,7 +33,7 @@ from graph.runs.store import RunStore
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import Corpus
 from graph.store.database import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
-from graph.store.embeddings import load_embeddings
+from graph.store.embeddings import embedding_keys, load_embeddings
 from nodes.ports import Services
 
 #: Seconds a request for a pooled connection may wait at most.
@@ -186,7 +186,11 @@ async def _services(
     try:
         if warm:
             corpus.warm()
-        model = await asyncio.to_thread(load_embeddings, settings.embedding) if embeddings else None
+        model = (
+            await asyncio.to_thread(load_embeddings, settings.embedding, embedding_keys(settings))
+            if embeddings
+            else None
+        )
         corpus.embeddings = model
         yield RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state, embeddings=model)
     finally:

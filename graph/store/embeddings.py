@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from graph.config.errors import UserError
+from graph.config.settings import Settings
 
 #: Sentences encoded per forward pass; large enough to keep both cores busy, small enough for RAM.
 ENCODE_BATCH_SIZE = 32
@@ -67,9 +69,28 @@ def _hosted(spec: str, key: str, build: Callable[[], Embeddings]) -> Embeddings:
         raise
 
 
+@dataclass(frozen=True)
+class EmbeddingKeys:
+    """API keys for hosted embeddings, from the settings (flags, environment or triad.toml)."""
+
+    google: str | None = field(default=None, repr=False)
+    openai: str | None = field(default=None, repr=False)
+
+
+def embedding_keys(settings: Settings) -> EmbeddingKeys:
+    """The settings' API keys, for `load_embeddings`."""
+    google, openai = settings.google_api_key, settings.openai_api_key
+    return EmbeddingKeys(
+        google=google.get_secret_value() if google else None, openai=openai.get_secret_value() if openai else None
+    )
+
+
 @lru_cache(maxsize=4)
-def load_embeddings(spec: str) -> Embeddings:
-    """The embedding model named by `spec` (cached: loading a local model takes seconds)."""
+def load_embeddings(spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> Embeddings:
+    """The embedding model named by `spec` (cached: loading a local model takes seconds).
+
+    A hosted model gets its key from `keys`; without one its client reads the environment.
+    """
     provider, _, name = spec.partition(":")
     if provider == "minilm" and not name:
         _import_optional("sentence_transformers", "sentence-transformers")
@@ -81,10 +102,12 @@ def load_embeddings(spec: str) -> Embeddings:
         return SentenceTransformerEmbeddings(Path(name))
     if provider == "google_genai" and name:
         module = _import_optional("langchain_google_genai", "langchain-google-genai")
-        return _hosted(spec, "GOOGLE_API_KEY", lambda: module.GoogleGenerativeAIEmbeddings(model=name))
+        given = {"google_api_key": keys.google} if keys.google else {}
+        return _hosted(spec, "GOOGLE_API_KEY", lambda: module.GoogleGenerativeAIEmbeddings(model=name, **given))
     if provider == "openai" and name:
         module = _import_optional("langchain_openai", "langchain-openai")
-        return _hosted(spec, "OPENAI_API_KEY", lambda: module.OpenAIEmbeddings(model=name))
+        given = {"api_key": keys.openai} if keys.openai else {}
+        return _hosted(spec, "OPENAI_API_KEY", lambda: module.OpenAIEmbeddings(model=name, **given))
     raise UserError(
         f"unknown embedding {spec!r}; use minilm, sentence-transformers:PATH, google_genai:MODEL or openai:MODEL"
     )

@@ -69,7 +69,7 @@ def script(**overrides: Any) -> dict[str, Any]:
     return base
 
 
-def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.scripts:strict_model`
+def strict_model():  # noqa: ANN201 - a factory for `--llm import:graph.testing.scripts:strict_model`
     """The plausible script with a quality judge that rejects everything."""
     from graph.testing.plausible import PLAUSIBLE_SCRIPT
     from graph.testing.scripted import ScriptedChatModel
@@ -85,7 +85,7 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.graph.sc
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [reject]})
 
 
-def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:tests.graph.scripts:accepting_validator`
+def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:graph.testing.scripts:accepting_validator`
     """The plausible script with a quality judge that accepts every draft."""
     from graph.testing.plausible import PLAUSIBLE_SCRIPT
     from graph.testing.scripted import ScriptedChatModel
