@@ -70,9 +70,19 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "binary": record["binary"],
                 "temporal": record["temporal"],
                 "difficulty": record["difficulty"],
+                **construction_columns(record),
             }
         )
     return rows
+
+
+def construction_columns(record: dict[str, Any]) -> dict[str, list[str]]:
+    """What the generator declared: the compared entities, and the hidden entities of a composition."""
+    construction = record.get("construction") or {}
+    return {
+        "compared_entities": list(construction.get("compared_entities", [])),
+        "hidden_entities": [hidden["entity"] for hidden in construction.get("hidden_entities", [])],
+    }
 
 
 def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -57,6 +57,9 @@ def test_ragas_jsonl_has_the_reference_contexts_by_id(finished_run: Path) -> Non
         assert row["user_input"] == record["question"] and row["reference"] == record["answer"]
         assert row["reference_context_ids"] == [c["id"] for c in record["contexts"] if c["relevant"]]
         assert len(row["reference_contexts"]) == record["n_relevant"]
+        declared = record["construction"]
+        assert row["compared_entities"] == declared["compared_entities"]
+        assert row["hidden_entities"] == [hidden["entity"] for hidden in declared["hidden_entities"]]
 
 
 def test_unanswerable_split_holds_only_non_relevant_contexts(finished_run: Path, tmp_path: Path) -> None:
