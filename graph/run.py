@@ -54,7 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_run_options(run: argparse._ArgumentGroup) -> None:
-    run.add_argument("--count", type=int, default=6, help="accepted samples wanted (default %(default)s)")
+    """The run's options, one `add_argument` each (a long function of flat declarations)."""
+    run.add_argument(
+        "--count", type=int, default=RunOptions.count, help="accepted samples wanted (default %(default)s)"
+    )
     run.add_argument(
         "--demo", action="store_true", help=f"use the bundled demo collection {DEMO_COLLECTION!r} (loaded on first use)"
     )
@@ -64,13 +67,13 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
     run.add_argument(
         "--binary",
         choices=sorted(BINARY_MODES),
-        default="mixed",
+        default=RunOptions.binary,
         help="yes/no questions: mixed (half, default), yes (only), no (none)",
     )
     run.add_argument(
         "--hops",
         type=int,
-        default=MIN_HOPS,
+        default=RunOptions.hops,
         choices=range(MIN_HOPS, MAX_HOPS + 1),
         metavar="{" + ",".join(str(n) for n in range(MIN_HOPS, MAX_HOPS + 1)) + "}",
         help="supporting chunks per question (default 2)",
@@ -112,7 +115,7 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
     run.add_argument(
         "--dedup-threshold",
         type=float,
-        default=0.95,
+        default=RunOptions.dedup_threshold,
         help="reject a question whose embedding cosine to an accepted one reaches this (0 = exact duplicates only)",
     )
 

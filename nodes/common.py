@@ -99,7 +99,7 @@ def word_count(text: str) -> int:
 
 def yes_or_no(answer: str) -> str | None:
     """ "Yes" or "No" for an answer that is one of them in any case, with a trailing full stop; else None."""
-    word = answer.strip().rstrip(".!").strip().casefold()
+    word = answer.strip().strip("\"'“”‘’*").rstrip(".!").strip().casefold()
     return {"yes": "Yes", "no": "No"}.get(word)
 
 

@@ -18,29 +18,33 @@ from nodes.context import Context
 from nodes.judges import verdict_update
 from state.sample import Draft, SampleState, latest_draft
 
-# Nouns that name the material a question was written from.
-_MATERIAL = (
-    r"(?:texts?|passages?|contexts?|documents?|chunks?|excerpts?|snippets?|information|materials?|sources?|"
-    r"paragraphs?|articles?)"
-)
+# Nouns that can only mean the material a question was written from, after "mentioned in the" and alike.
+_TEXT = r"(?:texts?|passages?|contexts?|chunks?|excerpts?|snippets?)"
+# Nouns that also name things of a domain ("the document that founded the league", "the source server").
+_MATERIAL = rf"(?:{_TEXT}|documents?|information|materials?|sources?|paragraphs?|articles?|data)"
 _POINTING = r"(?:provided|given|above|following|preceding|supplied|accompanying|attached|aforementioned)"
-# A meta phrase ends the clause or leads into the question; "the text type" or "the document that
-# founded the league" go on as domain phrases and are not matched.
-_CLAUSE_END = (
-    r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:above|below)\b|\s+(?:which|what|who|whom|whose|where|when|how|why|is|are|was|"
-    r"were|does|do|did|has|have|had|can|could|would|will)\b)"
+_POINTED_AT = (
+    r"(?:according\s+to|mentioned\s+in|stated\s+in|described\s+in|based\s+on|referred\s+to\s+in|discussed\s+in|"
+    r"listed\s+in|named\s+in|given\s+in|found\s+in)\s+(?:the|this|these)\s+"
 )
+# Where a phrase that points at the material ends: the clause ends, or it says where the material is.
+_ENDS = r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:above|below)\b)"
 _META_REFERENCES = (
     # "the provided text", "this given context", "in provided documents", "the above passage"
     re.compile(rf"\b(?:the|this|these|those|in|from|on|using)\s+{_POINTING}\s+{_MATERIAL}\b", re.IGNORECASE),
     # "the passages above", "the text provided?"
     re.compile(rf"\bthe\s+{_MATERIAL}\s+(?:above|below|(?:provided|given|supplied)(?=\s*(?:[,.;:?!]|$)))", re.I),
-    # "according to the text,", "mentioned in the passage", "based on this context, what ..."
+    # "according to the document,", "named in these sources?"
+    re.compile(rf"\b{_POINTED_AT}{_MATERIAL}{_ENDS}", re.IGNORECASE),
+    # "mentioned in the passage hosted ...", "according to the text, ...": not "the text of the treaty"
     re.compile(
-        rf"\b(?:according\s+to|mentioned\s+in|stated\s+in|described\s+in|based\s+on|referred\s+to\s+in|"
-        rf"discussed\s+in|listed\s+in|named\s+in|given\s+in)\s+(?:the|this|these)\s+{_MATERIAL}{_CLAUSE_END}",
-        re.IGNORECASE,
+        rf"\b{_POINTED_AT}{_TEXT}\b(?!\s+(?:of|messages?|types?|box|boxes|field|fields|files?|editor|size|mode)\b)",
+        re.I,
     ),
+    # "Does the passage say ...", "what this text states"
+    re.compile(rf"\b(?:the|this)\s+{_TEXT}\s+(?:says?|states?|mentions?|describes?|claims?|suggests?)\b", re.I),
+    # "In the passage, which ..."
+    re.compile(rf"^(?:in|from)\s+(?:the|this)\s+{_TEXT}\s*,", re.IGNORECASE),
 )
 # A question opening with one of these words, not followed by a name ("It Follows", "Her Majesty's
 # Theatre"), points at something it never named.
@@ -55,18 +59,36 @@ _EDGE = " \t\"'“”‘’«».,;:!?()[]"
 
 def _bare(phrase: str) -> str:
     """A phrase without surrounding quotes and punctuation or a leading article, case-folded."""
-    bare = phrase.strip(_EDGE).casefold()
-    return re.sub(r"^(?:the|a|an)\s+", "", bare)
+    return re.sub(r"^(?:the|a|an)\s+", "", _trimmed(phrase).casefold())
 
 
-def names(text: str, phrase: str) -> bool:
-    """Whether `text` contains `phrase` as whole words, case-folded ("1" is not in "25.1", "US" not in "bus")."""
-    needle = _bare(phrase)
+def _trimmed(phrase: str) -> str:
+    """A phrase without surrounding quotes and punctuation, and without a trailing parenthesis."""
+    return re.sub(r"\s*\([^()]*\)\s*$", "", phrase.strip()).strip(_EDGE)
+
+
+def _found(text: str, needle: str, *, fold: bool) -> bool:
+    """`needle` in `text` as whole words ("1" is not in "25.1", "US" not in "bus"), case-folded or as written."""
     if len(needle) < 2:  # a one-letter "phrase" would match the article "a"
         return False
     start = r"(?<![\w.,])" if needle[0].isdigit() else r"(?<!\w)"
     end = r"(?!\w|[.,]\d)" if needle[-1].isdigit() else r"(?!\w)"
-    return re.search(start + re.escape(needle) + end, text.casefold()) is not None
+    pattern = start + re.escape(needle.casefold() if fold else needle) + end
+    return re.search(pattern, text.casefold() if fold else text) is not None
+
+
+def names(text: str, phrase: str) -> bool:
+    """Whether `text` names `phrase`: its words case-folded ("the Danube" in "the danube's source"), or,
+    without a leading article, its name as written ("Danube" for "the Danube", but "who" is not "The Who")."""
+    trimmed = _trimmed(phrase)
+    if _found(text, trimmed, fold=True):
+        return True
+    without = re.sub(r"^(?:the|a|an)\s+", "", trimmed, flags=re.IGNORECASE)
+    if without == trimmed or not without[:1].isupper():
+        return False
+    # A capitalised name opening the question is its first word, not a mention ("Who wrote Tommy?").
+    rest = text.strip(_EDGE)
+    return _found(rest[rest.find(" ") + 1 :] if " " in rest else "", without, fold=False)
 
 
 def same_entity(answer: str, entity: str) -> bool:
@@ -93,7 +115,7 @@ def _opening_pronoun(question: str) -> str | None:
     first = re.match(r"[^\W\d_]+", words[0]).group(0).casefold()  # type: ignore[union-attr]
     # "Her Majesty's Theatre", "It Follows": a capitalised word with lower case goes on as a name ("Its CEO" does not).
     following = words[1] if len(words) > 1 else ""
-    followed_by_name = following[:1].isupper() and any(char.islower() for char in following)
+    followed_by_name = following[:1] == "(" or (following[:1].isupper() and any(c.islower() for c in following))
     return first if first in _PRONOUNS and not followed_by_name else None
 
 
@@ -150,7 +172,9 @@ def _answer_problems(
         if yes_or_no(answer) is None:
             return [("binary_answer", f'a yes/no question\'s answer must be exactly "Yes" or "No", not {answer!r}')]
         return []
-    if yes_or_no(answer) is not None:
+    offered = compared or stated_alternatives(question)
+    is_an_option = question_type == "comparison" and any(same_entity(answer, option) for option in offered)
+    if yes_or_no(answer) is not None and not is_an_option:  # a band called Yes may still be the answer
         return [
             (
                 "yes_no_answer",

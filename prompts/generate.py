@@ -41,13 +41,15 @@ TYPE_INSTRUCTIONS = {
         "entity (a date, size, count, rank, place, duration, role, achievement, ...). No chunk may state the "
         "result of the comparison: it must be worked out from the chunks together. Name every compared "
         'entity in the question. Shape: "Which was founded earlier, X or Y?" (with three chunks: "Which of '
-        'X, Y and Z ...?"); the answer is then one of the named alternatives, written as the question names it.'
+        'X, Y and Z ...?"); the answer is then one of the named alternatives, written as the question names it. '
+        'As a yes/no question: "Was X founded before Y?"'
     ),
     "intersection": (
         "Question type: intersection (parallel retrieval). Each supporting chunk offers several candidate "
         "entities; the answer is the only entity that satisfies a condition taken from every chunk, and no "
         "chunk alone narrows the candidates down to it. Phrase it symmetrically, with all conditions side by "
-        'side ("Which ... both ... and ...?"), never as a sequence ("also", "then", "after identifying").'
+        'side ("Which ... both ... and ...?"), never as a sequence ("also", "then", "after identifying"). '
+        'As a yes/no question: "Is X both ... and ...?"'
     ),
     "composition": (
         "Question type: composition (sequential retrieval). The chunks form a chain: the first chunk "
@@ -55,12 +57,12 @@ TYPE_INSTRUCTIONS = {
         "next, and the last chunk gives the answer about it. No intermediate entity may appear in the "
         "question; it can only be found by reasoning through the chain. The shared bridging topic may be "
         'named (it is often the anchor). Shape: "What is the capital of the country where the CEO of Y was '
-        'born?"'
+        'born?" As a yes/no question: "Was the CEO of Y born in a country whose capital is on the coast?"'
     ),
 }
 
 BINARY_INSTRUCTIONS = {
-    True: 'It is a yes/no question, and the answer is exactly "Yes" or "No".',
+    True: 'It is a yes/no question in the type\'s yes/no shape, and the answer is exactly "Yes" or "No".',
     False: 'It is not a yes/no question: the answer is never "Yes" or "No".',
 }
 

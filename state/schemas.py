@@ -49,8 +49,9 @@ class QualityVerdict(BaseModel):
     """The quality judge's verdict: reasoning first, then one boolean per dimension."""
 
     reasoning: str = Field(
+        default="",
         description="Step by step: each quality criterion, the pieces of information and the chunk holding "
-        "each, the possible readings and answers."
+        "each, the possible readings and answers.",
     )
     quality: bool = Field(
         description="Correct, answerable from the chunks alone, clear standalone, every entity named explicitly."

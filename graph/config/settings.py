@@ -20,6 +20,9 @@ from nodes.context import DEFAULT_MODELS
 
 CONFIG_FILE_NAME = "triad.toml"
 
+#: Chunks longer than this are never seeds or neighbours: one would flood every prompt it enters.
+MAX_CHUNK_CHARS = 20_000
+
 
 #: Environment variables that are not named `TRIAD_<FIELD>`.
 ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY", "openai_api_key": "OPENAI_API_KEY"}
@@ -67,7 +70,9 @@ class Settings(BaseModel):
         120.0, ge=0, description="How long a run waits for a database that went away before it stops."
     )
     max_chunk_chars: int = Field(
-        20_000, gt=0, description="Chunks longer than this are never seeds or neighbours (they would flood prompts)."
+        MAX_CHUNK_CHARS,
+        gt=0,
+        description="Chunks longer than this are never seeds or neighbours (they would flood prompts).",
     )
 
     @field_validator("collection", "database_url", "state_url", "llm_base_url")

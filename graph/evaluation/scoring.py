@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.error
-import urllib.parse
 import urllib.request
 from typing import Any
 

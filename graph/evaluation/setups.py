@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import asdict, dataclass
 from typing import Any
 

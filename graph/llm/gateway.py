@@ -331,15 +331,14 @@ def build_gateway(
     settings: Settings,
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
-    state_url: str | None = None,
     record_path: Path | None = None,
     seed: int | None = None,
 ) -> LLMGateway:
     """The gateway of a run: every role resolved now (a missing key fails here, before any work).
 
-    `models` overrides a role's spec or injects a chat model instance. The cache lives in the state
-    database at `state_url` and serves provider models only: an injected model has no stable name
-    to key answers by.
+    `models` overrides a role's spec or injects a chat model instance. The response cache, attached
+    where the state database is opened (`graph.runs.services`), serves provider models only: an
+    injected model has no stable name to key answers by.
     """
     specs = {role: (models or {}).get(role) or settings.model_for(role) for role in ROLES}
     roles = resolve_roles(
@@ -349,7 +348,6 @@ def build_gateway(
         openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
         timeout_s=settings.request_timeout_seconds,
     )
-    cache = LLMCache(state_url) if settings.llm_cache and state_url else None
     if record_path is not None:
         try:
             record_path.open("a", encoding="utf-8").close()  # fails now, not at the first model call
@@ -361,7 +359,6 @@ def build_gateway(
         requests_per_second=settings.requests_per_second,
         max_concurrency=settings.max_concurrent_requests,
         retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
-        cache=cache,
         record_path=record_path,
         seed=seed,
     )

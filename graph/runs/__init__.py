@@ -2,5 +2,5 @@
 the lanes that run samples, the run store, seeds and questions, the run's files, funnel and report,
 replays, and the Python API for one sample (`sample`).
 
-May import store, llm, ingestion, config, the graph builder, nodes and state; never a command.
+May import store, llm, ingestion, demo, config, the graph builder, nodes and state; never a command.
 """

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
+
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway, build_gateway
 from graph.runs.files import RunFolder, make_folder
@@ -75,9 +77,7 @@ async def run_job(
         make_folder(settings.runs_dir)  # a runs folder that cannot be made fails before the run exists
         run = await begin(request, settings, state)
         gateway = gateway or build_gateway(run.settings, record_path=request.record_llm, seed=run.options.seed)
-        async with open_services(
-            run.settings, gateway=gateway, state=state, warm=True, embeddings=run.options.dedup_threshold > 0
-        ) as services:
+        async with open_services(run.settings, gateway=gateway, state=state, warm=True) as services:
             outcome = await work_on(run, request, services)
         folder, finished, examples = await final_state(run, state)
     summary = funnel(row["summary"] for row in finished if row["summary"])
@@ -108,7 +108,9 @@ async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkR
     folder = RunFolder(settings.runs_dir / run.run_id)
     finished = await store.finished(run.run_id)
     await folder.rebuild(store.file_lines(run.run_id, [row["n"] for row in finished]))
-    runner = await sample_runner(run, services, finished)
+    # Loaded after the checks that need no model; the corpus' vectors keep loading meanwhile.
+    embeddings = await services.load_embeddings() if run.options.dedup_threshold > 0 else None
+    runner = await sample_runner(run, services, finished, embeddings)
     cells = run.options.cells()
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
@@ -142,11 +144,13 @@ def assignment(run: Run, request: RunRequest, cells: list[CellPlan]) -> Assignme
     )
 
 
-async def sample_runner(run: Run, services: RunServices, finished: list[dict[str, Any]]) -> SampleRunner:
+async def sample_runner(
+    run: Run, services: RunServices, finished: list[dict[str, Any]], embeddings: Embeddings | None
+) -> SampleRunner:
     """The runner of the run's samples, with its seeds and accepted questions as the state database has them."""
     assert services.state is not None
     store, options = services.state.store, run.options
-    questions = RunQuestions(store, run.run_id, embeddings=services.embeddings, threshold=options.dedup_threshold)
+    questions = RunQuestions(store, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
     await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
     used = await store.used_seeds(run.run_id)
     seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH)

@@ -12,7 +12,7 @@ from graph.runs.store import RunStore
 class RunQuestions:
     """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
 
-    def __init__(self, store: RunStore, run_id: str, *, embeddings: Any = None, threshold: float = 0.95) -> None:
+    def __init__(self, store: RunStore, run_id: str, *, threshold: float, embeddings: Any = None) -> None:
         self._store = store
         self._run_id = run_id
         self._embeddings = embeddings

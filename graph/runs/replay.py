@@ -175,7 +175,11 @@ async def replay_runner(run_id: str, options: RunOptions, services: RunServices)
     store = services.state.store
     seeds = services.seed_pool(run_id, used=await store.used_seeds(run_id), seed=options.seed)
     context = options.context(services.settings, services.gateway, run_id)
-    return SampleRunner(services.for_samples(seeds, RunQuestions(store, run_id)), services.state.saver, context)
+    return SampleRunner(
+        services.for_samples(seeds, RunQuestions(store, run_id, threshold=options.dedup_threshold)),
+        services.state.saver,
+        context,
+    )
 
 
 async def replay_one(

@@ -31,13 +31,10 @@ from graph.runs.questions import RunQuestions
 from graph.runs.seeds import SeedPool
 from graph.runs.store import RunStore
 from graph.store.checkpoints import PooledPostgresSaver
-from graph.store.corpus import Corpus
+from graph.store.corpus import POOL_TIMEOUT_S, Corpus
 from graph.store.database import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
 from graph.store.embeddings import embedding_keys, load_embeddings
 from nodes.ports import Services
-
-#: Seconds a request for a pooled connection may wait at most.
-POOL_TIMEOUT_S = 30.0
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).
 BOOKKEEPING_POOL_SIZE = 4
@@ -66,6 +63,8 @@ class StateDatabase:
 async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterator[StateDatabase]:
     """The state database's pools, run store and checkpoint saver, their tables created when missing."""
     url = await asyncio.to_thread(state_url, settings)
+    if not settings.state_url:  # the store's own database: a bad URL is the store's, named as such
+        await asyncio.to_thread(check_connection, url)
     timeout = pool_timeout(settings.database_wait_seconds)
     checkpoints = AsyncConnectionPool(
         url,
@@ -117,8 +116,13 @@ class RunServices:
     gateway: LLMGateway
     state: StateDatabase | None
     """None where the caller keeps its own state (LangGraph Studio brings its checkpointer)."""
-    embeddings: Embeddings | None
-    """The collection's embedding model, when asked for (duplicate questions, search by text)."""
+
+    async def load_embeddings(self) -> Embeddings:
+        """The collection's embedding model, loaded in a worker thread (the event loop goes on meanwhile)."""
+        if self.corpus.embeddings is None:
+            keys = embedding_keys(self.settings)
+            self.corpus.embeddings = await asyncio.to_thread(load_embeddings, self.settings.embedding, keys)
+        return self.corpus.embeddings
 
     def seed_pool(
         self, run_id: str = "", *, used: Iterable[str] = (), seed: int | None = None, batch: int = 1
@@ -186,13 +190,10 @@ async def _services(
     try:
         if warm:
             corpus.warm()
-        model = (
-            await asyncio.to_thread(load_embeddings, settings.embedding, embedding_keys(settings))
-            if embeddings
-            else None
-        )
-        corpus.embeddings = model
-        yield RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state, embeddings=model)
+        services = RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state)
+        if embeddings:
+            await services.load_embeddings()
+        yield services
     finally:
         await corpus.close()
         if gateway.cache is not None:

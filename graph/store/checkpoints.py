@@ -35,7 +35,7 @@ from langgraph.checkpoint.base import (
     get_serializable_checkpoint_metadata,
 )
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
-from langgraph.checkpoint.serde.types import _DeltaSnapshot
+from langgraph.checkpoint.serde import types as serde_types
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
@@ -52,9 +52,14 @@ UPSTREAM_NAMES = (
 )
 
 
+#: langgraph-checkpoint's marker of a channel stored as a delta (not published either).
+DELTA_SNAPSHOT: type | None = getattr(serde_types, "_DeltaSnapshot", None)
+
+
 def missing_upstream_names(saver_class: type = AsyncPostgresSaver) -> list[str]:
-    """The names of `UPSTREAM_NAMES` that this version of langgraph-checkpoint-postgres no longer has."""
-    return [name for name in UPSTREAM_NAMES if not hasattr(saver_class, name)]
+    """The names of `UPSTREAM_NAMES` (and `_DeltaSnapshot`) that the installed packages no longer have."""
+    missing = [name for name in UPSTREAM_NAMES if not hasattr(saver_class, name)]
+    return missing + ([] if DELTA_SNAPSHOT is not None else ["_DeltaSnapshot"])
 
 
 def json_bytes(value: Any) -> bytes:
@@ -71,7 +76,7 @@ def split_channel_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     inline: dict[str, Any] = {}
     blobs: dict[str, Any] = {}
     for name, value in values.items():
-        if isinstance(value, _DeltaSnapshot):
+        if DELTA_SNAPSHOT is not None and isinstance(value, DELTA_SNAPSHOT):
             blobs[name] = value
             inline[name] = True
         elif value is None or isinstance(value, str | int | float | bool):

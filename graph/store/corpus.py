@@ -28,6 +28,7 @@ from psycopg.rows import tuple_row
 from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
+from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.layout import READ_ONLY_SESSION, Layout, _connect, detect_layout
 from graph.store.vectors import VectorIndex, _VectorBytes
 from nodes.common import normalise_text
@@ -47,14 +48,15 @@ IN_MEMORY_VECTOR_BYTES = 256 * 2**20
 #: bytes: a sample then reads its seed and neighbours without a query.
 IN_MEMORY_TEXT_BYTES = 64 * 2**20
 
+#: Seconds a query waits at most for a pooled connection.
+POOL_TIMEOUT_S = 30.0
+
 #: Chunks kept in memory once read (least recently used first out).
 CHUNK_CACHE_SIZE = 4096
 
 #: Extra hits fetched by neighbour queries so that dropping duplicate texts still leaves n.
 DUPLICATE_HEADROOM = 5
 
-#: Chunks longer than this are never seeds or neighbours: one would flood every prompt it enters.
-MAX_CHUNK_CHARS = 20_000
 
 #: Characters trimmed before a chunk's length is measured: a chunk of only these is blank.
 WHITESPACE = " \t\r\n\x0b\x0c"
@@ -125,7 +127,7 @@ class Corpus:
         schema: str = "public",
         embeddings: Embeddings | None = None,
         max_chars: int = MAX_CHUNK_CHARS,
-        pool_timeout_s: float = 30.0,
+        pool_timeout_s: float = POOL_TIMEOUT_S,
     ) -> Corpus:
         """Connect read-only and find the collection; a missing or empty one is a `UserError`.
 

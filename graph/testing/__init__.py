@@ -2,5 +2,6 @@
 plausible script that answers every schema triad asks for. Tests, benchmarks and offline demo runs
 use them (`--llm import:graph.scripted:plausible_model`).
 
-May import nodes; nothing else of the project.
+The scripted models import only nodes; the harness (one sample through the real graph) and the
+command helpers (the commands as subprocesses) import what a run imports: runs, llm, config, state.
 """

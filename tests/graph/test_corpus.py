@@ -1,4 +1,7 @@
-"""The read-only corpus on both langchain-postgres layouts, against a real PostgreSQL."""
+"""The read-only corpus on both langchain-postgres layouts, against a real PostgreSQL.
+
+One file for the one class: lookups, sampling and both search paths share their fixtures.
+"""
 
 from __future__ import annotations
 
@@ -16,9 +19,9 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from psycopg import sql
 
-from graph import corpus as corpus_module
 from graph.config.errors import UserError
 from graph.ingestion.loaders import ChunkRecord
+from graph.store import corpus as corpus_module
 from graph.store.corpus import Corpus, normalise_text
 from graph.testing.commands import create_store_table
 

@@ -1,5 +1,7 @@
 """lint_question on a table of questions: every good one passes, every bad one fails on the rule it breaks.
 
+The table is long on purpose (some 70 questions of every cell): it is read as one list.
+
 Each row: question type, binary, question, answer, the generator's construction (compared entities
 or hidden entities; None when the generator declared nothing), and the rule a bad question breaks
 (None for a good one).
@@ -117,6 +119,16 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
         "opening_pronoun",
     ),
     ("comparison", False, LONG, "the Nile", None, "length"),
+    (
+        "comparison",
+        False,
+        "Which agency is older, NASA or ESA?",
+        "NASA",
+        ["NASA (National Aeronautics and Space Administration)", "ESA"],
+        None,
+    ),
+    ("comparison", False, "Which band formed earlier, Yes or Genesis?", "Yes", ["Yes", "Genesis"], None),
+    ("comparison", False, "Which river is longer, Danube or Rhine?", "the Danube", DANUBE, None),
     # -- comparison, binary -------------------------------------------------------------------------
     ("comparison", True, "Was the Royal Society founded before the Académie des Sciences?", "Yes", ROYAL, None),
     ("comparison", True, "Is the Danube longer than the Rhine?", "yes.", DANUBE, None),
@@ -223,7 +235,9 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
     ("intersection", True, "Did Al Pacino appear in both Heat and The Insider?", "Yes", None, None),
     ("intersection", True, "Did Paris host both the 1900 and the 1924 Summer Olympics?", "Yes.", None, None),
     ("intersection", True, "Is helium both a noble gas and lighter than neon?", "yes", None, None),
+    ("intersection", True, "Did Al Pacino appear in both Heat and The Insider?", "'Yes'", None, None),
     ("intersection", True, "Did Al Pacino appear in both Heat and The Insider?", "Probably", None, "binary_answer"),
+    ("intersection", True, "Does the passage say that Paris hosted both Games?", "Yes", None, "meta_reference"),
     (
         "intersection",
         True,

@@ -1,0 +1,89 @@
+"""An evaluation of a dataset: its run's stored settings, earlier judgements reused, setups scored one after another.
+
+Judgements are kept in eval.jsonl as each setup ends, so a later setup that fails loses none of them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from graph.config.cli import run_async
+from graph.config.errors import UserError, writing
+from graph.config.settings import Settings
+from graph.evaluation.metrics import grouped_means
+from graph.evaluation.report import render_eval_report
+from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup
+from graph.evaluation.setups import Setup
+from graph.runs.files import write_atomically, write_jsonl
+
+
+def run_settings(run_json: Path) -> dict[str, Any]:
+    """The stored settings of the dataset's run (collection, embedding), or none when run.json is absent."""
+    if not run_json.is_file():
+        return {}
+    try:
+        return dict(json.loads(run_json.read_text(encoding="utf-8")).get("settings") or {})
+    except (ValueError, AttributeError):
+        raise UserError(
+            f"{run_json} is not a run.json written by triad; restore it, or name collection= and embedding= in --setup"
+        ) from None
+
+
+def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
+    """Judgements of earlier evaluations of this dataset (eval.jsonl), reused when their setup is the same."""
+    if not eval_path.is_file():
+        return []
+    rows = []
+    for number, line in enumerate(eval_path.read_text(encoding="utf-8").splitlines(), start=1):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            row = None
+        if not isinstance(row, dict) or "signature" not in row or "sample_id" not in row:  # what it is looked up by
+            raise UserError(
+                f"line {number} of {eval_path} is not an earlier judgement; remove the file to evaluate afresh"
+            )
+        rows.append(row)
+    return rows
+
+
+#: The fix a failed write of the evaluation's files names.
+MAKE_ROOM = "make room or fix the folder"
+
+
+def evaluate_setups(
+    setups: list[Setup],
+    records: list[dict[str, Any]],
+    settings: Settings,
+    folder: Path,
+    judge_unlabelled: bool,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
+
+    Returns the means per setup, overall and by group.
+    """
+    judge_model = settings.model_for("validator")
+    eval_path = folder / "eval.jsonl"
+    rows = {(row["signature"], row["sample_id"]): row for row in cached_rows(eval_path)}
+    summaries = {}
+    for setup in setups:
+        signature = setup.signature(judge_model, judge_unlabelled)
+        missing = [r for r in records if (signature, r["id"]) not in rows]
+        if missing:
+            say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
+            for row in run_async(evaluate_setup(setup, missing, settings, judge_unlabelled)):
+                rows[(signature, row["sample_id"])] = {**row, "signature": signature}
+            # Kept as each setup ends: a later setup that fails does not lose this one's judgements.
+            with writing(eval_path, MAKE_ROOM):
+                write_jsonl(eval_path, rows.values())
+        summaries[setup.name] = grouped_means([rows[(signature, r["id"])] for r in records], METRICS, GROUPS)
+    summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
+    with writing(summary_path, MAKE_ROOM):
+        write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")
+    with writing(report_path, MAKE_ROOM):
+        write_atomically(report_path, render_eval_report(summaries))
+    return summaries
