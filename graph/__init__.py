@@ -13,5 +13,5 @@
     demo/         the bundled demo corpus and its recorded replay
 
 Imports go one way: commands -> runs, evaluation -> store, llm, ingestion -> nodes -> state, prompts;
-config is used by all of them and uses only nodes' defaults.
+config is used by all of them; it uses only the nodes' defaults and the roles of state.usage.
 """
