@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,10 +36,16 @@ def writing(path: Path, fix: str) -> Iterator[None]:
         raise UserError(f"cannot write {path}: {reason(error)}; {fix}") from None
 
 
+def redact(text: str) -> str:
+    """`text` with every password it holds replaced: in URLs (`//user:***@`) and in `password=...` options."""
+    text = re.sub(r"(//[^:/@\s'\"]*:)[^@\s'\"]*@", r"\1***@", text)
+    return re.sub(r"(password\s*=\s*)('[^']*'|[^\s'\"&]+)", r"\1***", text, flags=re.IGNORECASE)
+
+
 def first_line(error: BaseException) -> str:
-    """An exception's message cut to its first line (drivers add hints on further lines)."""
+    """An exception's message cut to its first line (drivers add hints on further lines), passwords hidden."""
     text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
+    return redact(text.splitlines()[0]) if text else type(error).__name__
 
 
 def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
@@ -49,7 +56,7 @@ def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
         try:
             return main(*args, **kwargs)
         except UserError as error:
-            print(f"error: {error}", file=sys.stderr)
+            print(f"error: {redact(str(error))}", file=sys.stderr)
             raise SystemExit(USAGE_EXIT_CODE) from None
         except KeyboardInterrupt:
             print("interrupted; work finished so far is kept", file=sys.stderr)

@@ -8,6 +8,7 @@ This module is the only place that reads the environment.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -81,6 +82,12 @@ class Settings(BaseModel):
         if value is not None and not value.strip():
             raise ValueError("must not be empty")
         return value
+
+    @field_validator("database_url", "state_url")
+    @classmethod
+    def _libpq_url(cls, value: str | None) -> str | None:
+        """A SQLAlchemy URL (`postgresql+psycopg://...`, as langchain-postgres configs hold) as libpq takes it."""
+        return re.sub(r"^postgres(?:ql)?\+\w+://", "postgresql://", value.strip()) if value else value
 
     def model_for(self, role: str) -> str:
         """A role's model spec: its own setting, else `llm`, else the paper's model."""

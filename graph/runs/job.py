@@ -93,6 +93,11 @@ async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkR
     assert services.state is not None
     store, settings = services.state.store, run.settings
     left_out = await services.corpus.check_room(run.options.hops, Context.min_chunk_chars)
+    # The collection's model, after the checks that need none (the corpus' vectors keep loading meanwhile):
+    # a model of another dimension fails here, before the run is begun.
+    model = await services.load_embeddings()
+    await services.corpus.check_embedding(model)
+    embeddings = model if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
         await store.create_run(run.run_id, run.options.stored(settings))
         tell(
@@ -108,8 +113,6 @@ async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkR
     folder = RunFolder(settings.runs_dir / run.run_id)
     finished = await store.finished(run.run_id)
     await folder.rebuild(store.file_lines(run.run_id, [row["n"] for row in finished]))
-    # Loaded after the checks that need no model; the corpus' vectors keep loading meanwhile.
-    embeddings = await services.load_embeddings() if run.options.dedup_threshold > 0 else None
     runner = await sample_runner(run, services, finished, embeddings)
     cells = run.options.cells()
     live = sys.stderr.isatty() and not request.log_json and not request.worker

@@ -516,6 +516,11 @@ class Corpus:
 
     # -- helpers --------------------------------------------------------------------------------
 
+    async def check_embedding(self, model: Embeddings) -> None:
+        """Fail with one line when `model` gives vectors of another dimension than the collection stores."""
+        vector = await asyncio.to_thread(model.embed_query, "dimension check")
+        await self._check_dimension(len(vector))
+
     async def _check_dimension(self, model_dimension: int) -> None:
         stored = await self.dimension()
         if stored != model_dimension:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,16 +17,11 @@ from typing import Any
 import fasteners
 import psycopg
 
-from graph.config.errors import UserError, first_line, reason
+from graph.config.errors import UserError, first_line, reason, redact
 from graph.config.settings import Settings
 
 #: Seconds a connection attempt may take before the URL is reported as unreachable.
 CONNECT_TIMEOUT_S = 5
-
-
-def redact(url: str) -> str:
-    """The URL with any password replaced, for messages and logs."""
-    return re.sub(r"(//[^:/@]+:)[^@]*@", r"\1***@", url)
 
 
 def _quiet_pgserver() -> None:

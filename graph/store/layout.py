@@ -105,6 +105,13 @@ async def detect_layout(conn: psycopg.AsyncConnection[Any], collection: str, sch
                 scope=sql.SQL("collection_id = %s"),
                 scope_params=(row[0],),
             )
+    # A table the role may not read has no columns it can see, yet the catalogue names it.
+    cursor = await conn.execute("SELECT to_regclass(%s)", (sql.Identifier(schema, collection).as_string(conn),))
+    if (await cursor.fetchone() or (None,))[0] is not None:
+        raise UserError(
+            f"permission denied on {schema}.{collection}: grant SELECT on it to this role, "
+            "or use a role that may read it"
+        )
     known = await _available_collections(conn, schema)
     hint = f"available: {', '.join(known[:10])}" if known else "ingest one with `python -m graph.ingest`"
     raise UserError(f"collection {collection!r} not found in schema {schema!r}; {hint}")
