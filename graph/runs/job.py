@@ -104,10 +104,16 @@ async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkR
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"
         )
-    if left_out:
+    unembedded = await services.corpus.without_embedding() if left_out else 0
+    if left_out - unembedded > 0:
         tell(
-            f"note: {left_out} chunk(s) of {settings.collection!r} are blank or over "
+            f"note: {left_out - unembedded} chunk(s) of {settings.collection!r} are blank or over "
             f"{settings.max_chunk_chars} characters and are never used (TRIAD_MAX_CHUNK_CHARS)"
+        )
+    if unembedded:
+        tell(
+            f"note: {unembedded} chunk(s) of {settings.collection!r} have no embedding (pending or failed "
+            "embedding jobs) and are never used"
         )
     await store.release_dead_local_workers(run.run_id, socket.gethostname())
     folder = RunFolder(settings.runs_dir / run.run_id)

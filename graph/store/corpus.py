@@ -216,13 +216,19 @@ class Corpus:
         )
 
     def _usable(self) -> sql.Composable:
-        """Rows worth a prompt: at least %s characters besides whitespace, at most `max_chars` in all.
+        """Rows worth a prompt: at least %s characters besides whitespace, at most `max_chars` in all, and
+        an embedding (a row whose embedding job is pending or failed has none).
 
         The minimum is a bound value (the caller passes it); the maximum is an integer we own.
         """
         text = self.layout.text_column
-        return sql.SQL("length(btrim({text}, {blank})) >= %s AND length({text}) <= {most}").format(
-            text=text, blank=sql.Literal(WHITESPACE), most=sql.Literal(int(self.max_chars))
+        return sql.SQL(
+            "length(btrim({text}, {blank})) >= %s AND length({text}) <= {most} AND {emb} IS NOT NULL"
+        ).format(
+            text=text,
+            blank=sql.Literal(WHITESPACE),
+            most=sql.Literal(int(self.max_chars)),
+            emb=self.layout.embedding_column,
         )
 
     @staticmethod
@@ -248,19 +254,21 @@ class Corpus:
     async def room(self, min_seed_chars: int) -> tuple[int, int, int]:
         """Chunks in all, usable ones, and usable ones long enough to seed (`min_seed_chars`), in one scan.
 
-        Usable chunks are those sampling and neighbour search can return: not blank, not over `max_chars`.
+        Usable chunks are those sampling and neighbour search can return: not blank, not over
+        `max_chars`, with an embedding.
         """
         layout = self.layout
         # `_usable`'s rule, each row's lengths computed once.
         query = sql.SQL(
-            "SELECT count(*), count(*) FILTER (WHERE kept >= 1 AND whole <= {most}),"
-            " count(*) FILTER (WHERE kept >= %s AND whole <= {most})"
-            " FROM (SELECT length(btrim({text}, {blank})) AS kept, length({text}) AS whole"
-            " FROM {table} WHERE {scope}) AS lengths"
+            "SELECT count(*), count(*) FILTER (WHERE kept >= 1 AND whole <= {most} AND embedded),"
+            " count(*) FILTER (WHERE kept >= %s AND whole <= {most} AND embedded)"
+            " FROM (SELECT length(btrim({text}, {blank})) AS kept, length({text}) AS whole,"
+            " {emb} IS NOT NULL AS embedded FROM {table} WHERE {scope}) AS lengths"
         ).format(
             most=sql.Literal(int(self.max_chars)),
             text=layout.text_column,
             blank=sql.Literal(WHITESPACE),
+            emb=layout.embedding_column,
             table=layout.table,
             scope=layout.scope,
         )
@@ -273,9 +281,9 @@ class Corpus:
         total, usable, seedable = await self.room(min_seed_chars)
         if usable < hops + 1:
             raise UserError(
-                f"collection {self.collection!r} has {usable} usable chunk(s) of {total} (blank chunks and chunks over "
-                f"{self.max_chars} characters are left out); a {hops}-hop question needs at least {hops + 1}: "
-                "ingest more documents or lower --hops"
+                f"collection {self.collection!r} has {usable} usable chunk(s) of {total} (blank chunks, chunks over "
+                f"{self.max_chars} characters and chunks without an embedding are left out); "
+                f"a {hops}-hop question needs at least {hops + 1}: ingest more documents or lower --hops"
             )
         if seedable == 0:
             raise UserError(
@@ -283,6 +291,14 @@ class Corpus:
                 "ingest longer chunks (python -m graph.ingest --chunk-size)"
             )
         return total - usable
+
+    async def without_embedding(self) -> int:
+        """Chunks with no embedding (pending or failed embedding jobs): never seeds, neighbours or candidates."""
+        layout = self.layout
+        query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND {emb} IS NULL").format(
+            table=layout.table, scope=layout.scope, emb=layout.embedding_column
+        )
+        return int((await self._fetch(query, layout.scope_params))[0][0])
 
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are left out.
@@ -482,7 +498,7 @@ class Corpus:
         excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
         usable = sql.SQL(" AND {}").format(self._within_byte_bound())
         query = sql.SQL(
-            "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope}{excluded}{usable}"
+            "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope} AND {emb} IS NOT NULL{excluded}{usable}"
             " ORDER BY {emb} <=> {target}{tie_break} LIMIT %s"
         ).format(
             cols=self._columns(),
@@ -507,9 +523,9 @@ class Corpus:
         """Dimension of the stored embeddings."""
         if self._dimension is None:
             layout = self.layout
-            query = sql.SQL("SELECT vector_dims({emb}) FROM {table} WHERE {scope} LIMIT 1").format(
-                emb=layout.embedding_column, table=layout.table, scope=layout.scope
-            )
+            query = sql.SQL(
+                "SELECT vector_dims({emb}) FROM {table} WHERE {scope} AND {emb} IS NOT NULL LIMIT 1"
+            ).format(emb=layout.embedding_column, table=layout.table, scope=layout.scope)
             rows = await self._fetch(query, layout.scope_params)
             self._dimension = int(rows[0][0])
         return self._dimension

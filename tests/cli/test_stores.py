@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import psycopg
 import pytest
 
@@ -74,3 +76,31 @@ def test_a_table_the_role_may_not_read_is_named_as_a_missing_privilege(pg_url, d
     no_select_url = pg_url.replace("postgresql://postgres:", "postgresql://triad_no_select:", 1)
     result = run_cli("graph.run", *one_sample(no_select_url, demo_slice, runs=str(tmp_path)), "--state-url", pg_url)
     assert_one_line_error(result, f"permission denied on public.{demo_slice}", "grant SELECT")
+
+
+def test_chunks_without_an_embedding_are_left_out_with_a_note_and_a_resume_works(pg_url, demo_slice, tmp_path):
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            'CREATE TABLE IF NOT EXISTS "with_pending" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
+            " embedding vector(384), langchain_metadata JSON)"
+        )
+        conn.execute(f'INSERT INTO with_pending SELECT * FROM "{demo_slice}" ON CONFLICT DO NOTHING')
+        pending = [
+            row[0]
+            for row in conn.execute(
+                "INSERT INTO with_pending SELECT gen_random_uuid(), content || ' (a later version)', NULL,"
+                f' langchain_metadata FROM "{demo_slice}" ORDER BY langchain_id LIMIT 5 RETURNING langchain_id::text'
+            ).fetchall()
+        ]
+    args = one_sample(pg_url, "with_pending", "--run-id", "pending-run", "--seed", "4", runs=str(tmp_path))
+    first = run_cli("graph.run", *args)
+    assert first.returncode == 0, first.stderr
+    assert "note: 5 chunk(s) of 'with_pending' have no embedding (pending or failed embedding jobs)" in first.stderr
+    used = set()
+    for line in (tmp_path / "pending-run" / "dataset.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        used |= {c["id"] for c in record["supporting"]} | {c["id"] for c in record["contexts"]}
+    assert used and not used & set(pending)
+    again = run_cli("graph.run", "--resume", "pending-run", "--database-url", pg_url, "--runs-dir", str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert "continuing run pending-run" in again.stderr
