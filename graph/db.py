@@ -14,9 +14,9 @@ import argparse
 from pathlib import Path
 
 from graph.config.cli import command_parser
-from graph.config.errors import exit_on_user_error
+from graph.config.errors import exit_on_user_error, redact
 from graph.config.settings import resolve_settings
-from graph.store.database import embedded_status, embedded_url, redact, stop_embedded
+from graph.store.database import embedded_status, embedded_url, stop_embedded
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -18,6 +18,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from graph.config.errors import redact
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway, build_gateway
 from graph.runs.files import RunFolder, make_folder
@@ -32,7 +33,6 @@ from graph.runs.sample import SampleRunner
 from graph.runs.seeds import SEED_BATCH
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.store import CellPlan
-from graph.store.database import redact
 from nodes.context import Context
 from state.usage import ROLES
 

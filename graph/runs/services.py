@@ -21,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from graph.config.errors import UserError
+from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.ingestion.writer import ingest_chunks
@@ -32,7 +32,7 @@ from graph.runs.seeds import SeedPool
 from graph.runs.store import RunStore
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import POOL_TIMEOUT_S, Corpus
-from graph.store.database import CONNECT_TIMEOUT_S, check_connection, database_url, redact, state_url
+from graph.store.database import CONNECT_TIMEOUT_S, check_connection, database_url, state_url
 from graph.store.embeddings import embedding_keys, load_embeddings
 from nodes.ports import Services
 
@@ -154,7 +154,6 @@ async def open_services(
     starts loading the corpus' vectors at once, overlapping the rest of the start-up.
     """
     url = await asyncio.to_thread(database_url, settings)
-    await asyncio.to_thread(check_connection, url)
     if state is None and with_state:
         async with (
             open_state(settings, concurrency=concurrency) as opened,
@@ -175,6 +174,8 @@ async def _services(
     embeddings: bool,
     warm: bool,
 ) -> AsyncIterator[RunServices]:
+    if state is None or state.url != url:  # a state database on the store's own server has reached it already
+        await asyncio.to_thread(check_connection, url)
     gateway = gateway or build_gateway(settings)
     if state is not None and settings.llm_cache and gateway.cache is None:
         gateway.cache = LLMCache(state.url)

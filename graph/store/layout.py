@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from graph.config.errors import UserError, first_line
+from graph.config.errors import UserError, first_line, redact
 
 LEGACY_COLLECTIONS = "langchain_pg_collection"
 
@@ -44,8 +44,6 @@ async def _connect(url: str) -> psycopg.AsyncConnection[Any]:
     try:
         return await psycopg.AsyncConnection.connect(url, connect_timeout=5, **READ_ONLY_SESSION)
     except psycopg.Error as error:
-        from graph.store.database import redact
-
         raise UserError(
             f"cannot connect to {redact(url)} ({first_line(error)}); fix --database-url / TRIAD_DATABASE_URL"
         ) from None
