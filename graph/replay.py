@@ -17,7 +17,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from graph.config.cli import add_database_options, command_parser, models_from_args, run_async, settings_from_args
+from graph.config.cli import (
+    add_database_options,
+    add_state_options,
+    command_parser,
+    models_from_args,
+    run_async,
+    settings_from_args,
+)
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
 from graph.runs.files import check_run_id
@@ -45,8 +52,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--extractor-model")
     parser.add_argument("--llm-base-url")
     parser.add_argument("--runs-dir", help="where run folders are (default ./runs)")
-    parser.add_argument("--state-url", help="PostgreSQL URL of the run's state database")
     add_database_options(parser)
+    add_state_options(parser)
     return parser
 
 

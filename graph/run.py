@@ -14,7 +14,9 @@ from pathlib import Path
 
 from graph.config.cli import (
     add_collection_options,
+    add_column_options,
     add_database_options,
+    add_state_options,
     command_parser,
     models_from_args,
     run_async,
@@ -48,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(parser.add_argument_group("run"))
     add_model_options(parser.add_argument_group("models"))
     add_collection_options(parser)
+    add_column_options(parser)
     add_database_options(parser)
+    add_state_options(parser)
     add_state_and_log_options(parser)
     return parser
 
@@ -139,9 +143,6 @@ def add_model_options(models: argparse._ArgumentGroup) -> None:
 
 
 def add_state_and_log_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--state-url", help="PostgreSQL URL for checkpoints (TRIAD_STATE_URL); default: the database URL"
-    )
     parser.add_argument(
         "--log-json",
         action="store_true",

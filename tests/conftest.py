@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 import warnings
@@ -18,6 +19,7 @@ from graph.demo import load_demo_chunks
 from graph.ingestion.loaders import ChunkRecord
 from graph.ingestion.writer import ingest_chunks
 from graph.store.embeddings import load_embeddings
+from graph.testing.commands import TEST_STATE_URL
 
 configure_logging(level="warning")
 
@@ -48,7 +50,10 @@ def pg_url() -> Iterator[str]:
     url = server.get_uri()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    # Commands keep their runs on this server (schema triad), not in embedded servers of their own.
+    os.environ[TEST_STATE_URL] = url
     yield url
+    os.environ.pop(TEST_STATE_URL, None)
     server.cleanup()
     shutil.rmtree(folder, ignore_errors=True)
 

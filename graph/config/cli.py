@@ -90,6 +90,40 @@ def add_collection_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_state_options(parser: argparse.ArgumentParser) -> None:
+    """Where triad keeps its runs: a database of its own choosing, in a schema of its own."""
+    group = parser.add_argument_group("state")
+    group.add_argument(
+        "--state-url",
+        help="PostgreSQL URL for runs and checkpoints (TRIAD_STATE_URL); default: the embedded database. "
+        "Workers on several machines pass one URL they all reach",
+    )
+    group.add_argument(
+        "--state-schema", help="schema of triad's tables in the state database (default triad; TRIAD_STATE_SCHEMA)"
+    )
+
+
+def add_column_options(parser: argparse.ArgumentParser) -> None:
+    """How a PGVectorStore table's columns are read, and the store's distance (detected where unambiguous)."""
+    group = parser.add_argument_group("columns (PGVectorStore tables; default: found from the table)")
+    group.add_argument("--id-column", help="id column (langchain-postgres' id_column)")
+    group.add_argument("--content-column", help="text column (content_column)")
+    group.add_argument("--embedding-column", help="vector column (embedding_column)")
+    group.add_argument(
+        "--metadata-json-column", help="JSON metadata column (metadata_json_column), or none (store_metadata=False)"
+    )
+    group.add_argument(
+        "--metadata-columns",
+        metavar="A,B",
+        help="columns holding metadata keys (metadata_columns), merged into each chunk's metadata; none for no column",
+    )
+    group.add_argument(
+        "--distance",
+        choices=("cosine", "l2", "ip"),
+        help="the store's distance strategy, for neighbours and retrieval (default cosine, as langchain-postgres)",
+    )
+
+
 def models_from_args(args: argparse.Namespace) -> dict[str, str]:
     """Model specs given on the command line, per role: `--ROLE-model`, else `--llm`."""
     return {

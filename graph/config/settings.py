@@ -12,7 +12,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -28,8 +28,24 @@ MAX_CHUNK_CHARS = 20_000
 #: Environment variables that are not named `TRIAD_<FIELD>`.
 ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY", "openai_api_key": "OPENAI_API_KEY"}
 
-#: Settings that are TOML tables (`[prices]`, `[nodes]`) rather than single values.
-TABLE_FIELDS = ("prices", "nodes")
+#: Settings that are TOML tables (`[prices]`, `[nodes]`, `[collections.NAME]`) rather than single values.
+TABLE_FIELDS = ("prices", "nodes", "collections")
+
+#: How a collection's columns are read; set for every collection, or per collection in `[collections.NAME]`.
+COLUMN_SETTINGS = (
+    "id_column",
+    "content_column",
+    "embedding_column",
+    "metadata_json_column",
+    "metadata_columns",
+    "distance",
+)
+
+#: The distances langchain-postgres offers, by the names triad takes (cosine is its default).
+Distance = Literal["cosine", "l2", "ip"]
+
+#: Names a schema of triad's own may have: plain lower-case identifiers, written alike in SQL and search_path.
+SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 
 class Settings(BaseModel):
@@ -46,6 +62,22 @@ class Settings(BaseModel):
     )
     collection: str | None = Field(None, description="Table (PGVectorStore) or collection name.")
     schema_name: str = Field("public", description="Schema of a PGVectorStore table.")
+    state_schema: str = Field(
+        "triad", description="Schema of triad's own tables (runs, checkpoints, cache) in the state database."
+    )
+    id_column: str | None = Field(None, description="Id column of a PGVectorStore table; unset: detected.")
+    content_column: str | None = Field(None, description="Text column of a PGVectorStore table; unset: detected.")
+    embedding_column: str | None = Field(None, description="Vector column of a PGVectorStore table; unset: detected.")
+    metadata_json_column: str | None = Field(
+        None, description="JSON metadata column of a PGVectorStore table, or none; unset: detected."
+    )
+    metadata_columns: tuple[str, ...] | None = Field(
+        None, description="Columns holding metadata keys, merged into each chunk's metadata; unset: the other columns."
+    )
+    distance: Distance | None = Field(None, description="The store's distance: cosine (default), l2 or ip.")
+    collections: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="Column settings per collection ([collections.NAME] in triad.toml)."
+    )
     embedding: str = Field("minilm", description="Embedding model spec of the collection.")
     llm: str | None = Field(None, description="One model spec for all three roles.")
     generator_model: str | None = Field(None, description="Generator model spec (overrides llm).")
@@ -83,6 +115,33 @@ class Settings(BaseModel):
             raise ValueError("must not be empty")
         return value
 
+    @field_validator("metadata_columns", mode="before")
+    @classmethod
+    def _column_list(cls, value: Any) -> Any:
+        """`a,b` as a flag or variable gives it; `none` (or nothing) for a table without metadata columns."""
+        if isinstance(value, str):
+            names = [name.strip() for name in value.split(",") if name.strip()]
+            return () if [n.lower() for n in names] in ([], ["none"]) else tuple(names)
+        return value
+
+    @field_validator("state_schema")
+    @classmethod
+    def _schema_name(cls, value: str) -> str:
+        if not SCHEMA_NAME.match(value):
+            raise ValueError("must be a lower-case name of letters, digits and underscores")
+        return value
+
+    @field_validator("collections")
+    @classmethod
+    def _collection_tables(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for name, table in value.items():
+            if not isinstance(table, dict):
+                raise ValueError(f"[collections.{name}] must be a table")
+            unknown = sorted(set(table) - set(COLUMN_SETTINGS))
+            if unknown:
+                raise ValueError(f"[collections.{name}] has unknown keys {', '.join(unknown)}")
+        return value
+
     @field_validator("database_url", "state_url")
     @classmethod
     def _libpq_url(cls, value: str | None) -> str | None:
@@ -93,6 +152,16 @@ class Settings(BaseModel):
         """A role's model spec: its own setting, else `llm`, else the paper's model."""
         own: str | None = getattr(self, f"{role}_model")
         return own or self.llm or DEFAULT_MODELS[role]
+
+    def column_settings(self) -> dict[str, Any]:
+        """How this collection's columns are read: settings given for all collections win over its
+        `[collections.NAME]` table; what neither gives is detected (None), the distance is cosine."""
+        chosen = dict(self.collections.get(self.collection or "", {}))
+        chosen.update({name: getattr(self, name) for name in COLUMN_SETTINGS if getattr(self, name) is not None})
+        merged = Settings.model_validate({**self.model_dump(include=set(COLUMN_SETTINGS)), **chosen})
+        values = {name: getattr(merged, name) for name in COLUMN_SETTINGS}
+        values["distance"] = values["distance"] or "cosine"
+        return values
 
     @property
     def pg_dir(self) -> Path:

@@ -61,8 +61,8 @@ async def begin(request: RunRequest, settings: Settings, state: StateDatabase) -
     """The run named by the request: a continued run's options come from the state database."""
     run_id = request.resume or request.run_id or new_run_id()
     continuing = bool(request.resume) or (bool(request.run_id) and await state.store.exists(run_id))
-    if not continuing:
-        return Run(run_id, request.options, settings, continuing=False)
+    if not continuing:  # the collection's columns as settings, so the run keeps them
+        return Run(run_id, request.options, settings.model_copy(update=settings.column_settings()), continuing=False)
     stored = await state.store.options(run_id)
     tell(f"continuing run {run_id}")
     return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
@@ -104,16 +104,21 @@ async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkR
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"
         )
-    unembedded = await services.corpus.without_embedding() if left_out else 0
-    if left_out - unembedded > 0:
+    unembedded, other_dimension = await services.corpus.without_embedding() if left_out else (0, 0)
+    if left_out - unembedded - other_dimension > 0:
         tell(
-            f"note: {left_out - unembedded} chunk(s) of {settings.collection!r} are blank or over "
+            f"note: {left_out - unembedded - other_dimension} chunk(s) of {settings.collection!r} are blank or over "
             f"{settings.max_chunk_chars} characters and are never used (TRIAD_MAX_CHUNK_CHARS)"
         )
     if unembedded:
         tell(
             f"note: {unembedded} chunk(s) of {settings.collection!r} have no embedding (pending or failed "
             "embedding jobs) and are never used"
+        )
+    if other_dimension:
+        tell(
+            f"note: {other_dimension} chunk(s) of {settings.collection!r} have an embedding of another dimension "
+            f"than the collection's {await services.corpus.dimension()} and are never used"
         )
     await store.release_dead_local_workers(run.run_id, socket.gethostname())
     folder = RunFolder(settings.runs_dir / run.run_id)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from graph.config.settings import Settings
+from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.llm.gateway import LLMGateway
 from graph.runs.sample import context_for
 from graph.runs.stages import context_overrides
@@ -38,7 +38,7 @@ def plan_cells(
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
 #: Settings a run keeps beside its options: what its samples were drawn from and with which models.
-STORED_SETTINGS = ("collection", "schema_name", "embedding")
+STORED_SETTINGS = ("collection", "schema_name", "embedding", *COLUMN_SETTINGS)
 
 
 @dataclass(frozen=True)

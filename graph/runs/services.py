@@ -21,7 +21,7 @@ from langchain_core.embeddings import Embeddings
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from graph.config.errors import UserError, redact
+from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.ingestion.writer import ingest_chunks
@@ -32,8 +32,18 @@ from graph.runs.seeds import SeedPool
 from graph.runs.store import RunStore
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import POOL_TIMEOUT_S, Corpus
-from graph.store.database import CONNECT_TIMEOUT_S, check_connection, database_url, state_url
+from graph.store.database import (
+    CONNECT_TIMEOUT_S,
+    STATE_FIX,
+    check_connection,
+    database_url,
+    earlier_runs,
+    in_schema,
+    prepare_state_schema,
+    state_url,
+)
 from graph.store.embeddings import embedding_keys, load_embeddings
+from graph.store.layout import ColumnChoice
 from nodes.ports import Services
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).
@@ -50,6 +60,9 @@ class StateDatabase:
     """Where runs keep their state: checkpoints and run bookkeeping, on two connection pools."""
 
     url: str
+    """The state database as the user named it (or the embedded one's URL)."""
+    conninfo: str
+    """What connects to it: `url` with triad's schema as the only one searched."""
     checkpoints: AsyncConnectionPool
     """Connections of the checkpoint saver (dict rows)."""
     bookkeeping: AsyncConnectionPool
@@ -61,13 +74,24 @@ class StateDatabase:
 
 @asynccontextmanager
 async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterator[StateDatabase]:
-    """The state database's pools, run store and checkpoint saver, their tables created when missing."""
+    """The state database's pools, run store and checkpoint saver, their schema and tables created when missing.
+
+    Every table triad keeps (runs, samples, seeds, questions, the model cache and LangGraph's
+    checkpoint tables) lies in `settings.state_schema`, so none meets an application's own tables.
+    """
     url = await asyncio.to_thread(state_url, settings)
-    if not settings.state_url:  # the store's own database: a bad URL is the store's, named as such
-        await asyncio.to_thread(check_connection, url)
+    schema = settings.state_schema
+    if await asyncio.to_thread(prepare_state_schema, url, schema) and await asyncio.to_thread(earlier_runs, url, schema):
+        print(
+            f"note: this state database holds runs in schema public, where earlier versions kept them; "
+            f"reach them with --state-schema public, or move them (README: Pointing triad at an existing "
+            "PGVector database)",
+            file=sys.stderr,
+        )
+    conninfo = in_schema(url, schema)
     timeout = pool_timeout(settings.database_wait_seconds)
     checkpoints = AsyncConnectionPool(
-        url,
+        conninfo,
         min_size=1,
         max_size=concurrency + 2,
         open=False,
@@ -75,7 +99,7 @@ async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterat
         kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
     )
     bookkeeping = AsyncConnectionPool(
-        url, min_size=1, max_size=BOOKKEEPING_POOL_SIZE, open=False, timeout=timeout, kwargs={"autocommit": True}
+        conninfo, min_size=1, max_size=BOOKKEEPING_POOL_SIZE, open=False, timeout=timeout, kwargs={"autocommit": True}
     )
     try:
         await checkpoints.open(wait=True, timeout=CONNECT_TIMEOUT_S)
@@ -88,10 +112,17 @@ async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterat
         ) from None
     try:
         store = RunStore(bookkeeping, lease_seconds=settings.lease_seconds)
-        await store.setup()
         saver = PooledPostgresSaver(checkpoints)  # type: ignore[arg-type]
-        await saver.setup()
-        yield StateDatabase(url=url, checkpoints=checkpoints, bookkeeping=bookkeeping, store=store, saver=saver)
+        try:
+            await store.setup()
+            await saver.setup()
+        except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction) as error:
+            raise UserError(
+                f"cannot create triad's tables in schema {schema!r} of {redact(url)} ({first_line(error)}); {STATE_FIX}"
+            ) from None
+        yield StateDatabase(
+            url=url, conninfo=conninfo, checkpoints=checkpoints, bookkeeping=bookkeeping, store=store, saver=saver
+        )
     finally:
         await checkpoints.close()
         await bookkeeping.close()
@@ -178,13 +209,14 @@ async def _services(
         await asyncio.to_thread(check_connection, url)
     gateway = gateway or build_gateway(settings)
     if state is not None and settings.llm_cache and gateway.cache is None:
-        gateway.cache = LLMCache(state.url)
+        gateway.cache = LLMCache(state.conninfo)
     if settings.collection == DEMO_COLLECTION:
         await asyncio.to_thread(ensure_demo, url)
     corpus = await Corpus.open(
         url,
         settings.collection or "",
         schema=settings.schema_name,
+        columns=ColumnChoice(**settings.column_settings()),
         max_chars=settings.max_chunk_chars,
         pool_timeout_s=pool_timeout(settings.database_wait_seconds),
     )

@@ -207,8 +207,19 @@ class RunStore:
             cursor = await conn.execute("SELECT options FROM triad_runs WHERE run_id = %s", (run_id,))
             row = await cursor.fetchone()
         if row is None:
-            raise UserError(f"no run {run_id!r} in the state database; list runs/ or check --state-url")
+            raise UserError(f"no run {run_id!r} in the state database; {await self._where_else(run_id)}")
         return dict(row[0])
+
+    async def _where_else(self, run_id: str) -> str:
+        """Where to look for a run this schema does not hold: schema public, where earlier versions kept runs."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT current_schema(), to_regclass('public.triad_runs')")
+            schema, earlier = await cursor.fetchone() or (None, None)
+            if schema != "public" and earlier is not None:
+                cursor = await conn.execute("SELECT 1 FROM public.triad_runs WHERE run_id = %s", (run_id,))
+                if await cursor.fetchone() is not None:
+                    return "it is in schema public, where earlier versions kept runs: pass --state-schema public"
+        return "list runs/ or check --state-url and --state-schema"
 
     async def claim(
         self, run_id: str, cells: list[CellPlan], worker: str, *, completing: Completion | None = None

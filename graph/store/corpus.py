@@ -29,7 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
-from graph.store.layout import READ_ONLY_SESSION, Layout, _connect, detect_layout
+from graph.store.layout import READ_ONLY_SESSION, ColumnChoice, Layout, _connect, detect_layout
 from graph.store.vectors import VectorIndex, _VectorBytes
 from nodes.common import normalise_text
 
@@ -73,7 +73,7 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Hit:
-    """A chunk returned by a similarity query; `distance` is the cosine distance (0 = same direction)."""
+    """A chunk returned by a similarity query; `distance` is the store's (cosine, l2, or negative inner product)."""
 
     chunk: Chunk
     distance: float
@@ -108,7 +108,9 @@ class Corpus:
         self._rows_estimate: float | None = None
         self.exact_search_limit = EXACT_SEARCH_LIMIT
         self._all_ids_min_chars = 0
-        self._dimension: int | None = None
+        self._dimension: int | None = layout.declared_dimension
+        self._other_dimensions = 0
+        """Embedded rows whose dimension is not the collection's (a plain `vector` column can mix them)."""
         self._vectors: asyncio.Task[VectorIndex | None] | None = None
         self._chunks: OrderedDict[str, Chunk] = OrderedDict()
         self._resident: dict[str, Chunk] = {}
@@ -125,16 +127,18 @@ class Corpus:
         collection: str,
         *,
         schema: str = "public",
+        columns: ColumnChoice | None = None,
         embeddings: Embeddings | None = None,
         max_chars: int = MAX_CHUNK_CHARS,
         pool_timeout_s: float = POOL_TIMEOUT_S,
     ) -> Corpus:
         """Connect read-only and find the collection; a missing or empty one is a `UserError`.
 
+        `columns` names a table's columns and the store's distance where detection should not decide.
         A query waits at most `pool_timeout_s` for a connection (e.g. while the server restarts).
         """
         async with await _connect(url) as conn:
-            layout = await detect_layout(conn, collection, schema)
+            layout = await detect_layout(conn, collection, schema, columns)
         pool = AsyncConnectionPool(
             url,
             min_size=1,
@@ -148,6 +152,7 @@ class Corpus:
             corpus = cls(pool, layout, collection, embeddings, max_chars=max_chars)
             if await corpus.is_empty():
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
+            await corpus._survey_dimensions()
         except BaseException:
             await pool.close()
             raise
@@ -174,8 +179,32 @@ class Corpus:
     def _columns(self) -> sql.Composable:
         layout = self.layout
         return sql.SQL("{id}::text, {text}, {meta}").format(
-            id=layout.id_column, text=layout.text_column, meta=layout.metadata_column
+            id=layout.id_column, text=layout.text_column, meta=layout.metadata
         )
+
+    def _embedded(self) -> sql.Composable:
+        """Rows with an embedding of the collection's dimension (a pending or failed embedding job leaves
+        none; a plain `vector` column may hold other dimensions, which no query can compare)."""
+        emb = self.layout.embedding_column
+        if not self._other_dimensions:
+            return sql.SQL("{} IS NOT NULL").format(emb)
+        return sql.SQL("{emb} IS NOT NULL AND vector_dims({emb}) = {dim}").format(
+            emb=emb, dim=sql.Literal(self._dimension)
+        )
+
+    async def _survey_dimensions(self) -> None:
+        """For a plain `vector` column: the dimension most rows have is the collection's, the others are left out."""
+        if self.layout.declared_dimension is not None:
+            return
+        layout = self.layout
+        query = sql.SQL(
+            "SELECT vector_dims({emb}), count(*) FROM {table} WHERE {scope} AND {emb} IS NOT NULL"
+            " GROUP BY 1 ORDER BY 2 DESC, 1"
+        ).format(emb=layout.embedding_column, table=layout.table, scope=layout.scope)
+        rows = await self._fetch(query, layout.scope_params)
+        if rows:
+            self._dimension = int(rows[0][0])
+            self._other_dimensions = sum(int(count) for _, count in rows[1:])
 
     def _id_param(self) -> sql.Composable:
         return sql.SQL("%s::uuid") if self.layout.id_type == "uuid" else sql.SQL("%s::text")
@@ -222,13 +251,11 @@ class Corpus:
         The minimum is a bound value (the caller passes it); the maximum is an integer we own.
         """
         text = self.layout.text_column
-        return sql.SQL(
-            "length(btrim({text}, {blank})) >= %s AND length({text}) <= {most} AND {emb} IS NOT NULL"
-        ).format(
+        return sql.SQL("length(btrim({text}, {blank})) >= %s AND length({text}) <= {most} AND {embedded}").format(
             text=text,
             blank=sql.Literal(WHITESPACE),
             most=sql.Literal(int(self.max_chars)),
-            emb=self.layout.embedding_column,
+            embedded=self._embedded(),
         )
 
     @staticmethod
@@ -263,12 +290,12 @@ class Corpus:
             "SELECT count(*), count(*) FILTER (WHERE kept >= 1 AND whole <= {most} AND embedded),"
             " count(*) FILTER (WHERE kept >= %s AND whole <= {most} AND embedded)"
             " FROM (SELECT length(btrim({text}, {blank})) AS kept, length({text}) AS whole,"
-            " {emb} IS NOT NULL AS embedded FROM {table} WHERE {scope}) AS lengths"
+            " {embedded} AS embedded FROM {table} WHERE {scope}) AS lengths"
         ).format(
             most=sql.Literal(int(self.max_chars)),
             text=layout.text_column,
             blank=sql.Literal(WHITESPACE),
-            emb=layout.embedding_column,
+            embedded=self._embedded(),
             table=layout.table,
             scope=layout.scope,
         )
@@ -282,7 +309,7 @@ class Corpus:
         if usable < hops + 1:
             raise UserError(
                 f"collection {self.collection!r} has {usable} usable chunk(s) of {total} (blank chunks, chunks over "
-                f"{self.max_chars} characters and chunks without an embedding are left out); "
+                f"{self.max_chars} characters and chunks without an embedding of the collection's dimension are left out); "
                 f"a {hops}-hop question needs at least {hops + 1}: ingest more documents or lower --hops"
             )
         if seedable == 0:
@@ -292,13 +319,14 @@ class Corpus:
             )
         return total - usable
 
-    async def without_embedding(self) -> int:
-        """Chunks with no embedding (pending or failed embedding jobs): never seeds, neighbours or candidates."""
+    async def without_embedding(self) -> tuple[int, int]:
+        """Chunks with no embedding (pending or failed embedding jobs), and chunks whose embedding has another
+        dimension than the collection's: never seeds, neighbours or candidates."""
         layout = self.layout
         query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND {emb} IS NULL").format(
             table=layout.table, scope=layout.scope, emb=layout.embedding_column
         )
-        return int((await self._fetch(query, layout.scope_params))[0][0])
+        return int((await self._fetch(query, layout.scope_params))[0][0]), self._other_dimensions
 
     async def get(self, ids: Sequence[str]) -> list[Chunk]:
         """The chunks with these ids, in the order asked; unknown ids are left out.
@@ -357,7 +385,7 @@ class Corpus:
         index = await self.vector_index()
         if index is not None and chunk_id in index.position:
             at = index.position[chunk_id]
-            ranked = index.nearest(index.unit[at], limit, exclude=at, usable_only=True)
+            ranked = index.nearest(index.matrix[at], limit, exclude=at, usable_only=True)
             found = {chunk.id: chunk for chunk in await self.get([chunk_id, *(hit_id for hit_id, _ in ranked)])}
             seed = found.get(chunk_id)
             rows = self._ranked_rows(ranked, found)
@@ -438,8 +466,8 @@ class Corpus:
         layout = self.layout
         async with self._pool.connection() as conn:
             cursor = await conn.execute(
-                sql.SQL("SELECT pg_typeof({emb})::oid FROM {table} WHERE {scope} LIMIT 1").format(
-                    emb=layout.embedding_column, table=layout.table, scope=layout.scope
+                sql.SQL("SELECT pg_typeof({emb})::oid FROM {table} WHERE {scope} AND {embedded} LIMIT 1").format(
+                    emb=layout.embedding_column, table=layout.table, scope=layout.scope, embedded=self._embedded()
                 ),
                 layout.scope_params,
             )
@@ -459,12 +487,13 @@ class Corpus:
             binary.adapters.register_loader(type_oid, _VectorBytes)
             query = sql.SQL(
                 "SELECT {id}::text, {oversize}, {emb}{texts} FROM {table}"
-                " WHERE {scope} AND {emb} IS NOT NULL ORDER BY {id}"
+                " WHERE {scope} AND {embedded} ORDER BY {id}"
             ).format(
                 id=layout.id_column,
                 oversize=oversize,
                 emb=layout.embedding_column,
-                texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata_column)
+                embedded=self._embedded(),
+                texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata)
                 if with_texts
                 else sql.SQL(""),
                 table=layout.table,
@@ -472,7 +501,7 @@ class Corpus:
             )
             await binary.execute(query, layout.scope_params)
             rows = await binary.fetchall()
-        index = await asyncio.to_thread(VectorIndex.from_rows, rows)
+        index = await asyncio.to_thread(VectorIndex.from_rows, rows, layout.distance)
         if index is not None and with_texts:
             self._resident = {row[0]: self._chunk((row[0], row[3], row[4])) for row in rows if not row[1]}
         return index
@@ -486,7 +515,7 @@ class Corpus:
         exclude_id: str | None = None,
         usable_only: bool = False,
     ) -> list[tuple[Any, ...]]:
-        """Rows ordered by cosine distance to `target`.
+        """Rows ordered by the store's distance to `target`.
 
         Up to `exact_search_limit` rows the search is exact (index scans off, ties broken by id), so
         the same store always gives the same neighbours and recorded runs replay request for request;
@@ -498,11 +527,13 @@ class Corpus:
         excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
         usable = sql.SQL(" AND {}").format(self._within_byte_bound())
         query = sql.SQL(
-            "SELECT {cols}, {emb} <=> {target} FROM {table} WHERE {scope} AND {emb} IS NOT NULL{excluded}{usable}"
-            " ORDER BY {emb} <=> {target}{tie_break} LIMIT %s"
+            "SELECT {cols}, {emb} {op} {target} FROM {table} WHERE {scope} AND {embedded}{excluded}{usable}"
+            " ORDER BY {emb} {op} {target}{tie_break} LIMIT %s"
         ).format(
             cols=self._columns(),
             emb=layout.embedding_column,
+            op=layout.operator,
+            embedded=self._embedded(),
             target=target,
             table=layout.table,
             scope=layout.scope,
@@ -527,6 +558,11 @@ class Corpus:
                 "SELECT vector_dims({emb}) FROM {table} WHERE {scope} AND {emb} IS NOT NULL LIMIT 1"
             ).format(emb=layout.embedding_column, table=layout.table, scope=layout.scope)
             rows = await self._fetch(query, layout.scope_params)
+            if not rows:
+                raise UserError(
+                    f"no chunk of collection {self.collection!r} has an embedding yet; embed it, or ingest it with "
+                    "`python -m graph.ingest`"
+                )
             self._dimension = int(rows[0][0])
         return self._dimension
 

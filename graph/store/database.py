@@ -16,6 +16,8 @@ from typing import Any
 
 import fasteners
 import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from graph.config.errors import UserError, first_line, reason, redact
 from graph.config.settings import Settings
@@ -95,8 +97,53 @@ def database_url(settings: Settings) -> str:
 
 
 def state_url(settings: Settings) -> str:
-    """Where checkpoints and run bookkeeping live: `state_url`, else the vector store's database."""
-    return settings.state_url or database_url(settings)
+    """Where triad keeps its own tables: `state_url`, else the embedded database, never the user's store unasked."""
+    return settings.state_url or embedded_url(settings.pg_dir)
+
+
+def in_schema(url: str, schema: str) -> str:
+    """`url` as a connection string whose sessions find and create unqualified tables in `schema` only.
+
+    Options the URL sets already are kept; LangGraph's savers and triad's run store then use the
+    same unqualified names in a schema of their own.
+    """
+    options = conninfo_to_dict(url).get("options")
+    return make_conninfo(url, options=" ".join(filter(None, [options, f"-c search_path={schema}"])))
+
+
+#: What a role that may not create triad's tables is told.
+STATE_FIX = (
+    "pass --state-url with a database this role may write (or leave --state-url unset for the embedded one), "
+    "or grant CREATE on the database"
+)
+
+
+def prepare_state_schema(url: str, schema: str) -> bool:
+    """Create `schema` in the state database when it is missing; True when it was made now.
+
+    A role that may not create it, or a read-only server, is a `UserError` naming --state-url.
+    """
+    try:
+        with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+            if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
+                return False
+            with contextlib.suppress(psycopg.errors.UniqueViolation, psycopg.errors.DuplicateSchema):
+                conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+            return True
+    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction) as error:
+        raise UserError(f"cannot create schema {schema!r} for triad's runs in {redact(url)} ({first_line(error)}); {STATE_FIX}") from None
+    except psycopg.OperationalError as error:
+        raise UserError(
+            f"cannot connect to the state database {redact(url)} ({first_line(error)}); fix --state-url / TRIAD_STATE_URL"
+        ) from None
+
+
+def earlier_runs(url: str, schema: str) -> bool:
+    """Whether the state database holds runs in `public`, where triad kept them before schemas of its own."""
+    if schema == "public":
+        return False
+    with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+        return conn.execute("SELECT to_regclass('public.triad_runs')").fetchone() != (None,)
 
 
 def check_connection(url: str) -> None:

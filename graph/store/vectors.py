@@ -1,4 +1,4 @@
-"""A collection's embeddings in memory, for exact cosine search without a scan."""
+"""A collection's embeddings in memory, for exact search without a scan."""
 
 from __future__ import annotations
 
@@ -19,21 +19,24 @@ class _VectorBytes(Loader):
 
 @dataclass(frozen=True)
 class VectorIndex:
-    """A snapshot of a collection's embeddings for exact cosine search in memory.
+    """A snapshot of a collection's embeddings for exact search in memory, by the store's distance.
 
     Rows are in id order, so ranking by (distance, position) breaks ties by id as the SQL search does.
-    Zero vectors, which have no direction, are left out.
+    For cosine, rows are kept at unit length and zero vectors, which have no direction, are left out.
     """
 
     ids: list[str]
-    unit: np.ndarray
-    """One unit-length float32 row per chunk."""
+    matrix: np.ndarray
+    """One float32 row per chunk (unit length for cosine)."""
     oversize: np.ndarray
     """True where a chunk's stored text is longer in bytes than neighbour search admits."""
     position: dict[str, int]
+    distance: str = "cosine"
+    squared_norms: np.ndarray | None = None
+    """Each row's squared length, for l2."""
 
     @classmethod
-    def from_rows(cls, rows: Sequence[tuple[str, bool, bytes]]) -> VectorIndex | None:
+    def from_rows(cls, rows: Sequence[tuple[str, bool, bytes]], distance: str = "cosine") -> VectorIndex | None:
         """From (id, oversize, binary vector) rows; None when the vectors differ in dimension."""
         if not rows:
             return None
@@ -44,27 +47,42 @@ class VectorIndex:
         matrix = np.empty((len(rows), (len(rows[0][2]) - 4) // 4), dtype=np.float32)
         for index, row in enumerate(rows):
             matrix[index] = np.frombuffer(row[2], dtype=">f4", offset=4)
-        norms = np.linalg.norm(matrix, axis=1)
-        keep = norms > 0
+        keep = np.ones(len(rows), dtype=bool)
+        if distance == "cosine":
+            norms = np.linalg.norm(matrix, axis=1)
+            keep = norms > 0
+            if not keep.all():
+                matrix, norms = matrix[keep], norms[keep]
+            matrix /= norms[:, None]
         ids = [row[0] for row, kept in zip(rows, keep, strict=True) if kept]
-        if not keep.all():
-            matrix, norms = matrix[keep], norms[keep]
-        matrix /= norms[:, None]
         return cls(
             ids=ids,
-            unit=matrix,
+            matrix=matrix,
             oversize=np.array([row[1] for row in rows], dtype=bool)[keep],
             position={chunk_id: index for index, chunk_id in enumerate(ids)},
+            distance=distance,
+            squared_norms=np.einsum("ij,ij->i", matrix, matrix) if distance == "l2" else None,
         )
+
+    def distances(self, query: np.ndarray) -> np.ndarray | None:
+        """Each row's distance to `query` as pgvector computes it; None for a zero query under cosine."""
+        query = query.astype(np.float32)
+        if self.distance == "cosine":
+            norm = float(np.linalg.norm(query))
+            return None if norm == 0 else 1.0 - self.matrix @ (query / norm)
+        products = self.matrix @ query
+        if self.distance == "ip":
+            return -products  # pgvector's <#> is the negative inner product
+        assert self.squared_norms is not None
+        return np.sqrt(np.maximum(self.squared_norms - 2.0 * products + float(query @ query), 0.0))
 
     def nearest(
         self, query: np.ndarray, limit: int, *, exclude: int | None = None, usable_only: bool = False
     ) -> list[tuple[str, float]]:
-        """Up to `limit` (id, cosine distance) pairs, nearest first, ties by id."""
-        norm = float(np.linalg.norm(query))
-        if norm == 0 or limit <= 0:
+        """Up to `limit` (id, distance) pairs, nearest first, ties by id."""
+        distances = self.distances(query)
+        if distances is None or limit <= 0:
             return []
-        distances = 1.0 - self.unit @ (query.astype(np.float32) / norm)
         allowed = np.ones(len(self.ids), dtype=bool)
         if usable_only:
             allowed &= ~self.oversize

@@ -13,9 +13,11 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
+from graph.store.database import in_schema
 from state.record import DatasetRecord
 
 #: The checkout the commands run in (its scripts/ folder too).
@@ -28,10 +30,26 @@ HOSTED_KEYS = ("GOOGLE_API_KEY", "OPENAI_API_KEY")
 SLOW_MODEL = "import:graph.scripted:plausible_model_200ms"
 
 
+#: Names the test session's server: commands keep their runs there (in schema triad) unless a test says
+#: otherwise, instead of each starting an embedded server of its own. An empty TRIAD_STATE_URL in `env`
+#: keeps the default, the embedded database.
+TEST_STATE_URL = "TRIAD_TEST_STATE_URL"
+
+#: Where runs live in a state database by default.
+STATE_SCHEMA = "triad"
+
+
 def user_environment(env: dict[str, str] | None = None) -> dict[str, str]:
-    """This process's environment without TRIAD_* settings and API keys, plus `env`."""
+    """This process's environment without TRIAD_* settings and API keys, plus the test state URL and `env`."""
     base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k not in HOSTED_KEYS}
+    if os.environ.get(TEST_STATE_URL):
+        base["TRIAD_STATE_URL"] = os.environ[TEST_STATE_URL]
     return {**base, **(env or {})}
+
+
+def state_connection(url: str, schema: str = STATE_SCHEMA, **kwargs: Any) -> psycopg.Connection[Any]:
+    """A connection to a state database that sees triad's tables as runs do (in `schema`)."""
+    return psycopg.connect(in_schema(url, schema), **kwargs)
 
 
 def run_cli(
@@ -93,7 +111,7 @@ def create_store_table(url: str, name: str, dimension: int) -> None:
 
 def done_samples(url: str, run_id: str) -> int:
     """Finished samples of a run, as its state database has them."""
-    with psycopg.connect(url) as conn:
+    with state_connection(url) as conn:
         if conn.execute("SELECT to_regclass('triad_samples')").fetchone()[0] is None:  # type: ignore[index]
             return 0
         row = conn.execute(
@@ -118,7 +136,7 @@ def check_run_outputs(folder: Path, url: str, run_id: str, count: int) -> list[D
     assert len({r.question.casefold() for r in records}) == count
     for line in (folder / "rejected.jsonl").read_text().splitlines():
         json.loads(line)
-    with psycopg.connect(url) as conn:
+    with state_connection(url) as conn:
         accepted = {
             row[0]["id"]
             for row in conn.execute(

@@ -41,7 +41,8 @@ class Harness:
                 roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=2, base_delay_s=0.001, max_delay_s=0.01)
             )
             settings = resolve_settings(
-                {"database_url": self.url, "collection": self.collection, "llm_cache": False}, env={}
+                {"database_url": self.url, "state_url": self.url, "collection": self.collection, "llm_cache": False},
+                env={},
             )
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
             async with open_services(settings, gateway=gateway) as services:

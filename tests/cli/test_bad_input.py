@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from graph.testing.commands import assert_one_line_error, run_cli
+from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 HUGE_MARKER = "HUGECHUNKMARKER"
@@ -204,11 +204,11 @@ def test_a_refused_option_is_one_line_not_the_usage_block(
 
 def test_a_runs_folder_that_cannot_be_made(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
     (tmp_path / "a-file").write_text("")
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         runs_before = conn.execute("SELECT count(*) FROM triad_runs").fetchone()
     result = run_on(demo_slice, pg_url, tmp_path, "--runs-dir", str(tmp_path / "a-file" / "runs"))
     assert_one_line_error(result, "cannot create", "Not a directory", "--runs-dir")
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM triad_runs").fetchone() == runs_before  # no run was begun
 
 
@@ -259,5 +259,5 @@ def test_a_hosted_embedding_without_its_key(pg_url: str, tmp_path: Path) -> None
 def test_a_missing_collection_begins_no_run(pg_url: str, tmp_path: Path) -> None:
     result = run_on("bad_nosuch", pg_url, tmp_path, "--run-id", "never-begun")
     assert_one_line_error(result, "bad_nosuch")
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM triad_runs WHERE run_id = 'never-begun'").fetchone() == (0,)

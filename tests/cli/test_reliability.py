@@ -23,6 +23,7 @@ from graph.testing.commands import (
     done_samples,
     run_cli,
     start_run,
+    state_connection,
     wait_for,
 )
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
@@ -57,7 +58,7 @@ def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     assert all(r.question and r.contexts for r in records)
     # Retries and re-asks are recorded per sample, in the state database and in rejected.jsonl.
     assert document["funnel"]["llm"]["repeated_requests"] >= faults.injected.total() // 2
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         summaries = [
             row[0] for row in conn.execute("SELECT summary FROM triad_samples WHERE run_id = %s", (run_id,)).fetchall()
         ]
@@ -77,6 +78,7 @@ def own_server(pg_url: str, scale_collection: str, tmp_path: Path) -> Iterator[t
     started = run_cli("graph.db", "start", env=home)
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip()
+    home["TRIAD_STATE_URL"] = url  # the run's state goes away with the store when the server stops
     with psycopg.connect(pg_url) as source, psycopg.connect(url, autocommit=True) as target:
         target.execute(
             f'CREATE TABLE "{scale_collection}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'

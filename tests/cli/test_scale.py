@@ -11,7 +11,15 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from graph.testing.commands import SLOW_MODEL, check_run_outputs, done_samples, run_cli, start_run, wait_for
+from graph.testing.commands import (
+    SLOW_MODEL,
+    check_run_outputs,
+    done_samples,
+    run_cli,
+    start_run,
+    state_connection,
+    wait_for,
+)
 
 
 def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(
@@ -99,7 +107,7 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
     )
     wait_for(lambda: done_samples(pg_url, run_id) >= 1)
     workers = [start_run("--resume", run_id, "--worker", "--concurrency", "2", env=env) for _ in range(2)]
-    with psycopg.connect(pg_url, autocommit=True) as conn:
+    with state_connection(pg_url, autocommit=True) as conn:
         victim_id = f"{os.uname().nodename}-{workers[0].pid}"
         wait_for(
             lambda: (
@@ -122,7 +130,7 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
     workers[0].wait(timeout=30)
     assert first.returncode == 0 and workers[1].returncode == 0, outputs
     check_run_outputs(tmp_path / run_id, pg_url, run_id, count)
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         rows = conn.execute("SELECT n, status, worker FROM triad_samples WHERE run_id = %s", (run_id,)).fetchall()
     assert all(status == "done" for _, status, _ in rows)
     finished_by = {n: worker for n, _, worker in rows}

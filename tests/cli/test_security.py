@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from graph.testing.commands import assert_one_line_error, run_cli
+from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 
 SCRIPTED = "import:graph.scripted:plausible_model"
@@ -151,11 +151,11 @@ def test_api_keys_never_reach_logs_run_files_checkpoints_records_or_reports(
     run_json = json.loads((tmp_path / "runs" / "canary" / "run.json").read_text())
     assert "google_api_key" not in run_json["settings"] and "openai_api_key" not in run_json["settings"]
 
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         tables = [
             row[0]
             for row in conn.execute(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'triad'"
             ).fetchall()
         ]
         assert {"checkpoints", "checkpoint_blobs", "checkpoint_writes", "triad_runs", "triad_samples"} <= set(tables)

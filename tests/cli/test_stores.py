@@ -7,7 +7,7 @@ import json
 import psycopg
 import pytest
 
-from graph.testing.commands import assert_one_line_error, run_cli
+from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 CANARY = "CANARY-pw-5e1f"
@@ -42,7 +42,7 @@ def test_no_error_prints_the_password(command: str, url: str, tmp_path) -> None:
     args = {
         "graph.run": ["--collection", "docs", "--llm", SCRIPTED, "--database-url", url, "--runs-dir", str(tmp_path)],
         "graph.ingest": [str(tmp_path / "a.txt"), "--collection", "docs", "--database-url", url],
-        "graph.replay": ["some-run", "--list", "--database-url", url],
+        "graph.replay": ["some-run", "--list", "--state-url", url],
     }[command]
     result = run_cli(command, *args)
     assert_one_line_error(result, "cannot connect")
@@ -64,7 +64,7 @@ def test_an_embedding_of_another_dimension_stops_a_run_before_it_begins(pg_url, 
     result = run_cli("graph.run", *one_sample(pg_url, "dim8", "--run-id", "dim8-run", runs=str(tmp_path)))
     assert_one_line_error(result, "stores 8-d embeddings but the embedding model gives 384-d", "--embedding")
     assert not (tmp_path / "dim8-run").exists()
-    with psycopg.connect(pg_url) as conn:
+    with state_connection(pg_url) as conn:
         registered = conn.execute("SELECT count(*) FROM triad_runs WHERE run_id = 'dim8-run'").fetchone()
     assert registered == (0,)
 

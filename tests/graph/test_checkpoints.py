@@ -13,12 +13,14 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 from graph.config.settings import resolve_settings
 from graph.runs.services import open_state
+from graph.store.database import in_schema, prepare_state_schema
+from graph.testing.commands import STATE_SCHEMA, state_connection
 
 DRAFTS = [{"question": "Which comes first?", "answer": "25.1", "revision": 0}]
 
 
 def state_settings(url: str) -> Any:
-    return resolve_settings({"database_url": url}, env={})
+    return resolve_settings({"database_url": url, "state_url": url}, env={})
 
 
 def checkpoint(number: int, values: dict[str, Any], versions: dict[str, str]) -> Checkpoint:
@@ -59,7 +61,7 @@ def rows(url: str, thread_id: str) -> dict[str, list[str]]:
         "writes": "SELECT checkpoint_ns, checkpoint_id, task_id, task_path, idx, channel, type, blob "
         "FROM checkpoint_writes",
     }
-    with psycopg.connect(url) as conn:
+    with state_connection(url) as conn:
         return {
             table: sorted(map(repr, conn.execute(f"{query} WHERE thread_id = %s", (thread_id,)).fetchall()))  # type: ignore[arg-type]
             for table, query in queries.items()
@@ -70,7 +72,8 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
     upstream_thread, pooled_thread = f"upstream-{uuid.uuid4().hex[:8]}", f"pooled-{uuid.uuid4().hex[:8]}"
 
     async def main() -> tuple[Any, Any, Any]:
-        async with AsyncPostgresSaver.from_conn_string(pg_url) as upstream:
+        prepare_state_schema(pg_url, STATE_SCHEMA)  # both savers write to the schema runs use
+        async with AsyncPostgresSaver.from_conn_string(in_schema(pg_url, STATE_SCHEMA)) as upstream:
             await upstream.setup()
             await history(upstream, upstream_thread)
             kept_upstream = await upstream.aget_tuple({"configurable": {"thread_id": upstream_thread}})
@@ -136,12 +139,12 @@ def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_save
     versions: Any = {"question_type": "1"}
 
     def saved_writes() -> int:
-        with psycopg.connect(pg_url) as conn:
+        with state_connection(pg_url) as conn:
             found = conn.execute("SELECT count(*) FROM checkpoint_writes WHERE thread_id = %s", (counted,)).fetchone()
         return found[0] if found else -1
 
     async def main() -> list[int]:
-        async with AsyncPostgresSaver.from_conn_string(pg_url) as upstream:
+        async with AsyncPostgresSaver.from_conn_string(in_schema(pg_url, STATE_SCHEMA)) as upstream:
             await upstream.setup()
             await history(upstream, upstream_thread)
         seen = []

@@ -165,7 +165,7 @@ def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg
 
     with pytest.raises(ValueError, match="max_unanswerable_contexts must be from 2 to 5"):
         Context(max_unanswerable_contexts=8)
-    settings = resolve_settings({"collection": demo_slice, "database_url": pg_url}, env={})
+    settings = resolve_settings({"collection": demo_slice, "database_url": pg_url, "state_url": pg_url}, env={})
     spec = {"question_type": "comparison", "binary": False}
     model = ScriptedChatModel(script=script())
     models = {"generator": model, "validator": model, "extractor": model}
