@@ -7,8 +7,9 @@
 
 A setup is `NAME=key=value,...` with `collection`, `embedding`, `k` (default 5) and `model` (the
 answering model, default gemini-2.5-flash-lite), or `url` of an external RAG service that answers
-POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}. Collection and embedding default
-to the run's. Per sample: context precision and recall (by chunk id, normalised text as fallback),
+POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}. The store's database, collection,
+schema, columns, distance and embedding are the run's (from its run.json) unless a flag names them;
+a setup's own keys win over both. Per sample: context precision and recall (by chunk id, normalised text as fallback),
 answer correctness and faithfulness (validator model), and on the unanswerable variant whether the
 setup abstains (a phrase check first, the judge for the rest). Rows go to eval.jsonl beside the
 dataset, cached per (setup, sample): adding a setup pays only for the new one. Means by question
@@ -20,11 +21,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from graph.config.cli import add_database_options, command_parser, settings_from_args
+from graph.config.cli import (
+    add_collection_options,
+    add_column_options,
+    add_database_options,
+    command_parser,
+    settings_from_args,
+)
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
 from graph.evaluation.report import summary_table
-from graph.evaluation.session import evaluate_setups, run_settings
+from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.runs.dataset import read_dataset
 
@@ -41,6 +48,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
     parser.add_argument("--llm-base-url", help="base URL of an OpenAI-compatible server")
     parser.add_argument("--runs-dir", type=Path)
+    add_collection_options(parser)
+    add_column_options(parser)
     add_database_options(parser)
     return parser
 
@@ -53,8 +62,8 @@ def main(argv: list[str] | None = None) -> None:
     given = Path(args.dataset)
     dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.dataset / "dataset.jsonl"
     records = read_dataset(dataset)
-    stored = run_settings(dataset.parent / "run.json")
-    setups = [parse_setup(text, stored.get("collection"), stored.get("embedding")) for text in args.setup]
+    settings = as_the_run_read_it(settings, run_settings(dataset.parent / "run.json"), args)
+    setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
     for setup in setups:
         check_answering_model(setup, settings)
     summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print)

@@ -39,6 +39,8 @@ import psycopg
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from graph.store.database import in_schema  # noqa: E402
+from graph.testing.commands import STATE_SCHEMA  # noqa: E402
 from nodes.common import normalise_question  # noqa: E402
 from state.record import DatasetRecord  # noqa: E402
 
@@ -108,7 +110,7 @@ def run_command(args: argparse.Namespace, run_id: str) -> list[str]:
 
 
 def state_rows(url: str, run_id: str) -> list[tuple[Any, ...]]:
-    with psycopg.connect(url) as conn:
+    with psycopg.connect(in_schema(url, STATE_SCHEMA)) as conn:
         if conn.execute("SELECT to_regclass('triad_samples')").fetchone()[0] is None:  # type: ignore[index]
             return []
         return conn.execute(
@@ -199,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     )
     url = database_url(args, env)
-    env["TRIAD_DATABASE_URL"] = url
+    env["TRIAD_DATABASE_URL"] = env["TRIAD_STATE_URL"] = url  # the run's state on the collection's server
     run_id = f"faults-{time.strftime('%Y%m%d-%H%M%S')}-{args.seed}"
     command = run_command(args, run_id)
     print(f"run {run_id}: {args.count} samples, {args.kills} kills, work folder {work}", flush=True)

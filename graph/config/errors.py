@@ -42,6 +42,12 @@ def redact(text: str) -> str:
     return re.sub(r"(password\s*=\s*)('[^']*'|[^\s'\"&]+)", r"\1***", text, flags=re.IGNORECASE)
 
 
+def without_password(url: str) -> str:
+    """`url` with no password at all (a redacted one included): libpq then takes it from PGPASSWORD or ~/.pgpass."""
+    url = re.sub(r"(//[^:/@\s'\"]*):[^@\s'\"]*@", r"\1@", url)
+    return re.sub(r"\s*password\s*=\s*('[^']*'|[^\s'\"&]+)", "", url, flags=re.IGNORECASE).strip()
+
+
 def first_line(error: BaseException) -> str:
     """An exception's message cut to its first line (drivers add hints on further lines), passwords hidden."""
     text = str(error).strip()

@@ -5,14 +5,15 @@ Judgements are kept in eval.jsonl as each setup ends, so a later setup that fail
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from graph.config.cli import run_async
-from graph.config.errors import UserError, writing
-from graph.config.settings import Settings
+from graph.config.errors import UserError, without_password, writing
+from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
 from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup
@@ -30,6 +31,22 @@ def run_settings(run_json: Path) -> dict[str, Any]:
         raise UserError(
             f"{run_json} is not a run.json written by triad; restore it, or name collection= and embedding= in --setup"
         ) from None
+
+
+#: What a run says of its store: the database, the collection and how its columns and distance are read.
+STORE_SETTINGS = ("database_url", "collection", "schema_name", "embedding", "collections", *COLUMN_SETTINGS)
+
+
+def as_the_run_read_it(settings: Settings, stored: dict[str, Any], args: argparse.Namespace) -> Settings:
+    """`settings` reading the store as the run did; a flag given now still wins.
+
+    The run keeps its database URL without the password: libpq takes it from PGPASSWORD or ~/.pgpass,
+    or `--database-url` gives the whole URL.
+    """
+    kept = {name: stored[name] for name in STORE_SETTINGS if name in stored and getattr(args, name, None) is None}
+    if kept.get("database_url"):
+        kept["database_url"] = without_password(kept["database_url"])
+    return settings.model_copy(update=kept)
 
 
 def cached_rows(eval_path: Path) -> list[dict[str, Any]]:

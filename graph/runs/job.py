@@ -61,8 +61,8 @@ async def begin(request: RunRequest, settings: Settings, state: StateDatabase) -
     """The run named by the request: a continued run's options come from the state database."""
     run_id = request.resume or request.run_id or new_run_id()
     continuing = bool(request.resume) or (bool(request.run_id) and await state.store.exists(run_id))
-    if not continuing:  # the collection's columns as settings, so the run keeps them
-        return Run(run_id, request.options, settings.model_copy(update=settings.column_settings()), continuing=False)
+    if not continuing:
+        return Run(run_id, request.options, with_columns(settings), continuing=False)
     stored = await state.store.options(run_id)
     tell(f"continuing run {run_id}")
     return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
@@ -182,6 +182,13 @@ async def final_state(run: Run, state: StateDatabase) -> tuple[RunFolder, list[d
     await outages.call(lambda: folder.rebuild(store.file_lines(run.run_id, slots)))
     examples = await outages.call(lambda: store.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
     return folder, finished, examples
+
+
+def with_columns(settings: Settings) -> Settings:
+    """`settings` with the collection's columns, as flags and triad.toml give them, in its `[collections]` table:
+    run.json then says how the store was read, for `graph.evaluate RUN_ID` and for a reader."""
+    collections = {**settings.collections, settings.collection or "": settings.column_settings()}
+    return settings.model_copy(update={"collections": collections})
 
 
 def public_settings(settings: Settings) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from graph.config.settings import COLUMN_SETTINGS, Settings
+from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
 from graph.runs.sample import context_for
 from graph.runs.stages import context_overrides
@@ -38,7 +38,7 @@ def plan_cells(
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
 #: Settings a run keeps beside its options: what its samples were drawn from and with which models.
-STORED_SETTINGS = ("collection", "schema_name", "embedding", *COLUMN_SETTINGS)
+STORED_SETTINGS = ("collection", "schema_name", "embedding")
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ class RunOptions:
         stored: dict[str, Any] = {name: getattr(self, name) for name in RUN_OPTION_NAMES}
         stored["types"] = list(self.types)
         stored["settings"] = {name: getattr(settings, name) for name in STORED_SETTINGS}
+        # The collection's columns as found from flags and triad.toml, so a continued run reads the same ones.
+        stored["settings"]["collections"] = {settings.collection or "": settings.column_settings()}
         stored["settings"].update({f"{role}_model": settings.model_for(role) for role in ROLES})
         return stored
 

@@ -81,10 +81,12 @@ async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterat
     """
     url = await asyncio.to_thread(state_url, settings)
     schema = settings.state_schema
-    if await asyncio.to_thread(prepare_state_schema, url, schema) and await asyncio.to_thread(earlier_runs, url, schema):
+    if await asyncio.to_thread(prepare_state_schema, url, schema) and await asyncio.to_thread(
+        earlier_runs, url, schema
+    ):
         print(
-            f"note: this state database holds runs in schema public, where earlier versions kept them; "
-            f"reach them with --state-schema public, or move them (README: Pointing triad at an existing "
+            "note: this state database holds runs in schema public, where earlier versions kept them; "
+            "reach them with --state-schema public, or move them (README: Pointing triad at an existing "
             "PGVector database)",
             file=sys.stderr,
         )

@@ -165,7 +165,9 @@ class Corpus:
 
     async def close(self) -> None:
         if self._vectors is not None and not self._vectors.done():
+            # Cancelled, then awaited: the server is told to stop the query before the pool closes under it.
             self._vectors.cancel()
+            await asyncio.wait([self._vectors])
         await self._pool.close()
 
     async def __aenter__(self) -> Corpus:
@@ -309,7 +311,8 @@ class Corpus:
         if usable < hops + 1:
             raise UserError(
                 f"collection {self.collection!r} has {usable} usable chunk(s) of {total} (blank chunks, chunks over "
-                f"{self.max_chars} characters and chunks without an embedding of the collection's dimension are left out); "
+                f"{self.max_chars} characters and chunks without an embedding of the collection's dimension "
+                "are left out); "
                 f"a {hops}-hop question needs at least {hops + 1}: ingest more documents or lower --hops"
             )
         if seedable == 0:
@@ -486,16 +489,13 @@ class Corpus:
             binary = conn.cursor(binary=True, row_factory=tuple_row)
             binary.adapters.register_loader(type_oid, _VectorBytes)
             query = sql.SQL(
-                "SELECT {id}::text, {oversize}, {emb}{texts} FROM {table}"
-                " WHERE {scope} AND {embedded} ORDER BY {id}"
+                "SELECT {id}::text, {oversize}, {emb}{texts} FROM {table} WHERE {scope} AND {embedded} ORDER BY {id}"
             ).format(
                 id=layout.id_column,
                 oversize=oversize,
                 emb=layout.embedding_column,
                 embedded=self._embedded(),
-                texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata)
-                if with_texts
-                else sql.SQL(""),
+                texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata) if with_texts else sql.SQL(""),
                 table=layout.table,
                 scope=layout.scope,
             )

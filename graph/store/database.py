@@ -107,7 +107,7 @@ def in_schema(url: str, schema: str) -> str:
     Options the URL sets already are kept; LangGraph's savers and triad's run store then use the
     same unqualified names in a schema of their own.
     """
-    options = conninfo_to_dict(url).get("options")
+    options = str(conninfo_to_dict(url).get("options") or "")
     return make_conninfo(url, options=" ".join(filter(None, [options, f"-c search_path={schema}"])))
 
 
@@ -131,10 +131,13 @@ def prepare_state_schema(url: str, schema: str) -> bool:
                 conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
             return True
     except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction) as error:
-        raise UserError(f"cannot create schema {schema!r} for triad's runs in {redact(url)} ({first_line(error)}); {STATE_FIX}") from None
+        raise UserError(
+            f"cannot create schema {schema!r} for triad's runs in {redact(url)} ({first_line(error)}); {STATE_FIX}"
+        ) from None
     except psycopg.OperationalError as error:
         raise UserError(
-            f"cannot connect to the state database {redact(url)} ({first_line(error)}); fix --state-url / TRIAD_STATE_URL"
+            f"cannot connect to the state database {redact(url)} ({first_line(error)}); "
+            "fix --state-url / TRIAD_STATE_URL"
         ) from None
 
 

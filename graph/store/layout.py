@@ -199,7 +199,14 @@ async def _table_layout(
     else:
         jsons = [c for c, t in columns.items() if t in JSON_TYPES and c not in listed]
         json_column = (
-            _pick(name, "JSON metadata", "--metadata-json-column", choice.metadata_json_column, ("langchain_metadata",), jsons)
+            _pick(
+                name,
+                "JSON metadata",
+                "--metadata-json-column",
+                choice.metadata_json_column,
+                ("langchain_metadata",),
+                jsons,
+            )
             if jsons or choice.metadata_json_column
             else None
         )

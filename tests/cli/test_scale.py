@@ -8,7 +8,6 @@ import signal
 import subprocess
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from graph.testing.commands import (

@@ -6,7 +6,6 @@ import asyncio
 import uuid
 from typing import Any
 
-import psycopg
 from langgraph.checkpoint.base import ERROR, Checkpoint, empty_checkpoint
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.types import _DeltaSnapshot

@@ -23,6 +23,7 @@ from graph.config.errors import UserError
 from graph.ingestion.loaders import ChunkRecord
 from graph.store import corpus as corpus_module
 from graph.store.corpus import Corpus, normalise_text
+from graph.store.layout import ColumnChoice
 from graph.testing.commands import create_store_table
 
 LEGACY_COLLECTION = "legacy_demo"
@@ -177,6 +178,40 @@ def test_vectors_held_in_memory_rank_like_the_database(corpus: Corpus, arun) -> 
     for memory_hits, sql_hits in zip(in_memory, in_sql, strict=True):
         assert [hit.chunk for hit in memory_hits] == [hit.chunk for hit in sql_hits]
         assert [hit.distance for hit in memory_hits] == pytest.approx([hit.distance for hit in sql_hits], abs=1e-5)
+
+
+@pytest.mark.parametrize(("distance", "operator"), [("l2", "<->"), ("ip", "<#>")])
+def test_the_stores_distance_ranks_neighbours_in_memory_and_in_sql(
+    pg_url: str, demo_slice: str, minilm: Embeddings, distance: str, operator: str
+) -> None:
+    """With --distance, neighbours are the ones the store's own operator ranks first, on both search paths."""
+
+    async def go() -> tuple[list[str], list[str], list[str]]:
+        async with await Corpus.open(pg_url, demo_slice, columns=ColumnChoice(distance=distance)) as store:
+            (seed,) = await store.sample_ids(1, rng=random.Random(11))
+            memory = [hit.chunk.id for hit in await store.neighbours(seed, 6)]
+            store.in_memory_vector_bytes, store._vectors = 0, None
+            in_sql = [hit.chunk.id for hit in await store.neighbours(seed, 6)]
+        query = (
+            f'SELECT langchain_id::text FROM "{demo_slice}" WHERE langchain_id <> %s::uuid'
+            f' ORDER BY embedding {operator} (SELECT embedding FROM "{demo_slice}" WHERE langchain_id = %s::uuid),'
+            " langchain_id LIMIT 6"
+        )
+        with psycopg.connect(pg_url) as conn:
+            direct = [row[0] for row in conn.execute(query, (seed, seed)).fetchall()]  # type: ignore[arg-type]
+        return memory, in_sql, direct
+
+    memory, in_sql, direct = asyncio.run(go())
+    assert memory == in_sql == direct
+
+
+def test_vector_index_distances_are_pgvectors() -> None:
+    rows = [("a", False, _vector_bytes(3, 4)), ("b", False, _vector_bytes(1, 0)), ("c", False, _vector_bytes(0, 0))]
+    query = corpus_module.np.array([1.0, 0.0])
+    l2 = corpus_module.VectorIndex.from_rows(rows, "l2")
+    assert l2 is not None and l2.nearest(query, 3) == [("b", 0.0), ("c", 1.0), ("a", pytest.approx(20**0.5))]
+    ip = corpus_module.VectorIndex.from_rows(rows, "ip")
+    assert ip is not None and ip.nearest(query, 3) == [("a", -3.0), ("b", -1.0), ("c", 0.0)]
 
 
 def test_texts_read_with_the_vectors_serve_lookups_without_a_query(corpus: Corpus, arun) -> None:

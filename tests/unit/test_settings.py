@@ -74,6 +74,9 @@ def test_api_key_comes_from_google_api_key_and_is_never_shown(tmp_path: Path, mo
         ({"collection": "  "}, "", "invalid value for collection"),
         ({}, "colection = 'typo'\n", "unknown setting 'colection'"),
         ({}, "collection = [", "is not valid TOML"),
+        ({"state_schema": "Triad State"}, "", "invalid value for state_schema"),
+        ({"distance": "manhattan"}, "", "invalid value for distance"),
+        ({}, "[collections.docs]\ncontent = 'body'\n", "unknown keys content"),
     ],
 )
 def test_bad_values_are_one_line_user_errors(tmp_path: Path, flags: dict, toml: str, message: str) -> None:
@@ -87,3 +90,22 @@ def test_bad_values_are_one_line_user_errors(tmp_path: Path, flags: dict, toml: 
 def test_missing_config_file_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="not found"):
         resolve_settings({}, env={}, config_path=tmp_path / "missing.toml")
+
+
+def test_column_settings_for_all_collections_win_over_a_collections_own_table(tmp_path: Path) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text(
+        '[collections.docs]\ncontent_column = "body"\nmetadata_columns = ["source"]\ndistance = "l2"\n'
+        '[collections.other]\ncontent_column = "text"\n'
+    )
+    settings = resolve_settings({"collection": "docs", "metadata_columns": "source, page"}, env={}, config_path=config)
+    assert settings.column_settings() == {
+        "id_column": None,
+        "content_column": "body",
+        "embedding_column": None,
+        "metadata_json_column": None,
+        "metadata_columns": ("source", "page"),
+        "distance": "l2",
+    }
+    assert resolve_settings({"metadata_columns": "none"}, env={}).metadata_columns == ()
+    assert resolve_settings({"collection": "new"}, env={}, config_path=config).column_settings()["distance"] == "cosine"
