@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_column_options(parser)
     add_database_options(parser)
     add_state_options(parser)
-    add_state_and_log_options(parser)
+    add_log_options(parser)
     return parser
 
 
@@ -128,8 +128,24 @@ def add_model_options(models: argparse._ArgumentGroup) -> None:
     models.add_argument("--llm", help="one model spec for all roles, e.g. google_genai:gemini-2.5-flash or replay:FILE")
     for role in ROLES:
         models.add_argument(f"--{role}-model", help=f"{role} spec (default {DEFAULT_MODELS[role]})")
-    models.add_argument("--llm-base-url", help="base URL of an OpenAI-compatible server (vLLM, llama.cpp, LM Studio)")
+    models.add_argument(
+        "--llm-base-url",
+        help="base URL of the models' server: a Gemini API proxy, an OpenAI-compatible server (vLLM, llama.cpp, "
+        "LM Studio), an Ollama server",
+    )
+    models.add_argument(
+        "--thinking",
+        action="append",
+        metavar="ROLE=BUDGET|LEVEL",
+        help="thinking of a role's model: a token budget (Gemini; 0 turns it off) or minimal|low|medium|high "
+        "(default: the provider's own)",
+    )
     models.add_argument("--requests-per-second", type=float, help="provider requests started per second (default 10)")
+    models.add_argument("--requests-per-minute", type=float, help="requests per minute to each model (its quota)")
+    models.add_argument("--tokens-per-minute", type=float, help="prompt tokens per minute to each model (its quota)")
+    models.add_argument(
+        "--limit-share", type=float, help="this process's share of the per-minute limits: 1/N for each of N workers"
+    )
     models.add_argument("--max-concurrent-requests", type=int, help="provider requests in flight (default 16)")
     models.add_argument("--max-cost-usd", type=float, help="stop starting samples once this much is spent")
     models.add_argument("--record-llm", type=Path, help="write every model request and response to this JSONL file")
@@ -142,7 +158,7 @@ def add_model_options(models: argparse._ArgumentGroup) -> None:
     )
 
 
-def add_state_and_log_options(parser: argparse.ArgumentParser) -> None:
+def add_log_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log-json",
         action="store_true",

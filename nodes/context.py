@@ -58,6 +58,8 @@ class Context:
     """Model spec of the validator role (judge_quality, judge_sufficiency, classify_temporal)."""
     extractor_model: str = DEFAULT_MODELS["extractor"]
     """Model spec of the extractor role (extract_contexts' relevance labels)."""
+    thinking: dict[str, str] = field(default_factory=dict)
+    """Thinking setting per role where one was given (a budget or a level); else the provider's default."""
     # Typed Any and left out of the JSON schema: Studio's context form cannot show live objects.
     services: SkipJsonSchema[Any] = field(default=None, repr=False, compare=False)
     """The run's `nodes.ports.Services` (corpus, models, seed pool); set by the runner, never checkpointed."""

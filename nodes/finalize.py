@@ -25,6 +25,7 @@ def provenance(state: SampleState, context: Context) -> dict[str, Any]:
             "validator": context.validator_model,
             "extractor": context.extractor_model,
         },
+        "thinking": dict(context.thinking),
         "prompt_version": PROMPT_VERSION,
         "implementations": {
             "bridge_proposer": context.bridge_proposer,

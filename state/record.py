@@ -70,6 +70,8 @@ class Provenance(BaseModel):
     run_id: str
     thread_id: str
     models: dict[str, str]
+    thinking: dict[str, str] = Field(default_factory=dict)
+    """Thinking budget or level per role where one was set; a role not named thought as its provider's default."""
     prompt_version: str
     implementations: dict[str, str] = Field(default_factory=dict)
     created_at: str

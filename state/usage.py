@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NotRequired
 
 from typing_extensions import TypedDict
 
@@ -22,7 +22,13 @@ class CallRecord(TypedDict):
     input_tokens: int
     """Prompt tokens reported by the provider (0 when served without a provider call)."""
     output_tokens: int
-    """Completion tokens reported by the provider."""
+    """Completion tokens reported by the provider, thinking tokens included (they are billed as output)."""
+    cached_tokens: NotRequired[int]
+    """Of the input tokens, those the provider served from its prompt cache (billed at the cached price)."""
+    thinking_tokens: NotRequired[int]
+    """Of the output tokens, those the model spent thinking."""
+    thinking_cost_usd: NotRequired[float]
+    """Of the cost, what the thinking tokens cost (at the output price)."""
     cost_usd: float
     """Cost from the price table; 0 for cached or replayed answers."""
     source: Literal["provider", "cache", "replay"]

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from graph.config.errors import UserError, reason
 from nodes.context import DEFAULT_MODELS
+from state.usage import Role
 
 CONFIG_FILE_NAME = "triad.toml"
 
@@ -29,7 +30,7 @@ MAX_CHUNK_CHARS = 20_000
 ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY", "openai_api_key": "OPENAI_API_KEY"}
 
 #: Settings that are TOML tables (`[prices]`, `[nodes]`, `[collections.NAME]`) rather than single values.
-TABLE_FIELDS = ("prices", "nodes", "collections")
+TABLE_FIELDS = ("prices", "nodes", "collections", "base_urls", "thinking", "limits")
 
 #: How a collection's columns are read; set for every collection, or per collection in `[collections.NAME]`.
 COLUMN_SETTINGS = (
@@ -58,7 +59,7 @@ class Settings(BaseModel):
         None, description="PostgreSQL URL of the vector store; unset means the embedded server."
     )
     state_url: str | None = Field(
-        None, description="PostgreSQL URL for checkpoints and runs; unset means the database URL."
+        None, description="PostgreSQL URL for checkpoints and runs; unset means the embedded database."
     )
     collection: str | None = Field(None, description="Table (PGVectorStore) or collection name.")
     schema_name: str = Field("public", description="Schema of a PGVectorStore table.")
@@ -83,18 +84,37 @@ class Settings(BaseModel):
     generator_model: str | None = Field(None, description="Generator model spec (overrides llm).")
     validator_model: str | None = Field(None, description="Validator model spec (overrides llm).")
     extractor_model: str | None = Field(None, description="Extractor model spec (overrides llm).")
-    llm_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
+    llm_base_url: str | None = Field(
+        None, description="Base URL of the models' server: Gemini's, OpenAI's (or a compatible one), Ollama's."
+    )
+    base_urls: dict[Role, str] = Field(default_factory=dict, description="Base URL per role, over llm_base_url.")
+    thinking: dict[Role, str] = Field(
+        default_factory=dict, description="Thinking per role: a token budget or a level; unset: the provider's default."
+    )
     google_api_key: SecretStr | None = Field(None, description="Gemini API key.")
     openai_api_key: SecretStr | None = Field(None, description="OpenAI API key.")
     requests_per_second: float = Field(10.0, gt=0, description="Provider requests started per second.")
     max_concurrent_requests: int = Field(16, gt=0, description="Provider requests in flight at once.")
+    requests_per_minute: float | None = Field(
+        None, gt=0, description="Requests per minute to each model, as the provider's quota says; unset: none."
+    )
+    tokens_per_minute: float | None = Field(
+        None, gt=0, description="Prompt tokens per minute to each model, as the provider's quota says; unset: none."
+    )
+    limits: dict[str, dict[Literal["requests_per_minute", "tokens_per_minute"], float]] = Field(
+        default_factory=dict, description="Per-minute limits by model spec, over the two above."
+    )
+    limit_share: float = Field(
+        1.0, gt=0, le=1, description="This process's share of the per-minute limits (1/N for each of N workers)."
+    )
     request_timeout_seconds: float = Field(
         120.0, gt=0, description="A provider request not answered by then is cut off and retried."
     )
     llm_cache: bool = Field(True, description="Serve identical requests from the cache in the state database.")
     max_cost_usd: float | None = Field(None, gt=0, description="Stop starting samples once this is spent.")
-    prices: dict[str, tuple[float, float]] = Field(
-        default_factory=dict, description="USD per million tokens (input, output) by model, over the defaults."
+    prices: dict[str, tuple[float, float] | tuple[float, float, float]] = Field(
+        default_factory=dict,
+        description="USD per million tokens (input, output[, cached input]) by model, over the defaults.",
     )
     nodes: dict[str, str] = Field(default_factory=dict, description="Stage -> implementation overrides.")
     runs_dir: Path = Field(Path("runs"), description="Where run folders are written.")
@@ -122,6 +142,22 @@ class Settings(BaseModel):
         if isinstance(value, str):
             names = [name.strip() for name in value.split(",") if name.strip()]
             return () if [n.lower() for n in names] in ([], ["none"]) else tuple(names)
+        return value
+
+    @field_validator("thinking", mode="before")
+    @classmethod
+    def _thinking_values(cls, value: Any) -> Any:
+        """`ROLE=VALUE` strings (repeated flags) or a table; budgets may be TOML integers."""
+        if isinstance(value, list | tuple):
+            pairs = {}
+            for item in value:
+                role, separator, setting = str(item).partition("=")
+                if not separator or not setting.strip():
+                    raise ValueError(f"{item!r} is not ROLE=BUDGET|LEVEL")
+                pairs[role.strip()] = setting.strip()
+            return pairs
+        if isinstance(value, dict):
+            return {role: str(setting) for role, setting in value.items()}
         return value
 
     @field_validator("state_schema")

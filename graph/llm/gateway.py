@@ -32,8 +32,23 @@ from pydantic import BaseModel
 from graph.config.errors import UserError, reason
 from graph.config.settings import Settings
 from graph.llm.cache import LLMCache, append_text, load_replay_file, message_payload, request_key
-from graph.llm.limits import AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
-from graph.llm.models import DEFAULT_PRICES, PROVIDERS, RoleModel, price_per_million, resolve_roles
+from graph.llm.limits import (
+    AdaptiveLimiter,
+    MinuteQuota,
+    RetryPolicy,
+    classify,
+    estimate_tokens,
+    retry_after_seconds,
+)
+from graph.llm.models import (
+    DEFAULT_PRICES,
+    PROVIDERS,
+    Price,
+    RoleModel,
+    gemini_schema,
+    price_per_million,
+    resolve_roles,
+)
 from graph.llm.parsing import ReplyParseError, parse_reply, validate
 from nodes.ports import ModelCallFailed
 from state.usage import ROLES, CallRecord, Role
@@ -66,6 +81,19 @@ def reply_text(message: BaseMessage) -> str:
     return "".join(parts)
 
 
+#: Finish reasons of a reply the provider withheld (Gemini's, and OpenAI's content filter): asking
+#: again for the same thing cannot help, so the call fails at once with the reason.
+BLOCKED_FINISH_REASONS = frozenset(
+    {"SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "content_filter"}
+)
+
+#: Finish reasons of a reply cut off at the output limit: asked again once, then the call fails.
+CUT_OFF_FINISH_REASONS = frozenset({"MAX_TOKENS", "length"})
+
+#: Re-asks after a cut-off reply.
+MAX_CUT_OFF_RETRIES = 1
+
+
 @dataclass
 class Reply:
     """One answer to one request, before validation."""
@@ -76,6 +104,29 @@ class Reply:
     output_tokens: int = 0
     source: str = "provider"
     attempts: int = 1
+    cached_tokens: int = 0
+    """Of `input_tokens`, those the provider's prompt cache served."""
+    thinking_tokens: int = 0
+    """Of `output_tokens`, those spent thinking."""
+    finish_reason: str = ""
+
+    def add(self, other: Reply) -> None:
+        """Count `other`'s tokens and attempts in this one, and keep its text and source."""
+        self.input_tokens += other.input_tokens
+        self.output_tokens += other.output_tokens
+        self.cached_tokens += other.cached_tokens
+        self.thinking_tokens += other.thinking_tokens
+        self.attempts += other.attempts
+        self.source, self.text, self.finish_reason = other.source, other.text, other.finish_reason
+
+    def usage(self) -> dict[str, int]:
+        """The tokens as the cache and recordings keep them."""
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cached_tokens": self.cached_tokens,
+            "thinking_tokens": self.thinking_tokens,
+        }
 
 
 class LLMGateway:
@@ -85,15 +136,18 @@ class LLMGateway:
         self,
         roles: dict[Role, RoleModel],
         *,
-        prices: dict[str, tuple[float, float]] | None = None,
+        prices: dict[str, tuple[float, ...]] | None = None,
         requests_per_second: float = 10.0,
         max_concurrency: int = 16,
         retry: RetryPolicy | None = None,
         cache: LLMCache | None = None,
         record_path: Path | None = None,
         seed: int | None = None,
+        minute_limits: dict[str, tuple[float | None, float | None]] | None = None,
     ) -> None:
         self.roles = roles
+        self.quotas = {spec: MinuteQuota(rpm, tpm) for spec, (rpm, tpm) in (minute_limits or {}).items() if rpm or tpm}
+        """Requests and prompt tokens per minute, by model spec; shared by every role that uses the model."""
         self.prices = prices or {}
         self.retry = retry or RetryPolicy()
         self.cache = cache
@@ -135,12 +189,21 @@ class LLMGateway:
         conversation = list(messages)
         totals = Reply(text="", attempts=0)
         problem: ReplyParseError | None = None
+        cut_offs = 0
         for _ in range(MAX_SCHEMA_RETRIES + 1):
             reply = await self._answer(model, node, schema, conversation)
-            totals.input_tokens += reply.input_tokens
-            totals.output_tokens += reply.output_tokens
-            totals.attempts += reply.attempts
-            totals.source, totals.text = reply.source, reply.text
+            totals.add(reply)
+            if reply.finish_reason in BLOCKED_FINISH_REASONS or (
+                reply.finish_reason in CUT_OFF_FINISH_REASONS and cut_offs >= MAX_CUT_OFF_RETRIES
+            ):
+                record = self._account(model, node, totals, time.monotonic() - started)
+                what = "withheld by the provider" if reply.finish_reason in BLOCKED_FINISH_REASONS else "cut off"
+                raise ModelCallFailed(
+                    f"{node}: the reply of {model.spec} was {what} (finish reason {reply.finish_reason})",
+                    raw=totals.text,
+                    record=record,
+                )
+            cut_offs += reply.finish_reason in CUT_OFF_FINISH_REASONS
             try:
                 value = validate(reply.parsed.model_dump(), schema) if reply.parsed else parse_reply(reply.text, schema)
             except ReplyParseError as error:
@@ -160,15 +223,19 @@ class LLMGateway:
 
     def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> CallRecord:
         # Only provider calls are paid; cached and replayed answers keep their recorded tokens.
-        price_in, price_out = price_per_million(model.spec, self.prices) if reply.source == "provider" else (0.0, 0.0)
-        cost = (reply.input_tokens * price_in + reply.output_tokens * price_out) / 1e6
+        paid = reply.source == "provider"
+        price = price_per_million(model.spec, self.prices) if paid else Price()
+        cost = price.cost(reply.input_tokens, reply.output_tokens, reply.cached_tokens)
         record = CallRecord(
             role=model.role,
             node=node,
             model=model.spec,
             input_tokens=reply.input_tokens,
             output_tokens=reply.output_tokens,
+            cached_tokens=reply.cached_tokens,
+            thinking_tokens=reply.thinking_tokens,
             cost_usd=cost,
+            thinking_cost_usd=reply.thinking_tokens * price.output / 1e6,
             source=reply.source,  # type: ignore[typeddict-item]
             attempts=reply.attempts,
             seconds=round(seconds, 3),
@@ -192,11 +259,10 @@ class LLMGateway:
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
             return self._stored_reply(hit, "cache")
         reply = await self._call_provider(model, node, schema, conversation)
-        response = {
-            "content": reply.text,
-            "usage": {"input_tokens": reply.input_tokens, "output_tokens": reply.output_tokens},
-        }
-        if cache is not None:
+        response: dict[str, Any] = {"content": reply.text, "usage": reply.usage()}
+        if reply.finish_reason:
+            response["finish_reason"] = reply.finish_reason
+        if cache is not None and reply.finish_reason not in BLOCKED_FINISH_REASONS | CUT_OFF_FINISH_REASONS:
             await cache.put(cache_key, model.spec, response)
         if self.record_path is not None:
             await self._record(key, model, node, schema, conversation, response)
@@ -210,6 +276,9 @@ class LLMGateway:
             text=str(response["content"]),
             input_tokens=int(usage.get("input_tokens", 0)),
             output_tokens=int(usage.get("output_tokens", 0)),
+            cached_tokens=int(usage.get("cached_tokens", 0)),
+            thinking_tokens=int(usage.get("thinking_tokens", 0)),
+            finish_reason=str(response.get("finish_reason", "")),
             source=source,
             attempts=0,
         )
@@ -258,11 +327,14 @@ class LLMGateway:
         assert model.chat_model is not None
         runnable: Any = model.chat_model
         if model.native_structured_output:
-            runnable = self._structured_runnable(model.chat_model, schema)
+            runnable = self._structured_runnable(model, schema)
         limiter = self.limiter(model.provider)
+        quota = self.quotas.get(model.spec)
+        estimate = estimate_tokens(sum(len(reply_text(message)) for message in conversation))
         waited = 0.0
         for attempt in range(1, self.retry.max_attempts + 1):
             try:
+                sent = await quota.reserve(estimate) if quota is not None else None
                 # asyncio.timeout bounds the call in this task (wait_for would start another task per call).
                 async with limiter.slot(), asyncio.timeout(self.retry.request_timeout_s):
                     result = await runnable.ainvoke(conversation)
@@ -296,14 +368,24 @@ class LLMGateway:
                 continue
             limiter.succeeded()
             self._provider_ok = True
-            return self._reply_from(result, attempt)
+            reply = self._reply_from(result, attempt)
+            if sent is not None:
+                MinuteQuota.correct(sent, reply.input_tokens)
+            return reply
         raise AssertionError("unreachable: the loop returns or raises")
 
-    def _structured_runnable(self, chat_model: BaseChatModel, schema: type[BaseModel]) -> Any:
-        """The model bound to `schema`'s JSON schema, built once per model and schema (building costs CPU)."""
-        key = (id(chat_model), schema)
+    def _structured_runnable(self, model: RoleModel, schema: type[BaseModel]) -> Any:
+        """The model bound to `schema`'s JSON schema, built once per model and schema (building costs CPU).
+
+        Gemini gets the schema without the keywords it refuses; the reply is validated against `schema` all the same.
+        """
+        assert model.chat_model is not None
+        key = (id(model.chat_model), schema)
         if key not in self._structured:
-            self._structured[key] = chat_model.with_structured_output(schema, method="json_schema", include_raw=True)
+            sent: Any = gemini_schema(schema) if model.provider == "google_genai" else schema
+            self._structured[key] = model.chat_model.with_structured_output(
+                sent, method="json_schema", include_raw=True
+            )
         return self._structured[key]
 
     @staticmethod
@@ -314,11 +396,15 @@ class LLMGateway:
         if not text.strip() and isinstance(parsed, BaseModel):
             text = parsed.model_dump_json()  # tool-call style structured output leaves content empty
         usage = getattr(raw, "usage_metadata", None) or {}
+        metadata = getattr(raw, "response_metadata", None) or {}
         return Reply(
             text=text,
             parsed=parsed if isinstance(parsed, BaseModel) else None,
             input_tokens=int(usage.get("input_tokens", 0)),
             output_tokens=int(usage.get("output_tokens", 0)),
+            cached_tokens=int((usage.get("input_token_details") or {}).get("cache_read") or 0),
+            thinking_tokens=int((usage.get("output_token_details") or {}).get("reasoning") or 0),
+            finish_reason=str(metadata.get("finish_reason") or metadata.get("done_reason") or ""),
             attempts=attempts,
         )
 
@@ -344,6 +430,8 @@ def build_gateway(
     roles = resolve_roles(
         specs,
         base_url=settings.llm_base_url,
+        base_urls=settings.base_urls,
+        thinking=settings.thinking,
         google_api_key=settings.google_api_key.get_secret_value() if settings.google_api_key else None,
         openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
         timeout_s=settings.request_timeout_seconds,
@@ -361,4 +449,15 @@ def build_gateway(
         retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
         record_path=record_path,
         seed=seed,
+        minute_limits={model.spec: minute_limits(settings, model.spec) for model in roles.values()},
     )
+
+
+def minute_limits(settings: Settings, spec: str) -> tuple[float | None, float | None]:
+    """Requests and prompt tokens per minute for `spec`: its `[limits]` entry (by spec or bare name) over
+    the limits for every model, times this process's share."""
+    own = settings.limits.get(spec) or settings.limits.get(spec.partition(":")[2]) or {}
+    rpm = own.get("requests_per_minute", settings.requests_per_minute)
+    tpm = own.get("tokens_per_minute", settings.tokens_per_minute)
+    share = settings.limit_share
+    return (rpm * share if rpm else None, tpm * share if tpm else None)

@@ -69,8 +69,36 @@ def classify(error: BaseException) -> ErrorKind:
     return "fatal"
 
 
+def _causes(error: BaseException) -> list[BaseException]:
+    """The error and the errors it was raised from (SDK wrappers keep the HTTP error as the cause)."""
+    chain: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in chain and len(chain) < 5:
+        chain.append(current)
+        current = current.__cause__ or current.__context__
+    return chain
+
+
+def retry_info_seconds(error: BaseException) -> float | None:
+    """The `retryDelay` of a `google.rpc.RetryInfo` detail (Gemini's 429 RESOURCE_EXHAUSTED), e.g. "7s"."""
+    for cause in _causes(error):
+        body: Any = getattr(cause, "details", None)
+        status = body.get("error", body) if isinstance(body, dict) else {}
+        entries = status.get("details") if isinstance(status, dict) else None
+        for detail in entries if isinstance(entries, list) else []:
+            if isinstance(detail, dict) and str(detail.get("@type", "")).endswith("google.rpc.RetryInfo"):
+                try:
+                    return max(0.0, float(str(detail.get("retryDelay", "")).rstrip("s")))
+                except ValueError:
+                    return None
+    return None
+
+
 def retry_after_seconds(error: BaseException) -> float | None:
-    """The server's Retry-After (seconds or HTTP date), when the error carries one."""
+    """When the server says to come back: Gemini's RetryInfo, else Retry-After (seconds or HTTP date)."""
+    delay = retry_info_seconds(error)
+    if delay is not None:
+        return delay
     response = getattr(error, "response", None)
     headers: Any = getattr(response, "headers", None) or getattr(error, "headers", None)
     if not headers:
@@ -130,3 +158,85 @@ class AdaptiveLimiter:
         if self._streak >= RECOVERY_STREAK and self.concurrency < self.max_concurrency:
             self.concurrency += 1
             self._streak = 0
+
+
+#: Seconds a request counts against a per-minute quota here: a little over the provider's minute, so
+#: that a request the provider received later than it left is gone from its window too.
+QUOTA_WINDOW_S = 61.0
+
+#: Characters per prompt token assumed before the provider has counted (it counts about four; fewer here
+#: over-estimates, which keeps a quota from being overrun).
+CHARS_PER_TOKEN_ESTIMATE = 3
+
+
+def estimate_tokens(text_chars: int) -> int:
+    """A request's prompt tokens before sending it, from its length: a bound above the provider's count."""
+    return max(1, -(-text_chars // CHARS_PER_TOKEN_ESTIMATE))
+
+
+@dataclass
+class _Sent:
+    at: float
+    tokens: int
+
+
+class MinuteQuota:
+    """Requests and prompt tokens per minute to one model, as its provider publishes them, never exceeded.
+
+    Every request reserves its place before it is sent: its tokens estimated from its text, corrected by
+    the reply's usage. Reservations are granted in order; one that does not fit waits until enough of
+    the last minute's requests have aged out.
+    """
+
+    def __init__(
+        self, requests_per_minute: float | None, tokens_per_minute: float | None, window_s: float = QUOTA_WINDOW_S
+    ) -> None:
+        self.requests_per_minute = requests_per_minute
+        self.tokens_per_minute = tokens_per_minute
+        self.window_s = window_s
+        self._sent: list[_Sent] = []
+        self._lock = asyncio.Lock()
+        self.waited_s = 0.0
+        """Seconds requests spent waiting for the quota, in all."""
+
+    def _prune(self, now: float) -> None:
+        cut = now - self.window_s
+        keep = 0
+        while keep < len(self._sent) and self._sent[keep].at <= cut:
+            keep += 1
+        del self._sent[:keep]
+
+    def _wait_for(self, tokens: int, now: float) -> float:
+        """Seconds until a request of `tokens` fits; 0 when it fits now."""
+        waits = [0.0]
+        if self.requests_per_minute is not None and len(self._sent) + 1 > self.requests_per_minute:
+            oldest = self._sent[len(self._sent) - int(self.requests_per_minute)]
+            waits.append(oldest.at + self.window_s - now)
+        if self.tokens_per_minute is not None and self._sent:
+            excess = sum(s.tokens for s in self._sent) + tokens - self.tokens_per_minute
+            for sent in self._sent:  # oldest first: how many must age out before it fits
+                if excess <= 0:
+                    break
+                excess -= sent.tokens
+                waits.append(sent.at + self.window_s - now)
+        return max(waits)
+
+    async def reserve(self, tokens: int) -> _Sent:
+        """Wait until a request of about `tokens` prompt tokens fits in both limits, and count it."""
+        async with self._lock:
+            while True:
+                now = time.monotonic()
+                self._prune(now)
+                wait = self._wait_for(tokens, now)
+                if wait <= 0:
+                    sent = _Sent(now, tokens)
+                    self._sent.append(sent)
+                    return sent
+                self.waited_s += wait
+                await asyncio.sleep(wait)
+
+    @staticmethod
+    def correct(sent: _Sent, tokens: int) -> None:
+        """The provider's own count of a sent request's prompt tokens, in place of the estimate."""
+        if tokens > 0:
+            sent.tokens = tokens

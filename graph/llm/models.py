@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel
 
 from graph.config.errors import UserError
 from state.usage import ROLES, Role
@@ -41,14 +42,30 @@ REPLAY_PROVIDER = "replay"
 IMPORT_PROVIDER = "import"
 
 #: Providers whose JSON-schema mode triad uses for structured output (others: JSON parsed from text).
-NATIVE_STRUCTURED_OUTPUT = {"google_genai", "openai"}
+NATIVE_STRUCTURED_OUTPUT = {"google_genai", "openai", "ollama"}
 
-#: USD per million tokens (input, output) for SPEC's Gemini models; override with [prices] in triad.toml.
-DEFAULT_PRICES: dict[str, tuple[float, float]] = {
-    "gemini-2.5-flash": (0.30, 2.50),
-    "gemini-2.5-flash-lite": (0.10, 0.40),
+#: USD per million tokens (input, output[, cached input]) for SPEC's Gemini models, from Google's price
+#: list; override with [prices] in triad.toml. Without a cached price, cached tokens cost the input price.
+DEFAULT_PRICES: dict[str, tuple[float, ...]] = {
+    "gemini-2.5-flash": (0.30, 2.50, 0.03),
+    "gemini-2.5-flash-lite": (0.10, 0.40, 0.01),
     "gemini-3.1-flash-lite-preview": (0.25, 1.50),
 }
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million tokens of one model."""
+
+    input: float = 0.0
+    output: float = 0.0
+    cached_input: float = 0.0
+
+    def cost(self, input_tokens: int, output_tokens: int, cached_tokens: int = 0) -> float:
+        """USD of one call; `cached_tokens` are part of `input_tokens`, billed at the cached price."""
+        fresh = max(0, input_tokens - cached_tokens)
+        return (fresh * self.input + cached_tokens * self.cached_input + output_tokens * self.output) / 1e6
+
 
 NO_KEY_MESSAGE = (
     "no Gemini API key: set GOOGLE_API_KEY (https://aistudio.google.com/apikey), or choose another "
@@ -86,6 +103,8 @@ class RoleModel:
     provider: str
     chat_model: BaseChatModel | None
     replay_file: Path | None = None
+    thinking: str | None = None
+    """The thinking budget or level asked of the provider; None: its default."""
 
     @property
     def native_structured_output(self) -> bool:
@@ -122,6 +141,56 @@ def import_chat_model(target: str) -> BaseChatModel:
     return model
 
 
+#: JSON Schema keywords pydantic writes that Gemini's `responseJsonSchema` refuses; dropped on the way
+#: there (a field's default applies when the reply is validated, all the same).
+GEMINI_DROPPED_KEYWORDS = ("default",)
+
+
+def gemini_schema(schema: type[BaseModel]) -> dict[str, Any]:
+    """`schema`'s JSON schema as the Gemini API takes it."""
+
+    def clean(node: Any) -> Any:
+        if isinstance(node, list):
+            return [clean(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        cleaned = {}
+        for key, value in node.items():
+            if key in GEMINI_DROPPED_KEYWORDS:
+                continue
+            if key in ("properties", "$defs") and isinstance(value, dict):
+                cleaned[key] = {name: clean(sub) for name, sub in value.items()}
+            else:
+                cleaned[key] = clean(value)
+        return cleaned
+
+    return dict(clean(schema.model_json_schema()))
+
+
+#: Thinking levels by the names triad takes; a number is a token budget (Gemini's thinking_budget).
+THINKING_LEVELS = ("minimal", "low", "medium", "high")
+
+
+def thinking_options(provider: str, thinking: str | None) -> dict[str, Any]:
+    """The constructor options that ask `provider` for a thinking budget or level (none: its default)."""
+    if thinking is None:
+        return {}
+    value = thinking.strip().lower()
+    budget = int(value) if value.lstrip("-").isdigit() else None
+    if budget is None and value not in THINKING_LEVELS and not (provider == "ollama" and value in ("true", "false")):
+        raise UserError(f"thinking {thinking!r} is neither a token budget nor one of {', '.join(THINKING_LEVELS)}")
+    if provider == "google_genai":
+        return {"thinking_budget": budget} if budget is not None else {"thinking_level": value}
+    if provider == "openai" and budget is None:
+        return {"reasoning_effort": value}
+    if provider == "ollama" and budget is None:
+        return {"reasoning": {"true": True, "false": False}.get(value, value)}
+    raise UserError(
+        f"provider {provider!r} takes no thinking {thinking!r}; give "
+        + ("a level (low, medium, high)" if provider in ("openai", "ollama") else "none for this role")
+    )
+
+
 def make_chat_model(
     spec: str,
     *,
@@ -129,30 +198,38 @@ def make_chat_model(
     google_api_key: str | None = None,
     openai_api_key: str | None = None,
     timeout_s: float = REQUEST_TIMEOUT_S,
+    thinking: str | None = None,
 ) -> BaseChatModel:
     """A chat model for `spec`. Provider clients do not retry: triad's own bounded retries do.
 
     Their own request timeout is `timeout_s`, the bound the gateway puts on every request too.
+    `base_url` points Gemini's, OpenAI's or Ollama's client at another server (a proxy, a gateway, a
+    local one); `thinking` is a token budget or a level, as the provider takes it.
     """
     parsed = ModelSpec.parse(spec)
     if parsed.provider == REPLAY_PROVIDER:
         raise UserError("replay:FILE is not a chat model; use it as a role's model spec")
     if parsed.provider == IMPORT_PROVIDER:
         return import_chat_model(parsed.name)
+    options = thinking_options(parsed.provider, thinking)
     cls = _provider_class(parsed.provider)
     if parsed.provider == "google_genai":
         if not google_api_key:
             raise UserError(NO_KEY_MESSAGE)
-        return cls(model=parsed.name, google_api_key=google_api_key, max_retries=0, timeout=timeout_s)  # type: ignore[no-any-return]
+        if base_url:
+            options["base_url"] = base_url
+        return cls(model=parsed.name, google_api_key=google_api_key, max_retries=0, timeout=timeout_s, **options)  # type: ignore[no-any-return]
     if parsed.provider == "openai":
         # Local OpenAI-compatible servers accept any key; the client refuses to start without one.
         key = openai_api_key or ("unused" if base_url else None)
         if not key:
             raise UserError("no OpenAI API key: set OPENAI_API_KEY, or give --llm-base-url for a local server")
-        return cls(model=parsed.name, base_url=base_url, api_key=key, max_retries=0, timeout=timeout_s)  # type: ignore[no-any-return]
+        return cls(model=parsed.name, base_url=base_url, api_key=key, max_retries=0, timeout=timeout_s, **options)  # type: ignore[no-any-return]
     if parsed.provider == "ollama":
-        return cls(model=parsed.name, base_url=base_url) if base_url else cls(model=parsed.name)  # type: ignore[no-any-return]
-    return cls(model=parsed.name, max_retries=0, timeout=timeout_s)  # type: ignore[no-any-return]
+        if base_url:
+            options["base_url"] = base_url
+        return cls(model=parsed.name, client_kwargs={"timeout": timeout_s}, **options)  # type: ignore[no-any-return]
+    return cls(model=parsed.name, max_retries=0, timeout=timeout_s, **options)  # type: ignore[no-any-return]
 
 
 def resolve_role_model(
@@ -163,6 +240,7 @@ def resolve_role_model(
     google_api_key: str | None = None,
     openai_api_key: str | None = None,
     timeout_s: float = REQUEST_TIMEOUT_S,
+    thinking: str | None = None,
 ) -> RoleModel:
     """Resolve one role's spec or instance; a spec that cannot work is a `UserError` now, not mid-run."""
     if isinstance(model, BaseChatModel):
@@ -174,9 +252,14 @@ def resolve_role_model(
             raise UserError(f"replay file {path} not found; record one with --record-llm FILE")
         return RoleModel(role, model, REPLAY_PROVIDER, None, replay_file=path)
     chat_model = make_chat_model(
-        model, base_url=base_url, google_api_key=google_api_key, openai_api_key=openai_api_key, timeout_s=timeout_s
+        model,
+        base_url=base_url,
+        google_api_key=google_api_key,
+        openai_api_key=openai_api_key,
+        timeout_s=timeout_s,
+        thinking=thinking,
     )
-    return RoleModel(role, model, parsed.provider, chat_model)
+    return RoleModel(role, model, parsed.provider, chat_model, thinking=thinking)
 
 
 def resolve_roles(
@@ -186,8 +269,14 @@ def resolve_roles(
     google_api_key: str | None = None,
     openai_api_key: str | None = None,
     timeout_s: float = REQUEST_TIMEOUT_S,
+    base_urls: dict[Role, str] | None = None,
+    thinking: dict[Role, str] | None = None,
 ) -> dict[Role, RoleModel]:
-    """Every role's model, checked before any work starts."""
+    """Every role's model, checked before any work starts.
+
+    `base_url` serves every role whose own is not in `base_urls`; `thinking` holds a budget or level
+    per role (a role not named thinks as its provider does by default).
+    """
     missing = [role for role in ROLES if role not in models]
     if missing:
         raise UserError(f"no model for role(s) {', '.join(missing)}")
@@ -195,16 +284,20 @@ def resolve_roles(
         role: resolve_role_model(
             role,
             models[role],
-            base_url=base_url,
+            base_url=(base_urls or {}).get(role) or base_url,
             google_api_key=google_api_key,
             openai_api_key=openai_api_key,
             timeout_s=timeout_s,
+            thinking=(thinking or {}).get(role),
         )
         for role in ROLES
     }
 
 
-def price_per_million(spec: str, prices: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    """(input, output) USD per million tokens for a spec; unknown models cost 0 (said in the report)."""
+def price_per_million(spec: str, prices: dict[str, tuple[float, ...]]) -> Price:
+    """A spec's price per million tokens; unknown models cost 0 (said in the report)."""
     name = spec.partition(":")[2] or spec
-    return prices.get(spec) or prices.get(name) or (0.0, 0.0)
+    found = prices.get(spec) or prices.get(name)
+    if not found:
+        return Price()
+    return Price(found[0], found[1], found[2] if len(found) > 2 else found[0])

@@ -12,6 +12,11 @@ OUTCOMES = ("accepted", "rejected", "no_bridge", "failed")
 JUDGES = ("lint", "quality", "sufficiency")
 
 
+#: What the funnel adds up per role and per node, from every call record.
+COUNTED = ("input_tokens", "output_tokens", "cached_tokens", "thinking_tokens", "cost_usd", "thinking_cost_usd")
+EMPTY_TOTALS: dict[str, float] = {"calls": 0, **dict.fromkeys(COUNTED, 0)}
+
+
 def cell_name(question_type: str, binary: bool) -> str:
     return f"{question_type}/{'binary' if binary else 'open'}"
 
@@ -21,10 +26,8 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     outcomes: Counter[str] = Counter()
     rejected_by: Counter[str] = Counter()
     cells: dict[str, Counter[str]] = defaultdict(Counter)
-    per_role = {role: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0} for role in ROLES}
-    per_node: dict[str, dict[str, float]] = defaultdict(
-        lambda: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
-    )
+    per_role = {role: dict(EMPTY_TOTALS) for role in ROLES}
+    per_node: dict[str, dict[str, float]] = defaultdict(lambda: dict(EMPTY_TOTALS))
     drafts = revisions = repeated = 0
     for state in states:
         outcome = state.get("outcome", "failed")
@@ -42,9 +45,8 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
                 repeated += max(0, call.get("attempts", 1) - 1)
             for totals in (per_role[call["role"]], per_node[call["node"]]):
                 totals["calls"] += 1
-                totals["input_tokens"] += call["input_tokens"]
-                totals["output_tokens"] += call["output_tokens"]
-                totals["cost_usd"] += call["cost_usd"]
+                for name in COUNTED:
+                    totals[name] += call.get(name, 0)  # type: ignore[misc]  # calls recorded before some fields lack them
     started = sum(outcomes.values())
     accepted = outcomes["accepted"]
     cost = sum(role["cost_usd"] for role in per_role.values())
@@ -90,10 +92,16 @@ def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
         mark = "" if counts.get("accepted", 0) >= wanted else "  short"
         lines.append(f"{cell:<26}{wanted:>7}{counts.get('accepted', 0):>9}{counts.get('started', 0):>8}{mark}")
     llm = summary["llm"]
-    lines += ["", f"{'role':<12}{'calls':>7}{'input tok':>11}{'output tok':>11}{'cost USD':>10}"]
+    lines += [
+        "",
+        f"{'role':<12}{'calls':>7}{'input tok':>11}{'cached':>9}{'output tok':>11}{'thinking':>10}{'cost USD':>10}"
+        f"{'thinking USD':>14}",
+    ]
     for role, totals in llm["per_role"].items():
         lines.append(
-            f"{role:<12}{totals['calls']:>7}{totals['input_tokens']:>11}{totals['output_tokens']:>11}{totals['cost_usd']:>10.4f}"
+            f"{role:<12}{totals['calls']:>7}{totals['input_tokens']:>11}{totals.get('cached_tokens', 0):>9}"
+            f"{totals['output_tokens']:>11}{totals.get('thinking_tokens', 0):>10}{totals['cost_usd']:>10.4f}"
+            f"{totals.get('thinking_cost_usd', 0.0):>14.4f}"
         )
     if llm.get("repeated_requests"):
         lines.append(f"requests repeated      {llm['repeated_requests']}  (429s, timeouts, errors, unusable replies)")

@@ -164,11 +164,29 @@ def render_report(
         "rejections": _rejections_section(finished),
         "revisions": bar_chart([(f"{n} revision(s)", revisions[n]) for n in sorted(revisions)]),
         "cost": table(
-            ["role", "calls", "input tokens", "output tokens", "cost USD"],
             [
-                [role, t["calls"], t["input_tokens"], t["output_tokens"], f"{t['cost_usd']:.4f}"]
-                for role, t in llm["per_role"].items()
+                "role",
+                "calls",
+                "input tokens",
+                "of them cached",
+                "output tokens",
+                "of them thinking",
+                "cost USD",
+                "of it thinking",
             ],
+            [
+                [
+                    role,
+                    t["calls"],
+                    t["input_tokens"],
+                    t.get("cached_tokens", 0),
+                    t["output_tokens"],
+                    t.get("thinking_tokens", 0),
+                    f"{t['cost_usd']:.4f}",
+                    f"{t.get('thinking_cost_usd', 0.0):.4f}",
+                ]
+                for role, t in llm["per_role"].items()
+            ],  # fmt: skip
         )
         + (
             f"<p>Per accepted sample: {llm['calls_per_accepted']:.1f} calls, {per_accepted:.4f} USD.</p>"

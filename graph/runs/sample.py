@@ -111,6 +111,7 @@ def context_for(settings: Settings, gateway: LLMGateway, **overrides: Any) -> Co
             generator_model=roles["generator"].spec,
             validator_model=roles["validator"].spec,
             extractor_model=roles["extractor"].spec,
+            thinking={role: model.thinking for role, model in roles.items() if model.thinking is not None},
             **overrides,
         )
     except ValueError as invalid:

@@ -37,9 +37,9 @@ from graph.store.database import (
     STATE_FIX,
     check_connection,
     database_url,
-    earlier_runs,
     in_schema,
     prepare_state_schema,
+    runs_in_public,
     state_url,
 )
 from graph.store.embeddings import embedding_keys, load_embeddings
@@ -82,12 +82,11 @@ async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterat
     url = await asyncio.to_thread(state_url, settings)
     schema = settings.state_schema
     if await asyncio.to_thread(prepare_state_schema, url, schema) and await asyncio.to_thread(
-        earlier_runs, url, schema
+        runs_in_public, url, schema
     ):
         print(
-            "note: this state database holds runs in schema public, where earlier versions kept them; "
-            "reach them with --state-schema public, or move them (README: Pointing triad at an existing "
-            "PGVector database)",
+            "note: this state database also holds runs in schema public; reach them with --state-schema public, "
+            "or move them (README: Pointing triad at an existing PGVector database)",
             file=sys.stderr,
         )
     conninfo = in_schema(url, schema)

@@ -211,14 +211,14 @@ class RunStore:
         return dict(row[0])
 
     async def _where_else(self, run_id: str) -> str:
-        """Where to look for a run this schema does not hold: schema public, where earlier versions kept runs."""
+        """Where to look for a run this schema does not hold: schema public, when it holds the run."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute("SELECT current_schema(), to_regclass('public.triad_runs')")
             schema, earlier = await cursor.fetchone() or (None, None)
             if schema != "public" and earlier is not None:
                 cursor = await conn.execute("SELECT 1 FROM public.triad_runs WHERE run_id = %s", (run_id,))
                 if await cursor.fetchone() is not None:
-                    return "it is in schema public, where earlier versions kept runs: pass --state-schema public"
+                    return "it is in schema public of this database: pass --state-schema public"
         return "list runs/ or check --state-url and --state-schema"
 
     async def claim(

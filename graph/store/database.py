@@ -141,8 +141,8 @@ def prepare_state_schema(url: str, schema: str) -> bool:
         ) from None
 
 
-def earlier_runs(url: str, schema: str) -> bool:
-    """Whether the state database holds runs in `public`, where triad kept them before schemas of its own."""
+def runs_in_public(url: str, schema: str) -> bool:
+    """Whether the state database holds runs in schema `public`, outside `schema`."""
     if schema == "public":
         return False
     with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S) as conn:

@@ -36,7 +36,7 @@ def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.2)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01, faults=faults)
     settings = resolve_settings(
-        {"collection": scale_collection, "database_url": pg_url, "runs_dir": tmp_path, "llm_cache": False}, env={}
+        {"collection": scale_collection, "database_url": pg_url, "state_url": pg_url, "runs_dir": tmp_path, "llm_cache": False}, env={}
     )
     gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
     # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.5 s.
@@ -78,7 +78,6 @@ def own_server(pg_url: str, scale_collection: str, tmp_path: Path) -> Iterator[t
     started = run_cli("graph.db", "start", env=home)
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip()
-    home["TRIAD_STATE_URL"] = url  # the run's state goes away with the store when the server stops
     with psycopg.connect(pg_url) as source, psycopg.connect(url, autocommit=True) as target:
         target.execute(
             f'CREATE TABLE "{scale_collection}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
@@ -106,7 +105,7 @@ def test_the_database_stopped_mid_run_and_restarted_the_run_waits_and_goes_on(
 ) -> None:
     home, url = own_server
     run_id, count = "db-restart", 8
-    env = {"TRIAD_DATABASE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
+    env = {"TRIAD_DATABASE_URL": url, "TRIAD_STATE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
     process = start_run(
         "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
         "--concurrency", "4", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,
@@ -127,7 +126,12 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
 ) -> None:
     home, url = own_server
     run_id, count = "db-away", 8
-    env = {"TRIAD_DATABASE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs"), "TRIAD_DATABASE_WAIT_SECONDS": "2"}
+    env = {
+        "TRIAD_DATABASE_URL": url,
+        "TRIAD_STATE_URL": url,  # the run's state goes away with its store
+        "TRIAD_RUNS_DIR": str(tmp_path / "runs"),
+        "TRIAD_DATABASE_WAIT_SECONDS": "2",
+    }
     process = start_run(
         "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
         "--concurrency", "4", "--llm", SLOW_MODEL, "--dedup-threshold", "0", "--run-id", run_id, env=env,

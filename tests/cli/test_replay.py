@@ -10,7 +10,8 @@ import pytest
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.builder import compile_graph
-from graph.testing.commands import assert_one_line_error, run_cli
+from graph.store.database import in_schema
+from graph.testing.commands import STATE_SCHEMA, assert_one_line_error, run_cli
 
 STRICT = "import:graph.testing.scripts:strict_model"
 LENIENT = "import:graph.testing.scripts:accepting_validator"
@@ -31,7 +32,7 @@ def rejected_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.Te
 
 def history_outcomes(url: str, thread_id: str) -> list[str | None]:
     async def collect() -> list[str | None]:
-        async with AsyncPostgresSaver.from_conn_string(url) as saver:
+        async with AsyncPostgresSaver.from_conn_string(in_schema(url, STATE_SCHEMA)) as saver:
             graph = compile_graph(saver)
             config = {"configurable": {"thread_id": thread_id}}
             return [snapshot.values.get("outcome") async for snapshot in graph.aget_state_history(config)]

@@ -44,9 +44,15 @@ def tables_in(url: str, schema: str) -> set[str]:
 
 
 def test_a_store_elsewhere_keeps_no_state_of_triad(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+    """A SELECT-only role and no --state-url: the run keeps its state in the embedded database."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS triad_only_select")
+        conn.execute("CREATE ROLE triad_only_select LOGIN")
+        conn.execute(f'GRANT SELECT ON "{demo_slice}" TO triad_only_select')
+    reader = pg_url.replace("postgresql://postgres:", "postgresql://triad_only_select:", 1)
     home = {"TRIAD_HOME": str(tmp_path / "home"), "TRIAD_STATE_URL": ""}  # no state URL: the default
     try:
-        result = run_cli("graph.run", *one_sample(pg_url, demo_slice, "elsewhere", tmp_path), env=home)
+        result = run_cli("graph.run", *one_sample(reader, demo_slice, "elsewhere", tmp_path), env=home)
         assert result.returncode == 0, result.stderr
         assert runs_named(pg_url, "elsewhere") == []
         embedded = run_cli("graph.db", "start", env=home).stdout.strip()
@@ -90,7 +96,7 @@ def test_runs_kept_in_public_by_earlier_versions_are_found(pg_url: str, demo_sli
                                             "--state-schema", "public"))  # fmt: skip
     assert made.returncode == 0, made.stderr
     missing = run_cli("graph.replay", "old-run", "--list", "--state-url", earlier)
-    assert "note: this state database holds runs in schema public" in missing.stderr
+    assert "note: this state database also holds runs in schema public" in missing.stderr
     assert_one_line_error(missing, "no run 'old-run'", "it is in schema public", "--state-schema public")
     found = run_cli("graph.replay", "old-run", "--list", "--state-url", earlier, "--state-schema", "public")
     assert found.returncode == 0, found.stderr

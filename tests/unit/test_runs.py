@@ -46,7 +46,10 @@ def test_funnel_counts_outcomes_rejections_per_judge_and_costs() -> None:
         "calls": 5,
         "input_tokens": 500,
         "output_tokens": 50,
+        "cached_tokens": 0,  # calls recorded without them count none
+        "thinking_tokens": 0,
         "cost_usd": 0.005,
+        "thinking_cost_usd": 0,
     }
     assert summary["llm"]["cost_per_accepted_usd"] == 0.005
     text = format_funnel(summary, {"comparison/open": 1, "comparison/binary": 1})
