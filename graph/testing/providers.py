@@ -115,13 +115,27 @@ class StubState:
     latency_s: float = 0.0
     faults: list[Fault] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
-    limits: MinuteLimits | None = None
+    limits: tuple[int | None, int | None] | None = None
+    """Requests and prompt tokens per minute, per model (as the services count quotas)."""
+    per_model: dict[str, MinuteLimits] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
     keys: set[str] = field(default_factory=set)
     errors: list[str] = field(default_factory=list)
     answer: Callable[[str, list[BaseMessage]], dict[str, Any]] | None = None
     """Answers a schema title and messages (default: the plausible script)."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def refused(self) -> int:
+        """Requests answered 429 for a limit, over all models."""
+        return sum(limits.refused for limits in self.per_model.values())
+
+    def admit(self, model: str, tokens: int) -> bool:
+        if self.limits is None:
+            return True
+        with self.lock:
+            limits = self.per_model.setdefault(model, MinuteLimits(*self.limits))
+        return limits.admit(tokens)
 
     def next_fault(self) -> Fault | None:
         with self.lock:
@@ -152,15 +166,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _body(self) -> dict[str, Any]:
         return dict(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
 
-    def _answered(self, body: dict[str, Any], prompt_tokens: int) -> tuple[Fault | None, bool]:
-        """A scripted fault, or whether the minute limits refuse this request."""
+    def _answered(self, body: dict[str, Any], model: str, prompt_tokens: int) -> tuple[Fault | None, bool]:
+        """A scripted fault, or whether the model's minute limits refuse this request."""
         state = self.state
         with state.lock:
             state.requests.append(body)
         fault = state.next_fault()
         if fault is not None:
             return fault, False
-        if state.limits is not None and not state.limits.admit(prompt_tokens):
+        if not state.admit(model, prompt_tokens):
             return None, True
         if state.latency_s:
             time.sleep(state.latency_s)
@@ -226,7 +240,7 @@ class _GeminiHandler(_Handler):
             return
         messages = _gemini_messages(body)
         prompt = approx_tokens("".join(str(m.content) for m in messages))
-        fault, refused = self._answered(body, prompt)
+        fault, refused = self._answered(body, model, prompt)
         if fault is not None:
             self._send(fault.status, fault.body, fault.headers)
             return
@@ -283,7 +297,7 @@ class _OllamaHandler(_Handler):
             return
         messages = _ollama_messages(body)
         prompt = approx_tokens("".join(str(m.content) for m in messages))
-        fault, refused = self._answered(body, prompt)
+        fault, refused = self._answered(body, str(body.get("model", "")), prompt)
         if fault is not None:
             self._send(fault.status, fault.body, fault.headers)
             return

@@ -36,7 +36,14 @@ def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.2)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01, faults=faults)
     settings = resolve_settings(
-        {"collection": scale_collection, "database_url": pg_url, "state_url": pg_url, "runs_dir": tmp_path, "llm_cache": False}, env={}
+        {
+            "collection": scale_collection,
+            "database_url": pg_url,
+            "state_url": pg_url,
+            "runs_dir": tmp_path,
+            "llm_cache": False,
+        },
+        env={},
     )
     gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
     # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.5 s.

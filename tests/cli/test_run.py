@@ -92,7 +92,13 @@ def test_record_then_replay_through_the_command_gives_the_same_records(
         ]
     )
     settings = resolve_settings(
-        {"collection": demo_slice, "database_url": pg_url, "state_url": pg_url, "runs_dir": tmp_path / "a", "llm_cache": False}
+        {
+            "collection": demo_slice,
+            "database_url": pg_url,
+            "state_url": pg_url,
+            "runs_dir": tmp_path / "a",
+            "llm_cache": False,
+        }
     )
     model = ScriptedChatModel(script=script(QuestionDraft=question_about_chunk_a))
     gateway = build_gateway(
