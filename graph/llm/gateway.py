@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables.config import var_child_runnable_config
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, reason
@@ -306,6 +307,7 @@ class LLMGateway:
     ) -> None:
         entry = {
             "key": key,
+            "thread_id": current_thread_id(),
             "role": model.role,
             "node": node,
             "model": model.spec,
@@ -407,6 +409,13 @@ class LLMGateway:
             finish_reason=str(metadata.get("finish_reason") or metadata.get("done_reason") or ""),
             attempts=attempts,
         )
+
+
+def current_thread_id() -> str | None:
+    """The sample thread whose node is asking, from the run config LangGraph hands down to its nodes."""
+    config = var_child_runnable_config.get() or {}
+    thread_id = (config.get("configurable") or {}).get("thread_id")
+    return str(thread_id) if thread_id is not None else None
 
 
 def unwritable_recording(path: Path, error: OSError) -> UserError:

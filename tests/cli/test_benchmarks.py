@@ -40,3 +40,14 @@ def test_files_benchmark_rewrites_each_run_size_and_drops_its_state_database(pg_
     with psycopg.connect(pg_url) as conn:
         left = conn.execute("SELECT datname FROM pg_database WHERE datname LIKE 'triad_bench_%'").fetchall()
     assert left == []
+
+
+def test_limits_benchmark_prints_each_figure(pg_url: str, demo_slice: str) -> None:
+    result = run_script(
+        "bench_limits.py", "--count", "1", "--setting", "rpm=600", "--latency", "0.01",
+        "--database-url", pg_url, "--collection", demo_slice,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    for figure in ("rpm = 600 per minute per model", "(a) steady-state use", "429s answered: 0", "(b) 1 accepted",
+                   "(c) prompt characters repeated"):  # fmt: skip
+        assert figure in result.stdout, result.stdout

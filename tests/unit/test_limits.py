@@ -1,4 +1,4 @@
-"""Error classification, Retry-After, backoff bounds and the adaptive limiter."""
+"""Error classification, Retry-After and RetryInfo, backoff bounds, the adaptive limiter and per-minute quotas."""
 
 from __future__ import annotations
 
@@ -7,7 +7,16 @@ import random
 
 import pytest
 
-from graph.llm.limits import RECOVERY_STREAK, AdaptiveLimiter, RetryPolicy, classify, retry_after_seconds
+from graph.config.settings import resolve_settings
+from graph.llm.gateway import minute_limits
+from graph.llm.limits import (
+    RECOVERY_STREAK,
+    AdaptiveLimiter,
+    MinuteQuota,
+    RetryPolicy,
+    classify,
+    retry_after_seconds,
+)
 
 
 class StatusError(Exception):
@@ -91,3 +100,55 @@ def test_limiter_never_lets_more_than_its_concurrency_in_flight() -> None:
 
     asyncio.run(many())
     assert peak == 3
+
+
+def test_a_minute_quota_is_never_exceeded_in_any_window_and_corrections_count() -> None:
+    quota = MinuteQuota(requests_per_minute=4, tokens_per_minute=100, window_s=0.4)
+    sent: list[tuple[float, int]] = []
+
+    async def one(tokens: int) -> None:
+        reservation = await quota.reserve(tokens)
+        sent.append((reservation.at, tokens))
+        MinuteQuota.correct(reservation, tokens // 2)  # the provider counted fewer than estimated
+
+    async def many() -> None:
+        await asyncio.gather(*(one(tokens) for tokens in [30] * 12 + [90] * 3))
+
+    asyncio.run(many())
+    assert len(sent) == 15
+    for start, _ in sent:  # every window of the quota's length, from each send on
+        inside = [tokens // 2 for at, tokens in sent if start <= at < start + quota.window_s]
+        assert len(inside) <= 4 and sum(inside) <= 100
+    assert quota.waited_s > 0
+
+
+def test_per_minute_limits_come_from_the_model_entry_then_every_model_times_the_share() -> None:
+    settings = resolve_settings(
+        {
+            "requests_per_minute": 100,
+            "limits": {"gemini-2.5-flash": {"tokens_per_minute": 5000}},
+            "limit_share": 0.5,
+        },
+        env={},
+    )
+    assert minute_limits(settings, "google_genai:gemini-2.5-flash") == (50, 2500)
+    assert minute_limits(settings, "google_genai:gemini-2.5-flash-lite") == (50, None)
+    assert minute_limits(resolve_settings({}, env={}), "openai:m") == (None, None)
+
+
+def test_gemini_retry_info_is_read_through_the_wrapper_it_is_raised_in() -> None:
+    class ClientError(Exception):
+        def __init__(self) -> None:
+            super().__init__("429 RESOURCE_EXHAUSTED")
+            self.code = 429
+            self.details = {
+                "error": {"details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "2.5s"}]}
+            }
+
+    try:
+        try:
+            raise ClientError()
+        except ClientError as cause:
+            raise RuntimeError("Error calling model (RESOURCE_EXHAUSTED)") from cause
+    except RuntimeError as wrapped:
+        assert retry_after_seconds(wrapped) == 2.5

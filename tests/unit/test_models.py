@@ -6,7 +6,7 @@ import pytest
 from langchain_core.language_models import BaseChatModel
 
 from graph.config.errors import UserError
-from graph.llm.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model
+from graph.llm.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model, thinking_options
 from graph.testing.scripted import ScriptedChatModel
 
 
@@ -88,3 +88,28 @@ def test_provider_clients_time_out_when_the_settings_say(tmp_path) -> None:  # n
     assert gateway.roles["generator"].chat_model.timeout == 300  # type: ignore[union-attr]
     assert gateway.roles["validator"].chat_model.request_timeout == 300  # type: ignore[union-attr]
     assert make_chat_model("google_genai:gemini-2.5-flash", google_api_key="k").timeout == 120  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("provider", "thinking", "options"),
+    [
+        ("google_genai", "0", {"thinking_budget": 0}),
+        ("google_genai", "1024", {"thinking_budget": 1024}),
+        ("google_genai", "Low", {"thinking_level": "low"}),
+        ("openai", "high", {"reasoning_effort": "high"}),
+        ("ollama", "false", {"reasoning": False}),
+        ("ollama", "medium", {"reasoning": "medium"}),
+        ("openai", None, {}),
+    ],
+)
+def test_thinking_becomes_the_providers_own_option(provider: str, thinking: str | None, options: dict) -> None:
+    assert thinking_options(provider, thinking) == options
+
+
+@pytest.mark.parametrize(
+    ("provider", "thinking", "message"),
+    [("google_genai", "lots", "neither a token budget"), ("openai", "512", "takes no thinking '512'")],
+)
+def test_thinking_a_provider_cannot_take_is_named(provider: str, thinking: str, message: str) -> None:
+    with pytest.raises(UserError, match=message):
+        thinking_options(provider, thinking)
