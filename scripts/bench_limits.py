@@ -10,7 +10,8 @@ against the local Gemini stub (200 ms per call), which enforces the same per-mod
 for the model the run uses most (the extractor's):
 
 (a) steady-state use of the binding limit: requests (or prompt tokens) the stub admitted in each
-    sliding minute after the first, as a fraction of the limit (mean and lowest), and 429s answered;
+    sliding minute after the first and before the last, as a fraction of the limit (mean and lowest),
+    and 429s answered;
 (b) time to N accepted samples against the limit's floor (calls or tokens needed / limit per minute);
     the first minute's quota is there at once, so a run can beat the floor;
 (c) prompt prefixes: of each sample's prompt characters, the share its calls repeat from an earlier
@@ -97,13 +98,14 @@ def run(args: argparse.Namespace, kind: str, limit: float, record: Path, work: P
 
 
 def steady_use(arrivals: list[tuple[float, int]], kind: str, limit: float) -> tuple[float, float] | None:
-    """Mean and lowest use of the limit over the sliding minutes after the first; None for a run too short."""
+    """Mean and lowest use of the limit over the sliding minutes between the first minute (whose quota is
+    there at once) and the last (where the run drains and asks less); None for a run too short."""
     if not arrivals:
         return None
     first, last = arrivals[0][0], arrivals[-1][0]
     uses = []
     start = first + 60.0
-    while start + 60.0 <= last:
+    while start + 60.0 <= last - 60.0:
         inside = [tokens for at, tokens in arrivals if start <= at < start + 60.0]
         uses.append((len(inside) if kind == "rpm" else sum(inside)) / limit)
         start += STEP_S
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
             accepted = outcome["document"]["funnel"]["accepted"]
             print(f"\n{kind} = {limit:g} per minute per model")
             print("  (a) steady-state use of the limit: " + (
-                f"mean {use[0]:.3f}, lowest {use[1]:.3f}" if use else "run shorter than two minutes, none"
+                f"mean {use[0]:.3f}, lowest {use[1]:.3f}" if use else "run shorter than three minutes, none"
             ) + f"; 429s answered: {state.refused}")  # fmt: skip
             print(
                 f"  (b) {accepted} accepted in {outcome['seconds'] / 60:.2f} min; floor {floor_min:.2f} min "

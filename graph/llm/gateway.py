@@ -339,6 +339,8 @@ class LLMGateway:
                 sent = await quota.reserve(estimate) if quota is not None else None
                 # asyncio.timeout bounds the call in this task (wait_for would start another task per call).
                 async with limiter.slot(), asyncio.timeout(self.retry.request_timeout_s):
+                    if sent is not None:
+                        MinuteQuota.sending(sent)
                     result = await runnable.ainvoke(conversation)
             except Exception as error:  # provider SDKs raise their own hierarchies; classify() sorts them
                 kind = classify(error)

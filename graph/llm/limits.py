@@ -185,7 +185,8 @@ class MinuteQuota:
 
     Every request reserves its place before it is sent: its tokens estimated from its text, corrected by
     the reply's usage. Reservations are granted in order; one that does not fit waits until enough of
-    the last minute's requests have aged out.
+    the last minute's requests have aged out. A request counts from the moment it is really sent
+    (`sending`), as the provider counts it: one reserved early and sent later stays counted longer.
     """
 
     def __init__(
@@ -201,10 +202,7 @@ class MinuteQuota:
 
     def _prune(self, now: float) -> None:
         cut = now - self.window_s
-        keep = 0
-        while keep < len(self._sent) and self._sent[keep].at <= cut:
-            keep += 1
-        del self._sent[:keep]
+        self._sent = sorted((sent for sent in self._sent if sent.at > cut), key=lambda sent: sent.at)
 
     def _wait_for(self, tokens: int, now: float) -> float:
         """Seconds until a request of `tokens` fits; 0 when it fits now."""
@@ -234,6 +232,11 @@ class MinuteQuota:
                     return sent
                 self.waited_s += wait
                 await asyncio.sleep(wait)
+
+    @staticmethod
+    def sending(sent: _Sent) -> None:
+        """The reserved request leaves now: it counts from now on."""
+        sent.at = max(sent.at, time.monotonic())
 
     @staticmethod
     def correct(sent: _Sent, tokens: int) -> None:

@@ -1,0 +1,146 @@
+"""Review a run's samples in the browser; labels are kept in the state database.
+
+    python -m graph.review RUN_ID                        # http://127.0.0.1:8765/ until Ctrl-C
+    python -m graph.review RUN_ID --sample 20 --seed 1   # a review set of 20, spread over the cells, first
+    python -m graph.review RUN_ID --reviewer bob --port 8766   # a second reviewer, at the same time
+    python -m graph.review RUN_ID --summary              # the paper's human-validation table for the run
+    python -m graph.review RUN_ID --export labels.jsonl  # every label as JSONL
+
+For an accepted sample a reviewer answers the paper's four criteria (answerable from the supporting
+chunks, answer correct, multi-hop, unambiguous; keys 1-4) and may correct any context's relevance
+label; for a rejected one, whether the rejection was right. Every change is saved at once. Bound to
+another address than 127.0.0.1 (`--host`), the app asks for the token its printed URL carries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import ipaddress
+import json
+import secrets
+import socket
+import sys
+from pathlib import Path
+
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
+from graph.config.errors import UserError, exit_on_user_error, redact, writing
+from graph.config.logs import configure_logging
+from graph.config.settings import Settings
+from graph.reviewing.app import Review, build_app
+from graph.reviewing.labels import ReviewLabels
+from graph.reviewing.samples import load_samples, review_set
+from graph.reviewing.summary import format_summary, summarise
+from graph.runs.files import check_run_id
+from graph.store.database import CONNECT_TIMEOUT_S, in_schema, prepare_state_schema, state_url
+
+DEFAULT_PORT = 8765
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = command_parser("graph.review", __doc__)
+    parser.add_argument("run_id", help="the run to review (its folder under --runs-dir)")
+    parser.add_argument("--sample", type=int, metavar="N", help="draw a review set of N samples, spread over the cells")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the review set's draw (default 0)")
+    parser.add_argument("--reviewer", help="whose labels these are (default: the login name)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others need the token)"
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--summary", action="store_true", help="print the human-validation table and exit")
+    parser.add_argument("--export", type=Path, metavar="FILE", help="write every label as JSONL and exit")
+    parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs)")
+    add_database_options(parser)
+    add_state_options(parser)
+    return parser
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _check_port(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise UserError(f"cannot listen on {host}:{port} ({error.strerror}); pass another --port") from None
+
+
+async def _labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnectionPool]:
+    url = await asyncio.to_thread(state_url, settings)
+    await asyncio.to_thread(prepare_state_schema, url, settings.state_schema)
+    pool = AsyncConnectionPool(
+        in_schema(url, settings.state_schema), min_size=1, max_size=4, open=False, kwargs={"autocommit": True}
+    )
+    try:
+        await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+    except PoolTimeout:
+        await pool.close()
+        raise UserError(f"cannot connect to the state database {redact(url)}; fix --state-url") from None
+    labels = ReviewLabels(pool)
+    await labels.setup()
+    return labels, pool
+
+
+async def _main(args: argparse.Namespace, settings: Settings) -> None:
+    import uvicorn
+
+    samples = load_samples(settings.runs_dir / args.run_id)
+    labels, pool = await _labels(settings)
+    try:
+        if args.summary:
+            print(format_summary(summarise(samples, await labels.of_run(args.run_id))))
+            return
+        if args.export is not None:
+            rows = await labels.of_run(args.run_id)
+            with writing(args.export, "fix --export"):
+                args.export.write_text(
+                    "".join(json.dumps({"run_id": args.run_id, **row}, ensure_ascii=False) + "\n" for row in rows),
+                    encoding="utf-8",
+                )
+            print(f"wrote {len(rows)} labels to {args.export}")
+            return
+        _check_port(args.host, args.port)
+        token = None if _loopback(args.host) else secrets.token_urlsafe(18)
+        chosen = review_set(samples, args.sample, args.seed) if args.sample else []
+        review = Review(args.run_id, samples, chosen, args.reviewer or getpass.getuser(), labels, token)
+        config = uvicorn.Config(build_app(review), host=args.host, port=args.port, log_level="warning")
+        server = uvicorn.Server(config)
+        serving = asyncio.ensure_future(server.serve())
+        while not server.started and not serving.done():  # the URL is printed once it answers
+            await asyncio.sleep(0.05)
+        if not serving.done():
+            shown = f"[{args.host}]" if ":" in args.host else args.host
+            print(
+                f"reviewing run {args.run_id} as {review.reviewer}: http://{shown}:{args.port}/"
+                + (f"?token={token}" if token else "")
+                + " (Ctrl-C to stop)",
+                flush=True,
+            )
+        await serving
+    finally:
+        await pool.close()
+
+
+@exit_on_user_error
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    configure_logging(level="warning")
+    check_run_id(args.run_id)
+    if args.sample is not None and args.sample < 1:
+        raise UserError("--sample must be at least 1")
+    settings = settings_from_args(args)
+    run_async(_main(args, settings))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

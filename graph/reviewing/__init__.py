@@ -1,0 +1,1 @@
+"""Human review of a run: its samples in the browser, labels in the state database, the paper's table."""

@@ -1,0 +1,109 @@
+"""The review app: Starlette routes over a run's samples and the state database's labels.
+
+On a loopback address it serves anyone on the machine; bound elsewhere, every request must carry the
+token the printed URL holds (as `?token=`, then as a cookie), or it gets 403.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from graph.reviewing.labels import ReviewLabels
+from graph.reviewing.pages import FILTERS, list_page, sample_page, summary_page
+from graph.reviewing.samples import ReviewSample
+from graph.reviewing.summary import summarise
+
+TOKEN_COOKIE = "triad_review_token"
+
+
+@dataclass
+class Review:
+    """What the app serves: one run's samples, its review set, the reviewer, the labels' store."""
+
+    run_id: str
+    samples: dict[int, ReviewSample]
+    review_set: list[int]
+    reviewer: str
+    labels: ReviewLabels
+    token: str | None = None
+
+    @property
+    def order(self) -> list[int]:
+        """The review set first, then every other sample in slot order."""
+        chosen = set(self.review_set)
+        return [*self.review_set, *(n for n in self.samples if n not in chosen)]
+
+
+def build_app(review: Review) -> Starlette:
+    async def listing(request: Request) -> Response:
+        filters = {key: request.query_params.get(key, "") for key in FILTERS}
+        reviews = await review.labels.of_run(review.run_id)
+        reviewed = {row["n"] for row in reviews if row["reviewer"] == review.reviewer}
+        html = list_page(
+            review.run_id, review.samples, review.order, set(review.review_set), reviewed, filters, review.reviewer
+        )
+        return HTMLResponse(html)
+
+    async def sample(request: Request) -> Response:
+        n = int(request.path_params["n"])
+        if n not in review.samples:
+            return PlainTextResponse(f"no sample {n} in run {review.run_id}", status_code=404)
+        mine = [
+            r for r in await review.labels.of_run(review.run_id) if r["n"] == n and r["reviewer"] == review.reviewer
+        ]
+        order = review.order
+        at = order.index(n)
+        previous = order[at - 1] if at > 0 else None
+        following = order[at + 1] if at + 1 < len(order) else None
+        labels: dict[str, Any] = mine[0]["labels"] if mine else {}
+        return HTMLResponse(sample_page(review.run_id, review.samples[n], labels, previous, following))
+
+    async def save(request: Request) -> Response:
+        n = int(request.path_params["n"])
+        if n not in review.samples:
+            return JSONResponse({"error": f"no sample {n}"}, status_code=404)
+        try:
+            given = await request.json()
+        except ValueError:
+            return JSONResponse({"error": "the body is not JSON"}, status_code=400)
+        if not isinstance(given, dict):
+            return JSONResponse({"error": "the body is not a JSON object"}, status_code=400)
+        saved = await review.labels.save(review.run_id, n, review.reviewer, given)
+        return JSONResponse({"saved": saved})
+
+    async def summary(request: Request) -> Response:
+        figures = summarise(review.samples, await review.labels.of_run(review.run_id))
+        return HTMLResponse(summary_page(review.run_id, figures))
+
+    middleware = []
+    if review.token is not None:
+        token = review.token
+
+        async def require_token(request: Request, call_next: Any) -> Response:
+            given = request.query_params.get("token") or request.cookies.get(TOKEN_COOKIE) or ""
+            if not hmac.compare_digest(given.encode(), token.encode()):
+                return PlainTextResponse("forbidden: open the URL the review command printed", status_code=403)
+            response: Response = await call_next(request)
+            if request.query_params.get("token"):
+                response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
+            return response
+
+        middleware.append(Middleware(BaseHTTPMiddleware, dispatch=require_token))
+    return Starlette(
+        routes=[
+            Route("/", listing),
+            Route("/sample/{n:int}", sample),
+            Route("/api/labels/{n:int}", save, methods=["POST"]),
+            Route("/summary", summary),
+        ],
+        middleware=middleware,
+    )

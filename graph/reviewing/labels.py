@@ -1,0 +1,72 @@
+"""Review labels in the state database: one row per run, sample and reviewer, upserted on each change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+#: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.
+CRITERIA = ("answerable", "correct", "multi_hop", "unambiguous")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS triad_reviews (
+    run_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    reviewer TEXT NOT NULL,
+    labels JSONB NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (run_id, n, reviewer)
+);
+"""
+
+
+def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
+    """What a review may hold: the four criteria, whether a rejection was right, relevance flips, a note."""
+    labels: dict[str, Any] = {}
+    for name in CRITERIA:
+        if isinstance(given.get(name), bool):
+            labels[name] = given[name]
+    if isinstance(given.get("rejection_right"), bool):
+        labels["rejection_right"] = given["rejection_right"]
+    relevance = given.get("relevance")
+    if isinstance(relevance, dict):
+        labels["relevance"] = {str(k): v for k, v in relevance.items() if isinstance(v, bool)}
+    if isinstance(given.get("note"), str):
+        labels["note"] = given["note"][:4000]
+    return labels
+
+
+class ReviewLabels:
+    """The labels of every reviewer of a run, kept in the state database."""
+
+    def __init__(self, pool: AsyncConnectionPool) -> None:
+        self.pool = pool
+
+    async def setup(self) -> None:
+        async with self.pool.connection() as conn:
+            await conn.execute(SCHEMA)
+
+    async def save(self, run_id: str, n: int, reviewer: str, labels: dict[str, Any]) -> dict[str, Any]:
+        cleaned = clean_labels(labels)
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "INSERT INTO triad_reviews (run_id, n, reviewer, labels) VALUES (%s, %s, %s, %s)"
+                " ON CONFLICT (run_id, n, reviewer) DO UPDATE SET labels = EXCLUDED.labels, updated_at = now()",
+                (run_id, n, reviewer, Jsonb(cleaned)),
+            )
+        return cleaned
+
+    async def of_run(self, run_id: str) -> list[dict[str, Any]]:
+        """Every review of the run: n, reviewer, labels, updated_at (ISO), by sample then reviewer."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT n, reviewer, labels, updated_at FROM triad_reviews WHERE run_id = %s ORDER BY n, reviewer",
+                (run_id,),
+            )
+            rows = await cursor.fetchall()
+        return [
+            {"n": n, "reviewer": reviewer, "labels": dict(labels), "updated_at": at.isoformat(timespec="seconds")}
+            for n, reviewer, labels, at in rows
+        ]

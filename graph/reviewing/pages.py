@@ -1,0 +1,253 @@
+# ruff: noqa: E501  (HTML, CSS and script lines read better whole)
+"""The review app's pages: server-rendered HTML, every value escaped, one small script of our own.
+
+Nothing is loaded from the network. Chunk texts are escaped before the bridge topic and the answer
+are marked in them, so a chunk holding markup shows as text.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+from graph.reviewing.labels import CRITERIA
+from graph.reviewing.samples import ReviewSample
+from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
+
+CRITERION_TEXT = {
+    "answerable": "answerable from the supporting chunks",
+    "correct": "answer correct",
+    "multi_hop": "needs every supporting chunk (multi-hop)",
+    "unambiguous": "unambiguous",
+}
+
+STYLE = """
+body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
+header{background:#1d3557;color:#fff;padding:.6rem 1.2rem}header a{color:#fff}
+main{max-width:1100px;margin:0 auto;padding:1rem 1.2rem}
+table{border-collapse:collapse;width:100%;background:#fff}td,th{padding:.3rem .5rem;border-bottom:1px solid #e3e6ea;text-align:left}
+.chunk{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:.6rem .8rem;margin:.5rem 0;white-space:pre-wrap}
+.meta{color:#5c6670;font-size:.85rem}mark.bridge{background:#ffe08a}mark.answer{background:#b7e4c7}
+.criteria label{display:block;margin:.2rem 0;font-size:1.05rem}kbd{border:1px solid #999;border-radius:3px;padding:0 .3rem}
+.filters a{margin-right:.6rem}.status{color:#2d6a4f;font-weight:600}.pill{padding:0 .4rem;border-radius:8px;background:#e9ecef}
+form.filters select{margin-right:.6rem}
+"""
+
+SCRIPT = """
+const form = document.getElementById('labels');
+const status = document.getElementById('status');
+async function save() {
+  const data = {relevance: {}};
+  for (const box of form.querySelectorAll('input[data-criterion]')) data[box.dataset.criterion] = box.checked;
+  for (const box of form.querySelectorAll('input[data-context]')) {
+    if (box.checked !== (box.dataset.original === 'true')) data.relevance[box.dataset.context] = box.checked;
+  }
+  const note = form.querySelector('textarea');
+  if (note) data.note = note.value;
+  const reply = await fetch(form.dataset.action, {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                  body: JSON.stringify(data)});
+  status.textContent = reply.ok ? 'saved' : 'not saved (' + reply.status + ')';
+}
+form.addEventListener('change', save);
+document.addEventListener('keydown', (event) => {
+  if (event.target.tagName === 'TEXTAREA') { if (event.key === 'Escape') event.target.blur(); return; }
+  const boxes = form.querySelectorAll('input[data-criterion]');
+  if (/^[1-4]$/.test(event.key) && boxes[Number(event.key) - 1]) {
+    const box = boxes[Number(event.key) - 1]; box.checked = !box.checked; save();
+  } else if (event.key === 's') { save(); }
+  else if ((event.key === 'j' || event.key === 'ArrowRight') && form.dataset.next) { location.href = form.dataset.next; }
+  else if ((event.key === 'k' || event.key === 'ArrowLeft') && form.dataset.previous) { location.href = form.dataset.previous; }
+});
+"""
+
+
+def page(title: str, body: str, *, script: str = "") -> str:
+    return (
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f'<style>{STYLE}</style></head><body><header><a href="/">review</a> · {escape(title)}'
+        f' · <a href="/summary">summary</a></header><main>{body}</main>'
+        + (f"<script>{script}</script>" if script else "")
+        + "</body></html>"
+    )
+
+
+def marked(text: str, bridge: str, answer: str) -> str:
+    """`text` escaped, with the bridge topic and the answer marked (whole words, any case)."""
+    html = escape(text)
+    for term, kind in ((bridge, "bridge"), (answer, "answer")):
+        if not term or term in ("Yes", "No") or len(term) < 2:
+            continue
+        pattern = re.compile(rf"(?<!\w)({re.escape(escape(term))})(?!\w)", re.IGNORECASE)
+        html = pattern.sub(rf'<mark class="{kind}">\1</mark>', html)
+    return html
+
+
+FILTERS = ("cell", "outcome", "temporal", "difficulty", "status")
+
+
+def matches(sample: ReviewSample, reviewed: bool, filters: dict[str, str]) -> bool:
+    values = {
+        "cell": sample.cell,
+        "outcome": sample.outcome,
+        "temporal": "" if sample.temporal is None else str(sample.temporal).lower(),
+        "difficulty": sample.difficulty or "",
+        "status": "reviewed" if reviewed else "to review",
+    }
+    return all(values[key] == wanted for key, wanted in filters.items() if wanted)
+
+
+def list_page(
+    run_id: str,
+    samples: dict[int, ReviewSample],
+    order: list[int],
+    review_set: set[int],
+    reviewed: set[int],
+    filters: dict[str, str],
+    reviewer: str,
+) -> str:
+    shown = [samples[n] for n in order if matches(samples[n], n in reviewed, filters)]
+    options = {
+        "cell": sorted({s.cell for s in samples.values()}),
+        "outcome": sorted({s.outcome for s in samples.values()}),
+        "temporal": ["true", "false"],
+        "difficulty": ["hard", "medium", "easy"],
+        "status": ["to review", "reviewed"],
+    }
+    selects = "".join(
+        f'<label>{name} <select name="{name}"><option value="">all</option>'
+        + "".join(
+            f'<option value="{escape(value)}"{" selected" if filters.get(name) == value else ""}>{escape(value)}</option>'
+            for value in values
+        )
+        + "</select></label>"
+        for name, values in options.items()
+    )
+    rows = "".join(
+        f'<tr data-n="{s.n}"><td><a href="/sample/{s.n}">{s.n}</a>{" <span class=pill>review set</span>" if s.n in review_set else ""}</td>'
+        f"<td>{escape(s.cell)}</td><td>{escape(s.outcome)}{(' · ' + escape(s.end_reason)) if s.end_reason else ''}</td>"
+        f"<td>{escape(s.question)}</td><td>{'reviewed' if s.n in reviewed else ''}</td></tr>"
+        for s in shown
+    )
+    counts = (
+        f"<p class=meta>{len(shown)} of {len(samples)} samples shown · {len(reviewed)} reviewed by "
+        f"{escape(reviewer)} · review set {len(review_set)}</p>"
+    )
+    body = (
+        f'<h1>Run {escape(run_id)}</h1><form class="filters" method="get">{selects}<button>filter</button></form>'
+        f"{counts}<table><tr><th>#</th><th>cell</th><th>outcome</th><th>question</th><th>status</th></tr>{rows}</table>"
+    )
+    return page(f"run {run_id}", body)
+
+
+def _history(sample: ReviewSample) -> str:
+    line = sample.line
+    drafts = line.get("drafts") or []
+    verdicts = line.get("verdicts") or (line.get("validation") or {}).get("verdicts") or []
+    items = "".join(
+        f"<li>draft {index}: {escape(str(d.get('question', '')))} → {escape(str(d.get('answer', '')))}</li>"
+        for index, d in enumerate(drafts)
+    )
+    items += "".join(
+        f"<li>{escape(str(v.get('judge', '')))}: {'accepted' if v.get('accepted') else 'rejected'}"
+        f" — {escape(str(v.get('reason', '') or v.get('feedback', '')))}</li>"
+        for v in verdicts
+    )
+    return f"<h2>History</h2><ul>{items}</ul>" if items else ""
+
+
+def sample_page(
+    run_id: str, sample: ReviewSample, labels: dict[str, Any], previous: int | None, next_: int | None
+) -> str:
+    line = sample.line
+    bridge, answer = str(line.get("bridge_topic") or ""), str(line.get("answer", ""))
+    parts = [
+        f"<h1>{escape(sample.question) or '(no question)'}</h1>",
+        f"<p><b>Answer:</b> {escape(answer) or '-'} · {escape(sample.cell)} · {escape(sample.outcome)}"
+        + (f" ({escape(sample.end_reason)})" if sample.end_reason else "")
+        + (f" · temporal {str(sample.temporal).lower()} · {escape(sample.difficulty or '')}" if sample.accepted else "")
+        + f" · bridge topic <mark class=bridge>{escape(bridge)}</mark></p>",
+    ]
+    supporting = line.get("supporting") or []
+    parts.append("<h2>Supporting chunks</h2>")
+    for chunk in supporting:
+        parts.append(
+            f'<div class="chunk" data-chunk="{escape(str(chunk.get("id", "")))}"><div class=meta>{escape(str(chunk.get("id", "")))}</div>'
+            f"{marked(str(chunk.get('text', '')), bridge, answer)}</div>"
+        )
+    if not supporting and line.get("supporting_ids"):
+        parts.append(f"<p class=meta>{escape(', '.join(map(str, line['supporting_ids'])))}</p>")
+    form = [
+        f'<form id="labels" data-action="/api/labels/{sample.n}"'
+        + (f' data-next="/sample/{next_}"' if next_ is not None else "")
+        + (f' data-previous="/sample/{previous}"' if previous is not None else "")
+        + ' onsubmit="return false">'
+    ]
+    if sample.accepted:
+        form.append("<h2>Criteria</h2><div class=criteria>")
+        for key, name in enumerate(CRITERIA, start=1):
+            checked = " checked" if labels.get(name) else ""
+            form.append(
+                f'<label><input type="checkbox" data-criterion="{name}" name="{name}"{checked}> <kbd>{key}</kbd> '
+                f"{CRITERION_TEXT[name]}</label>"
+            )
+        form.append("</div><h2>Contexts</h2><p class=meta>tick = relevant; untick or tick to correct the label</p>")
+        flips = labels.get("relevance") or {}
+        for context in sample.contexts:
+            original = bool(context["relevant"])
+            now = flips.get(context["id"], original)
+            form.append(
+                f'<div class="chunk"><label><input type="checkbox" data-context="{escape(context["id"])}"'
+                f' data-original="{str(original).lower()}"{" checked" if now else ""}> {escape(context["origin"])}'
+                f" · labelled {'relevant' if original else 'not relevant'}</label><div class=meta>{escape(context['id'])}</div>"
+                f"{marked(str(context.get('text', '')), bridge, answer)}</div>"
+            )
+        unanswerable = line.get("unanswerable") or {}
+        if unanswerable:
+            parts.append(
+                f"<p><b>Unanswerable variant</b> (expected: abstain): {escape(', '.join(unanswerable.get('contexts', [])))}</p>"
+            )
+    else:
+        checked = " checked" if labels.get("rejection_right") else ""
+        form.append(
+            f'<h2>Rejection</h2><div class=criteria><label><input type="checkbox" data-criterion="rejection_right"'
+            f' name="rejection_right"{checked}> <kbd>1</kbd> the rejection was right</label></div>'
+        )
+    form.append(
+        f'<h2>Note</h2><textarea name="note" rows="3" cols="80">{escape(str(labels.get("note", "")))}</textarea>'
+        '<p><span id="status" class="status"></span> <span class=meta>keys: <kbd>1</kbd>-<kbd>4</kbd> toggle, '
+        "<kbd>s</kbd> save, <kbd>j</kbd>/<kbd>k</kbd> next/previous; every change is saved</span></p></form>"
+    )
+    parts.append("".join(form))
+    parts.append(_history(sample))
+    return page(f"{run_id} · sample {sample.n}", "".join(parts), script=SCRIPT)
+
+
+def summary_page(run_id: str, summary: dict[str, Any]) -> str:
+    def cell(figure: dict[str, Any]) -> str:
+        if not figure["total"]:
+            return "-"
+        return (
+            f"{figure['share']:.0%} [{figure['low']:.0%}, {figure['high']:.0%}] ({figure['passed']}/{figure['total']})"
+        )
+
+    rows = "".join(
+        f'<tr data-criterion="{name}"><td>{CRITERION_TEXT[name]}</td><td>{cell(summary["criteria"][name])}</td><td>{PAPER[name]}</td></tr>'
+        for name in CRITERIA
+    )
+    rows += (
+        f'<tr data-criterion="rejections_right"><td>rejections right</td><td>{cell(summary["rejections_right"])}</td>'
+        f"<td>{PAPER_REJECTIONS_RIGHT}</td></tr>"
+    )
+    relevance = summary["relevance"]
+    figures = ", ".join(
+        f"{name} {relevance[name]:.2f}" if relevance[name] is not None else f"{name} -"
+        for name in ("precision", "recall", "f1")
+    )
+    body = (
+        f"<h1>Human validation of run {escape(run_id)}</h1><p class=meta>{summary['reviewed_samples']} samples reviewed;"
+        " each share with its 95% Wilson interval and count</p>"
+        f"<table><tr><th>criterion</th><th>this run</th><th>paper (HotpotQA / MuSiQue)</th></tr>{rows}</table>"
+        f"<p>Relevance labels against the reviewers' corrections: {figures}</p>"
+    )
+    return page(f"{run_id} · summary", body)

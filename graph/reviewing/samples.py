@@ -1,0 +1,100 @@
+"""A run's samples as a reviewer sees them, read from its run folder (dataset.jsonl and rejected.jsonl)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from graph.config.errors import UserError
+from graph.runs.funnel import cell_name
+
+
+@dataclass(frozen=True)
+class ReviewSample:
+    """One finished sample: its slot, how it ended, and its record or rejection line."""
+
+    n: int
+    outcome: str
+    question_type: str
+    binary: bool
+    line: dict[str, Any]
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome == "accepted"
+
+    @property
+    def cell(self) -> str:
+        return cell_name(self.question_type, self.binary)
+
+    @property
+    def temporal(self) -> bool | None:
+        return self.line.get("temporal") if self.accepted else None
+
+    @property
+    def difficulty(self) -> str | None:
+        return self.line.get("difficulty") if self.accepted else None
+
+    @property
+    def contexts(self) -> list[dict[str, Any]]:
+        return list(self.line.get("contexts", [])) if self.accepted else []
+
+    @property
+    def question(self) -> str:
+        if self.accepted:
+            return str(self.line.get("question", ""))
+        drafts = self.line.get("drafts") or []
+        return str(drafts[-1].get("question", "")) if drafts else ""
+
+    @property
+    def end_reason(self) -> str:
+        return "" if self.accepted else str(self.line.get("end_reason", ""))
+
+
+def _slot(line: dict[str, Any]) -> int | None:
+    _, _, number = str(line.get("id", "")).rpartition("/")
+    return int(number) if number.isdigit() else None
+
+
+def load_samples(folder: Path) -> dict[int, ReviewSample]:
+    """Every finished sample of the run in `folder`, by slot; a run without any is a `UserError`."""
+    if not folder.is_dir():
+        raise UserError(f"no run folder {folder}; give a run id under --runs-dir")
+    samples: dict[int, ReviewSample] = {}
+    for name in ("dataset.jsonl", "rejected.jsonl"):
+        path = folder / name
+        if not path.is_file():
+            continue
+        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            try:
+                line = json.loads(text)
+            except ValueError:
+                raise UserError(f"line {number} of {path} is not JSON; rebuild the files with --resume") from None
+            slot = _slot(line)
+            if slot is None:
+                continue
+            outcome = "accepted" if name == "dataset.jsonl" else str(line.get("outcome", "rejected"))
+            samples[slot] = ReviewSample(slot, outcome, str(line.get("question_type")), bool(line.get("binary")), line)
+    if not samples:
+        raise UserError(f"run {folder.name} has no finished sample to review; run it first (python -m graph.run)")
+    return dict(sorted(samples.items()))
+
+
+def review_set(samples: dict[int, ReviewSample], size: int, seed: int) -> list[int]:
+    """`size` samples drawn at random, spread evenly over the cells (type x binary), reproducible by `seed`."""
+    rng = random.Random(seed)
+    by_cell: dict[str, list[int]] = defaultdict(list)
+    for sample in samples.values():
+        by_cell[sample.cell].append(sample.n)
+    for slots in by_cell.values():
+        rng.shuffle(slots)
+    chosen: list[int] = []
+    while len(chosen) < size and any(by_cell.values()):
+        for cell in sorted(by_cell):
+            if by_cell[cell] and len(chosen) < size:
+                chosen.append(by_cell[cell].pop())
+    return chosen

@@ -1,0 +1,150 @@
+"""The paper's human-validation table for a run (SPEC section 10), from its review labels.
+
+Per criterion: the share of reviewed accepted samples that pass, overall and per cell, with a 95%
+Wilson interval and the count behind it; the share of reviewed rejections that were right; the
+relevance labeller against the reviewers' corrections (precision, recall and F1 of "relevant");
+and, where two reviewers labelled the same samples, their agreement per criterion (Cohen's kappa).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from graph.reviewing.labels import CRITERIA
+from graph.reviewing.samples import ReviewSample
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959964
+
+#: The paper's figures beside each criterion (SPEC section 8): share of accepted samples passing,
+#: HotpotQA / MuSiQue.
+PAPER = {
+    "answerable": "0.90 / 0.93",
+    "correct": "0.92 / 0.98",
+    "multi_hop": "0.91 / 0.85",
+    "unambiguous": "0.92 / 0.92",
+}
+PAPER_REJECTIONS_RIGHT = "85-90%"
+
+
+def wilson(passed: int, total: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of `passed` of `total`."""
+    if total == 0:
+        return (0.0, 1.0)
+    share = passed / total
+    centre = share + Z95**2 / (2 * total)
+    spread = Z95 * math.sqrt(share * (1 - share) / total + Z95**2 / (4 * total**2))
+    denominator = 1 + Z95**2 / total
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def share(passed: int, total: int) -> dict[str, Any]:
+    low, high = wilson(passed, total)
+    return {"passed": passed, "total": total, "share": passed / total if total else None, "low": low, "high": high}
+
+
+def cohen_kappa(pairs: list[tuple[bool, bool]]) -> float | None:
+    """Agreement of two raters on yes/no labels beyond chance; None without pairs or when chance is certain."""
+    if not pairs:
+        return None
+    observed = sum(a == b for a, b in pairs) / len(pairs)
+    first = sum(a for a, _ in pairs) / len(pairs)
+    second = sum(b for _, b in pairs) / len(pairs)
+    chance = first * second + (1 - first) * (1 - second)
+    return None if chance == 1 else (observed - chance) / (1 - chance)
+
+
+def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The table's figures from every reviewer's labels (each reviewer's label of a sample counts once)."""
+    by_criterion: dict[str, list[bool]] = defaultdict(list)
+    by_cell: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    rejections: list[bool] = []
+    true_pos = false_pos = false_neg = 0
+    per_sample: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for review in reviews:
+        sample = samples.get(review["n"])
+        if sample is None:
+            continue
+        labels = review["labels"]
+        per_sample[review["n"]][review["reviewer"]] = labels
+        if sample.accepted:
+            for name in CRITERIA:
+                if isinstance(labels.get(name), bool):
+                    by_criterion[name].append(labels[name])
+                    by_cell[sample.cell][name].append(labels[name])
+            flips = labels.get("relevance") or {}
+            for context in sample.contexts:
+                predicted = bool(context["relevant"])
+                truth = flips.get(context["id"], predicted)
+                true_pos += predicted and truth
+                false_pos += predicted and not truth
+                false_neg += truth and not predicted
+        elif isinstance(labels.get("rejection_right"), bool):
+            rejections.append(labels["rejection_right"])
+    precision = true_pos / (true_pos + false_pos) if true_pos + false_pos else None
+    recall = true_pos / (true_pos + false_neg) if true_pos + false_neg else None
+    f1 = 2 * precision * recall / (precision + recall) if precision and recall else None
+    agreement: dict[str, Any] = {}
+    for name in CRITERIA:
+        pairs = []
+        for labels in per_sample.values():
+            given = [value[name] for value in labels.values() if isinstance(value.get(name), bool)]
+            if len(given) >= 2:
+                pairs.append((given[0], given[1]))
+        agreement[name] = {"pairs": len(pairs), "kappa": cohen_kappa(pairs)}
+    return {
+        "criteria": {name: share(sum(v), len(v)) for name, v in ((n, by_criterion[n]) for n in CRITERIA)},
+        "cells": {
+            cell: {name: share(sum(values[name]), len(values[name])) for name in CRITERIA}
+            for cell, values in sorted(by_cell.items())
+        },
+        "rejections_right": share(sum(rejections), len(rejections)),
+        "relevance": {"precision": precision, "recall": recall, "f1": f1, "contexts": true_pos + false_pos + false_neg},
+        "agreement": agreement,
+        "reviewed_samples": len(per_sample),
+    }
+
+
+def _percent(figure: dict[str, Any]) -> str:
+    if not figure["total"]:
+        return "no labels"
+    return (
+        f"{figure['share']:.0%} [{figure['low']:.0%}, {figure['high']:.0%}] ({figure['passed']} of {figure['total']})"
+    )
+
+
+def _short(figure: dict[str, Any]) -> str:
+    return f"{figure['share']:.0%} ({figure['total']})" if figure["total"] else "-"
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """The table as the terminal shows it."""
+    lines = [
+        f"reviewed samples: {summary['reviewed_samples']}",
+        "",
+        f"{'criterion':<18}{'this run [95% interval] (count)':<36}paper (HotpotQA / MuSiQue)",
+    ]
+    for name in CRITERIA:
+        lines.append(f"{name:<18}{_percent(summary['criteria'][name]):<36}{PAPER[name]}")
+    lines.append(f"{'rejections right':<18}{_percent(summary['rejections_right']):<36}{PAPER_REJECTIONS_RIGHT}")
+    relevance = summary["relevance"]
+    if relevance["contexts"]:
+        figures = ", ".join(
+            f"{name} {relevance[name]:.2f}" if relevance[name] is not None else f"{name} -"
+            for name in ("precision", "recall", "f1")
+        )
+        lines.append(f"relevance labels against the reviewers': {figures}")
+    for name, figure in summary["agreement"].items():
+        if figure["pairs"]:
+            kappa = "-" if figure["kappa"] is None else f"{figure['kappa']:.2f}"
+            lines.append(f"agreement on {name}: Cohen's kappa {kappa} over {figure['pairs']} samples")
+    if summary["cells"]:
+        lines += ["", f"{'cell':<22}" + "".join(f"{name:>14}" for name in CRITERIA)]
+        for cell, figures in summary["cells"].items():
+            row = "".join(f"{_short(figure):>14}" for figure in figures.values())
+
+            lines.append(f"{cell:<22}{row}")
+    return "\n".join(lines)
