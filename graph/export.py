@@ -9,7 +9,9 @@ Formats: `ragas` (JSONL with user_input, reference, reference_contexts, referenc
 `hf` (a folder `datasets.load_from_disk` reads; needs the `datasets` package), `csv`, `hotpotqa`
 (question, answer, supporting facts by chunk id, context list). `--split unanswerable` exports each
 record's unanswerable variant instead: the question with only non-relevant contexts, where the
-expected behaviour is to abstain. A corrupt line in the dataset stops the export with its line number.
+expected behaviour is to abstain. `--reviewed` keeps only the samples every reviewer accepted on all
+four criteria (`python -m graph.review`), with the relevance labels they corrected. A corrupt line in
+the dataset stops the export with its line number.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from graph.config.cli import command_parser
-from graph.config.errors import exit_on_user_error
-from graph.config.settings import resolve_settings
+from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
+from graph.config.errors import UserError, exit_on_user_error
+from graph.review import run_labels
+from graph.reviewing.reviewed import reviewed_records
 from graph.runs.dataset import EXTENSIONS, export, read_dataset
 
 
@@ -32,19 +35,35 @@ def _parser() -> argparse.ArgumentParser:
         "--output", type=Path, help="file (or folder for hf); default: <run folder>/export/<format>[-unanswerable]"
     )
     parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs; TRIAD_RUNS_DIR)")
+    parser.add_argument(
+        "--reviewed",
+        action="store_true",
+        help="only samples reviewers accepted on all four criteria, with their relevance corrections",
+    )
+    add_database_options(parser)
+    add_state_options(parser)
     return parser
 
 
 @exit_on_user_error
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
-    settings = resolve_settings({"runs_dir": args.runs_dir})
+    settings = settings_from_args(args)
     given = Path(args.run)
     dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.run / "dataset.jsonl"
     unanswerable = args.split == "unanswerable"
-    name = f"{args.fmt}{'-unanswerable' if unanswerable else ''}{EXTENSIONS[args.fmt]}"
-    output = args.output or dataset.parent / "export" / name
-    written = export(read_dataset(dataset), args.fmt, unanswerable, output)
+    name = f"{args.fmt}{'-reviewed' if args.reviewed else ''}{'-unanswerable' if unanswerable else ''}"
+    output = args.output or dataset.parent / "export" / f"{name}{EXTENSIONS[args.fmt]}"
+    records = read_dataset(dataset)
+    if args.reviewed:
+        reviews = run_async(run_labels(settings, dataset.parent.name))
+        records = reviewed_records(records, reviews)
+        if not records:
+            raise UserError(
+                f"no sample of run {dataset.parent.name} was accepted by its reviewers on all four criteria; "
+                f"review it with `python -m graph.review {dataset.parent.name}`"
+            )
+    written = export(records, args.fmt, unanswerable, output)
     print(f"wrote {written} {'unanswerable ' if unanswerable else ''}items to {output}")
 
 

@@ -23,6 +23,7 @@ import secrets
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -88,6 +89,15 @@ async def _labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnectionPool
     labels = ReviewLabels(pool)
     await labels.setup()
     return labels, pool
+
+
+async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
+    """Every review label of a run, from the state database."""
+    labels, pool = await _labels(settings)
+    try:
+        return await labels.of_run(run_id)
+    finally:
+        await pool.close()
 
 
 async def _main(args: argparse.Namespace, settings: Settings) -> None:

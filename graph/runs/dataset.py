@@ -71,6 +71,7 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "temporal": record["temporal"],
                 "difficulty": record["difficulty"],
                 **construction_columns(record),
+                **({"reviewers": record["review"]["reviewers"]} if "review" in record else {}),
             }
         )
     return rows

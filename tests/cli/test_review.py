@@ -185,3 +185,40 @@ def test_bad_input_is_one_line(runs: Path, tmp_path: Path) -> None:
         port = str(taken.getsockname()[1])
         result = run_cli("graph.review", "reviewed", "--runs-dir", str(runs), "--port", port)
     assert_one_line_error(result, f"cannot listen on 127.0.0.1:{port}", "--port")
+
+
+def test_export_reviewed_keeps_what_reviewers_accepted_with_their_corrections(runs: Path) -> None:
+    import urllib.request
+
+    earlier = runs / "earlier-labels.jsonl"
+    assert run_cli("graph.review", "reviewed", "--runs-dir", str(runs), "--export", str(earlier)).returncode == 0
+    labelled = {json.loads(line)["n"] for line in earlier.read_text().splitlines()}
+    records = [
+        json.loads(line)
+        for line in (runs / "reviewed" / "dataset.jsonl").read_text().splitlines()
+        if int(json.loads(line)["id"].rsplit("/", 1)[1]) not in labelled  # samples no other test labelled
+    ]
+    kept, dropped = records[-1], records[-2]
+    distractor = next(c["id"] for c in kept["contexts"] if not c["relevant"])
+    with review_app(runs, "reviewed", "--reviewer", "dana") as url:
+        for record, passes in ((kept, True), (dropped, False)):
+            labels = {"answerable": True, "correct": True, "multi_hop": True, "unambiguous": passes}
+            if record is kept:
+                labels["relevance"] = {distractor: True}
+            request = urllib.request.Request(
+                f"{url.rstrip('/')}/api/labels/{record['id'].rsplit('/', 1)[1]}",
+                data=json.dumps(labels).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == 200
+    output = runs / "reviewed.jsonl"
+    result = run_cli(
+        "graph.export", "reviewed", "--runs-dir", str(runs), "--format", "ragas", "--reviewed", "--output", str(output)
+    )
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in output.read_text().splitlines()]
+    ids = {row["id"] for row in rows}
+    assert kept["id"] in ids and dropped["id"] not in ids
+    row = next(row for row in rows if row["id"] == kept["id"])
+    assert distractor in row["reference_context_ids"] and "dana" in row["reviewers"]

@@ -1,0 +1,53 @@
+"""A dataset as its reviewers left it: only samples they accepted on every criterion, relevance corrected."""
+
+from __future__ import annotations
+
+import copy
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from graph.reviewing.labels import CRITERIA
+from state.record import MIN_UNANSWERABLE_CONTEXTS
+
+
+def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records every reviewer of which passed all four criteria, each with its contexts' relevance as the
+    reviewers' majority has it (a tie keeps the labeller's) and a `review` entry naming them.
+
+    A context relabelled relevant leaves the unanswerable variant, which is dropped when fewer than two
+    non-relevant contexts remain.
+    """
+    by_sample: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for review in reviews:
+        by_sample[review["n"]].append(review)
+    kept = []
+    for record in records:
+        slot = record["id"].rpartition("/")[2]
+        given = by_sample.get(int(slot)) if slot.isdigit() else None
+        if not given or not all(all(r["labels"].get(name) is True for name in CRITERIA) for r in given):
+            continue
+        corrected = copy.deepcopy(record)
+        relabelled = []
+        for context in corrected["contexts"]:
+            votes = [bool((r["labels"].get("relevance") or {}).get(context["id"], context["relevant"])) for r in given]
+            yes, no = sum(votes), len(votes) - sum(votes)
+            relevant = context["relevant"] if yes == no else yes > no
+            if relevant != context["relevant"]:
+                relabelled.append(context["id"])
+                context["relevant"] = relevant
+        corrected["n_relevant"] = sum(context["relevant"] for context in corrected["contexts"])
+        variant = corrected.get("unanswerable")
+        if variant is not None:
+            relevant_ids = {c["id"] for c in corrected["contexts"] if c["relevant"]}
+            remaining = [i for i in variant["contexts"] if i not in relevant_ids]
+            corrected["unanswerable"] = (
+                {**variant, "contexts": remaining} if len(remaining) >= MIN_UNANSWERABLE_CONTEXTS else None
+            )
+        corrected["review"] = {
+            "reviewers": sorted(r["reviewer"] for r in given),
+            "criteria": dict.fromkeys(CRITERIA, True),
+            "relabelled": relabelled,
+        }
+        kept.append(corrected)
+    return kept
