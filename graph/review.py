@@ -33,9 +33,12 @@ from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.reviewing.app import Review, build_app
 from graph.reviewing.labels import ReviewLabels
+from graph.reviewing.pages import summary_table
 from graph.reviewing.samples import load_samples, review_set
 from graph.reviewing.summary import format_summary, summarise
-from graph.runs.files import check_run_id
+from graph.runs.files import RunFolder, check_run_id
+from graph.runs.report import REPORT_EXAMPLES, write_report
+from graph.runs.services import open_state
 from graph.store.database import CONNECT_TIMEOUT_S, in_schema, prepare_state_schema, state_url
 
 DEFAULT_PORT = 8765
@@ -100,6 +103,26 @@ async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
         await pool.close()
 
 
+async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any]) -> bool:
+    """report.html written again with the human-validation table; False when the run's state or run.json is
+    not there to write it from."""
+    folder = settings.runs_dir / run_id
+    if not (folder / "run.json").is_file():
+        return False
+    try:
+        document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except ValueError:
+        return False
+    async with open_state(settings) as state:
+        if not await state.store.exists(run_id):
+            return False
+        finished = await state.store.finished(run_id)
+        slots = [row["n"] for row in finished]
+        examples = await state.store.accepted_records(run_id, slots, REPORT_EXAMPLES)
+    write_report(RunFolder(folder), document, finished, examples, summary_table(figures))
+    return True
+
+
 async def _main(args: argparse.Namespace, settings: Settings) -> None:
     import uvicorn
 
@@ -107,7 +130,10 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
     labels, pool = await _labels(settings)
     try:
         if args.summary:
-            print(format_summary(summarise(samples, await labels.of_run(args.run_id))))
+            figures = summarise(samples, await labels.of_run(args.run_id))
+            print(format_summary(figures))
+            if await refresh_report(settings, args.run_id, figures):
+                print(f"wrote the table into {settings.runs_dir / args.run_id / 'report.html'}")
             return
         if args.export is not None:
             rows = await labels.of_run(args.run_id)

@@ -223,7 +223,9 @@ def sample_page(
     return page(f"{run_id} · sample {sample.n}", "".join(parts), script=SCRIPT)
 
 
-def summary_page(run_id: str, summary: dict[str, Any]) -> str:
+def summary_table(summary: dict[str, Any]) -> str:
+    """The human-validation table beside the paper's figures, as HTML (the app's page and report.html)."""
+
     def cell(figure: dict[str, Any]) -> str:
         if not figure["total"]:
             return "-"
@@ -244,10 +246,14 @@ def summary_page(run_id: str, summary: dict[str, Any]) -> str:
         f"{name} {relevance[name]:.2f}" if relevance[name] is not None else f"{name} -"
         for name in ("precision", "recall", "f1")
     )
-    body = (
-        f"<h1>Human validation of run {escape(run_id)}</h1><p class=meta>{summary['reviewed_samples']} samples reviewed;"
-        " each share with its 95% Wilson interval and count</p>"
+    return (
+        f"<p class=meta>{summary['reviewed_samples']} samples reviewed; each share with its 95% Wilson interval"
+        " and count</p>"
         f"<table><tr><th>criterion</th><th>this run</th><th>paper (HotpotQA / MuSiQue)</th></tr>{rows}</table>"
         f"<p>Relevance labels against the reviewers' corrections: {figures}</p>"
     )
+
+
+def summary_page(run_id: str, summary: dict[str, Any]) -> str:
+    body = f"<h1>Human validation of run {escape(run_id)}</h1>{summary_table(summary)}"
     return page(f"{run_id} · summary", body)

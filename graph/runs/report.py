@@ -143,9 +143,13 @@ def _example(record: Mapping[str, Any]) -> str:
 
 
 def render_report(
-    document: Mapping[str, Any], finished: Sequence[Mapping[str, Any]], examples: Sequence[Mapping[str, Any]]
+    document: Mapping[str, Any],
+    finished: Sequence[Mapping[str, Any]],
+    examples: Sequence[Mapping[str, Any]],
+    review: str | None = None,
 ) -> str:
-    """The whole page as a string: `finished` as `RunStore.finished` gives it, `examples` whole records."""
+    """The whole page as a string: `finished` as `RunStore.finished` gives it, `examples` whole records,
+    `review` the human-validation table (HTML, escaped already) once people have reviewed the run."""
     summary = document["funnel"]
     records = [row["brief"] for row in finished if row.get("brief")]
     difficulty = Counter(r["difficulty"] for r in records)
@@ -197,6 +201,8 @@ def render_report(
         or '<p class="note">no accepted records</p>',
     }
     sections = "".join(f'<section id="{key}"><h2>{esc(title)}</h2>{bodies[key]}</section>' for key, title in SECTIONS)
+    if review is not None:
+        sections += f'<section id="review"><h2>Human review</h2>{review}</section>'
     models = ", ".join(f"{role} {spec}" for role, spec in document["models"].items())
     shortfall = document.get("shortfall") or {}
     short = (
@@ -220,5 +226,6 @@ def write_report(
     document: Mapping[str, Any],
     finished: Sequence[Mapping[str, Any]],
     examples: Sequence[Mapping[str, Any]],
+    review: str | None = None,
 ) -> None:
-    folder.write(folder.report, render_report(document, finished, examples))
+    folder.write(folder.report, render_report(document, finished, examples, review))
