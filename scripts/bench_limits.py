@@ -64,7 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--setting",
         action="append",
         metavar="rpm=N|tpm=N",
-        help="a limit to run against (repeatable; default rpm=30 and tpm=60000)",
+        help="a limit to run against (repeatable; default rpm=30 and tpm=40000)",
     )
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per stub call (default 0.2)")
     parser.add_argument("--database-url", help="server of the collection (default: the embedded one, demo corpus)")
@@ -132,7 +132,7 @@ def prefix_shares(record: Path) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    settings = args.setting or ["rpm=30", "tpm=60000"]
+    settings = args.setting or ["rpm=30", "tpm=40000"]
     extractor_model = DEFAULT_MODELS["extractor"].partition(":")[2]
     with tempfile.TemporaryDirectory(prefix="triad-bench-limits-") as folder:
         work = Path(folder)

@@ -164,6 +164,10 @@ class AdaptiveLimiter:
 #: that a request the provider received later than it left is gone from its window too.
 QUOTA_WINDOW_S = 61.0
 
+#: Seconds a reservation that does not fit sleeps at most before it looks again: requests in flight hold
+#: their estimates until their replies correct them, and a correction may make room sooner.
+QUOTA_RECHECK_S = 0.25
+
 #: Characters per prompt token assumed before the provider has counted (it counts about four; fewer here
 #: over-estimates, which keeps a quota from being overrun).
 CHARS_PER_TOKEN_ESTIMATE = 3
@@ -230,8 +234,9 @@ class MinuteQuota:
                     sent = _Sent(now, tokens)
                     self._sent.append(sent)
                     return sent
-                self.waited_s += wait
-                await asyncio.sleep(wait)
+                pause = min(wait, QUOTA_RECHECK_S)
+                self.waited_s += pause
+                await asyncio.sleep(pause)
 
     @staticmethod
     def sending(sent: _Sent) -> None:

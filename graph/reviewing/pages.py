@@ -156,6 +156,29 @@ def _history(sample: ReviewSample) -> str:
     return f"<h2>History</h2><ul>{items}</ul>" if items else ""
 
 
+def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
+    """The labels' boxes (keys 1-4), the note and the save status: at the top, where the keys act."""
+    if sample.accepted:
+        boxes = "".join(
+            f'<label><input type="checkbox" data-criterion="{name}" name="{name}"{" checked" if labels.get(name) else ""}>'
+            f" <kbd>{key}</kbd> {CRITERION_TEXT[name]}</label>"
+            for key, name in enumerate(CRITERIA, start=1)
+        )
+    else:
+        checked = " checked" if labels.get("rejection_right") else ""
+        boxes = (
+            f'<label><input type="checkbox" data-criterion="rejection_right" name="rejection_right"{checked}>'
+            " <kbd>1</kbd> the rejection was right</label>"
+        )
+    return (
+        f"<div class=criteria>{boxes}</div>"
+        f'<textarea name="note" rows="2" cols="80" placeholder="note">{escape(str(labels.get("note", "")))}</textarea>'
+        '<p><span id="status" class="status"></span> <span class=meta>keys: <kbd>1</kbd>-<kbd>4</kbd> toggle, '
+        "<kbd>s</kbd> save, <kbd>j</kbd>/<kbd>k</kbd> next/previous; every change is saved; an unticked box "
+        "is a no</span></p>"
+    )
+
+
 def sample_page(
     run_id: str, sample: ReviewSample, labels: dict[str, Any], previous: int | None, next_: int | None
 ) -> str:
@@ -167,6 +190,11 @@ def sample_page(
         + (f" ({escape(sample.end_reason)})" if sample.end_reason else "")
         + (f" · temporal {str(sample.temporal).lower()} · {escape(sample.difficulty or '')}" if sample.accepted else "")
         + f" · bridge topic <mark class=bridge>{escape(bridge)}</mark></p>",
+        f'<form id="labels" data-action="/api/labels/{sample.n}"'
+        + (f' data-next="/sample/{next_}"' if next_ is not None else "")
+        + (f' data-previous="/sample/{previous}"' if previous is not None else "")
+        + ' onsubmit="return false">',
+        _criteria(sample, labels),
     ]
     supporting = line.get("supporting") or []
     parts.append("<h2>Supporting chunks</h2>")
@@ -177,26 +205,13 @@ def sample_page(
         )
     if not supporting and line.get("supporting_ids"):
         parts.append(f"<p class=meta>{escape(', '.join(map(str, line['supporting_ids'])))}</p>")
-    form = [
-        f'<form id="labels" data-action="/api/labels/{sample.n}"'
-        + (f' data-next="/sample/{next_}"' if next_ is not None else "")
-        + (f' data-previous="/sample/{previous}"' if previous is not None else "")
-        + ' onsubmit="return false">'
-    ]
     if sample.accepted:
-        form.append("<h2>Criteria</h2><div class=criteria>")
-        for key, name in enumerate(CRITERIA, start=1):
-            checked = " checked" if labels.get(name) else ""
-            form.append(
-                f'<label><input type="checkbox" data-criterion="{name}" name="{name}"{checked}> <kbd>{key}</kbd> '
-                f"{CRITERION_TEXT[name]}</label>"
-            )
-        form.append("</div><h2>Contexts</h2><p class=meta>tick = relevant; untick or tick to correct the label</p>")
+        parts.append("<h2>Contexts</h2><p class=meta>ticked = relevant; tick or untick to correct a label</p>")
         flips = labels.get("relevance") or {}
         for context in sample.contexts:
             original = bool(context["relevant"])
             now = flips.get(context["id"], original)
-            form.append(
+            parts.append(
                 f'<div class="chunk"><label><input type="checkbox" data-context="{escape(context["id"])}"'
                 f' data-original="{str(original).lower()}"{" checked" if now else ""}> {escape(context["origin"])}'
                 f" · labelled {'relevant' if original else 'not relevant'}</label><div class=meta>{escape(context['id'])}</div>"
@@ -207,18 +222,7 @@ def sample_page(
             parts.append(
                 f"<p><b>Unanswerable variant</b> (expected: abstain): {escape(', '.join(unanswerable.get('contexts', [])))}</p>"
             )
-    else:
-        checked = " checked" if labels.get("rejection_right") else ""
-        form.append(
-            f'<h2>Rejection</h2><div class=criteria><label><input type="checkbox" data-criterion="rejection_right"'
-            f' name="rejection_right"{checked}> <kbd>1</kbd> the rejection was right</label></div>'
-        )
-    form.append(
-        f'<h2>Note</h2><textarea name="note" rows="3" cols="80">{escape(str(labels.get("note", "")))}</textarea>'
-        '<p><span id="status" class="status"></span> <span class=meta>keys: <kbd>1</kbd>-<kbd>4</kbd> toggle, '
-        "<kbd>s</kbd> save, <kbd>j</kbd>/<kbd>k</kbd> next/previous; every change is saved</span></p></form>"
-    )
-    parts.append("".join(form))
+    parts.append("</form>")
     parts.append(_history(sample))
     return page(f"{run_id} · sample {sample.n}", "".join(parts), script=SCRIPT)
 
