@@ -31,6 +31,7 @@ from graph.config.cli import add_database_options, add_state_options, command_pa
 from graph.config.errors import UserError, exit_on_user_error, redact, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
+from graph.evaluation.session import as_the_run_read_it, run_settings
 from graph.reviewing.app import Review, build_app
 from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import summary_table
@@ -39,7 +40,9 @@ from graph.reviewing.summary import format_summary, summarise
 from graph.runs.files import RunFolder, check_run_id
 from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.services import open_state
-from graph.store.database import CONNECT_TIMEOUT_S, in_schema, prepare_state_schema, state_url
+from graph.store.corpus import Corpus
+from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
+from graph.store.layout import ColumnChoice
 
 DEFAULT_PORT = 8765
 
@@ -92,6 +95,25 @@ async def _labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnectionPool
     labels = ReviewLabels(pool)
     await labels.setup()
     return labels, pool
+
+
+async def _store(settings: Settings, args: argparse.Namespace) -> Corpus | None:
+    """The run's store, read as the run read it, for the texts of rejected samples' chunks; None (and a
+    note) when it cannot be opened: those samples then show their chunk ids only."""
+    store_settings = as_the_run_read_it(settings, run_settings(settings.runs_dir / args.run_id / "run.json"), args)
+    if not store_settings.collection:
+        return None
+    try:
+        url = await asyncio.to_thread(database_url, store_settings)
+        return await Corpus.open(
+            url,
+            store_settings.collection,
+            schema=store_settings.schema_name,
+            columns=ColumnChoice(**store_settings.column_settings()),
+        )
+    except UserError as error:
+        print(f"note: rejected samples show their chunk ids only: {error}", file=sys.stderr)
+        return None
 
 
 async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
@@ -147,7 +169,14 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
         _check_port(args.host, args.port)
         token = None if _loopback(args.host) else secrets.token_urlsafe(18)
         chosen = review_set(samples, args.sample, args.seed) if args.sample else []
+        corpus = await _store(settings, args)
         review = Review(args.run_id, samples, chosen, args.reviewer or getpass.getuser(), labels, token)
+        if corpus is not None:
+
+            async def chunks(ids: list[str]) -> list[dict[str, Any]]:
+                return [{"id": c.id, "text": c.text, "metadata": c.metadata} for c in await corpus.get(ids)]
+
+            review.chunks = chunks
         config = uvicorn.Config(build_app(review), host=args.host, port=args.port, log_level="warning")
         server = uvicorn.Server(config)
         serving = asyncio.ensure_future(server.serve())
@@ -161,7 +190,11 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
                 + " (Ctrl-C to stop)",
                 flush=True,
             )
-        await serving
+        try:
+            await serving
+        finally:
+            if corpus is not None:
+                await corpus.close()
     finally:
         await pool.close()
 

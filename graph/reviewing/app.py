@@ -7,7 +7,8 @@ token the printed URL holds (as `?token=`, then as a cookie), or it gets 403.
 from __future__ import annotations
 
 import hmac
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.applications import Starlette
@@ -35,6 +36,8 @@ class Review:
     reviewer: str
     labels: ReviewLabels
     token: str | None = None
+    chunks: Callable[[list[str]], Awaitable[list[dict[str, Any]]]] | None = None
+    """Reads chunks from the store by id (a rejected sample's line names its chunks, not their texts)."""
 
     @property
     def order(self) -> list[int]:
@@ -65,12 +68,18 @@ def build_app(review: Review) -> Starlette:
         previous = order[at - 1] if at > 0 else None
         following = order[at + 1] if at + 1 < len(order) else None
         labels: dict[str, Any] = mine[0]["labels"] if mine else {}
-        return HTMLResponse(sample_page(review.run_id, review.samples[n], labels, previous, following))
+        shown = review.samples[n]
+        if not shown.accepted and review.chunks is not None and shown.line.get("supporting_ids"):
+            shown = replace(shown, line={**shown.line, "supporting": await review.chunks(shown.line["supporting_ids"])})
+        return HTMLResponse(sample_page(review.run_id, shown, labels, previous, following))
 
     async def save(request: Request) -> Response:
         n = int(request.path_params["n"])
         if n not in review.samples:
             return JSONResponse({"error": f"no sample {n}"}, status_code=404)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            # A form another site posts cannot set this type without the browser asking first.
+            return JSONResponse({"error": "send the labels as application/json"}, status_code=415)
         try:
             given = await request.json()
         except ValueError:

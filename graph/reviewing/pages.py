@@ -114,10 +114,15 @@ def list_page(
         "difficulty": ["hard", "medium", "easy"],
         "status": ["to review", "reviewed"],
     }
+
+    def count(name: str, value: str) -> int:
+        return sum(matches(s, s.n in reviewed, {name: value}) for s in samples.values())
+
     selects = "".join(
         f'<label>{name} <select name="{name}"><option value="">all</option>'
         + "".join(
-            f'<option value="{escape(value)}"{" selected" if filters.get(name) == value else ""}>{escape(value)}</option>'
+            f'<option value="{escape(value)}"{" selected" if filters.get(name) == value else ""}>'
+            f"{escape(value)} ({count(name, value)})</option>"
             for value in values
         )
         + "</select></label>"

@@ -157,13 +157,14 @@ def test_a_rejected_sample_is_labelled_for_whether_its_rejection_was_right(runs:
         page.goto(url)
         page.click("tr[data-n] a")
         assert page.locator("text=the rejection was right").count() == 1
+        assert page.locator(".chunk").count() >= 2  # its chunks' texts, read from the store as the run read it
         label_with_keys(page, "1")
     page.close()
     summary = run_cli("graph.review", "strict-review", "--runs-dir", str(runs), "--summary")
     assert "(1 of 1)" in [line for line in summary.stdout.splitlines() if line.startswith("rejections right")][0]
 
 
-def test_off_loopback_every_request_needs_the_printed_token(runs: Path) -> None:
+def test_off_loopback_every_request_needs_the_printed_token_and_labels_come_as_json(runs: Path) -> None:
     import urllib.error
     import urllib.request
 
@@ -175,6 +176,12 @@ def test_off_loopback_every_request_needs_the_printed_token(runs: Path) -> None:
         assert refused.value.code == 403
         with urllib.request.urlopen(url, timeout=10) as answered:
             assert answered.status == 200
+    with review_app(runs, "reviewed") as url:  # a form another site posts is refused: labels come as JSON only
+        forged = urllib.request.Request(f"{url}api/labels/0", data=b'{"answerable": false}', method="POST")
+        forged.add_header("Content-Type", "text/plain")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(forged, timeout=10)
+        assert refused.value.code == 415
 
 
 def test_bad_input_is_one_line(runs: Path, tmp_path: Path) -> None:
