@@ -176,13 +176,25 @@ class Settings(BaseModel):
             unknown = sorted(set(table) - set(COLUMN_SETTINGS))
             if unknown:
                 raise ValueError(f"[collections.{name}] has unknown keys {', '.join(unknown)}")
+            try:
+                Settings.model_validate(table)
+            except ValidationError as error:
+                first = error.errors()[0]
+                raise ValueError(f"[collections.{name}] {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
         return value
 
     @field_validator("database_url", "state_url")
     @classmethod
     def _libpq_url(cls, value: str | None) -> str | None:
-        """A SQLAlchemy URL (`postgresql+psycopg://...`, as langchain-postgres configs hold) as libpq takes it."""
-        return re.sub(r"^postgres(?:ql)?\+\w+://", "postgresql://", value.strip()) if value else value
+        """A SQLAlchemy URL (`postgresql+psycopg://...`, as langchain-postgres configs hold) as libpq takes it;
+        asyncpg's `ssl=` query parameter becomes libpq's `sslmode=`."""
+        if not value:
+            return value
+        url = value.strip()
+        if re.match(r"^postgres(?:ql)?\+asyncpg://", url):
+            url = re.sub(r"([?&])ssl=(true|on|1)(?=&|$)", r"\1sslmode=require", url, flags=re.IGNORECASE)
+            url = re.sub(r"([?&])ssl=", r"\1sslmode=", url)
+        return re.sub(r"^postgres(?:ql)?\+\w+://", "postgresql://", url)
 
     def model_for(self, role: str) -> str:
         """A role's model spec: its own setting, else `llm`, else the paper's model."""

@@ -256,7 +256,9 @@ class LLMGateway:
         key = request_key(model.role, conversation, schema) if keyed else ""
         if model.replay_file is not None:
             return self._stored_reply(self._replayed(model, node, schema, key), "replay")
-        cache_key = hashlib.sha256(f"{model.spec}\x1f{key}".encode()).hexdigest()
+        # A thinking setting changes the answer: it is part of the key (none keeps the key it always had).
+        asked = model.spec if model.thinking is None else f"{model.spec}\x1fthinking={model.thinking}"
+        cache_key = hashlib.sha256(f"{asked}\x1f{key}".encode()).hexdigest()
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
             return self._stored_reply(hit, "cache")
         reply = await self._call_provider(model, node, schema, conversation)
@@ -343,6 +345,9 @@ class LLMGateway:
                         MinuteQuota.sending(sent)
                     result = await runnable.ainvoke(conversation)
             except Exception as error:  # provider SDKs raise their own hierarchies; classify() sorts them
+                finished = finish_reason_error(error, attempt)
+                if finished is not None:  # OpenAI's parse() raises where others reply with a finish reason
+                    return finished
                 kind = classify(error)
                 if kind == "auth":
                     raise ProviderUnavailable(
@@ -411,6 +416,25 @@ class LLMGateway:
             finish_reason=str(metadata.get("finish_reason") or metadata.get("done_reason") or ""),
             attempts=attempts,
         )
+
+
+#: OpenAI's exceptions for a structured reply that ended early, by the finish reason they stand for.
+FINISH_REASON_ERRORS = {"LengthFinishReasonError": "length", "ContentFilterFinishReasonError": "content_filter"}
+
+
+def finish_reason_error(error: BaseException, attempts: int) -> Reply | None:
+    """The reply an OpenAI finish-reason exception stands for (its tokens were paid for); None for other errors."""
+    reason = FINISH_REASON_ERRORS.get(type(error).__name__)
+    if reason is None:
+        return None
+    usage = getattr(getattr(error, "completion", None), "usage", None)
+    return Reply(
+        text="",
+        input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+        output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        finish_reason=reason,
+        attempts=attempts,
+    )
 
 
 def current_thread_id() -> str | None:

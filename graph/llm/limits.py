@@ -57,6 +57,8 @@ def classify(error: BaseException) -> ErrorKind:
         return "rate_limited"
     if status in (401, 403) or "authentication" in name or "permissiondenied" in name or "unauthenticated" in name:
         return "auth"
+    if "API_KEY_INVALID" in str(error) or "API key not valid" in str(error):  # Gemini answers a bad key with a 400
+        return "auth"
     if status is not None and (status >= 500 or status in (408, 409)):
         return "transient"
     if isinstance(error, TimeoutError | asyncio.TimeoutError) or "timeout" in name:
@@ -181,7 +183,13 @@ def estimate_tokens(text_chars: int) -> int:
 @dataclass
 class _Sent:
     at: float
+    """When it was sent, or reserved while it waits to be sent."""
     tokens: int
+    sent: bool = False
+    """A request reserved but not sent yet counts as sent now: it never ages out while it waits."""
+
+    def counted_at(self, now: float) -> float:
+        return self.at if self.sent else now
 
 
 class MinuteQuota:
@@ -206,21 +214,24 @@ class MinuteQuota:
 
     def _prune(self, now: float) -> None:
         cut = now - self.window_s
-        self._sent = sorted((sent for sent in self._sent if sent.at > cut), key=lambda sent: sent.at)
+        kept = (sent for sent in self._sent if sent.counted_at(now) > cut)
+        self._sent = sorted(kept, key=lambda sent: sent.counted_at(now))
 
     def _wait_for(self, tokens: int, now: float) -> float:
         """Seconds until a request of `tokens` fits; 0 when it fits now."""
         waits = [0.0]
-        if self.requests_per_minute is not None and len(self._sent) + 1 > self.requests_per_minute:
-            oldest = self._sent[len(self._sent) - int(self.requests_per_minute)]
-            waits.append(oldest.at + self.window_s - now)
+        # Fewer than one request a minute still lets one through in each window.
+        allowed = max(1, int(self.requests_per_minute)) if self.requests_per_minute is not None else None
+        if allowed is not None and len(self._sent) + 1 > allowed:
+            oldest = self._sent[len(self._sent) - allowed]
+            waits.append(oldest.counted_at(now) + self.window_s - now)
         if self.tokens_per_minute is not None and self._sent:
             excess = sum(s.tokens for s in self._sent) + tokens - self.tokens_per_minute
             for sent in self._sent:  # oldest first: how many must age out before it fits
                 if excess <= 0:
                     break
                 excess -= sent.tokens
-                waits.append(sent.at + self.window_s - now)
+                waits.append(sent.counted_at(now) + self.window_s - now)
         return max(waits)
 
     async def reserve(self, tokens: int) -> _Sent:
@@ -241,7 +252,7 @@ class MinuteQuota:
     @staticmethod
     def sending(sent: _Sent) -> None:
         """The reserved request leaves now: it counts from now on."""
-        sent.at = max(sent.at, time.monotonic())
+        sent.at, sent.sent = max(sent.at, time.monotonic()), True
 
     @staticmethod
     def correct(sent: _Sent, tokens: int) -> None:

@@ -171,7 +171,7 @@ def gemini_schema(schema: type[BaseModel]) -> dict[str, Any]:
 THINKING_LEVELS = ("minimal", "low", "medium", "high")
 
 
-def thinking_options(provider: str, thinking: str | None) -> dict[str, Any]:
+def thinking_options(provider: str, thinking: str | None, model: str = "") -> dict[str, Any]:
     """The constructor options that ask `provider` for a thinking budget or level (none: its default)."""
     if thinking is None:
         return {}
@@ -180,6 +180,10 @@ def thinking_options(provider: str, thinking: str | None) -> dict[str, Any]:
     if budget is None and value not in THINKING_LEVELS and not (provider == "ollama" and value in ("true", "false")):
         raise UserError(f"thinking {thinking!r} is neither a token budget nor one of {', '.join(THINKING_LEVELS)}")
     if provider == "google_genai":
+        if budget is None and model.startswith("gemini-2"):
+            raise UserError(
+                f"{model} takes a thinking budget (a number of tokens; 0 turns it off), not the level {thinking!r}"
+            )
         return {"thinking_budget": budget} if budget is not None else {"thinking_level": value}
     if provider == "openai" and budget is None:
         return {"reasoning_effort": value}
@@ -211,7 +215,7 @@ def make_chat_model(
         raise UserError("replay:FILE is not a chat model; use it as a role's model spec")
     if parsed.provider == IMPORT_PROVIDER:
         return import_chat_model(parsed.name)
-    options = thinking_options(parsed.provider, thinking)
+    options = thinking_options(parsed.provider, thinking, parsed.name)
     cls = _provider_class(parsed.provider)
     if parsed.provider == "google_genai":
         if not google_api_key:
@@ -280,11 +284,22 @@ def resolve_roles(
     missing = [role for role in ROLES if role not in models]
     if missing:
         raise UserError(f"no model for role(s) {', '.join(missing)}")
+    # The base URL is for the provider it is given with: Gemini's when every role is a Gemini model (a
+    # proxy), else the other providers' (a local server beside Gemini roles).
+    providers = {role: ModelSpec.parse(m).provider if isinstance(m, str) else "instance" for role, m in models.items()}
+    all_gemini = all(provider == "google_genai" for provider in providers.values())
+
+    def url_for(role: Role) -> str | None:
+        own = (base_urls or {}).get(role)
+        if own:
+            return own
+        return base_url if all_gemini or providers[role] != "google_genai" else None
+
     return {
         role: resolve_role_model(
             role,
             models[role],
-            base_url=(base_urls or {}).get(role) or base_url,
+            base_url=url_for(role),
             google_api_key=google_api_key,
             openai_api_key=openai_api_key,
             timeout_s=timeout_s,

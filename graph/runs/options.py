@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from graph.config.settings import Settings
+from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.llm.gateway import LLMGateway
 from graph.runs.sample import context_for
 from graph.runs.stages import context_overrides
@@ -38,7 +38,7 @@ def plan_cells(
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
 #: Settings a run keeps beside its options: what its samples were drawn from and with which models.
-STORED_SETTINGS = ("collection", "schema_name", "embedding")
+STORED_SETTINGS = ("collection", "schema_name", "embedding", "thinking")
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,14 @@ RUN_OPTION_NAMES = tuple(f.name for f in fields(RunOptions))
 
 
 def stored_settings(settings: Settings, stored: dict[str, Any], models_given: dict[str, str]) -> Settings:
-    """The settings a stored run's samples use; model specs given now (`--llm`, `--ROLE-model`) still win."""
+    """The settings a stored run's samples use; model specs given now (`--llm`, `--ROLE-model`) still win.
+
+    The collection's columns and distance are the run's (its `[collections]` entry), whatever the
+    environment or triad.toml say now.
+    """
     kept = dict(stored["settings"])
+    if "collections" in kept:
+        kept.update(dict.fromkeys(COLUMN_SETTINGS))
     kept.update({f"{role}_model": spec for role, spec in models_given.items()})
     return settings.model_copy(update=kept)
 

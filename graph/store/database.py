@@ -134,7 +134,7 @@ def prepare_state_schema(url: str, schema: str) -> bool:
         raise UserError(
             f"cannot create schema {schema!r} for triad's runs in {redact(url)} ({first_line(error)}); {STATE_FIX}"
         ) from None
-    except psycopg.OperationalError as error:
+    except psycopg.Error as error:  # unreachable, or a URL libpq cannot parse
         raise UserError(
             f"cannot connect to the state database {redact(url)} ({first_line(error)}); "
             "fix --state-url / TRIAD_STATE_URL"

@@ -27,7 +27,7 @@ LEGACY_EMBEDDINGS = "langchain_pg_embedding"
 DISTANCE_OPERATORS = {"cosine": "<=>", "l2": "<->", "ip": "<#>"}
 
 #: Column types that can hold a chunk's id, its text, its JSON metadata.
-ID_TYPES = ("uuid", "text", "varchar", "bpchar", "int4", "int8")
+ID_TYPES = ("uuid", "text", "varchar", "bpchar")
 TEXT_TYPES = ("text", "varchar", "bpchar")
 JSON_TYPES = ("json", "jsonb")
 
@@ -68,8 +68,6 @@ class Layout:
     distance: str = "cosine"
     declared_dimension: int | None = None
     """The dimension the column's type fixes (`vector(384)`); None for a plain `vector` column."""
-    columns: dict[str, Any] = field(default_factory=dict)
-    """The columns as found, by role, for run.json and messages."""
 
     @property
     def operator(self) -> sql.SQL:
@@ -192,6 +190,8 @@ async def _table_layout(
     if columns[embedding] != "vector":
         raise UserError(f"column {embedding!r} of table {name} is not a pgvector vector; fix --embedding-column")
     keys = [c for c in await _primary_key(conn, identifier) if columns.get(c) in ID_TYPES]
+    if columns.get("langchain_id") in ID_TYPES and "langchain_id" not in keys:  # a table made without a key
+        keys.append("langchain_id")
     id_column = _pick(name, "id", "--id-column", choice.id_column, ("langchain_id",), keys)
     listed = set(choice.metadata_columns or ())
     if choice.metadata_json_column == "none":
@@ -227,13 +227,6 @@ async def _table_layout(
         id_type="uuid" if columns[id_column] == "uuid" else "text",
         distance=choice.distance,
         declared_dimension=await _declared_dimension(conn, identifier, embedding),
-        columns={
-            "id_column": id_column,
-            "content_column": content,
-            "embedding_column": embedding,
-            "metadata_json_column": json_column or "none",
-            "metadata_columns": list(metadata_columns),
-        },
     )
 
 
@@ -243,7 +236,8 @@ async def detect_layout(
     """Find `collection` as a PGVectorStore table first, then as a legacy PGVector collection."""
     choice = choice or ColumnChoice()
     columns = await _table_columns(conn, schema, collection)
-    if columns and (schema, collection) != ("public", LEGACY_EMBEDDINGS):
+    is_table = bool(columns) and (schema, collection) != ("public", LEGACY_EMBEDDINGS)
+    if is_table and ("vector" in columns.values() or choice.embedding_column):
         return await _table_layout(conn, schema, collection, columns, choice)
     if await _table_columns(conn, "public", LEGACY_COLLECTIONS):
         cursor = await conn.execute(
@@ -266,8 +260,15 @@ async def detect_layout(
                 distance=choice.distance,
                 declared_dimension=await _declared_dimension(conn, table, "embedding"),
             )
+    if is_table:  # a table of that name, but no vector column: say so
+        return await _table_layout(conn, schema, collection, columns, choice)
     # A table the role may not read has no columns it can see, yet the catalogue names it.
-    cursor = await conn.execute("SELECT to_regclass(%s)", (sql.Identifier(schema, collection).as_string(conn),))
+    try:
+        cursor = await conn.execute("SELECT to_regclass(%s)", (sql.Identifier(schema, collection).as_string(conn),))
+    except psycopg.errors.InsufficientPrivilege:
+        raise UserError(
+            f"permission denied on schema {schema}: grant USAGE on it to this role, or use a role that may read it"
+        ) from None
     if (await cursor.fetchone() or (None,))[0] is not None:
         raise UserError(
             f"permission denied on {schema}.{collection}: grant SELECT on it to this role, "

@@ -67,12 +67,12 @@ def test_a_default_model_run_against_the_gemini_api_is_accepted_and_billed(pg_ur
 def test_thinking_set_for_a_role_is_sent_and_kept_in_provenance(pg_url, demo_slice, gemini, tmp_path) -> None:
     state, stub_url = gemini
     env = {"GOOGLE_API_KEY": KEY, "TRIAD_LLM_BASE_URL": stub_url}
-    run_on(pg_url, demo_slice, tmp_path, "--count", "1", "--thinking", "validator=0", "--thinking", "generator=high",
+    run_on(pg_url, demo_slice, tmp_path, "--count", "1", "--thinking", "generator=0", "--thinking", "validator=high",
            env=env)  # fmt: skip
     configs = [request["generationConfig"].get("thinkingConfig") for request in state.requests]
     assert {"thinking_budget": 0} in configs and {"thinking_level": "HIGH"} in configs and None in configs
     record = json.loads((tmp_path / tmp_path.name / "dataset.jsonl").read_text().splitlines()[0])
-    assert record["provenance"]["thinking"] == {"generator": "high", "validator": "0"}
+    assert record["provenance"]["thinking"] == {"generator": "0", "validator": "high"}
 
 
 def test_per_minute_quotas_keep_a_16_way_run_free_of_429s(pg_url, demo_slice, tmp_path) -> None:

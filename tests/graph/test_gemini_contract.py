@@ -18,6 +18,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 import state.schemas as schemas
+from graph.config.errors import UserError
 from graph.config.settings import resolve_settings
 from graph.llm.gateway import LLMGateway, build_gateway
 from graph.llm.limits import RetryPolicy
@@ -53,7 +54,8 @@ def stub() -> Iterator[tuple[StubState, str]]:
 
 def gateway(url: str, **settings: object) -> LLMGateway:
     resolved = resolve_settings(
-        {"llm": "google_genai:gemini-2.5-flash", "llm_base_url": url, "google_api_key": KEY, **settings}, env={}
+        {"llm": "google_genai:gemini-2.5-flash", "llm_base_url": url, "google_api_key": KEY, **settings},
+        env={},  # type: ignore[dict-item]
     )
     built = build_gateway(resolved)
     built.retry = RetryPolicy(base_delay_s=0.01, max_delay_s=5.0, max_total_wait_s=20.0)
@@ -137,8 +139,10 @@ def test_thinking_per_role_goes_on_the_wire_as_gemini_takes_it(stub) -> None:  #
     built = gateway(url, thinking={"validator": "0"})
     ask(built)
     assert state.requests[-1]["generationConfig"]["thinkingConfig"] == {"thinking_budget": 0}
-    ask(gateway(url, thinking={"validator": "low"}))
+    ask(gateway(url, llm="google_genai:gemini-3.1-flash-lite-preview", thinking={"validator": "low"}))
     assert state.requests[-1]["generationConfig"]["thinkingConfig"] == {"thinking_level": "LOW"}
+    with pytest.raises(UserError, match="takes a thinking budget"):  # 2.5 models take budgets, not levels
+        gateway(url, thinking={"validator": "low"})
     ask(gateway(url))  # none given: the provider's own default, nothing sent
     assert "thinkingConfig" not in state.requests[-1]["generationConfig"]
 

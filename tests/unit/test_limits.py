@@ -108,6 +108,7 @@ def test_a_minute_quota_is_never_exceeded_in_any_window_and_corrections_count() 
 
     async def one(tokens: int) -> None:
         reservation = await quota.reserve(tokens)
+        MinuteQuota.sending(reservation)
         sent.append((reservation.at, tokens))
         MinuteQuota.correct(reservation, tokens // 2)  # the provider counted fewer than estimated
 
@@ -152,3 +153,27 @@ def test_gemini_retry_info_is_read_through_the_wrapper_it_is_raised_in() -> None
             raise RuntimeError("Error calling model (RESOURCE_EXHAUSTED)") from cause
     except RuntimeError as wrapped:
         assert retry_after_seconds(wrapped) == 2.5
+
+
+def test_a_reserved_request_that_waits_to_be_sent_keeps_its_place_and_a_fraction_of_a_request_allows_one() -> None:
+    async def waits_past_the_window() -> tuple[float, float]:
+        quota = MinuteQuota(requests_per_minute=1, tokens_per_minute=None, window_s=0.2)
+        held = await quota.reserve(1)
+        await asyncio.sleep(0.3)  # longer than the window, still not sent: it must not age out
+        started = asyncio.get_running_loop().time()
+        waiting = asyncio.ensure_future(quota.reserve(1))
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+        MinuteQuota.sending(held)
+        await waiting
+        return started, asyncio.get_running_loop().time()
+
+    started, granted = asyncio.run(waits_past_the_window())
+    assert granted - started >= 0.25  # a window after the first was really sent
+
+    async def below_one() -> None:
+        quota = MinuteQuota(requests_per_minute=0.5, tokens_per_minute=None, window_s=0.1)
+        for _ in range(2):
+            MinuteQuota.sending(await quota.reserve(1))
+
+    asyncio.run(below_one())
