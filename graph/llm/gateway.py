@@ -378,8 +378,8 @@ class LLMGateway:
             limiter.succeeded()
             self._provider_ok = True
             reply = self._reply_from(result, attempt)
-            if sent is not None:
-                MinuteQuota.correct(sent, reply.input_tokens)
+            if sent is not None and quota is not None:
+                quota.correct(sent, reply.input_tokens)
             return reply
         raise AssertionError("unreachable: the loop returns or raises")
 

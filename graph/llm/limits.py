@@ -8,8 +8,10 @@ streak of successes. Every wait here is bounded.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -170,6 +172,10 @@ QUOTA_WINDOW_S = 61.0
 #: their estimates until their replies correct them, and a correction may make room sooner.
 QUOTA_RECHECK_S = 0.25
 
+#: Replies whose counts scale the next estimates, and the margin kept above the largest of their ratios.
+RATIO_SAMPLES = 32
+RATIO_MARGIN = 1.05
+
 #: Characters per prompt token assumed before the provider has counted (it counts about four; fewer here
 #: over-estimates, which keeps a quota from being overrun).
 CHARS_PER_TOKEN_ESTIMATE = 3
@@ -185,6 +191,8 @@ class _Sent:
     at: float
     """When it was sent, or reserved while it waits to be sent."""
     tokens: int
+    estimate: int = 0
+    """The tokens reserved for it from its text, before the provider counted."""
     sent: bool = False
     """A request reserved but not sent yet counts as sent now: it never ages out while it waits."""
 
@@ -211,6 +219,14 @@ class MinuteQuota:
         self._lock = asyncio.Lock()
         self.waited_s = 0.0
         """Seconds requests spent waiting for the quota, in all."""
+        self._ratios: deque[float] = deque(maxlen=RATIO_SAMPLES)
+        """The provider's count over the estimate, for the last replies: how much an estimate overshoots."""
+
+    def scaled(self, estimate: int) -> int:
+        """`estimate` scaled by the largest recent ratio of the provider's count to it, with a margin (never up)."""
+        if not self._ratios:
+            return estimate
+        return max(1, math.ceil(estimate * min(1.0, max(self._ratios) * RATIO_MARGIN)))
 
     def _prune(self, now: float) -> None:
         cut = now - self.window_s
@@ -240,9 +256,9 @@ class MinuteQuota:
             while True:
                 now = time.monotonic()
                 self._prune(now)
-                wait = self._wait_for(tokens, now)
+                wait = self._wait_for(self.scaled(tokens), now)
                 if wait <= 0:
-                    sent = _Sent(now, tokens)
+                    sent = _Sent(now, self.scaled(tokens), estimate=tokens)
                     self._sent.append(sent)
                     return sent
                 pause = min(wait, QUOTA_RECHECK_S)
@@ -254,8 +270,9 @@ class MinuteQuota:
         """The reserved request leaves now: it counts from now on."""
         sent.at, sent.sent = max(sent.at, time.monotonic()), True
 
-    @staticmethod
-    def correct(sent: _Sent, tokens: int) -> None:
+    def correct(self, sent: _Sent, tokens: int) -> None:
         """The provider's own count of a sent request's prompt tokens, in place of the estimate."""
         if tokens > 0:
             sent.tokens = tokens
+            if sent.estimate:
+                self._ratios.append(tokens / sent.estimate)

@@ -110,7 +110,7 @@ def test_a_minute_quota_is_never_exceeded_in_any_window_and_corrections_count() 
         reservation = await quota.reserve(tokens)
         MinuteQuota.sending(reservation)
         sent.append((reservation.at, tokens))
-        MinuteQuota.correct(reservation, tokens // 2)  # the provider counted fewer than estimated
+        quota.correct(reservation, tokens // 2)  # the provider counted fewer than estimated
 
     async def many() -> None:
         await asyncio.gather(*(one(tokens) for tokens in [30] * 12 + [90] * 3))
