@@ -232,6 +232,10 @@ def sample_page(
     return page(f"{run_id} · sample {sample.n}", "".join(parts), script=SCRIPT)
 
 
+def _kappa(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
 def summary_table(summary: dict[str, Any]) -> str:
     """The human-validation table beside the paper's figures, as HTML (the app's page and report.html)."""
 
@@ -255,11 +259,30 @@ def summary_table(summary: dict[str, Any]) -> str:
         f"{name} {relevance[name]:.2f}" if relevance[name] is not None else f"{name} -"
         for name in ("precision", "recall", "f1")
     )
+    per_cell = "".join(
+        f'<tr data-cell="{escape(name)}"><td>{escape(name)}</td>'
+        + "".join(f"<td>{cell(figures_of[criterion])}</td>" for criterion in CRITERIA)
+        + "</tr>"
+        for name, figures_of in summary["cells"].items()
+    )
+    agreement = "".join(
+        f"<li>{CRITERION_TEXT[name]}: Cohen's kappa {_kappa(f['kappa'])} over {f['pairs']} samples</li>"
+        for name, f in summary["agreement"].items()
+        if f["pairs"]
+    )
     return (
         f"<p class=meta>{summary['reviewed_samples']} samples reviewed; each share with its 95% Wilson interval"
         " and count</p>"
         f"<table><tr><th>criterion</th><th>this run</th><th>paper (HotpotQA / MuSiQue)</th></tr>{rows}</table>"
         f"<p>Relevance labels against the reviewers' corrections: {figures}</p>"
+        + (f"<p>Two reviewers' agreement:</p><ul>{agreement}</ul>" if agreement else "")
+        + (
+            "<h3>Per cell</h3><table><tr><th>cell</th>"
+            + "".join(f"<th>{CRITERION_TEXT[name]}</th>" for name in CRITERIA)
+            + f"</tr>{per_cell}</table>"
+            if per_cell
+            else ""
+        )
     )
 
 

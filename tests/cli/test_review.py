@@ -130,6 +130,7 @@ def test_review_a_sample_with_the_keyboard_then_reload_and_summarise(runs: Path,
     assert "precision 1.00, recall 0." in summary.stdout  # a context relabelled relevant: the labeller missed it
     report = (runs / "reviewed" / "report.html").read_text()  # written again with the table
     assert '<section id="review">' in report and "(3/3)" in report
+    assert 'data-cell="comparison/open"' in report and "Cohen's kappa" in report
     export = runs / "labels.jsonl"
     exported = run_cli("graph.review", "reviewed", "--runs-dir", str(runs), "--export", str(export))
     assert exported.returncode == 0, exported.stderr
