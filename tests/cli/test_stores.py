@@ -45,6 +45,7 @@ def test_a_sqlalchemy_url_is_taken_as_langchain_postgres_configs_write_it(pg_url
         ("graph.run", f"host=127.0.0.1 port=9 user=reader password={CANARY}"),
         ("graph.ingest", f"postgresql+asyncpg://reader:{CANARY}@127.0.0.1:9/rag"),
         ("graph.replay", f"postgresql+psycopg2://reader:{CANARY}@127.0.0.1:9/rag"),
+        ("graph.replay", f"postgresql://reader:{CANARY}@[broken/rag"),  # a URL libpq cannot parse
     ],
 )
 def test_no_error_prints_the_password(command: str, url: str, tmp_path) -> None:
