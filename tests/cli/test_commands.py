@@ -14,7 +14,9 @@ from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_stor
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
 
-@pytest.mark.parametrize("module", ["graph.run", "graph.ingest", "graph.db"])
+@pytest.mark.parametrize(
+    "module", ["graph.run", "graph.ingest", "graph.db", "graph.replay", "graph.evaluate", "graph.export", "graph.review"]
+)
 def test_every_command_has_help(module: str) -> None:
     result = run_cli(module, "--help")
     assert result.returncode == 0
