@@ -15,7 +15,8 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
 
 @pytest.mark.parametrize(
-    "module", ["graph.run", "graph.ingest", "graph.db", "graph.replay", "graph.evaluate", "graph.export", "graph.review"]
+    "module",
+    ["graph.run", "graph.ingest", "graph.db", "graph.replay", "graph.evaluate", "graph.export", "graph.review"],
 )
 def test_every_command_has_help(module: str) -> None:
     result = run_cli(module, "--help")
