@@ -67,7 +67,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="a limit to run against (repeatable; default rpm=30 and tpm=40000)",
     )
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per stub call (default 0.2)")
-    parser.add_argument("--database-url", help="server of the collection (default: the embedded one, demo corpus)")
+    parser.add_argument(
+        "--database-url", help="server of the collection and the runs (default: the embedded one, demo corpus)"
+    )
     parser.add_argument("--collection", help="collection to run on (default: the demo corpus)")
     return parser.parse_args(argv)
 
@@ -80,8 +82,8 @@ def run(args: argparse.Namespace, kind: str, limit: float, record: Path, work: P
     with gemini_stub(state) as url:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_")}
         env.update({"GOOGLE_API_KEY": "bench-key", "TRIAD_LLM_BASE_URL": url, "TRIAD_RUNS_DIR": str(work)})
-        if args.database_url:
-            env["TRIAD_DATABASE_URL"] = args.database_url
+        if args.database_url:  # the run's state on the collection's server, in triad's schema
+            env["TRIAD_DATABASE_URL"] = env["TRIAD_STATE_URL"] = args.database_url
         source = ["--collection", args.collection] if args.collection else ["--demo"]
         command = [
             sys.executable, "-m", "graph.run", *source, "--count", str(args.count), "--concurrency", "16",
