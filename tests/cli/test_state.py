@@ -76,10 +76,10 @@ def test_in_the_stores_database_runs_keep_to_a_schema_of_their_own(pg_url: str, 
 
 def test_a_role_that_may_not_create_the_state_is_told_to_pass_a_state_url(pg_url: str, demo_slice: str, tmp_path):
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP ROLE IF EXISTS triad_reader")
-        conn.execute("CREATE ROLE triad_reader LOGIN")
-        conn.execute(f'GRANT SELECT ON "{demo_slice}" TO triad_reader')
-    reader = pg_url.replace("postgresql://postgres:", "postgresql://triad_reader:", 1)
+        conn.execute("DROP ROLE IF EXISTS triad_state_reader")
+        conn.execute("CREATE ROLE triad_state_reader LOGIN")
+        conn.execute(f'GRANT SELECT ON "{demo_slice}" TO triad_state_reader')
+    reader = pg_url.replace("postgresql://postgres:", "postgresql://triad_state_reader:", 1)
     args = one_sample(
         reader, demo_slice, "read-only", tmp_path, "--state-url", reader, "--state-schema", "reader_state"
     )
