@@ -44,6 +44,7 @@ class ReadTimeout(Exception):
         (StatusError(403), "auth"),
         (StatusError(400), "fatal"),
         (AuthenticationError("bad key"), "auth"),
+        (Exception("400 INVALID_ARGUMENT. API key not valid. Please pass a valid API key. API_KEY_INVALID"), "auth"),
         (TimeoutError(), "transient"),
         (ReadTimeout(), "transient"),
         (ConnectionResetError(), "transient"),
