@@ -89,20 +89,24 @@ def test_a_table_the_role_may_not_read_is_named_as_a_missing_privilege(pg_url, d
     assert_one_line_error(result, f"permission denied on public.{demo_slice}", "grant SELECT")
 
 
-def test_chunks_without_an_embedding_are_left_out_with_a_note_and_a_resume_works(pg_url, demo_slice, tmp_path):
-    with psycopg.connect(pg_url, autocommit=True) as conn:
+def copy_with_extra_rows(url: str, source: str, table: str, vector_type: str, embedding: str, note: str, n: int):
+    """`table` (its embedding column of `vector_type`): the rows of `source`, plus `n` of them again with text
+    `(note)` appended and `embedding` (SQL) as their embedding; the added rows' ids."""
+    with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(
-            'CREATE TABLE IF NOT EXISTS "with_pending" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
-            " embedding vector(384), langchain_metadata JSON)"
+            f'CREATE TABLE IF NOT EXISTS "{table}" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
+            f" embedding {vector_type}, langchain_metadata JSON)"
         )
-        conn.execute(f'INSERT INTO with_pending SELECT * FROM "{demo_slice}" ON CONFLICT DO NOTHING')
-        pending = [
-            row[0]
-            for row in conn.execute(
-                "INSERT INTO with_pending SELECT gen_random_uuid(), content || ' (a later version)', NULL,"
-                f' langchain_metadata FROM "{demo_slice}" ORDER BY langchain_id LIMIT 5 RETURNING langchain_id::text'
-            ).fetchall()
-        ]
+        conn.execute(f'INSERT INTO "{table}" SELECT * FROM "{source}" ON CONFLICT DO NOTHING')
+        added = conn.execute(
+            f"""INSERT INTO "{table}" SELECT gen_random_uuid(), content || ' ({note})', {embedding},"""
+            f' langchain_metadata FROM "{source}" ORDER BY langchain_id LIMIT {n} RETURNING langchain_id::text'
+        ).fetchall()
+    return [row[0] for row in added]
+
+
+def test_chunks_without_an_embedding_are_left_out_with_a_note_and_a_resume_works(pg_url, demo_slice, tmp_path):
+    pending = copy_with_extra_rows(pg_url, demo_slice, "with_pending", "vector(384)", "NULL", "a later version", 5)
     args = one_sample(pg_url, "with_pending", "--run-id", "pending-run", "--seed", "4", runs=str(tmp_path))
     first = run_cli("graph.run", *args)
     assert first.returncode == 0, first.stderr
@@ -252,19 +256,7 @@ def test_column_mistakes_are_named(pg_url, demo_slice_chunks, minilm, tmp_path) 
 
 
 def test_embeddings_of_another_dimension_are_left_out_with_a_note(pg_url, demo_slice, tmp_path) -> None:
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute(
-            'CREATE TABLE IF NOT EXISTS "mixed_dims" (langchain_id UUID PRIMARY KEY, content TEXT NOT NULL,'
-            " embedding vector, langchain_metadata JSON)"
-        )
-        conn.execute(f'INSERT INTO mixed_dims SELECT * FROM "{demo_slice}" ON CONFLICT DO NOTHING')
-        odd = [
-            row[0]
-            for row in conn.execute(
-                "INSERT INTO mixed_dims SELECT gen_random_uuid(), content || ' (re-embedded)', '[1,2,3,4,5,6,7,8]',"
-                f' langchain_metadata FROM "{demo_slice}" ORDER BY langchain_id LIMIT 3 RETURNING langchain_id::text'
-            ).fetchall()
-        ]
+    odd = copy_with_extra_rows(pg_url, demo_slice, "mixed_dims", "vector", "'[1,2,3,4,5,6,7,8]'", "re-embedded", 3)
     result = run_cli("graph.run", *one_sample(pg_url, "mixed_dims", "--run-id", "mixed", runs=str(tmp_path)))
     assert result.returncode == 0, result.stderr
     assert "note: 3 chunk(s) of 'mixed_dims' have an embedding of another dimension than the collection's 384" in (
