@@ -4,6 +4,10 @@ START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge |
       -> generate_question -> lint_question -> judge_quality -> judge_sufficiency
       -> (revise_question -> lint_question ...) -> classify_temporal -> extract_contexts
       -> finalize_sample -> END
+
+A generated unanswerable sample leaves the bridge search out:
+      retrieve_neighbours -> generate_unanswerable -> lint_question -> judge_unanswerable
+      -> (generate_unanswerable -> lint_question ...) -> finalize_sample -> END
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
 from nodes.lint import lint_question
 from nodes.ports import Services
 from nodes.seed import retrieve_neighbours, select_seed
+from nodes.unanswerable import generate_unanswerable, judge_unanswerable
 from state.sample import SampleInput, SampleOutput, SampleState
 
 #: The sample graph, typed by its state, the run's context, a sample's input and its output.
@@ -49,12 +54,15 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "classify_temporal": classify_temporal,
     "extract_contexts": extract_contexts,
     "finalize_sample": finalize_sample,
+    "generate_unanswerable": generate_unanswerable,
+    "judge_unanswerable": judge_unanswerable,
 }
 
 
 #: Where a sample goes after each node that decides (the other edges are fixed).
 ROUTES: dict[str, Callable[..., str]] = {
     "select_seed": routing.route_after_select_seed,
+    "retrieve_neighbours": routing.route_after_neighbours,
     "propose_bridge": routing.route_after_propose_bridge,
     "match_bridge": routing.route_after_match_bridge,
     "generate_question": routing.route_after_generate,
@@ -64,6 +72,8 @@ ROUTES: dict[str, Callable[..., str]] = {
     "revise_question": routing.route_after_generate,
     "classify_temporal": routing.route_after_temporal,
     "extract_contexts": routing.route_after_extract,
+    "generate_unanswerable": routing.route_after_generate,
+    "judge_unanswerable": routing.route_after_judge_unanswerable,
 }
 
 
@@ -107,7 +117,6 @@ def build_graph(services: ServicesFactory | None = None) -> SampleGraph:
         builder.add_node(name, with_services(node, services) if services else node)
 
     builder.add_edge(START, "select_seed")
-    builder.add_edge("retrieve_neighbours", "propose_bridge")
     for source, route in ROUTES.items():
         builder.add_conditional_edges(source, on_the_event_loop(route))
     builder.add_edge("finalize_sample", END)

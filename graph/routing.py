@@ -11,7 +11,7 @@ from langgraph.graph import END as GRAPH_END
 from langgraph.runtime import Runtime
 
 from nodes.context import Context
-from state.sample import SampleState
+from state.sample import SampleState, is_unanswerable
 
 #: LangGraph's END, typed as the literal the routes' return annotations name.
 END = cast(Literal["__end__"], GRAPH_END)
@@ -23,6 +23,11 @@ def _ended(state: SampleState) -> bool:
 
 def route_after_select_seed(state: SampleState) -> Literal["retrieve_neighbours", "__end__"]:
     return END if _ended(state) else "retrieve_neighbours"
+
+
+def route_after_neighbours(state: SampleState) -> Literal["propose_bridge", "generate_unanswerable"]:
+    """A generated unanswerable question is written from the seed's neighbourhood: it needs no bridge."""
+    return "generate_unanswerable" if is_unanswerable(state) else "propose_bridge"
 
 
 def route_after_propose_bridge(state: SampleState) -> Literal["generate_question", "match_bridge", "__end__"]:
@@ -43,10 +48,23 @@ def round_rejected(state: SampleState) -> bool:
     return any(not v["accepted"] for v in state["verdicts"] if v["revision"] == revision)
 
 
-def route_after_lint(state: SampleState) -> Literal["judge_quality", "revise_question", "__end__"]:
+def route_after_lint(
+    state: SampleState,
+) -> Literal["judge_quality", "revise_question", "judge_unanswerable", "generate_unanswerable", "__end__"]:
     if _ended(state):
         return END
+    if is_unanswerable(state):
+        return "generate_unanswerable" if round_rejected(state) else "judge_unanswerable"
     return "revise_question" if round_rejected(state) else "judge_quality"
+
+
+def route_after_judge_unanswerable(
+    state: SampleState,
+) -> Literal["finalize_sample", "generate_unanswerable", "__end__"]:
+    """Accepted: no retrieved chunk answers it. Rejected with revisions left: the next draft."""
+    if _ended(state):
+        return END
+    return "generate_unanswerable" if round_rejected(state) else "finalize_sample"
 
 
 def route_after_judge_quality(
@@ -67,7 +85,7 @@ def route_after_judge_sufficiency(state: SampleState) -> Literal["classify_tempo
 
 
 def route_after_generate(state: SampleState) -> Literal["lint_question", "__end__"]:
-    """After generate_question or revise_question."""
+    """After generate_question, revise_question or generate_unanswerable."""
     return END if _ended(state) else "lint_question"
 
 

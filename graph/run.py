@@ -2,6 +2,7 @@
 
     python -m graph.run --demo --count 6 --llm replay:graph/demo/demo_replay.jsonl --seed 7
     python -m graph.run --collection my_docs --count 60 --types comparison,composition --hops 3
+    python -m graph.run --collection my_docs --count 50 --queries q.txt --unanswerable-share 0.2
 
 Writes runs/<run_id>/dataset.jsonl (accepted records), rejected.jsonl (every other sample with its
 history) and run.json (configuration without secrets, funnel, tokens, cost), then prints the funnel.
@@ -31,6 +32,7 @@ from graph.runs.files import check_run_id
 from graph.runs.job import run_job
 from graph.runs.options import BINARY_MODES, RunOptions, RunRequest
 from graph.runs.outages import DATABASE_ERRORS
+from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import context_overrides, parse_node_options
 from nodes.context import DEFAULT_MODELS, Context
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, QUESTION_TYPES
@@ -48,6 +50,7 @@ def parse_types(value: str) -> tuple[str, ...]:
 def build_parser() -> argparse.ArgumentParser:
     parser = command_parser("graph.run", __doc__)
     add_run_options(parser.add_argument_group("run"))
+    add_query_options(parser.add_argument_group("queries and unanswerable questions"))
     add_model_options(parser.add_argument_group("models"))
     add_collection_options(parser)
     add_column_options(parser)
@@ -124,6 +127,39 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
     )
 
 
+def add_query_options(queries: argparse._ArgumentGroup) -> None:
+    queries.add_argument(
+        "--queries",
+        type=Path,
+        metavar="FILE",
+        help="seed from real user queries: one per line, or JSON lines with query and an optional role; seeds are "
+        "drawn from the chunks they retrieve (weighted by how many queries did)",
+    )
+    queries.add_argument(
+        "--role-from-queries",
+        action="store_true",
+        help="write each question in the register of the nearest real query (that query is sent to the generator)",
+    )
+    queries.add_argument(
+        "--keep-queries",
+        action="store_true",
+        help="records and the report show query texts (default: a hash; queries may hold personal data)",
+    )
+    queries.add_argument(
+        "--unanswerable-share",
+        type=float,
+        default=RunOptions.unanswerable_share,
+        help="share of --count that are generated unanswerable questions, checked against the retriever's top k "
+        "(default %(default)s)",
+    )
+    queries.add_argument(
+        "--retrieval-k",
+        type=int,
+        default=RunOptions.retrieval_k,
+        help="chunks retrieved per query and per unanswerable question (default %(default)s)",
+    )
+
+
 def add_model_options(models: argparse._ArgumentGroup) -> None:
     models.add_argument("--llm", help="one model spec for all roles, e.g. google_genai:gemini-2.5-flash or replay:FILE")
     for role in ROLES:
@@ -184,6 +220,12 @@ def check_flags(args: argparse.Namespace) -> None:
         raise UserError("--worker joins an existing run: give --resume RUN_ID")
     if not 0 <= args.dedup_threshold <= 1:
         raise UserError("--dedup-threshold is a cosine similarity from 0 (exact duplicates only) to 1")
+    if not 0 <= args.unanswerable_share <= 1:
+        raise UserError("--unanswerable-share is a share of --count from 0 to 1, e.g. 0.2")
+    if args.retrieval_k <= 0:
+        raise UserError("--retrieval-k must be at least 1")
+    if (args.role_from_queries or args.keep_queries) and not (args.queries or args.resume):
+        raise UserError("--role-from-queries and --keep-queries need a query file: give --queries FILE")
     for run_id in (args.run_id, args.resume):
         if run_id is not None:
             check_run_id(run_id)
@@ -211,6 +253,11 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         nodes=nodes,
         dedup_threshold=args.dedup_threshold,
         sufficiency_after_quality_reject=args.sufficiency_after_quality_reject,
+        unanswerable_share=args.unanswerable_share,
+        retrieval_k=args.retrieval_k,
+        role_from_queries=args.role_from_queries,
+        keep_queries=args.keep_queries,
+        **(query_file(args.queries) if args.queries and not args.resume else {}),
     )
     given = models_from_args(args)
     return RunRequest(
@@ -222,7 +269,14 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         record_llm=args.record_llm,
         log_json=args.log_json,
         models_given=given,
+        queries_given=args.queries,
     )
+
+
+def query_file(path: Path) -> dict[str, str]:
+    """The query file as a run keeps it: its absolute path and the digest of its contents (read once here)."""
+    read_queries(path)  # an unreadable or empty file fails here, before any work
+    return {"queries": str(path.resolve()), "queries_digest": file_digest(path)}
 
 
 @exit_on_user_error

@@ -32,6 +32,10 @@ class Context:
     """Nearest chunks retrieved around a seed (and around each chunk in match_bridge)."""
     distractors_k: int = 10
     """Nearest chunks retrieved per supporting chunk as distractor candidates."""
+    retrieval_k: int = 5
+    """Chunks the collection's retriever returns per question: what judge_unanswerable reads (the paper's k)."""
+    embedding: str = "minilm"
+    """The collection's embedding model spec, named in a generated unanswerable record's retrieval check."""
     min_chunk_chars: int = 200
     """Chunks shorter than this are never seeds: too thin to carry a fact."""
     max_question_words: int = 40
@@ -76,6 +80,7 @@ class Context:
             "max_restarts": 0,
             "max_revisions": 0,
             "neighbours_n": 1,
+            "retrieval_k": 1,
             "distractors_k": 0,
             "min_chunk_chars": 0,
             "max_question_words": 1,

@@ -12,7 +12,7 @@ from nodes.common import Update, normalised_answer
 from nodes.context import Context
 from prompts import PROMPT_VERSION
 from state.record import DatasetRecord
-from state.sample import DEFAULT_ROLE, SampleState, latest_draft
+from state.sample import DEFAULT_ROLE, SampleState, is_unanswerable, latest_draft
 
 
 def provenance(state: SampleState, context: Context) -> dict[str, Any]:
@@ -44,26 +44,60 @@ def unanswerable_variant(state: SampleState, context: Context) -> dict[str, Any]
     return {"contexts": irrelevant[: context.max_unanswerable_contexts], "expected": "abstain"}
 
 
-async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """Assemble and validate the SPEC section 3 record."""
-    context = runtime.context
+def answerable_record(state: SampleState, context: Context) -> dict[str, Any]:
+    """The record of a typed multi-hop question: supporting chunks, labelled contexts, difficulty, its variant."""
     draft = latest_draft(state)
-    record: dict[str, Any] = {
-        "id": state.get("thread_id") or f"{context.run_id}/adhoc",
-        "question": draft["question"],
+    return {
         "answer": normalised_answer(draft["answer"], binary=state["binary"]),
-        "question_type": state["question_type"],
-        "binary": state["binary"],
         "temporal": state["temporal"],
-        "role": state.get("role") or DEFAULT_ROLE,
         "bridge_topic": state["bridge_topic"],
-        "construction": draft.get("construction") or {},
         "hops": len(state["supporting"]),
         "supporting": [{"id": c["id"], "text": c["text"], "metadata": c["metadata"]} for c in state["supporting"]],
         "contexts": state["contexts"],
         "n_relevant": state["n_relevant"],
         "difficulty": state["difficulty"],
         "unanswerable": unanswerable_variant(state, context),
+    }
+
+
+def unanswerable_record(state: SampleState, context: Context) -> dict[str, Any]:
+    """The record of a generated unanswerable question: the chunks the retriever returned, none answering it."""
+    retrieved = state["retrieved"]
+    return {
+        "answer": "",
+        "temporal": None,
+        "bridge_topic": "",
+        "hops": 0,
+        "supporting": [],
+        "contexts": [{"id": c["id"], "text": c["text"], "relevant": False, "origin": "retrieved"} for c in retrieved],
+        "n_relevant": 0,
+        "difficulty": None,
+        "unanswerable": None,
+        "answerable": False,
+        "expected": "abstain",
+        "retrieval_check": {
+            "k": context.retrieval_k,
+            "chunk_ids": [c["id"] for c in retrieved],
+            "embedding": context.embedding,
+            "seed_id": state["seed"]["id"],
+        },
+    }
+
+
+async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Assemble and validate the SPEC section 3 record."""
+    context = runtime.context
+    draft = latest_draft(state)
+    guide = context.require_services().queries
+    record: dict[str, Any] = {
+        "id": state.get("thread_id") or f"{context.run_id}/adhoc",
+        "question": draft["question"],
+        "question_type": state["question_type"],
+        "binary": state["binary"],
+        "role": state.get("style_role") or state.get("role") or DEFAULT_ROLE,
+        "construction": draft.get("construction") or {},
+        **(unanswerable_record(state, context) if is_unanswerable(state) else answerable_record(state, context)),
+        "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
         "validation": {"revisions": state.get("revisions", 0), "verdicts": state["verdicts"]},
         "provenance": provenance(state, context),
     }
@@ -91,6 +125,7 @@ REJECTION_FIELDS = (
     "bridge_attempts",
     "restarts",
     "supporting_ids",
+    "retrieved_ids",
     "drafts",
     "verdicts",
     "failure_raw",
@@ -113,6 +148,7 @@ def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
         "bridge_attempts": state.get("bridge_attempts", []),
         "restarts": state.get("restarts", 0),
         "supporting_ids": [c["id"] for c in state.get("supporting", [])],
+        "retrieved_ids": [c["id"] for c in state.get("retrieved", [])],
         "drafts": state.get("drafts", []),
         "verdicts": state.get("verdicts", []),
         "failure_raw": state.get("failure_raw"),

@@ -18,11 +18,35 @@ def labelled_chunks(state: SampleState) -> str:
     return delimit_all("chunk", zip(letter_labels(len(chunks)), (c["text"] for c in chunks), strict=True))
 
 
-def _shared_fields(state: SampleState) -> dict[str, str]:
+#: A real query's wording and its asker's role (`--role-from-queries`), or None.
+Style = tuple[str, str | None] | None
+
+
+def style_of(state: SampleState, context: Context) -> Style:
+    """The wording and role of the real query nearest to the sample's seed, when the run writes in its register."""
+    guide = context.require_services().queries
+    return guide.style(state["seed"]["id"]) if guide is not None and "seed" in state else None
+
+
+def asker(state: SampleState, style: Style) -> str:
+    """Who asks: the real query's role when it has one, else the sample's."""
+    return (style[1] if style else None) or state.get("role") or DEFAULT_ROLE
+
+
+def with_style(user: str, style: Style) -> str:
+    """The request's material, with the real query's wording last when there is one."""
+    return user + generate.STYLE.format(example=delimit("question", "style example", style[0])) if style else user
+
+
+def style_update(style: Style) -> Update:
+    return {"style_role": style[1]} if style and style[1] else {}
+
+
+def _shared_fields(state: SampleState, style: Style = None) -> dict[str, str]:
     return {
         "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]],
         "binary_instruction": generate.BINARY_INSTRUCTIONS[state["binary"]],
-        "role": state.get("role") or DEFAULT_ROLE,
+        "role": asker(state, style),
         "hops": str(len(state["supporting"])),
         "labels": joined(letter_labels(len(state["supporting"]))),
         "bridge_topic": state["bridge_topic"],
@@ -30,8 +54,8 @@ def _shared_fields(state: SampleState) -> dict[str, str]:
     }
 
 
-def generation_messages(state: SampleState) -> list[BaseMessage]:
-    return instructed(generate.SYSTEM, generate.USER.format(**_shared_fields(state)))
+def generation_messages(state: SampleState, style: Style = None) -> list[BaseMessage]:
+    return instructed(generate.SYSTEM, with_style(generate.USER.format(**_shared_fields(state, style)), style))
 
 
 def revision_feedback(state: SampleState) -> str:
@@ -41,17 +65,15 @@ def revision_feedback(state: SampleState) -> str:
     return "\n".join(f"- {v['judge']} check: {v['reason']}" for v in rejections)
 
 
-def revision_messages(state: SampleState) -> list[BaseMessage]:
+def revision_messages(state: SampleState, style: Style = None) -> list[BaseMessage]:
     draft = latest_draft(state)
-    return instructed(
-        revise.SYSTEM,
-        revise.USER.format(
-            **_shared_fields(state),
-            question=delimit("question", "draft", draft["question"]),
-            answer=delimit("answer", "draft", draft["answer"]),
-            feedback=revision_feedback(state),
-        ),
+    user = revise.USER.format(
+        **_shared_fields(state, style),
+        question=delimit("question", "draft", draft["question"]),
+        answer=delimit("answer", "draft", draft["answer"]),
+        feedback=revision_feedback(state),
     )
+    return instructed(revise.SYSTEM, with_style(user, style))
 
 
 def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:
@@ -81,15 +103,19 @@ def draft_from(reply: QuestionDraft, state: SampleState, *, origin: str, revisio
 async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Write the first draft."""
     llm = runtime.context.require_services().llm
-    reply, call = await llm.ask("generator", QuestionDraft, generation_messages(state), node="generate_question")
-    return {"drafts": [draft_from(reply, state, origin="generate", revision=0)], "revisions": 0, "llm_calls": [call]}
+    style = style_of(state, runtime.context)
+    reply, call = await llm.ask("generator", QuestionDraft, generation_messages(state, style), node="generate_question")
+    draft = draft_from(reply, state, origin="generate", revision=0)
+    return {"drafts": [draft], "revisions": 0, "llm_calls": [call], **style_update(style)}
 
 
 @records_failure
 async def revise_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Rewrite the latest draft from its feedback; the prompt carries everything (no chat history)."""
     llm = runtime.context.require_services().llm
-    reply, call = await llm.ask("generator", QuestionDraft, revision_messages(state), node="revise_question")
+    reply, call = await llm.ask(
+        "generator", QuestionDraft, revision_messages(state, style_of(state, runtime.context)), node="revise_question"
+    )
     revisions = state.get("revisions", 0) + 1
     return {
         "drafts": [draft_from(reply, state, origin="revise", revision=revisions)],

@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 from nodes.common import Update, word_count, yes_or_no
 from nodes.context import Context
 from nodes.judges import verdict_update
-from state.sample import Draft, SampleState, latest_draft
+from state.sample import UNANSWERABLE, Draft, SampleState, latest_draft
 
 # Nouns that can only mean the material a question was written from, after "mentioned in the" and alike.
 _TEXT = r"(?:texts?|passages?|contexts?|chunks?|excerpts?|snippets?)"
@@ -119,7 +119,9 @@ def _opening_pronoun(question: str) -> str | None:
     return first if first in _PRONOUNS and not followed_by_name else None
 
 
-def _length_problems(question: str, answer: str, max_question_words: int, max_answer_words: int) -> list[Finding]:
+def _length_problems(
+    question: str, answer: str | None, max_question_words: int, max_answer_words: int
+) -> list[Finding]:
     problems = []
     if not question:
         problems.append(("length", "the question is empty; write one"))
@@ -127,7 +129,9 @@ def _length_problems(question: str, answer: str, max_question_words: int, max_an
         problems.append(
             ("length", f"the question has {word_count(question)} words; keep it under {max_question_words + 1}")
         )
-    if not answer:
+    if answer is None:  # a generated unanswerable question has no answer to check
+        pass
+    elif not answer:
         problems.append(("length", "the answer is empty; give the short answer"))
     elif word_count(answer) > max_answer_words:
         problems.append(
@@ -197,10 +201,15 @@ def _answer_problems(
 def lint_problems(
     draft: Draft, *, question_type: str, binary: bool, max_question_words: int, max_answer_words: int
 ) -> list[Finding]:
-    """Every failed check: the rule it breaks and what to fix."""
+    """Every failed check: the rule it breaks and what to fix.
+
+    A generated unanswerable question (`question_type` unanswerable) has no answer: only the question's
+    own checks apply.
+    """
     question, answer = draft["question"].strip(), draft["answer"].strip()
     construction = draft.get("construction") or {"compared_entities": [], "hidden_entities": []}
-    problems = _length_problems(question, answer, max_question_words, max_answer_words)
+    unanswerable = question_type == UNANSWERABLE
+    problems = _length_problems(question, None if unanswerable else answer, max_question_words, max_answer_words)
     meta = next((m.group(0) for pattern in _META_REFERENCES if (m := pattern.search(question))), None)
     if meta:
         problems.append(
@@ -215,7 +224,7 @@ def lint_problems(
         problems.append(
             ("opening_pronoun", f"the question starts with the pronoun {pronoun!r}, which refers to nothing; name it")
         )
-    if answer:
+    if answer and not unanswerable:
         problems += _answer_problems(question, answer, question_type, binary, construction["compared_entities"])
     if question_type == "composition":
         problems += [

@@ -67,6 +67,10 @@ class CorpusReader(Protocol):
 
     async def neighbours(self, chunk_id: str, n: int) -> Sequence[HitLike]: ...
 
+    async def search(self, text: str, n: int) -> Sequence[HitLike]:
+        """The `n` chunks the collection's retriever returns for `text` (embedded with its model)."""
+        ...
+
 
 class SeedPool(Protocol):
     """Seeds of one run: each chunk is drawn at most once per run."""
@@ -88,6 +92,21 @@ class QuestionRegistry(Protocol):
         ...
 
 
+class QueryGuide(Protocol):
+    """Real user queries of a run (`--queries`): what each seed chunk's record links to, and style examples.
+
+    Query texts never enter a sample's state: nodes ask for them by seed chunk id when they need one.
+    """
+
+    def link(self, chunk_id: str) -> str | None:
+        """The record's link to the query that led to this seed: its hash (its text with --keep-queries)."""
+        ...
+
+    def style(self, chunk_id: str) -> tuple[str, str | None] | None:
+        """(wording, role) of the real query nearest to this seed, when the run writes in its register."""
+        ...
+
+
 @dataclass(frozen=True)
 class Services:
     """The run's shared resources, handed to nodes through the runtime context."""
@@ -96,3 +115,4 @@ class Services:
     llm: StructuredChat
     seeds: SeedPool
     questions: QuestionRegistry | None = None
+    queries: QueryGuide | None = None

@@ -31,7 +31,7 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
     if seed_id is None:
         return {
             "outcome": "no_bridge",
-            "end_reason": "no unused seed chunk left in the collection",
+            "end_reason": "no unused seed chunk left in the collection (or among the chunks its queries retrieved)",
             "restarts": restarts,
         }
     (seed,) = await services.corpus.get([seed_id])

@@ -83,3 +83,10 @@ Supporting chunks:
 {chunks}
 """
 )
+
+#: Appended to a generation or revision request with `--role-from-queries`: a real query's wording.
+STYLE = """
+A real user of this collection once asked the question below. Write in its register: its wording,
+length and tone. It is a style example only: take no fact, entity or claim from it.
+{example}
+"""

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from state.sample import MAX_HOPS, MIN_HOPS, Difficulty, QuestionType
+from state.sample import MAX_HOPS, MIN_HOPS, UNANSWERABLE, Difficulty, SampleKind
 
 
 class SupportingChunk(BaseModel):
@@ -23,7 +23,8 @@ class Context(BaseModel):
     id: str
     text: str
     relevant: bool
-    origin: Literal["supporting", "distractor"]
+    origin: Literal["supporting", "distractor", "retrieved"]
+    """`retrieved`: a chunk the collection's retriever returned for a generated unanswerable question."""
 
 
 #: How many non-relevant contexts an unanswerable variant holds.
@@ -55,6 +56,24 @@ class Construction(BaseModel):
     """Comparison: the entities compared, one per supporting chunk."""
     hidden_entities: list[HiddenEntity] = Field(default_factory=list)
     """Composition: the intermediate entities the question does not name, each with the chunk that identifies it."""
+    unanswerable_kind: str = ""
+    """Generated unanswerable: `missing_attribute` or `false_premise`."""
+    missing: str = ""
+    """Generated unanswerable: what the question asks for that the collection never states."""
+
+
+class RetrievalCheck(BaseModel):
+    """How a generated unanswerable question was checked: the chunks the collection's retriever returned for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    k: int = Field(ge=1)
+    chunk_ids: list[str]
+    """The retrieved chunks the judge read; none of them answers the question."""
+    embedding: str
+    """The embedding model that retrieved them (the collection's)."""
+    seed_id: str
+    """The chunk the question was written from."""
 
 
 class Validation(BaseModel):
@@ -85,24 +104,46 @@ class DatasetRecord(BaseModel):
 
     id: str
     question: str = Field(min_length=1)
-    answer: str = Field(min_length=1)
-    question_type: QuestionType
+    answer: str
+    """The reference answer; empty for a generated unanswerable question (`expected` is then "abstain")."""
+    question_type: SampleKind
+    """comparison, intersection, composition; `unanswerable` for a generated unanswerable question."""
     binary: bool
-    temporal: bool
+    temporal: bool | None
+    """None for a generated unanswerable question (not classified)."""
     role: str
     bridge_topic: str
     construction: Construction = Field(default_factory=Construction)
-    hops: int = Field(ge=MIN_HOPS, le=MAX_HOPS)
+    hops: int = Field(ge=0, le=MAX_HOPS)
+    """Supporting chunks; 0 for a generated unanswerable question."""
     supporting: list[SupportingChunk]
     contexts: list[Context]
     n_relevant: int = Field(ge=0)
-    difficulty: Difficulty
+    difficulty: Difficulty | None
+    """None for a generated unanswerable question."""
     unanswerable: Unanswerable | None
+    """The simulated unanswerable variant of an answerable question."""
+    answerable: bool = True
+    """False for a generated unanswerable question: the collection holds no answer to it."""
+    expected: Literal["answer", "abstain"] = "answer"
+    """What a RAG system should do: answer, or abstain (generated unanswerable questions)."""
+    retrieval_check: RetrievalCheck | None = None
+    """Generated unanswerable: the retrieved chunks checked, none answering it."""
+    seed_query: str | None = None
+    """The real query whose retrieved chunk seeded the sample (`--queries`): a hash, or its text with --keep-queries."""
     validation: Validation
     provenance: Provenance
 
     @model_validator(mode="after")
     def _consistent(self) -> DatasetRecord:
+        if not self.answerable:
+            return self._consistent_unanswerable()
+        if self.question_type == UNANSWERABLE or self.expected != "answer":
+            raise ValueError("a generated unanswerable question has answerable false")
+        if self.hops < MIN_HOPS or not self.answer.strip() or self.temporal is None or self.difficulty is None:
+            raise ValueError(
+                f"an answerable question has {MIN_HOPS} to {MAX_HOPS} hops, an answer, temporal and difficulty"
+            )
         if len(self.supporting) != self.hops:
             raise ValueError(f"{len(self.supporting)} supporting chunks for hops={self.hops}")
         if self.n_relevant != sum(context.relevant for context in self.contexts):
@@ -113,4 +154,14 @@ class DatasetRecord(BaseModel):
             relevant = {context.id for context in self.contexts if context.relevant}
             if relevant & set(self.unanswerable.contexts):
                 raise ValueError("the unanswerable variant holds a relevant context")
+        return self
+
+    def _consistent_unanswerable(self) -> DatasetRecord:
+        if self.question_type != UNANSWERABLE or self.expected != "abstain" or self.retrieval_check is None:
+            raise ValueError(
+                "a generated unanswerable question has question_type unanswerable, expected abstain "
+                "and its retrieval check"
+            )
+        if self.hops or self.supporting or self.n_relevant or any(c.relevant for c in self.contexts):
+            raise ValueError("a generated unanswerable question has no supporting chunk and no relevant context")
         return self

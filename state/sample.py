@@ -15,8 +15,13 @@ from state.usage import CallRecord
 
 QuestionType = Literal["comparison", "intersection", "composition"]
 QUESTION_TYPES: tuple[QuestionType, ...] = ("comparison", "intersection", "composition")
+#: The cell kind of generated unanswerable questions: plausible questions the collection has no answer to.
+UNANSWERABLE: Literal["unanswerable"] = "unanswerable"
+#: What a sample is asked to write: a typed multi-hop question, or a generated unanswerable one.
+SampleKind = Literal["comparison", "intersection", "composition", "unanswerable"]
+SAMPLE_KINDS: tuple[SampleKind, ...] = (*QUESTION_TYPES, UNANSWERABLE)
 Outcome = Literal["accepted", "rejected", "no_bridge", "failed"]
-Judge = Literal["lint", "quality", "sufficiency"]
+Judge = Literal["lint", "quality", "sufficiency", "unanswerable"]
 Difficulty = Literal["easy", "medium", "hard"]
 
 #: Who asks when a run names no role: general, so it fits any corpus.
@@ -71,6 +76,10 @@ class Construction(TypedDict):
     """Comparison: the entities compared, one per supporting chunk, as the question names them."""
     hidden_entities: list[HiddenEntity]
     """Composition: the intermediate entities of the chain, in order."""
+    unanswerable_kind: NotRequired[str]
+    """Generated unanswerable: `missing_attribute` or `false_premise`."""
+    missing: NotRequired[str]
+    """Generated unanswerable: what the question asks for that the collection never states."""
 
 
 class Draft(TypedDict):
@@ -121,7 +130,8 @@ class ContextItem(TypedDict):
 class SampleInput(TypedDict):
     """What a sample starts from (the form LangGraph Studio shows)."""
 
-    question_type: QuestionType
+    question_type: SampleKind
+    """A question type, or `unanswerable` for a generated question the collection cannot answer."""
     binary: bool
     """Yes/no question when true."""
     role: NotRequired[str]
@@ -146,7 +156,7 @@ class SampleState(TypedDict):
     """The full state of one sample."""
 
     # -- input ----------------------------------------------------------------------------------
-    question_type: QuestionType
+    question_type: SampleKind
     binary: bool
     role: NotRequired[str]
     hops: NotRequired[int]
@@ -169,6 +179,8 @@ class SampleState(TypedDict):
     """The chunks the question must combine, labelled A, B, ... in prompts."""
 
     # -- generation and validation ----------------------------------------------------------------
+    style_role: NotRequired[str]
+    """The role of the real query whose wording the generator imitated (`--role-from-queries`), when it had one."""
     drafts: Annotated[list[Draft], operator.add]
     verdicts: Annotated[list[Verdict], operator.add]
     revisions: NotRequired[int]
@@ -176,6 +188,8 @@ class SampleState(TypedDict):
     temporal: NotRequired[bool]
 
     # -- extraction -----------------------------------------------------------------------------
+    retrieved: NotRequired[list[ChunkRef]]
+    """Generated unanswerable: the chunks the collection's retriever returned for the latest draft."""
     relevance_labels: Annotated[list[RelevanceLabel], operator.add]
     contexts: NotRequired[list[ContextItem]]
     n_relevant: NotRequired[int]
@@ -202,6 +216,11 @@ def input_problem(spec: SampleInput) -> str | None:
     hops = spec.get("hops", MIN_HOPS)
     if not isinstance(hops, int) or isinstance(hops, bool) or not MIN_HOPS <= hops <= MAX_HOPS:
         return f"hops must be a whole number from {MIN_HOPS} to {MAX_HOPS}, not {hops!r}"
-    if spec.get("question_type") not in QUESTION_TYPES:
-        return f"question_type must be one of {', '.join(QUESTION_TYPES)}, not {spec.get('question_type')!r}"
+    if spec.get("question_type") not in SAMPLE_KINDS:
+        return f"question_type must be one of {', '.join(SAMPLE_KINDS)}, not {spec.get('question_type')!r}"
     return None
+
+
+def is_unanswerable(state: SampleState | SampleInput) -> bool:
+    """Whether the sample writes a generated unanswerable question."""
+    return state.get("question_type") == UNANSWERABLE

@@ -135,3 +135,35 @@ class AbstentionVerdict(BaseModel):
     """Whether an answer declines to answer."""
 
     abstained: bool = Field(description="True when the answer declines or says the information is missing.")
+
+
+class UnanswerableDraft(BaseModel):
+    """A plausible question about the collection's domain that the collection does not answer."""
+
+    question: str = Field(description="One self-contained question sentence naming real entities of the chunks.")
+    kind: str = Field(
+        description='"missing_attribute" (asks for a fact the chunks never state about a real entity) or '
+        '"false_premise" (assumes something about real entities that the chunks never say).'
+    )
+    missing: str = Field(description="What the question needs that the chunks do not state, in one short sentence.")
+
+
+class UnanswerableVerdict(BaseModel):
+    """Whether a question is a fair unanswerable question, judged against the chunks a retriever returned for it."""
+
+    reasoning: str = Field(
+        default="",
+        description="What the question asks for, then for each retrieved chunk whether it states it or settles it.",
+    )
+    plausible: bool = Field(
+        description="A real user of this collection could ask it: meaningful, clear without the chunks, every "
+        "entity named explicitly, in the collection's domain."
+    )
+    answered_by: list[str] = Field(
+        default_factory=list,
+        description="Labels of the retrieved chunks that answer the question or settle it (e.g. by stating that "
+        "its premise is false), alone or together; empty when none does.",
+    )
+    answerable: bool = Field(description="True when the retrieved chunks, alone or together, answer or settle it.")
+    accepted: bool = Field(description="True only when plausible holds and the retrieved chunks do not answer it.")
+    reason: str = Field(description="What fails and how to fix it; empty when accepted.")

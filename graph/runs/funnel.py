@@ -6,10 +6,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from state.sample import UNANSWERABLE
 from state.usage import ROLES
 
 OUTCOMES = ("accepted", "rejected", "no_bridge", "failed")
-JUDGES = ("lint", "quality", "sufficiency")
+JUDGES = ("lint", "quality", "sufficiency", "unanswerable")
 
 
 #: What the funnel adds up per role and per node, from every call record.
@@ -18,6 +19,8 @@ EMPTY_TOTALS: dict[str, float] = {"calls": 0, **dict.fromkeys(COUNTED, 0)}
 
 
 def cell_name(question_type: str, binary: bool) -> str:
+    if question_type == UNANSWERABLE:
+        return UNANSWERABLE
     return f"{question_type}/{'binary' if binary else 'open'}"
 
 
@@ -82,6 +85,11 @@ def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
         f"questions generated    {summary['questions_generated']}  (every draft and revision)",
         "  rejected by lint {lint}, by the quality judge {quality}, by the sufficiency judge {sufficiency}".format(
             **summary["drafts_rejected_by"]
+        )
+        + (
+            f", by the unanswerable judge {summary['drafts_rejected_by']['unanswerable']}"
+            if summary["drafts_rejected_by"].get("unanswerable")
+            else ""
         ),
         f"revisions used         {summary['revisions_used']}",
         "",

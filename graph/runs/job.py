@@ -7,6 +7,7 @@ resume), so a crash loses at most the samples in flight.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import secrets
 import socket
@@ -14,19 +15,23 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.config.errors import redact
+from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway, build_gateway
+from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.lanes import Assignment, Lanes, WorkResult
 from graph.runs.options import RunOptions, RunRequest, stored_settings
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
+from graph.runs.queries import Query, QueryBook, build_query_book, file_digest, read_queries
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.sample import SampleRunner
@@ -76,19 +81,76 @@ async def run_job(
     async with open_state(settings, concurrency=request.concurrency) as state:
         make_folder(settings.runs_dir)  # a runs folder that cannot be made fails before the run exists
         run = await begin(request, settings, state)
+        queries = run_queries(run, request)  # a missing or changed query file fails before any work
         gateway = gateway or build_gateway(run.settings, record_path=request.record_llm, seed=run.options.seed)
         async with open_services(run.settings, gateway=gateway, state=state, warm=True) as services:
-            outcome = await work_on(run, request, services)
-        folder, finished, examples = await final_state(run, state)
+            book = await query_book(run, services, queries) if queries else None
+            outcome = await work_on(run, request, services, book)
+            folder, finished, examples = await final_state(run, state)
+            coverage = await run_coverage(run, services, finished, book)
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
+    document["coverage"] = coverage
     folder.write_run_json(document)
     write_report(folder, document, finished, examples)
     tell_the_end(run, request, folder, document, summary, outcome)
     return run.run_id, document
 
 
-async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkResult:
+def run_queries(run: Run, request: RunRequest) -> list[Query] | None:
+    """The run's real queries (`--queries`); a continued run's file must hold what it held when the run began."""
+    options = run.options
+    if options.queries is None:
+        return None
+    path = request.queries_given or Path(options.queries)
+    if not path.is_file():
+        raise UserError(
+            f"run {run.run_id} was seeded from the queries in {options.queries}; give that file with --queries"
+        )
+    if options.queries_digest and file_digest(path) != options.queries_digest:
+        raise UserError(
+            f"{path} is not the query file run {run.run_id} began with (its contents changed); "
+            "give that file with --queries"
+        )
+    return read_queries(path)
+
+
+async def query_book(run: Run, services: RunServices, queries: list[Query]) -> QueryBook:
+    """The queries embedded with the collection's model, and the chunks each retrieves."""
+    model = await services.load_embeddings()
+    await services.corpus.check_embedding(model)
+    options = run.options
+    return await build_query_book(
+        queries,
+        services.corpus,
+        model,
+        k=options.retrieval_k,
+        min_chars=Context.min_chunk_chars,
+        keep_queries=options.keep_queries,
+        role_from_queries=options.role_from_queries,
+        say=tell,
+    )
+
+
+async def run_coverage(
+    run: Run, services: RunServices, finished: list[dict[str, Any]], book: QueryBook | None
+) -> dict[str, Any]:
+    """run.json's coverage: documents that supplied a supporting chunk; with queries, clusters near a question."""
+    briefs = [row["brief"] for row in finished if row.get("brief")]
+    used = {source for brief in briefs for source in brief.get("sources") or [] if isinstance(source, str)}
+    coverage: dict[str, Any] = {"documents": document_coverage(await services.corpus.sources(), used)}
+    if book is not None:
+        model = await services.load_embeddings()
+        questions = [brief["question"] for brief in briefs]
+        vectors = await asyncio.to_thread(model.embed_documents, questions) if questions else []
+        names = [book.shown(index) for index in range(len(book.queries))]
+        coverage["queries"] = query_coverage(
+            book.vectors, np.asarray(vectors, dtype=np.float32), names, run.options.seed or 0
+        )
+    return coverage
+
+
+async def work_on(run: Run, request: RunRequest, services: RunServices, book: QueryBook | None = None) -> WorkResult:
     """Check the collection has room, register a new run, then run its slots until the plan is met."""
     assert services.state is not None
     store, settings = services.state.store, run.settings
@@ -124,7 +186,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices) -> WorkR
     folder = RunFolder(settings.runs_dir / run.run_id)
     finished = await store.finished(run.run_id)
     await folder.rebuild(store.file_lines(run.run_id, [row["n"] for row in finished]))
-    runner = await sample_runner(run, services, finished, embeddings)
+    runner = await sample_runner(run, services, finished, embeddings, book)
     cells = run.options.cells()
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
@@ -159,17 +221,25 @@ def assignment(run: Run, request: RunRequest, cells: list[CellPlan]) -> Assignme
 
 
 async def sample_runner(
-    run: Run, services: RunServices, finished: list[dict[str, Any]], embeddings: Embeddings | None
+    run: Run,
+    services: RunServices,
+    finished: list[dict[str, Any]],
+    embeddings: Embeddings | None,
+    book: QueryBook | None = None,
 ) -> SampleRunner:
-    """The runner of the run's samples, with its seeds and accepted questions as the state database has them."""
+    """The runner of the run's samples, with its seeds and accepted questions as the state database has them.
+
+    With queries, seeds are drawn only among the chunks they retrieved.
+    """
     assert services.state is not None
     store, options = services.state.store, run.options
     questions = RunQuestions(store, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
     await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
     used = await store.used_seeds(run.run_id)
-    seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH)
+    weights = book.weights if book is not None else None
+    seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights)
     context = options.context(run.settings, services.gateway, run.run_id)
-    return SampleRunner(services.for_samples(seeds, questions), services.state.saver, context)
+    return SampleRunner(services.for_samples(seeds, questions, book), services.state.saver, context)
 
 
 async def final_state(run: Run, state: StateDatabase) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
@@ -237,4 +307,6 @@ def tell_the_end(
     if document["shortfall"]:
         shortfall = ", ".join(f"{name} {n}" for name, n in document["shortfall"].items())
         tell(f"shortfall: {shortfall} (attempt caps reached or the run stopped early)")
+    for line in coverage_lines(document.get("coverage") or {}):
+        tell(line)
     tell(f"wrote {folder.dataset}, {folder.rejected}, {folder.run_json} and {folder.report}")

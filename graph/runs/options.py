@@ -13,7 +13,7 @@ from graph.runs.sample import context_for
 from graph.runs.stages import context_overrides
 from graph.runs.store import CellPlan
 from nodes.context import Context
-from state.sample import DEFAULT_ROLE, QUESTION_TYPES
+from state.sample import DEFAULT_ROLE, QUESTION_TYPES, UNANSWERABLE
 from state.usage import ROLES
 
 #: A cell may start this many samples per accepted sample it wants before it is given up.
@@ -21,12 +21,24 @@ ATTEMPT_FACTOR = 3
 
 
 def plan_cells(
-    count: int, types: Sequence[str], binary_modes: Sequence[bool], attempt_factor: int = ATTEMPT_FACTOR
+    count: int,
+    types: Sequence[str],
+    binary_modes: Sequence[bool],
+    attempt_factor: int = ATTEMPT_FACTOR,
+    unanswerable_share: float = 0.0,
 ) -> list[CellPlan]:
-    """Equal shares of `count` over types x binary modes; the first cells take any remainder."""
+    """Equal shares of `count` over types x binary modes; the first cells take any remainder.
+
+    `unanswerable_share` of `count` (rounded, at least one when above 0) goes to generated unanswerable
+    questions first, a cell of their own.
+    """
+    unanswerable = min(count, max(1, round(count * unanswerable_share))) if unanswerable_share > 0 else 0
+    cells = [CellPlan(UNANSWERABLE, False, unanswerable, cap=attempt_factor * unanswerable)] if unanswerable else []
+    count -= unanswerable
+    if count == 0:
+        return cells
     pairs = [(question_type, binary) for question_type in types for binary in binary_modes]
     share, remainder = divmod(count, len(pairs))
-    cells = []
     for index, (question_type, binary) in enumerate(pairs):
         quota = share + (1 if index < remainder else 0)
         if quota:
@@ -67,10 +79,22 @@ class RunOptions:
     """Embedding cosine at which a question counts as a duplicate of an accepted one (0: exact only)."""
     sufficiency_after_quality_reject: bool = False
     """Run the sufficiency check even after a quality reject."""
+    unanswerable_share: float = 0.0
+    """Share of `count` that are generated unanswerable questions."""
+    retrieval_k: int = Context.retrieval_k
+    """Chunks retrieved per question by the collection's retriever: per query, and for the unanswerable check."""
+    queries: str | None = None
+    """The query file seeds are drawn from (its path); None: seeds uniform over the collection."""
+    queries_digest: str | None = None
+    """SHA-256 of that file, so a continued run reads the same queries."""
+    role_from_queries: bool = False
+    """The generator writes in the register of the real query nearest to each seed (the query is sent to it)."""
+    keep_queries: bool = False
+    """Records and the report show query texts; else their hashes."""
 
     def cells(self) -> list[CellPlan]:
-        """The quota plan over question types x binary modes."""
-        return plan_cells(self.count, self.types, BINARY_MODES[self.binary])
+        """The quota plan over question types x binary modes, and generated unanswerable questions."""
+        return plan_cells(self.count, self.types, BINARY_MODES[self.binary], unanswerable_share=self.unanswerable_share)
 
     def context(self, settings: Settings, gateway: LLMGateway, run_id: str) -> Context:
         """The graph's run context for these options."""
@@ -81,6 +105,8 @@ class RunOptions:
             max_revisions=self.max_revisions,
             max_restarts=self.max_restarts,
             sufficiency_after_quality_reject=self.sufficiency_after_quality_reject,
+            retrieval_k=self.retrieval_k,
+            embedding=settings.embedding,
             **context_overrides(self.nodes),
         )
 
@@ -138,3 +164,5 @@ class RunRequest:
     """Structured logs take the place of the per-sample lines."""
     models_given: dict[str, str] = field(default_factory=dict)
     """Model specs given on the command line, per role; they win over a continued run's."""
+    queries_given: Path | None = None
+    """`--queries` as given now: a continued run may find its query file at another path (same contents)."""

@@ -23,6 +23,7 @@ SECTIONS = (
     ("rejections", "Rejections by judge"),
     ("revisions", "Revisions used"),
     ("cost", "Tokens and cost"),
+    ("coverage", "Coverage"),
     ("examples", "Example records"),
 )
 #: Accepted records shown whole in the examples section.
@@ -121,7 +122,7 @@ def _rejections_section(rows: Sequence[Mapping[str, Any]]) -> str:
     for row in rows:
         for verdict in (row.get("summary") or {}).get("verdicts", []):
             if not verdict["accepted"]:
-                reasons[verdict["judge"]][verdict["reason"][:160]] += 1
+                reasons.setdefault(verdict["judge"], Counter())[verdict["reason"][:160]] += 1
     parts = [bar_chart([(judge, sum(counter.values())) for judge, counter in reasons.items()])]
     for judge, counter in reasons.items():
         common = counter.most_common(5)
@@ -130,7 +131,49 @@ def _rejections_section(rows: Sequence[Mapping[str, Any]]) -> str:
     return "".join(parts)
 
 
+def _coverage_section(coverage: Mapping[str, Any] | None) -> str:
+    """Documents that supplied a supporting chunk; with queries, the query clusters a question is near."""
+    if not coverage:
+        return '<p class="note">not measured for this run</p>'
+    documents = coverage["documents"]
+    parts = []
+    if documents["share"] is None:
+        parts.append('<p class="note">No chunk of the collection has a <code>source</code> in its metadata.</p>')
+    else:
+        parts.append(
+            f"<p>{documents['covered']} of {documents['documents']} documents ({documents['share']:.0%}) supplied a "
+            "supporting chunk to an accepted question.</p>"
+        )
+        if documents["largest_uncovered"]:
+            rows = [[d["source"], d["chunks"]] for d in documents["largest_uncovered"]]
+            parts.append("<h3>Largest documents without a question</h3>" + table(["source", "chunks"], rows))
+        if documents["chunks_without_source"]:
+            parts.append(f'<p class="note">{documents["chunks_without_source"]} chunks have no source.</p>')
+    queries = coverage.get("queries")
+    if queries:
+        parts.append(
+            f"<p>{queries['covered']} of {queries['clusters']} clusters of the {queries['queries']} real queries "
+            f"({queries['share']:.0%}) have an accepted question near them.</p>"
+        )
+        if queries["largest_uncovered"]:
+            rows = [[c["typical_query"], c["queries"]] for c in queries["largest_uncovered"]]
+            parts.append(
+                "<h3>Largest query clusters without a question</h3>" + table(["typical query", "queries"], rows)
+            )
+    return "".join(parts)
+
+
 def _example(record: Mapping[str, Any]) -> str:
+    if not record.get("answerable", True):
+        facts = (
+            f"generated unanswerable ({record['construction'].get('unanswerable_kind') or 'kind not given'}); "
+            f"none of the {len(record['contexts'])} chunks the retriever returned answers it"
+        )
+        missing = record["construction"].get("missing") or ""
+        return (
+            f'<div class="example"><p><b>{esc(record["question"])}</b><br>expected: abstain</p>'
+            f'<p class="note">{esc(facts)}</p><p class="note">not in the collection: {esc(missing)}</p></div>'
+        )
     supporting = "".join(f"<li><code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"])
     facts = (
         f"{record['question_type']}, binary {record['binary']}, temporal {record['temporal']}, "
@@ -151,7 +194,7 @@ def render_report(
     """The whole page as a string: `finished` as `RunStore.finished` gives it, `examples` whole records,
     `review` the human-validation table (HTML, escaped already) once people have reviewed the run."""
     summary = document["funnel"]
-    records = [row["brief"] for row in finished if row.get("brief")]
+    records = [row["brief"] for row in finished if row.get("brief") and row["brief"].get("answerable", True)]
     difficulty = Counter(r["difficulty"] for r in records)
     relevant = Counter(r["n_relevant"] for r in records)
     temporal = sum(r["temporal"] for r in records)
@@ -197,6 +240,7 @@ def render_report(
             if per_accepted is not None
             else ""
         ),
+        "coverage": _coverage_section(document.get("coverage")),
         "examples": "".join(_example(record) for record in examples[:REPORT_EXAMPLES])
         or '<p class="note">no accepted records</p>',
     }

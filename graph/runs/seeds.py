@@ -1,4 +1,5 @@
-"""Seeds of a run: each chunk drawn at most once per run, uniformly among the unused ones.
+"""Seeds of a run: each chunk drawn at most once per run, uniformly among the unused ones, or, when the
+run is seeded from real queries, among the chunks they retrieved, weighted by how many did.
 
 One pool serves every way a sample runs: `graph.run` and its workers record their draws in the run's
 state (`RunStore.claim_seeds`), so no two workers seed from the same chunk; a single sample of the
@@ -46,6 +47,7 @@ class SeedPool:
         used: Iterable[str] = (),
         seed: int | None = None,
         batch: int = 1,
+        weights: dict[str, int] | None = None,
     ) -> None:
         self._corpus = corpus
         self._store = store
@@ -55,6 +57,8 @@ class SeedPool:
         self._lock = asyncio.Lock()
         self._batch = max(1, batch)
         self._ready: collections.deque[str] = collections.deque()
+        self._weights = dict(sorted(weights.items())) if weights is not None else None
+        """Seeds from queries: the only chunks drawn, each as likely as the number of queries that retrieved it."""
 
     @property
     def used(self) -> frozenset[str]:
@@ -66,7 +70,7 @@ class SeedPool:
             while not self._ready:
                 drawn: list[str] = []
                 for _ in range(self._batch):
-                    found = await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
+                    found = await self._sample(min_chars)
                     if not found:
                         break
                     drawn += found
@@ -77,6 +81,15 @@ class SeedPool:
                 taken = set(drawn) if self._store is None else await self._store.claim_seeds(self._run_id, drawn)
                 self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
             return self._ready.popleft()
+
+    async def _sample(self, min_chars: int) -> list[str]:
+        if self._weights is None:
+            return await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
+        # The weighted chunks were checked for length when the queries retrieved them.
+        left = [chunk_id for chunk_id in self._weights if chunk_id not in self._used]
+        if not left:
+            return []
+        return self._rng.choices(left, weights=[self._weights[chunk_id] for chunk_id in left])
 
     async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)

@@ -44,7 +44,7 @@ from graph.store.database import (
 )
 from graph.store.embeddings import embedding_keys, load_embeddings
 from graph.store.layout import ColumnChoice
-from nodes.ports import Services
+from nodes.ports import QueryGuide, Services
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).
 BOOKKEEPING_POOL_SIZE = 4
@@ -157,15 +157,26 @@ class RunServices:
         return self.corpus.embeddings
 
     def seed_pool(
-        self, run_id: str = "", *, used: Iterable[str] = (), seed: int | None = None, batch: int = 1
+        self,
+        run_id: str = "",
+        *,
+        used: Iterable[str] = (),
+        seed: int | None = None,
+        batch: int = 1,
+        weights: dict[str, int] | None = None,
     ) -> SeedPool:
-        """The seed pool of run `run_id`, recorded in the state database; in memory only without a run id."""
-        store = self.state.store if self.state is not None and run_id else None
-        return SeedPool(self.corpus, store=store, run_id=run_id, used=used, seed=seed, batch=batch)
+        """The seed pool of run `run_id`, recorded in the state database; in memory only without a run id.
 
-    def for_samples(self, seeds: SeedPool, questions: RunQuestions | None = None) -> Services:
+        `weights` limits the seeds to the chunks real queries retrieved, weighted by how many did.
+        """
+        store = self.state.store if self.state is not None and run_id else None
+        return SeedPool(self.corpus, store=store, run_id=run_id, used=used, seed=seed, batch=batch, weights=weights)
+
+    def for_samples(
+        self, seeds: SeedPool, questions: RunQuestions | None = None, queries: QueryGuide | None = None
+    ) -> Services:
         """What the graph's nodes are handed through the run context."""
-        return Services(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions)
+        return Services(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions, queries=queries)
 
 
 @asynccontextmanager

@@ -307,8 +307,9 @@ class RunStore:
         """Every finished sample of the run, in slot order: cell, outcome, summary and `brief`.
 
         Not its record nor its rejection: a record carries its contexts' texts, and a
-        large run's would all be in memory. `brief` holds what the report and the duplicate check read
-        of an accepted record (question, difficulty, n_relevant, temporal); None for the others.
+        large run's would all be in memory. `brief` holds what the report, the coverage and the duplicate
+        check read of an accepted record (question, difficulty, n_relevant, temporal, answerable, its
+        supporting chunks' sources); None for the others.
         """
         async with self.pool.connection() as conn:
             cursor = conn.cursor(row_factory=dict_row)
@@ -316,7 +317,9 @@ class RunStore:
             await cursor.execute(
                 "SELECT n, question_type, is_binary AS binary, outcome, summary, CASE WHEN record IS NOT NULL THEN"
                 " jsonb_build_object('question', record->'question', 'difficulty', record->'difficulty',"
-                " 'n_relevant', record->'n_relevant', 'temporal', record->'temporal') END AS brief"
+                " 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',"
+                " 'answerable', coalesce(record->'answerable', 'true'),"
+                " 'sources', jsonb_path_query_array(record, '$.supporting[*].metadata.source')) END AS brief"
                 " FROM triad_samples WHERE run_id = %s AND status = 'done' ORDER BY n",
                 (run_id,),
             )

@@ -322,6 +322,14 @@ class Corpus:
             )
         return total - usable
 
+    async def sources(self) -> dict[str | None, int]:
+        """Chunks per document, by the `source` key of their metadata (None: chunks without one)."""
+        layout = self.layout
+        query = sql.SQL("SELECT {meta}->>'source', count(*) FROM {table} WHERE {scope} GROUP BY 1").format(
+            meta=layout.metadata, table=layout.table, scope=layout.scope
+        )
+        return {source: int(count) for source, count in await self._fetch(query, layout.scope_params)}
+
     async def without_embedding(self) -> tuple[int, int]:
         """Chunks with no embedding (pending or failed embedding jobs), and chunks whose embedding has another
         dimension than the collection's: never seeds, neighbours or candidates."""
@@ -405,6 +413,10 @@ class Corpus:
         if self.embeddings is None:
             raise UserError("searching by text needs an embedding model; pass --embedding")
         vector = await asyncio.to_thread(self.embeddings.embed_query, text)
+        return await self.search_vector(vector, n)
+
+    async def search_vector(self, vector: Sequence[float], n: int) -> list[Hit]:
+        """The `n` chunks nearest to an embedding made with the collection's model."""
         await self._check_dimension(len(vector))
         limit = n + DUPLICATE_HEADROOM
         index = await self.vector_index()

@@ -18,6 +18,8 @@ from graph.runs.sample import SampleResult, SampleRunner
 from graph.runs.services import open_services
 from graph.testing.scripted import ScriptedChatModel
 from nodes.context import Context
+from nodes.ports import QueryGuide
+from state.sample import UNANSWERABLE
 
 _threads = itertools.count()
 
@@ -30,9 +32,17 @@ class Harness:
         self.collection = collection
 
     def run(
-        self, script: dict[str, Any], *, spec: dict[str, Any] | None = None, seed: int = 0, **context: Any
+        self,
+        script: dict[str, Any],
+        *,
+        spec: dict[str, Any] | None = None,
+        seed: int = 0,
+        queries: QueryGuide | None = None,
+        **context: Any,
     ) -> tuple[SampleResult, ScriptedChatModel, list[str]]:
+        """Run one sample (a comparison unless `spec` says otherwise); `queries` plays a run's real queries."""
         model = ScriptedChatModel(script=script)
+        sample = {"question_type": "comparison", "binary": False, **(spec or {})}
         thread_id = f"test-{next(_threads)}/{seed}"
 
         async def go() -> tuple[SampleResult, list[str]]:
@@ -45,13 +55,16 @@ class Harness:
                 env={},
             )
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
-            async with open_services(settings, gateway=gateway) as services:
+            # A generated unanswerable question is checked by searching the collection with its embedding model.
+            searching = sample["question_type"] == UNANSWERABLE
+            async with open_services(settings, gateway=gateway, embeddings=searching) as services:
                 assert services.state is not None
                 seeds = services.seed_pool(thread_id.split("/")[0], seed=seed)
                 runner = SampleRunner(
-                    services.for_samples(seeds), services.state.saver, Context(run_id="test", **context)
+                    services.for_samples(seeds, queries=queries),
+                    services.state.saver,
+                    Context(run_id="test", **context),
                 )
-                sample = {"question_type": "comparison", "binary": False, **(spec or {})}
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
                 # The state a run hands back is the one its last checkpoint holds, on every path.
                 assert result.state == (await runner.graph.aget_state(runner.config(thread_id))).values

@@ -103,6 +103,40 @@ def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
+def write_unanswerable(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Who wrote the seed's manual section (the manual names no authors); after feedback, when it was published."""
+    number, title = section(tagged(messages, "chunk")["S"])
+    if "Feedback:" in prompt(messages):
+        return {
+            "question": f'In which year was the PostgreSQL 15 manual section "{title}" first published?',
+            "kind": "missing_attribute",
+            "missing": "the manual gives no publication year of its sections",
+        }
+    return {
+        "question": f'Who wrote the PostgreSQL 15 manual section "{title}"?',
+        "kind": "missing_attribute",
+        "missing": "the manual names no author of its sections",
+    }
+
+
+#: Phrases that would answer the plausible unanswerable questions (who wrote a section, when it was published).
+_ANSWERING = ("written by", "authored by", "first published in")
+
+
+def judge_unanswerable(messages: list[BaseMessage]) -> dict[str, Any]:
+    answering = [
+        label for label, text in tagged(messages, "chunk").items() if any(p in text.casefold() for p in _ANSWERING)
+    ]
+    return {
+        "reasoning": "the question asks for an author or a year; checked each retrieved chunk for one",
+        "plausible": True,
+        "answered_by": answering,
+        "answerable": bool(answering),
+        "accepted": not answering,
+        "reason": f"chunk {', '.join(answering)} states it" if answering else "",
+    }
+
+
 def label_relevance(messages: list[BaseMessage]) -> dict[str, Any]:
     supporting = {heading(text) for text in tagged(messages, "chunk").values()}
     candidate = next(iter(tagged(messages, "candidate").values()))
@@ -126,6 +160,8 @@ def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
 def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
     """Answer with the section number of a context whose heading the question quotes, else decline."""
     question = next(iter(tagged(messages, "question").values()), "")
+    if question.startswith(("Who wrote", "In which year")):  # no context names authors or years: decline
+        return {"answer": "I don't know"}
     for text in tagged(messages, "chunk").values():
         number, title = section(text)
         if number and f'"{title}"' in question:
@@ -146,6 +182,8 @@ PLAUSIBLE_SCRIPT = {
     "BridgeProposal": propose,
     "QuestionDraft": write_question,
     "QualityVerdict": judge_quality,
+    "UnanswerableDraft": write_unanswerable,
+    "UnanswerableVerdict": judge_unanswerable,
     "SufficiencyVerdict": lambda messages: {
         "reasoning": "the question needs two section headings; the text holds fewer",
         "sufficient": False,

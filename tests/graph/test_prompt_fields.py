@@ -13,7 +13,7 @@ import pytest
 
 from graph.testing.harness import Harness
 from graph.testing.scripts import GOOD_QUESTION, script
-from prompts import bridge, generate, judge_quality, judge_sufficiency, relevance, revise, temporal
+from prompts import bridge, generate, judge_quality, judge_sufficiency, relevance, revise, temporal, unanswerable
 
 TEMPLATES = {
     "bridge.USER": (bridge, "USER"),
@@ -26,7 +26,21 @@ TEMPLATES = {
     "relevance.CARE_BATCHED_USER": (relevance, "CARE_BATCHED_USER"),
     "relevance.DIRECT_USER": (relevance, "DIRECT_USER"),
     "relevance.INDIRECT_USER": (relevance, "INDIRECT_USER"),
+    "generate.STYLE": (generate, "STYLE"),
+    "unanswerable.GENERATE_USER": (unanswerable, "GENERATE_USER"),
+    "unanswerable.REVISION": (unanswerable, "REVISION"),
+    "unanswerable.JUDGE_USER": (unanswerable, "JUDGE_USER"),
 }
+
+
+class StyleGuide:
+    """Real queries that give every seed the same style example."""
+
+    def link(self, chunk_id: str) -> str | None:
+        return None
+
+    def style(self, chunk_id: str) -> tuple[str, str | None] | None:
+        return "how long does autovacuum sleep?", None
 
 
 class NotedTemplate(str):
@@ -61,6 +75,12 @@ def passed(pg_url: str, demo_slice: str, seed_chunk_id: str) -> dict[str, list[s
         harness.run(script(), spec={"seed_id": seed_chunk_id}, relevance_labeller="direct")
         answers = {"CandidateAnswer": [{"answerable": False, "answer": ""}]}
         harness.run(script(**answers), spec={"seed_id": seed_chunk_id}, relevance_labeller="indirect")
+        draft = {"question": "Who proposed autovacuum_naptime?", "kind": "missing_attribute", "missing": "a name"}
+        reject = {"plausible": True, "answered_by": ["R1"], "answerable": True, "accepted": False, "reason": "R1"}
+        accept = {**reject, "answered_by": [], "answerable": False, "accepted": True, "reason": ""}
+        unanswered = {"UnanswerableDraft": [draft], "UnanswerableVerdict": [reject, accept]}
+        unanswerable_spec = {"question_type": "unanswerable", "binary": False, "seed_id": seed_chunk_id}
+        harness.run(unanswered, spec=unanswerable_spec, queries=StyleGuide())
     finally:
         patch.undo()
     return noted

@@ -49,3 +49,17 @@ def test_rendered_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
     for key, name in FIRST_CALLS.items():
         check(name, render(first[key]))
     check("revise_question", render(drafts[1]))
+
+
+def test_rendered_unanswerable_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
+    draft = {"question": "Who proposed autovacuum_naptime?", "kind": "missing_attribute", "missing": "a name"}
+    reject = {"plausible": True, "answered_by": ["R1"], "answerable": True, "accepted": False, "reason": "R1 says"}
+    accept = {**reject, "answered_by": [], "answerable": False, "accepted": True, "reason": ""}
+    replies = {"UnanswerableDraft": [draft], "UnanswerableVerdict": [reject, accept]}
+    spec = {"question_type": "unanswerable", "binary": False, "seed_id": seed_chunk_id}
+    _, model, _ = harness.run(replies, spec=spec)
+    drafts = [messages for key, messages in model.calls if key == "UnanswerableDraft"]
+    judged = [messages for key, messages in model.calls if key == "UnanswerableVerdict"]
+    check("generate_unanswerable", render(drafts[0]))
+    check("revise_unanswerable", render(drafts[1]))
+    check("judge_unanswerable", render(judged[0]))

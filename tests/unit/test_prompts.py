@@ -6,12 +6,24 @@ themselves, in tests/graph/test_prompt_fields.py.
 
 from __future__ import annotations
 
-from prompts import bridge, delimit, generate, judge_quality, judge_sufficiency, neutralise, revise, temporal
+from prompts import (
+    bridge,
+    delimit,
+    generate,
+    judge_quality,
+    judge_sufficiency,
+    neutralise,
+    revise,
+    temporal,
+    unanswerable,
+)
 
 
 def test_system_prompts_come_first_and_hold_no_placeholders() -> None:
     for module in (bridge, generate, revise, judge_quality, judge_sufficiency, temporal):
         assert "{chunks}" not in module.SYSTEM and "{question}" not in module.SYSTEM
+    for system in (unanswerable.GENERATE_SYSTEM, unanswerable.JUDGE_SYSTEM):
+        assert "{chunks}" not in system and "{question}" not in system
 
 
 def test_document_text_cannot_close_its_tag_or_open_another() -> None:

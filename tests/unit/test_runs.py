@@ -39,7 +39,7 @@ def test_funnel_counts_outcomes_rejections_per_judge_and_costs() -> None:
     )
     assert (summary["samples_started"], summary["accepted"], summary["rejected"], summary["no_bridge"]) == (3, 1, 1, 1)
     assert summary["acceptance_rate"] == 1 / 3
-    assert summary["drafts_rejected_by"] == {"lint": 1, "quality": 1, "sufficiency": 0}
+    assert summary["drafts_rejected_by"] == {"lint": 1, "quality": 1, "sufficiency": 0, "unanswerable": 0}
     assert summary["revisions_used"] == 2
     assert summary["llm"]["per_role"]["validator"]["calls"] == 5
     assert summary["llm"]["per_node"]["judge_quality"] == {

@@ -1,0 +1,125 @@
+"""How much of the collection, and of real users' topics, a run's questions cover (run.json and report.html).
+
+Documents: the share of the collection's documents (its chunks' `source` metadata) that supplied a
+supporting chunk to an accepted question. Queries (with `--queries`): the queries' embeddings fall
+into k-means clusters, k chosen from their count; a cluster is covered when an accepted question's
+embedding lies nearer its centroid than the cluster's farthest query does (or than the median query
+lies to its own centroid, when that reaches further: a cluster of one query reaches nowhere). The largest uncovered
+clusters are named by their most typical query (the one nearest the centroid), as a hash unless the
+run keeps query texts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+#: Uncovered clusters the report names.
+UNCOVERED_SHOWN = 5
+#: Rounds of k-means after the k-means++ start.
+KMEANS_ROUNDS = 50
+
+
+def document_coverage(sources: Mapping[str | None, int], used: set[str]) -> dict[str, Any]:
+    """Which share of the collection's documents supplied a supporting chunk: `sources` is chunks per document."""
+    documents = {source: count for source, count in sources.items() if source is not None}
+    covered = sorted(source for source in documents if source in used)
+    uncovered = sorted((s for s in documents if s not in used), key=lambda s: (-documents[s], s))
+    return {
+        "documents": len(documents),
+        "covered": len(covered),
+        "share": len(covered) / len(documents) if documents else None,
+        "chunks_without_source": sources.get(None, 0),
+        "largest_uncovered": [{"source": s, "chunks": documents[s]} for s in uncovered[:UNCOVERED_SHOWN]],
+    }
+
+
+def cluster_count(n: int) -> int:
+    """k for n queries: about the square root of n/2 (Mardia's rule of thumb), 1 to 50, never above n."""
+    return max(1, min(n, 50, round(math.sqrt(n / 2))))
+
+
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+def kmeans(vectors: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(centroids, assignment) of spherical k-means (cosine) with a k-means++ start; the same for the same seed."""
+    rng = np.random.default_rng(seed)
+    points = unit_rows(vectors.astype(np.float64))
+    centroids = [points[rng.integers(len(points))]]
+    while len(centroids) < k:
+        distance = np.min(1 - points @ np.asarray(centroids).T, axis=1).clip(min=0)
+        total = distance.sum()
+        pick = rng.choice(len(points), p=distance / total) if total > 0 else rng.integers(len(points))
+        centroids.append(points[pick])
+    centres = np.asarray(centroids)
+    assignment = np.full(len(points), -1)
+    for _ in range(KMEANS_ROUNDS):
+        nearest = np.argmax(points @ centres.T, axis=1)
+        if np.array_equal(nearest, assignment):
+            break
+        assignment = nearest
+        for cluster in range(k):
+            members = points[assignment == cluster]
+            if len(members):
+                centres[cluster] = unit_rows(members.sum(axis=0, keepdims=True))[0]
+    return centres, assignment
+
+
+def query_coverage(
+    query_vectors: np.ndarray, question_vectors: np.ndarray, names: Sequence[str], seed: int = 0
+) -> dict[str, Any]:
+    """Clusters of the queries and which of them have an accepted question near them.
+
+    `names` says how each query is shown (hash or text).
+    """
+    k = cluster_count(len(query_vectors))
+    centres, assignment = kmeans(query_vectors, k, seed)
+    queries = unit_rows(query_vectors.astype(np.float64))
+    similarity = queries @ centres.T
+    questions = unit_rows(question_vectors.astype(np.float64)) if len(question_vectors) else np.zeros((0, 1))
+    # A cluster of one query would reach no further than that query: it gets at least the typical reach.
+    typical_reach = float(np.median(similarity[np.arange(len(queries)), assignment]))
+    clusters: list[dict[str, Any]] = []
+    for cluster in range(k):
+        members = np.flatnonzero(assignment == cluster)
+        if not len(members):
+            continue
+        reach = min(float(similarity[members, cluster].min()), typical_reach)
+        typical = int(members[np.argmax(similarity[members, cluster])])
+        near = int(np.sum(questions @ centres[cluster] >= reach)) if len(questions) else 0
+        clusters.append({"queries": len(members), "questions_near": near, "typical_query": names[typical]})
+    uncovered = sorted((c for c in clusters if not c["questions_near"]), key=lambda c: -c["queries"])
+    covered = len(clusters) - len(uncovered)
+    return {
+        "queries": len(query_vectors),
+        "clusters": len(clusters),
+        "covered": covered,
+        "share": covered / len(clusters) if clusters else None,
+        "largest_uncovered": [
+            {"queries": c["queries"], "typical_query": c["typical_query"]} for c in uncovered[:UNCOVERED_SHOWN]
+        ],
+    }
+
+
+def coverage_lines(coverage: Mapping[str, Any]) -> list[str]:
+    """The coverage as the end of a run tells it."""
+    lines = []
+    documents = coverage.get("documents")
+    if documents and documents["share"] is not None:
+        lines.append(
+            f"coverage: {documents['covered']} of {documents['documents']} documents ({documents['share']:.0%}) "
+            "supplied a supporting chunk"
+        )
+    queries = coverage.get("queries")
+    if queries and queries["share"] is not None:
+        lines.append(
+            f"coverage: {queries['covered']} of {queries['clusters']} clusters of {queries['queries']} queries "
+            f"({queries['share']:.0%}) have a question near them"
+        )
+    return lines

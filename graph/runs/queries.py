@@ -1,0 +1,163 @@
+"""Real user queries as seeds (`graph.run --queries FILE`): read, embedded, and the chunks they retrieve.
+
+A query file holds one query per line, or JSON lines with `query` and an optional `role`. Each query
+is embedded with the collection's own embedding model and retrieves its top k chunks; a chunk's
+weight as a seed is the number of queries that retrieved it. Queries may hold personal data: their
+texts stay in this process's memory. A record links to the nearest query that retrieved its seed by
+the first 16 hex digits of the query's SHA-256 (its text with `--keep-queries`), and a model sees a
+query only with `--role-from-queries`, as a style example.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from graph.config.errors import UserError
+from graph.store.corpus import Corpus
+
+#: Queries embedded per call of the embedding model (a progress line follows each).
+EMBED_BATCH = 256
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    role: str | None = None
+    """Who asked, when the file says (JSON lines' `role`)."""
+
+
+def query_hash(text: str) -> str:
+    """A query's link in records: the first 16 hex digits of the SHA-256 of its text as the file gives it."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def file_digest(path: Path) -> str:
+    """The SHA-256 of a query file, kept with the run so a continued run reads the same queries."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_queries(path: Path) -> list[Query]:
+    """The queries of a file: plain lines, or JSON lines (`.jsonl`, or a first line that opens an object)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"query file {path} not found; give --queries a file with one query per line") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise UserError(f"cannot read query file {path} ({error}); give --queries a UTF-8 text file") from None
+    lines = [(number, line.strip()) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    as_json = path.suffix == ".jsonl" or (bool(lines) and lines[0][1].startswith("{"))
+    queries = [_json_query(path, number, line) if as_json else Query(line) for number, line in lines]
+    if not queries:
+        raise UserError(f"query file {path} holds no query; put one query per line")
+    return queries
+
+
+def _json_query(path: Path, number: int, line: str) -> Query:
+    try:
+        item = json.loads(line)
+    except ValueError:
+        item = None
+    if not isinstance(item, dict) or not isinstance(item.get("query"), str) or not item["query"].strip():
+        raise UserError(f'{path} line {number} is not a JSON object with a "query" text; fix or remove that line')
+    role = item.get("role")
+    return Query(item["query"].strip(), role.strip() if isinstance(role, str) and role.strip() else None)
+
+
+@dataclass(frozen=True)
+class QueryHit:
+    query: int
+    """Index of the query in the file's order."""
+    distance: float
+
+
+class QueryBook:
+    """A run's queries: their embeddings, the chunks each retrieved, and the links records carry.
+
+    It is the run's `nodes.ports.QueryGuide`.
+    """
+
+    def __init__(
+        self,
+        queries: Sequence[Query],
+        vectors: np.ndarray,
+        hits: dict[str, list[QueryHit]],
+        *,
+        keep_queries: bool = False,
+        role_from_queries: bool = False,
+    ) -> None:
+        self.queries = list(queries)
+        self.vectors = vectors
+        """One row per query, as the embedding model gave it."""
+        self.hits = hits
+        """Per usable chunk id, the queries that retrieved it, nearest first."""
+        self.keep_queries = keep_queries
+        self.role_from_queries = role_from_queries
+
+    @property
+    def weights(self) -> dict[str, int]:
+        """A chunk's weight as a seed: how many queries retrieved it."""
+        return {chunk_id: len(found) for chunk_id, found in self.hits.items()}
+
+    def shown(self, index: int) -> str:
+        """How outputs name query `index`: its hash, or its text with --keep-queries."""
+        text = self.queries[index].text
+        return text if self.keep_queries else query_hash(text)
+
+    def link(self, chunk_id: str) -> str | None:
+        found = self.hits.get(chunk_id)
+        return self.shown(found[0].query) if found else None
+
+    def style(self, chunk_id: str) -> tuple[str, str | None] | None:
+        found = self.hits.get(chunk_id)
+        if not self.role_from_queries or not found:
+            return None
+        query = self.queries[found[0].query]
+        return query.text, query.role
+
+
+async def build_query_book(
+    queries: Sequence[Query],
+    corpus: Corpus,
+    embeddings: Embeddings,
+    *,
+    k: int,
+    min_chars: int,
+    keep_queries: bool = False,
+    role_from_queries: bool = False,
+    say: Callable[[str], None] = lambda _: None,
+) -> QueryBook:
+    """Embed every query and retrieve its top `k` chunks; chunks too short to seed a sample are left out."""
+    texts = [query.text for query in queries]
+    rows: list[list[float]] = []
+    for start in range(0, len(texts), EMBED_BATCH):
+        rows += await asyncio.to_thread(embeddings.embed_documents, texts[start : start + EMBED_BATCH])
+        if len(texts) > EMBED_BATCH:
+            say(f"queries: {len(rows)} of {len(texts)} embedded")
+    hits: dict[str, list[QueryHit]] = {}
+    for index, vector in enumerate(rows):
+        for hit in await corpus.search_vector(vector, k):
+            if min_chars <= len(hit.chunk.text) <= corpus.max_chars:
+                hits.setdefault(hit.chunk.id, []).append(QueryHit(index, hit.distance))
+    for found in hits.values():
+        found.sort(key=lambda hit: (hit.distance, hit.query))
+    if not hits:
+        raise UserError(
+            f"none of the {len(texts)} queries retrieved a chunk of at least {min_chars} characters; "
+            "check that --queries fits the collection"
+        )
+    say(f"queries: {len(texts)} retrieved {len(hits)} distinct chunks that can seed a sample (top {k} each)")
+    return QueryBook(
+        queries,
+        np.asarray(rows, dtype=np.float32),
+        hits,
+        keep_queries=keep_queries,
+        role_from_queries=role_from_queries,
+    )

@@ -1,0 +1,123 @@
+"""generate_unanswerable and judge_unanswerable: plausible questions the collection holds no answer to.
+
+The generator writes from a seed chunk and its neighbours; the judge reads what the collection's own
+retriever returns for the question (its embedding model, the run's k) and accepts the question only
+when it is plausible and none of those chunks answers or settles it. A rejection is feedback for the
+next draft, within the run's revision budget, as for answerable questions.
+"""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from nodes.common import Update, chunk_ref, instructed, records_failure
+from nodes.context import Context
+from nodes.generate import asker, revision_feedback, style_of, style_update, with_style
+from nodes.judges import verdict_update
+from prompts import delimit, delimit_all
+from prompts import unanswerable as prompt
+from state.sample import Construction, Draft, SampleState, latest_draft
+from state.schemas import UnanswerableDraft, UnanswerableVerdict
+
+#: The kinds of generated unanswerable question; another reply is kept as the generator wrote it.
+KINDS = ("missing_attribute", "false_premise")
+
+
+def seed_and_neighbours(state: SampleState) -> str:
+    """The seed chunk (S) and its neighbours (N1, N2, ...) inside delimiting tags."""
+    chunks = [("S", state["seed"]["text"])]
+    chunks += [(f"N{i}", chunk["text"]) for i, chunk in enumerate(state.get("neighbours", []), start=1)]
+    return delimit_all("chunk", chunks)
+
+
+def retrieved_labels(count: int) -> list[str]:
+    return [f"R{i}" for i in range(1, count + 1)]
+
+
+@records_failure
+async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Write the first draft, or, after a rejection, the next one from the judge's feedback."""
+    llm = runtime.context.require_services().llm
+    style = style_of(state, runtime.context)
+    revising = bool(state.get("drafts"))
+    revision = ""
+    if revising:
+        revision = prompt.REVISION.format(
+            question=delimit("question", "draft", latest_draft(state)["question"]), feedback=revision_feedback(state)
+        )
+    user = prompt.GENERATE_USER.format(role=asker(state, style), revision=revision, chunks=seed_and_neighbours(state))
+    messages = instructed(prompt.GENERATE_SYSTEM, with_style(user, style))
+    reply, call = await llm.ask("generator", UnanswerableDraft, messages, node="generate_unanswerable")
+    revisions = state.get("revisions", 0) + (1 if revising else 0)
+    kind = reply.kind.strip().lower().replace(" ", "_")
+    draft = Draft(
+        question=reply.question.strip(),
+        answer="",
+        origin="revise" if revising else "generate",
+        revision=revisions,
+        construction=Construction(
+            compared_entities=[],
+            hidden_entities=[],
+            unanswerable_kind=kind if kind in KINDS else reply.kind.strip(),
+            missing=reply.missing.strip(),
+        ),
+    )
+    return {"drafts": [draft], "revisions": revisions, "llm_calls": [call], **style_update(style)}
+
+
+@records_failure
+async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Retrieve the top k chunks for the draft as the user's RAG system would, and judge them in one call."""
+    context = runtime.context
+    services = context.require_services()
+    question = latest_draft(state)["question"]
+    hits = await services.corpus.search(question, context.retrieval_k)
+    retrieved = [chunk_ref(hit.chunk) for hit in hits]
+    labels = retrieved_labels(len(retrieved))
+    messages = instructed(
+        prompt.JUDGE_SYSTEM,
+        prompt.JUDGE_USER.format(
+            question=delimit("question", "Q", question),
+            k=len(retrieved),
+            chunks=delimit_all("chunk", zip(labels, (c["text"] for c in retrieved), strict=True)),
+        ),
+    )
+    verdict, call = await services.llm.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
+    by_label = dict(zip(labels, (c["id"] for c in retrieved), strict=True))
+    answering = [by_label[label] for label in (x.strip().upper() for x in verdict.answered_by) if label in by_label]
+    # Strict: a chunk named as answering, or the judge's own answerable flag, rejects whatever `accepted` says.
+    answered = verdict.answerable or bool(answering)
+    accepted = verdict.accepted and verdict.plausible and not answered
+    details = {
+        "plausible": verdict.plausible,
+        "answerable": answered,
+        "answered_by": answering,
+        "retrieved": [c["id"] for c in retrieved],
+        "reasoning": verdict.reasoning,
+    }
+    openings = {label: " ".join(c["text"].split()[:12]) for label, c in zip(labels, retrieved, strict=True)}
+    reason = unanswerable_feedback(verdict, answered, openings)
+    update = verdict_update(state, context, "unanswerable", accepted=accepted, reason=reason, details=details)
+    return update | {"retrieved": retrieved, "llm_calls": [call]}
+
+
+def unanswerable_feedback(verdict: UnanswerableVerdict, answered: bool, openings: dict[str, str]) -> str:
+    """What failed, with the judge's reason, and what to change; answering chunks are named by their opening words
+    (the generator never saw the retriever's labels)."""
+    failed = []
+    if not verdict.plausible:
+        failed.append(
+            "not plausible: ask a meaningful question a user of this collection would ask, naming its entities"
+        )
+    if answered:
+        named = [
+            f"'{openings[label]} ...'"
+            for label in (x.strip().upper() for x in verdict.answered_by)
+            if label in openings
+        ]
+        chunks = "the chunk(s) beginning " + ", ".join(named) if named else "a chunk the retriever returned"
+        failed.append(f"answered by {chunks}: ask for something no chunk of the collection states")
+    reason = verdict.reason.strip().rstrip(".")
+    if not failed:
+        return reason or "the judge rejected the question without naming why; check every requirement"
+    return "; ".join(failed) + (f" ({reason})" if reason else "")
