@@ -10,10 +10,12 @@ answering model, default gemini-2.5-flash-lite), or `url` of an external RAG ser
 POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}. The store's database, collection,
 schema, columns, distance and embedding are the run's (from its run.json) unless a flag names them;
 a setup's own keys win over both. Per sample: context precision and recall (by chunk id, normalised text as fallback),
-answer correctness and faithfulness (validator model), and on the unanswerable variant whether the
-setup abstains (a phrase check first, the judge for the rest). Rows go to eval.jsonl beside the
-dataset, cached per (setup, sample): adding a setup pays only for the new one. Means by question
-type, binary, temporal and difficulty go to eval-summary.json and eval-report.html.
+answer correctness and faithfulness (validator model), and on the simulated unanswerable variant
+whether the setup abstains given only non-relevant contexts (`abstained`; a phrase check first, the
+judge for the rest). On a generated unanswerable question (`answerable: false`) the setup retrieves
+and answers for itself, and `abstained_generated` says whether it declined. Rows go to eval.jsonl
+beside the dataset, cached per (setup, sample): adding a setup pays only for the new one. Means by
+answerable, question type, binary, temporal and difficulty go to eval-summary.json and eval-report.html.
 """
 
 from __future__ import annotations

@@ -7,11 +7,13 @@
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
 `hf` (a folder `datasets.load_from_disk` reads; needs the `datasets` package), `csv`, `hotpotqa`
-(question, answer, supporting facts by chunk id, context list). `--split unanswerable` exports each
-record's unanswerable variant instead: the question with only non-relevant contexts, where the
-expected behaviour is to abstain. `--reviewed` keeps only the samples every reviewer accepted on all
-four criteria (`python -m graph.review`), with the relevance labels they corrected. A corrupt line in
-the dataset stops the export with its line number.
+(question, answer, supporting facts by chunk id, context list). `--split unanswerable` exports, where
+the expected behaviour is to abstain, each answerable record's simulated variant (`variant`
+"simulated": the question with only non-relevant contexts) and the generated unanswerable questions
+(`variant` "generated": the system retrieves for itself; `checked_context_ids` are the chunks the
+collection's retriever returned when the question was checked). `--reviewed` keeps only the samples
+every reviewer accepted on all four criteria (`python -m graph.review`), with the relevance labels
+they corrected. A corrupt line in the dataset stops the export with its line number.
 """
 
 from __future__ import annotations

@@ -9,11 +9,15 @@ from graph.runs.report import bar_chart, esc, table
 
 
 def summary_table(summaries: dict[str, Any]) -> str:
-    header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>12}" for m in METRICS)
+    """One line per setup: samples, then each metric's mean over the samples it applies to ("-": none)."""
+    widths = {m: max(12, len(m) + 2) for m in METRICS}
+    header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in METRICS)
     lines = [header]
     for name, summary in summaries.items():
         overall = summary["all"]
-        cells = "".join(f"{overall[m]:>12.3f}" if overall[m] is not None else f"{'-':>12}" for m in METRICS)
+        cells = "".join(
+            f"{overall[m]:>{widths[m]}.3f}" if overall[m] is not None else f"{'-':>{widths[m]}}" for m in METRICS
+        )
         lines.append(f"{name:<16}{int(overall['n']):>5}{cells}")
     return "\n".join(lines)
 

@@ -1,5 +1,6 @@
 """Scoring one RAG setup on a dataset (SPEC section 7): retrieval precision and recall, correctness and
-faithfulness by the judge, and abstention on the unanswerable variant.
+faithfulness by the judge, abstention on the simulated unanswerable variant (given only non-relevant
+contexts), and abstention on generated unanswerable questions (with the setup's own retriever).
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.schemas import AbstentionVerdict, CorrectnessVerdict, FaithfulnessVerdict, RelevanceVerdict
 
-METRICS = ("precision", "recall", "correct", "faithful", "abstained")
+METRICS = ("precision", "recall", "correct", "faithful", "abstained", "abstained_generated")
+"""`abstained`: on the simulated variant of answerable questions; `abstained_generated`: on generated
+unanswerable questions, the setup retrieving for itself."""
 
 
-GROUPS = ("question_type", "binary", "temporal", "difficulty")
+GROUPS = ("answerable", "question_type", "binary", "temporal", "difficulty")
 
 
 #: Samples evaluated at once per setup.
@@ -91,16 +94,52 @@ async def judged_contexts(
     return [*record["contexts"], *await asyncio.gather(*(label(c) for c in unknown))]
 
 
+async def ask_setup(setup: Setup, question: str, gateway: LLMGateway, corpus: Corpus | None) -> tuple[str, list[Any]]:
+    """The setup's answer and the contexts it retrieved for the question."""
+    if setup.url:
+        return await asyncio.to_thread(ask_service, setup.url, question)
+    state = await rag_graph().ainvoke({"question": question}, context=RagContext(k=setup.k, corpus=corpus, llm=gateway))
+    return state["answer"], state["contexts"]
+
+
+async def abstains(gateway: LLMGateway, answer: str) -> bool:
+    """Whether an answer declines: a phrase check first, the judge for the rest."""
+    if says_abstain(answer):
+        return True
+    asked = prompt.ABSTENTION_USER.format(candidate=delimit("answer", "candidate", answer))
+    verdict = await judge(gateway, AbstentionVerdict, prompt.ABSTENTION_SYSTEM, asked, "judge_abstention")
+    return bool(verdict.abstained)
+
+
+def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
+    """A row's identity and groups, every metric unset."""
+    return {
+        "setup": setup.name,
+        "sample_id": record["id"],
+        **{field: record.get(field, True) if field == "answerable" else record[field] for field in GROUPS},
+        **dict.fromkeys(METRICS),
+        "unanswerable_answer": None,
+    }
+
+
+async def evaluate_generated_unanswerable(
+    setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None
+) -> dict[str, Any]:
+    """A generated unanswerable question: the setup retrieves and answers as it would for a user; it should abstain."""
+    given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
+    return empty_row(setup, record) | {
+        "retrieved_ids": [c.get("id") for c in retrieved],
+        "answer": given,
+        "abstained_generated": await abstains(gateway, given),
+    }
+
+
 async def evaluate_sample(
     setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None, judge_unlabelled: bool
 ) -> dict[str, Any]:
-    if setup.url:
-        given, retrieved = await asyncio.to_thread(ask_service, setup.url, record["question"])
-    else:
-        state = await rag_graph().ainvoke(
-            {"question": record["question"]}, context=RagContext(k=setup.k, corpus=corpus, llm=gateway)
-        )
-        given, retrieved = state["answer"], state["contexts"]
+    if not record.get("answerable", True):
+        return await evaluate_generated_unanswerable(setup, record, gateway, corpus)
+    given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
     contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else record["contexts"]
     precision, recall = retrieval_scores(retrieved, contexts)
     question, reference = delimit("question", "Q", record["question"]), delimit("answer", "reference", record["answer"])
@@ -112,29 +151,19 @@ async def evaluate_sample(
         gateway, FaithfulnessVerdict, prompt.FAITHFULNESS_SYSTEM,
         prompt.FAITHFULNESS_USER.format(contexts=shown, candidate=candidate), "judge_faithfulness",
     )  # fmt: skip
-    row = {
-        "setup": setup.name,
-        "sample_id": record["id"],
-        **{field: record[field] for field in GROUPS},
+    row = empty_row(setup, record) | {
         "retrieved_ids": [c.get("id") for c in retrieved],
         "precision": precision,
         "recall": recall,
         "answer": given,
         "correct": correct.correct,
         "faithful": faithful.faithful,
-        "unanswerable_answer": None,
-        "abstained": None,
     }
     variant = record["unanswerable"]
     if variant is not None and not setup.url:
         texts = {c["id"]: c["text"] for c in record["contexts"]}
         reply, _ = await answer_from(record["question"], [{"text": texts[i]} for i in variant["contexts"]], gateway)
-        asked = prompt.ABSTENTION_USER.format(candidate=delimit("answer", "candidate", reply))
-        abstained = (
-            says_abstain(reply)
-            or (await judge(gateway, AbstentionVerdict, prompt.ABSTENTION_SYSTEM, asked, "judge_abstention")).abstained
-        )
-        row |= {"unanswerable_answer": reply, "abstained": abstained}
+        row |= {"unanswerable_answer": reply, "abstained": await abstains(gateway, reply)}
     return row
 
 

@@ -36,6 +36,8 @@ def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, 
             if relevant != context["relevant"]:
                 relabelled.append(context["id"])
                 context["relevant"] = relevant
+        if relabelled and not corrected.get("answerable", True):
+            continue  # a retrieved chunk that reviewers found relevant answers a generated unanswerable question
         corrected["n_relevant"] = sum(context["relevant"] for context in corrected["contexts"])
         variant = corrected.get("unanswerable")
         if variant is not None:

@@ -19,8 +19,8 @@ import numpy as np
 
 #: Uncovered clusters the report names.
 UNCOVERED_SHOWN = 5
-#: Rounds of k-means after the k-means++ start.
-KMEANS_ROUNDS = 50
+#: Rounds of k-means after a k-means++ start, and starts tried.
+KMEANS_ROUNDS, KMEANS_STARTS = 50, 10
 
 
 def document_coverage(sources: Mapping[str | None, int], used: set[str]) -> dict[str, Any]:
@@ -48,9 +48,21 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 
 
 def kmeans(vectors: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """(centroids, assignment) of spherical k-means (cosine) with a k-means++ start; the same for the same seed."""
+    """(centroids, assignment) of spherical k-means (cosine): the best of `KMEANS_STARTS` k-means++ starts
+    (one start can settle in a poor split); the same for the same seed."""
     rng = np.random.default_rng(seed)
     points = unit_rows(vectors.astype(np.float64))
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for _ in range(KMEANS_STARTS):
+        centres, assignment = _kmeans_once(points, k, rng)
+        spread = float(np.sum(1 - np.sum(points * centres[assignment], axis=1)))
+        if best is None or spread < best[0] - 1e-9:
+            best = (spread, centres, assignment)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _kmeans_once(points: np.ndarray, k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     centroids = [points[rng.integers(len(points))]]
     while len(centroids) < k:
         distance = np.min(1 - points @ np.asarray(centroids).T, axis=1).clip(min=0)

@@ -2,8 +2,12 @@
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
 `hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
-facts by chunk id, context list). The unanswerable split holds each record's unanswerable variant:
-the question with only non-relevant contexts, where the expected behaviour is to abstain.
+facts by chunk id, context list). The answerable split holds the answerable questions. The
+unanswerable split holds, where the expected behaviour is to abstain, each answerable record's
+simulated variant (`variant` "simulated": the question with only non-relevant contexts given) and
+the generated unanswerable questions (`variant` "generated": no contexts given, the system under
+test retrieves for itself; `checked_context_ids` are the chunks the collection's retriever returned
+when the question was checked, none answering it).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ ABSTAIN = "abstain"
 
 
 HOTPOTQA_TYPES = {"composition": "bridge", "comparison": "comparison", "intersection": "intersection"}
+"""HotpotQA's names of the question types; a generated unanswerable question keeps `unanswerable`."""
 
 
 def read_dataset(path: Path) -> list[dict[str, Any]]:
@@ -55,9 +60,15 @@ def _by_id(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {context["id"]: context for context in record["contexts"]}
 
 
+def is_generated_unanswerable(record: dict[str, Any]) -> bool:
+    return not record.get("answerable", True)
+
+
 def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for record in records:
+        if is_generated_unanswerable(record):
+            continue
         relevant = [c for c in record["contexts"] if c["relevant"]]
         rows.append(
             {
@@ -89,6 +100,22 @@ def construction_columns(record: dict[str, Any]) -> dict[str, list[str]]:
 def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for record in records:
+        if is_generated_unanswerable(record):
+            rows.append(
+                {
+                    "id": record["id"],
+                    "user_input": record["question"],
+                    "reference": ABSTAIN,
+                    "retrieved_contexts": [],
+                    "retrieved_context_ids": [],
+                    "checked_context_ids": list(record["retrieval_check"]["chunk_ids"]),
+                    "expected": ABSTAIN,
+                    "variant": "generated",
+                    "question_type": record["question_type"],
+                    "binary": record["binary"],
+                }
+            )
+            continue
         variant = record["unanswerable"]
         if variant is None:
             continue
@@ -100,7 +127,9 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reference": ABSTAIN,
                 "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
                 "retrieved_context_ids": list(variant["contexts"]),
+                "checked_context_ids": [],
                 "expected": ABSTAIN,
+                "variant": "simulated",
                 "question_type": record["question_type"],
                 "binary": record["binary"],
             }
@@ -125,16 +154,18 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
 def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
     items = []
     for record in records:
-        if unanswerable and record["unanswerable"] is None:
+        generated = is_generated_unanswerable(record)
+        wanted = (generated or record["unanswerable"] is not None) if unanswerable else not generated
+        if not wanted:
             continue
         contexts = _by_id(record)
-        shown = record["unanswerable"]["contexts"] if unanswerable else list(contexts)
+        shown = record["unanswerable"]["contexts"] if unanswerable and not generated else list(contexts)
         items.append(
             {
                 "_id": record["id"],
                 "question": record["question"],
                 "answer": ABSTAIN if unanswerable else record["answer"],
-                "type": HOTPOTQA_TYPES[record["question_type"]],
+                "type": HOTPOTQA_TYPES.get(record["question_type"], record["question_type"]),
                 "level": record["difficulty"],
                 "supporting_facts": [] if unanswerable else [[c["id"], 0] for c in record["supporting"]],
                 "context": [[i, [contexts[i]["text"]]] for i in shown],

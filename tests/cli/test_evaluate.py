@@ -52,7 +52,7 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert k3["abstained"] == 1.0  # the scripted answerer declines on every unanswerable variant
     rows = [json.loads(line) for line in (folder / "eval.jsonl").read_text().splitlines()]
     assert len(rows) == 24 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
-    assert set(results["k3"]) == {"all", "question_type", "binary", "temporal", "difficulty"}
+    assert set(results["k3"]) == {"all", "answerable", "question_type", "binary", "temporal", "difficulty"}
     assert "k3" in first.stdout and "precision" in first.stdout
 
     setups = ("--setup", f"k3=k=3,model={SCRIPTED}", "--setup", f"k8=k=8,model={SCRIPTED}")
@@ -60,7 +60,7 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert again.returncode == 0, again.stderr
     assert "k3: evaluating" not in again.stdout and "k8: evaluating 12 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
-    assert (folder / "eval-report.html").read_text().count("<section") == 5
+    assert (folder / "eval-report.html").read_text().count("<section") == 6  # one per metric
 
 
 def test_judging_unlabelled_chunks_can_only_add_relevant_ones(dataset_run) -> None:  # noqa: ANN001
