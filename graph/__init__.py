@@ -3,7 +3,8 @@
     builder.py, routing.py, studio.py   the sample graph (LangGraph), its routes, its Studio entry
     run, ingest, replay, evaluate,      one thin module per command (`python -m graph.<command>`):
     export, db                          a parser and `main`, nothing else
-    runs/         runs: the composition root, sample runner, lanes, run store, seeds, files, report
+    runs/         runs: the composition root, sample runner, lanes, run store, seeds and queries, files,
+                  coverage, report
     store/        the databases: embedded server, corpus, embeddings, checkpoints
     llm/          the model layer: factory, gateway, limits, parsing, cache and replay files
     ingestion/    documents into a PGVectorStore table

@@ -15,6 +15,7 @@ to the run's dataset with `provenance.replayed_from` naming the checkpoint it fo
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from graph.config.cli import (
@@ -52,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--extractor-model")
     parser.add_argument("--llm-base-url")
     parser.add_argument("--runs-dir", help="where run folders are (default ./runs)")
+    parser.add_argument(
+        "--queries", type=Path, metavar="FILE", help="a query-seeded run's query file, where it is now (if it moved)"
+    )
     add_database_options(parser)
     add_state_options(parser)
     return parser
@@ -85,6 +89,7 @@ def main(argv: list[str] | None = None) -> None:
         edits=edits,
         nodes=args.node,
         models_given=given,
+        queries_given=args.queries,
     )
     run_async(replay_samples(request, settings, print))
 

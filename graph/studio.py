@@ -43,8 +43,11 @@ async def studio_services(context: Context) -> Services:
         if key not in _services:
             settings = settings.model_copy(update={"collection": settings.collection or DEMO_COLLECTION})
             gateway = build_gateway(settings, models=dict(models))  # type: ignore[arg-type]
-            # Studio brings its own checkpointer: no state database is opened here.
-            opened = await _opened.enter_async_context(open_services(settings, gateway=gateway, with_state=False))
+            # Studio brings its own checkpointer: no state database is opened here. The embedding model
+            # serves generated unanswerable samples, which search the collection as its retriever does.
+            opened = await _opened.enter_async_context(
+                open_services(settings, gateway=gateway, with_state=False, embeddings=True)
+            )
             _services[key] = opened.for_samples(opened.seed_pool())
         return _services[key]
 

@@ -15,13 +15,12 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.config.errors import UserError, redact
+from graph.config.errors import redact
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway, build_gateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
@@ -31,7 +30,7 @@ from graph.runs.lanes import Assignment, Lanes, WorkResult
 from graph.runs.options import RunOptions, RunRequest, stored_settings
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
-from graph.runs.queries import Query, QueryBook, build_query_book, file_digest, read_queries
+from graph.runs.queries import Query, QueryBook, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.sample import SampleRunner
@@ -84,7 +83,7 @@ async def run_job(
         queries = run_queries(run, request)  # a missing or changed query file fails before any work
         gateway = gateway or build_gateway(run.settings, record_path=request.record_llm, seed=run.options.seed)
         async with open_services(run.settings, gateway=gateway, state=state, warm=True) as services:
-            book = await query_book(run, services, queries) if queries else None
+            book = await open_query_book(services, queries, run.options, tell) if queries else None
             outcome = await work_on(run, request, services, book)
             folder, finished, examples = await final_state(run, state)
             coverage = await run_coverage(run, services, finished, book)
@@ -102,34 +101,7 @@ def run_queries(run: Run, request: RunRequest) -> list[Query] | None:
     options = run.options
     if options.queries is None:
         return None
-    path = request.queries_given or Path(options.queries)
-    if not path.is_file():
-        raise UserError(
-            f"run {run.run_id} was seeded from the queries in {options.queries}; give that file with --queries"
-        )
-    if options.queries_digest and file_digest(path) != options.queries_digest:
-        raise UserError(
-            f"{path} is not the query file run {run.run_id} began with (its contents changed); "
-            "give that file with --queries"
-        )
-    return read_queries(path)
-
-
-async def query_book(run: Run, services: RunServices, queries: list[Query]) -> QueryBook:
-    """The queries embedded with the collection's model, and the chunks each retrieves."""
-    model = await services.load_embeddings()
-    await services.corpus.check_embedding(model)
-    options = run.options
-    return await build_query_book(
-        queries,
-        services.corpus,
-        model,
-        k=options.retrieval_k,
-        min_chars=Context.min_chunk_chars,
-        keep_queries=options.keep_queries,
-        role_from_queries=options.role_from_queries,
-        say=tell,
-    )
+    return queries_of_run(run.run_id, options.queries, options.queries_digest, request.queries_given)
 
 
 async def run_coverage(

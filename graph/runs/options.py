@@ -106,7 +106,6 @@ class RunOptions:
             max_restarts=self.max_restarts,
             sufficiency_after_quality_reject=self.sufficiency_after_quality_reject,
             retrieval_k=self.retrieval_k,
-            embedding=settings.embedding,
             **context_overrides(self.nodes),
         )
 

@@ -21,7 +21,10 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from graph.config.errors import UserError
+from graph.runs.options import RunOptions
+from graph.runs.services import RunServices
 from graph.store.corpus import Corpus
+from nodes.context import Context
 
 #: Queries embedded per call of the embedding model (a progress line follows each).
 EMBED_BATCH = 256
@@ -160,4 +163,36 @@ async def build_query_book(
         hits,
         keep_queries=keep_queries,
         role_from_queries=role_from_queries,
+    )
+
+
+def queries_of_run(run_id: str, kept: str, digest: str | None, given: Path | None) -> list[Query]:
+    """The queries a run was seeded from: its file (`given` where it moved) must hold what it held at the start."""
+    path = given or Path(kept)
+    if not path.is_file():
+        raise UserError(f"run {run_id} was seeded from the queries in {kept}; give that file with --queries")
+    if digest and file_digest(path) != digest:
+        raise UserError(
+            f"{path} is not the query file run {run_id} began with (its contents changed); "
+            "give that file with --queries"
+        )
+    return read_queries(path)
+
+
+async def open_query_book(
+    services: RunServices, queries: Sequence[Query], options: RunOptions, say: Callable[[str], None] = lambda _: None
+) -> QueryBook:
+    """The run's queries embedded with the collection's model (checked against the collection), and what each
+    retrieves, as the run's options say (k, query texts kept, style examples)."""
+    model = await services.load_embeddings()
+    await services.corpus.check_embedding(model)
+    return await build_query_book(
+        queries,
+        services.corpus,
+        model,
+        k=options.retrieval_k,
+        min_chars=Context.min_chunk_chars,
+        keep_queries=options.keep_queries,
+        role_from_queries=options.role_from_queries,
+        say=say,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -20,6 +21,7 @@ from graph.config.settings import Settings
 from graph.runs.files import RunFolder
 from graph.runs.funnel import sample_summary
 from graph.runs.options import RunOptions, stored_settings
+from graph.runs.queries import QueryBook, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.sample import SampleResult, SampleRunner
 from graph.runs.services import RunServices, open_services, open_state
@@ -28,7 +30,12 @@ from graph.runs.store import Completion, RunStore, Slot
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.
-REJECTING_NODE = {"lint": "lint_question", "quality": "judge_quality", "sufficiency": "judge_sufficiency"}
+REJECTING_NODE = {
+    "lint": "lint_question",
+    "quality": "judge_quality",
+    "sufficiency": "judge_sufficiency",
+    "unanswerable": "judge_unanswerable",
+}
 
 
 GRAPH_NODES = tuple(NODES)
@@ -131,6 +138,8 @@ class ReplayRequest:
     nodes: list[str] = field(default_factory=list)
     """`STAGE=IMPL` swaps given now."""
     models_given: dict[str, str] = field(default_factory=dict)
+    queries_given: Path | None = None
+    """`--queries`: where a query-seeded run's file is now, when it moved."""
 
 
 async def finished_samples(settings: Settings, run_id: str) -> list[dict[str, Any]]:
@@ -159,8 +168,11 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
         # A replay asks its models afresh: a cached answer would only repeat the sample's history.
         settings = stored_settings(settings, stored, request.models_given).model_copy(update={"llm_cache": False})
         options = replace(options, nodes={**options.nodes, **settings.nodes, **parse_node_options(request.nodes)})
-        async with open_services(settings, state=state) as services:
-            runner = await replay_runner(request.run_id, options, services)
+        # Generated unanswerable samples and query seeds search the collection with its embedding model.
+        searching = options.unanswerable_share > 0 or options.queries is not None
+        async with open_services(settings, state=state, embeddings=searching) as services:
+            book = await replay_queries(request, options, services)
+            runner = await replay_runner(request.run_id, options, services, book)
             passed = 0
             for row in chosen:
                 passed += await replay_one(runner, store, request, row, say)
@@ -170,13 +182,24 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
         await RunFolder(settings.runs_dir / request.run_id).rebuild(store.file_lines(request.run_id, slots))
 
 
-async def replay_runner(run_id: str, options: RunOptions, services: RunServices) -> SampleRunner:
+async def replay_queries(request: ReplayRequest, options: RunOptions, services: RunServices) -> QueryBook | None:
+    """A query-seeded run's queries, so that a replay's restarts draw from them and its record links to them."""
+    if options.queries is None:
+        return None
+    queries = queries_of_run(request.run_id, options.queries, options.queries_digest, request.queries_given)
+    return await open_query_book(services, queries, options)
+
+
+async def replay_runner(
+    run_id: str, options: RunOptions, services: RunServices, book: QueryBook | None = None
+) -> SampleRunner:
     assert services.state is not None
     store = services.state.store
-    seeds = services.seed_pool(run_id, used=await store.used_seeds(run_id), seed=options.seed)
+    weights = book.weights if book is not None else None
+    seeds = services.seed_pool(run_id, used=await store.used_seeds(run_id), seed=options.seed, weights=weights)
     context = options.context(services.settings, services.gateway, run_id)
     return SampleRunner(
-        services.for_samples(seeds, RunQuestions(store, run_id, threshold=options.dedup_threshold)),
+        services.for_samples(seeds, RunQuestions(store, run_id, threshold=options.dedup_threshold), book),
         services.state.saver,
         context,
     )

@@ -27,7 +27,7 @@ from graph.store.checkpoints import PooledPostgresSaver
 from nodes.context import Context
 from nodes.finalize import rejection_entry
 from nodes.ports import Services
-from state.sample import SampleInput, SampleState, input_problem
+from state.sample import SampleInput, SampleState, input_problem, is_unanswerable
 from state.usage import Role
 
 #: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.
@@ -112,7 +112,7 @@ def context_for(settings: Settings, gateway: LLMGateway, **overrides: Any) -> Co
             validator_model=roles["validator"].spec,
             extractor_model=roles["extractor"].spec,
             thinking={role: model.thinking for role, model in roles.items() if model.thinking is not None},
-            **overrides,
+            **{"embedding": settings.embedding, **overrides},
         )
     except ValueError as invalid:
         raise InvalidSetting(str(invalid)) from None
@@ -139,7 +139,8 @@ async def arun_sample(
     settings = (settings or resolve_settings({})).model_copy(update={"collection": collection})
     gateway = build_gateway(settings, models=models)
     context = context_for(settings, gateway, **context_overrides)  # bad settings fail before the database opens
-    async with open_services(settings, gateway=gateway) as services:
+    # A generated unanswerable sample searches the collection with its embedding model.
+    async with open_services(settings, gateway=gateway, embeddings=is_unanswerable(spec)) as services:
         assert services.state is not None
         runner = SampleRunner(services.for_samples(services.seed_pool()), services.state.saver, context)
         return await runner.run(spec, thread_id)

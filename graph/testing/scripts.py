@@ -91,3 +91,12 @@ def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model im
     from graph.testing.scripted import ScriptedChatModel
 
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [ACCEPT]})
+
+
+def unanswerable_rejected_model():  # noqa: ANN201 - a factory for `--llm import:graph.testing.scripts:unanswerable_rejected_model`
+    """The plausible script with an unanswerable judge that finds every question answered by the first chunk."""
+    from graph.testing.plausible import PLAUSIBLE_SCRIPT
+    from graph.testing.scripted import ScriptedChatModel
+
+    answered = {"plausible": True, "answered_by": ["R1"], "answerable": True, "accepted": False, "reason": "R1 says"}
+    return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "UnanswerableVerdict": [answered]})

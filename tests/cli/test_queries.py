@@ -314,3 +314,26 @@ def test_a_continued_run_refuses_a_changed_query_file(pg_url, collection, tmp_pa
     moved.write_text("\n".join(MANUAL_QUERIES) + "\n")
     resumed = run_cli("graph.run", "--resume", "changing", "--llm", SCRIPTED, "--queries", str(moved), env=env)
     assert resumed.returncode == 0, resumed.stderr
+
+
+def test_a_rejected_unanswerable_sample_of_a_query_seeded_run_is_replayed(pg_url, collection, tmp_path: Path) -> None:  # noqa: ANN001
+    queries = tmp_path / "queries.txt"
+    queries.write_text("\n".join(MANUAL_QUERIES) + "\n")
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
+    rejecting = "import:graph.testing.scripts:unanswerable_rejected_model"
+    result = run_cli(
+        "graph.run", "--collection", COLLECTION, "--count", "1", "--unanswerable-share", "1", "--llm", rejecting,
+        "--queries", str(queries), "--max-revisions", "0", "--run-id", "ureplay", env=env,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "shortfall: unanswerable 1" in result.stderr and "by the unanswerable judge 3" in result.stdout
+    listing = run_cli("graph.replay", "ureplay", "--list", env=env)
+    assert listing.returncode == 0 and "unanswerable" in listing.stdout, listing.stderr
+    replay = run_cli("graph.replay", "ureplay", "--sample", "0", "--llm", SCRIPTED, env=env)
+    assert replay.returncode == 0, replay.stderr
+    assert "sample 0: rejected -> accepted" in replay.stdout
+    (record,) = [
+        json.loads(line) for line in (tmp_path / "runs" / "ureplay" / "dataset.jsonl").read_text().splitlines()
+    ]
+    assert record["answerable"] is False and record["provenance"]["replayed_from"].startswith("ureplay/0@")
+    assert record["seed_query"] in {sha16(q) for q in MANUAL_QUERIES}  # the replay linked it to its query again

@@ -110,7 +110,8 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
         full = await store.claim(run_id, cells, "w")  # two running for a quota of two
         rejected = Completion(first, "rejected", None, {"reason": "r"}, {"outcome": "rejected"})
         reopened = await store.claim(run_id, cells, "w", completing=rejected)
-        record = {"id": "b", "question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "contexts": []}
+        record = {"id": "b", "question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "contexts": [],
+                  "supporting": [{"id": "s", "text": "t", "metadata": {"source": "a.html"}}]}  # fmt: skip
         accepted = Completion(second, "accepted", record, None, {"outcome": "accepted"})
         after_accepted = await store.claim(run_id, cells, "w", completing=accepted)
         finished = await store.finished(run_id)
@@ -122,12 +123,16 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
     # The rejection is counted by the claim it rode with: the place it gave back opens at once.
     assert reopened is not None and reopened.n == 2
     assert after_accepted is None  # one accepted, one running: the cell has what it needs
-    brief = {"question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False}
+    # What the report, the coverage and the duplicate check read of a record; answerable unless it says otherwise.
+    brief = {"question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "answerable": True,
+             "sources": ["a.html"]}  # fmt: skip
     assert [(row["n"], row["outcome"], row["brief"], row["summary"]) for row in finished] == [
         (0, "rejected", None, {"outcome": "rejected"}),
         (1, "accepted", brief, {"outcome": "accepted"}),
     ]
-    assert lines == [(None, {"reason": "r"}), ({**brief, "id": "b", "contexts": []}, None)]
+    stored = {"id": "b", "question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "contexts": [],
+              "supporting": [{"id": "s", "text": "t", "metadata": {"source": "a.html"}}]}  # fmt: skip
+    assert lines == [(None, {"reason": "r"}), (stored, None)]
 
 
 def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_url: str) -> None:
