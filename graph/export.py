@@ -12,7 +12,7 @@ the expected behaviour is to abstain, each answerable record's simulated variant
 "simulated": the question with only non-relevant contexts) and the generated unanswerable questions
 (`variant` "generated": the system retrieves for itself; `checked_context_ids` are the chunks the
 collection's retriever returned when the question was checked). `--reviewed` keeps only the samples
-every reviewer accepted on all four criteria (`python -m graph.review`), with the relevance labels
+every reviewer accepted on all its criteria (`python -m graph.review`), with the relevance labels
 they corrected. A corrupt line in the dataset stops the export with its line number.
 """
 
@@ -40,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--reviewed",
         action="store_true",
-        help="only samples reviewers accepted on all four criteria, with their relevance corrections",
+        help="only samples reviewers accepted on all their criteria, with their relevance corrections",
     )
     add_database_options(parser)
     add_state_options(parser)
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
         records = reviewed_records(records, reviews)
         if not records:
             raise UserError(
-                f"no sample of run {dataset.parent.name} was accepted by its reviewers on all four criteria; "
+                f"no sample of run {dataset.parent.name} was accepted by its reviewers on all its criteria; "
                 f"review it with `python -m graph.review {dataset.parent.name}`"
             )
     written = export(records, args.fmt, unanswerable, output)

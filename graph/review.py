@@ -8,7 +8,9 @@
 
 For an accepted sample a reviewer answers the paper's four criteria (answerable from the supporting
 chunks, answer correct, multi-hop, unambiguous; keys 1-4) and may correct any context's relevance
-label; for a rejected one, whether the rejection was right. Every change is saved at once. Bound to
+label; for a generated unanswerable question, whether a user could ask it and whether no retrieved
+chunk answers it (keys 1-2, shown apart from the paper's figures); for a rejected one, whether the
+rejection was right. Every change is saved at once. Bound to
 another address than 127.0.0.1 (`--host`), the app asks for the token its printed URL carries.
 """
 

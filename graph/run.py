@@ -224,7 +224,12 @@ def check_flags(args: argparse.Namespace) -> None:
         raise UserError("--unanswerable-share is a share of --count from 0 to 1, e.g. 0.2")
     if args.retrieval_k <= 0:
         raise UserError("--retrieval-k must be at least 1")
-    if (args.role_from_queries or args.keep_queries) and not (args.queries or args.resume):
+    if args.resume and (args.role_from_queries or args.keep_queries or args.unanswerable_share):
+        raise UserError(
+            "a continued run keeps the options it began with: --role-from-queries, --keep-queries and "
+            "--unanswerable-share apply to new runs"
+        )
+    if (args.role_from_queries or args.keep_queries) and not args.queries:
         raise UserError("--role-from-queries and --keep-queries need a query file: give --queries FILE")
     for run_id in (args.run_id, args.resume):
         if run_id is not None:

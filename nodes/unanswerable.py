@@ -8,6 +8,7 @@ next draft, within the run's revision budget, as for answerable questions.
 
 from __future__ import annotations
 
+from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, instructed, records_failure
@@ -74,17 +75,9 @@ async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> U
     hits = await services.corpus.search(question, context.retrieval_k)
     retrieved = [chunk_ref(hit.chunk) for hit in hits]
     labels = retrieved_labels(len(retrieved))
-    messages = instructed(
-        prompt.JUDGE_SYSTEM,
-        prompt.JUDGE_USER.format(
-            question=delimit("question", "Q", question),
-            k=len(retrieved),
-            chunks=delimit_all("chunk", zip(labels, (c["text"] for c in retrieved), strict=True)),
-        ),
-    )
+    messages = unanswerable_messages(question, [c["text"] for c in retrieved])
     verdict, call = await services.llm.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
-    by_label = dict(zip(labels, (c["id"] for c in retrieved), strict=True))
-    answering = [by_label[label] for label in (x.strip().upper() for x in verdict.answered_by) if label in by_label]
+    answering = answering_chunks(verdict, [c["id"] for c in retrieved])
     # Strict: a chunk named as answering, or the judge's own answerable flag, rejects whatever `accepted` says.
     answered = verdict.answerable or bool(answering)
     accepted = verdict.accepted and verdict.plausible and not answered
@@ -99,6 +92,19 @@ async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> U
     reason = unanswerable_feedback(verdict, answered, openings)
     update = verdict_update(state, context, "unanswerable", accepted=accepted, reason=reason, details=details)
     return update | {"retrieved": retrieved, "llm_calls": [call]}
+
+
+def unanswerable_messages(question: str, texts: list[str]) -> list[BaseMessage]:
+    """The judge's request: the question, and the retrieved chunks as R1, R2, ..."""
+    chunks = delimit_all("chunk", zip(retrieved_labels(len(texts)), texts, strict=True))
+    user = prompt.JUDGE_USER.format(question=delimit("question", "Q", question), k=len(texts), chunks=chunks)
+    return instructed(prompt.JUDGE_SYSTEM, user)
+
+
+def answering_chunks(verdict: UnanswerableVerdict, ids: list[str]) -> list[str]:
+    """The ids of the chunks the verdict names as answering (labels it invented are ignored)."""
+    by_label = dict(zip(retrieved_labels(len(ids)), ids, strict=True))
+    return [by_label[label] for label in (x.strip().upper() for x in verdict.answered_by) if label in by_label]
 
 
 def unanswerable_feedback(verdict: UnanswerableVerdict, answered: bool, openings: dict[str, str]) -> str:

@@ -56,7 +56,11 @@ def says_abstain(answer: str) -> bool:
 
 
 def grouped_means(rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], by: Sequence[str]) -> dict[str, Any]:
-    """Mean of each metric overall and per value of each grouping field (None values are skipped)."""
+    """Mean of each metric overall and per value of each grouping field.
+
+    A metric's None values are skipped, as are rows whose grouping field is None (a generated
+    unanswerable question has no difficulty); a mean over no values is None.
+    """
     rows = list(rows)
 
     def means(subset: list[Mapping[str, Any]]) -> dict[str, float | None]:
@@ -70,6 +74,7 @@ def grouped_means(rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], by:
     for field in by:
         groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
         for row in rows:
-            groups[str(row.get(field))].append(row)
+            if row.get(field) is not None:
+                groups[str(row[field])].append(row)
         summary[field] = {value: means(members) for value, members in sorted(groups.items())}
     return summary

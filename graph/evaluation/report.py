@@ -22,6 +22,10 @@ def summary_table(summaries: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _shown(mean: float | None) -> str:
+    return "-" if mean is None else f"{mean:.3f}"
+
+
 def _mean(summaries: dict[str, Any], name: str, field: str, value: str, metric: str) -> float | None:
     return (summaries[name][field].get(value) or {}).get(metric)
 
@@ -32,20 +36,27 @@ def render_eval_report(summaries: dict[str, Any]) -> str:
     groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
     parts = ["<h1>triad evaluation</h1>"]
     for metric in METRICS:
-        bars = [(f"all / {name}", round(summaries[name]["all"][metric] or 0.0, 3)) for name in names]
+        # A mean over no samples (the metric does not apply to the group) is left out of the bars, "-" in the table.
+        bars = [
+            (f"all / {name}", round(mean, 3)) for name in names if (mean := summaries[name]["all"][metric]) is not None
+        ]
         bars += [
-            (f"{field}={value} / {name}", round(_mean(summaries, name, field, value, metric) or 0.0, 3))
+            (f"{field}={value} / {name}", round(mean, 3))
             for field, value in groups
             for name in names
+            if (mean := _mean(summaries, name, field, value, metric)) is not None
         ]
         rows = [
-            [f"{field}={value}"] + [f"{_mean(summaries, n, field, value, metric) or 0:.3f}" for n in names]
+            [f"{field}={value}"] + [_shown(_mean(summaries, n, field, value, metric)) for n in names]
             for field, value in groups
         ]
         parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{bar_chart(bars)}{table(["group", *names], rows)}')
-        if len(names) > 1:
-            base = summaries[names[0]]["all"][metric] or 0.0
-            diffs = [[name, f"{(summaries[name]['all'][metric] or 0.0) - base:+.3f}"] for name in names[1:]]
+        base = summaries[names[0]]["all"][metric]
+        if len(names) > 1 and base is not None:
+            diffs = [
+                [name, "-" if (mean := summaries[name]["all"][metric]) is None else f"{mean - base:+.3f}"]
+                for name in names[1:]
+            ]
             parts.append(table([f"difference to {names[0]}", metric], diffs))
         parts.append("</section>")
     head = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>triad evaluation</title></head><body>'

@@ -23,9 +23,16 @@ from graph.store.corpus import Corpus
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages
 from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
+from nodes.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
-from state.schemas import AbstentionVerdict, CorrectnessVerdict, FaithfulnessVerdict, RelevanceVerdict
+from state.schemas import (
+    AbstentionVerdict,
+    CorrectnessVerdict,
+    FaithfulnessVerdict,
+    RelevanceVerdict,
+    UnanswerableVerdict,
+)
 
 METRICS = ("precision", "recall", "correct", "faithful", "abstained", "abstained_generated")
 """`abstained`: on the simulated variant of answerable questions; `abstained_generated`: on generated
@@ -125,13 +132,26 @@ def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
 async def evaluate_generated_unanswerable(
     setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None
 ) -> dict[str, Any]:
-    """A generated unanswerable question: the setup retrieves and answers as it would for a user; it should abstain."""
+    """A generated unanswerable question: the setup retrieves and answers as it would for a user; it should abstain.
+
+    The question was checked against the run's own retrieval. A setup that retrieves chunks that check
+    never read (another collection, embedding or k) has them judged too: when one of them answers the
+    question, an answer is no mistake, and the row leaves `abstained_generated` unset (`answered_by`
+    names the chunks; `rechecked_ids` the chunks judged).
+    """
     given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
-    return empty_row(setup, record) | {
-        "retrieved_ids": [c.get("id") for c in retrieved],
-        "answer": given,
-        "abstained_generated": await abstains(gateway, given),
-    }
+    row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved], "answer": given}
+    checked = {c["id"] for c in record["contexts"]} | set(record["retrieval_check"]["chunk_ids"])
+    checked_texts = {normalise_text(c["text"]) for c in record["contexts"]}
+    unseen = [c for c in retrieved if c.get("id") not in checked and normalise_text(c["text"]) not in checked_texts]
+    if unseen:
+        messages = unanswerable_messages(record["question"], [c["text"] for c in unseen])
+        verdict, _ = await gateway.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
+        answering = answering_chunks(verdict, [str(c.get("id") or "") for c in unseen])
+        row["rechecked_ids"] = [c.get("id") for c in unseen]
+        if verdict.answerable or answering:
+            return row | {"answered_by": answering}
+    return row | {"abstained_generated": await abstains(gateway, given)}
 
 
 async def evaluate_sample(

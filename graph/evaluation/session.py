@@ -97,7 +97,9 @@ def evaluate_setups(
             # Kept as each setup ends: a later setup that fails does not lose this one's judgements.
             with writing(eval_path, MAKE_ROOM):
                 write_jsonl(eval_path, rows.values())
-        summaries[setup.name] = grouped_means([rows[(signature, r["id"])] for r in records], METRICS, GROUPS)
+        # Rows judged before a record field became a group take the field from the record.
+        judged = [{**rows[(signature, r["id"])], "answerable": r.get("answerable", True)} for r in records]
+        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS)
     summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
     with writing(summary_path, MAKE_ROOM):
         write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")

@@ -7,8 +7,18 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
+from state.sample import UNANSWERABLE
+
 #: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.
 CRITERIA = ("answerable", "correct", "multi_hop", "unambiguous")
+#: A generated unanswerable question's: a user of the collection could ask it, and nothing retrieved answers it.
+UNANSWERABLE_CRITERIA = ("plausible", "unanswered")
+
+
+def criteria_for(question_type: str) -> tuple[str, ...]:
+    """The criteria a reviewer ticks for an accepted sample of this cell kind."""
+    return UNANSWERABLE_CRITERIA if question_type == UNANSWERABLE else CRITERIA
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS triad_reviews (
@@ -23,9 +33,9 @@ CREATE TABLE IF NOT EXISTS triad_reviews (
 
 
 def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
-    """What a review may hold: the four criteria, whether a rejection was right, relevance flips, a note."""
+    """What a review may hold: the criteria, whether a rejection was right, relevance flips, a note."""
     labels: dict[str, Any] = {}
-    for name in CRITERIA:
+    for name in (*CRITERIA, *UNANSWERABLE_CRITERIA):
         if isinstance(given.get(name), bool):
             labels[name] = given[name]
     if isinstance(given.get("rejection_right"), bool):

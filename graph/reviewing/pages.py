@@ -20,6 +20,8 @@ CRITERION_TEXT = {
     "correct": "answer correct",
     "multi_hop": "needs every supporting chunk (multi-hop)",
     "unambiguous": "unambiguous",
+    "plausible": "a user of this collection could ask it",
+    "unanswered": "no retrieved chunk answers or settles it",
 }
 
 STYLE = """
@@ -167,7 +169,7 @@ def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
         boxes = "".join(
             f'<label><input type="checkbox" data-criterion="{name}" name="{name}"{" checked" if labels.get(name) else ""}>'
             f" <kbd>{key}</kbd> {CRITERION_TEXT[name]}</label>"
-            for key, name in enumerate(CRITERIA, start=1)
+            for key, name in enumerate(sample.criteria, start=1)
         )
     else:
         checked = " checked" if labels.get("rejection_right") else ""
@@ -189,8 +191,16 @@ def sample_page(
 ) -> str:
     line = sample.line
     bridge, answer = str(line.get("bridge_topic") or ""), str(line.get("answer", ""))
+    if sample.generated_unanswerable:
+        answer = ""  # nothing to mark: the collection holds no answer
     parts = [
         f"<h1>{escape(sample.question) or '(no question)'}</h1>",
+        (
+            "<p><b>Expected:</b> abstain (a generated unanswerable question; "
+            f"not in the collection: {escape(str((line.get('construction') or {}).get('missing', '')) or '-')})</p>"
+            if sample.generated_unanswerable
+            else ""
+        ),
         f"<p><b>Answer:</b> {escape(answer) or '-'} · {escape(sample.cell)} · {escape(sample.outcome)}"
         + (f" ({escape(sample.end_reason)})" if sample.end_reason else "")
         + (f" · temporal {str(sample.temporal).lower()} · {escape(sample.difficulty or '')}" if sample.accepted else "")
@@ -202,7 +212,8 @@ def sample_page(
         _criteria(sample, labels),
     ]
     supporting = line.get("supporting") or []
-    parts.append("<h2>Supporting chunks</h2>")
+    if not sample.generated_unanswerable:
+        parts.append("<h2>Supporting chunks</h2>")
     for chunk in supporting:
         parts.append(
             f'<div class="chunk" data-chunk="{escape(str(chunk.get("id", "")))}"><div class=meta>{escape(str(chunk.get("id", "")))}</div>'
@@ -211,7 +222,12 @@ def sample_page(
     if not supporting and line.get("supporting_ids"):
         parts.append(f"<p class=meta>{escape(', '.join(map(str, line['supporting_ids'])))}</p>")
     if sample.accepted:
-        parts.append("<h2>Contexts</h2><p class=meta>ticked = relevant; tick or untick to correct a label</p>")
+        note = (
+            "the chunks the collection's retriever returned for it; tick one that answers it"
+            if sample.generated_unanswerable
+            else "ticked = relevant; tick or untick to correct a label"
+        )
+        parts.append(f"<h2>Contexts</h2><p class=meta>{note}</p>")
         flips = labels.get("relevance") or {}
         for context in sample.contexts:
             original = bool(context["relevant"])
@@ -253,6 +269,12 @@ def summary_table(summary: dict[str, Any]) -> str:
     rows += (
         f'<tr data-criterion="rejections_right"><td>rejections right</td><td>{cell(summary["rejections_right"])}</td>'
         f"<td>{PAPER_REJECTIONS_RIGHT}</td></tr>"
+    )
+    rows += "".join(
+        f'<tr data-criterion="{name}"><td>generated unanswerable: {CRITERION_TEXT[name]}</td>'
+        f"<td>{cell(figure)}</td><td>not in the paper</td></tr>"
+        for name, figure in summary.get("unanswerable", {}).items()
+        if figure["total"]
     )
     relevance = summary["relevance"]
     figures = ", ".join(

@@ -7,16 +7,17 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from graph.reviewing.labels import CRITERIA
+from graph.reviewing.labels import criteria_for
 from state.record import MIN_UNANSWERABLE_CONTEXTS
 
 
 def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The records every reviewer of which passed all four criteria, each with its contexts' relevance as the
-    reviewers' majority has it (a tie keeps the labeller's) and a `review` entry naming them.
+    """The records every reviewer of which passed all its criteria (the paper's four; plausible and unanswered
+    for a generated unanswerable question), each with its contexts' relevance as the reviewers' majority has
+    it (a tie keeps the labeller's) and a `review` entry naming them.
 
     A context relabelled relevant leaves the unanswerable variant, which is dropped when fewer than two
-    non-relevant contexts remain.
+    non-relevant contexts remain; it drops a generated unanswerable question altogether.
     """
     by_sample: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for review in reviews:
@@ -25,7 +26,8 @@ def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, 
     for record in records:
         slot = record["id"].rpartition("/")[2]
         given = by_sample.get(int(slot)) if slot.isdigit() else None
-        if not given or not all(all(r["labels"].get(name) is True for name in CRITERIA) for r in given):
+        criteria = criteria_for(record["question_type"])
+        if not given or not all(all(r["labels"].get(name) is True for name in criteria) for r in given):
             continue
         corrected = copy.deepcopy(record)
         relabelled = []
@@ -48,7 +50,7 @@ def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, 
             )
         corrected["review"] = {
             "reviewers": sorted(r["reviewer"] for r in given),
-            "criteria": dict.fromkeys(CRITERIA, True),
+            "criteria": dict.fromkeys(criteria, True),
             "relabelled": relabelled,
         }
         kept.append(corrected)

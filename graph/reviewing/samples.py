@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
+from graph.reviewing.labels import UNANSWERABLE_CRITERIA, criteria_for
 from graph.runs.funnel import cell_name
 
 
@@ -30,6 +31,15 @@ class ReviewSample:
     @property
     def cell(self) -> str:
         return cell_name(self.question_type, self.binary)
+
+    @property
+    def criteria(self) -> tuple[str, ...]:
+        """What a reviewer ticks for it when accepted (a generated unanswerable question has criteria of its own)."""
+        return criteria_for(self.question_type)
+
+    @property
+    def generated_unanswerable(self) -> bool:
+        return self.criteria == UNANSWERABLE_CRITERIA
 
     @property
     def temporal(self) -> bool | None:

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from graph.reviewing.labels import CRITERIA
+from graph.reviewing.labels import CRITERIA, UNANSWERABLE_CRITERIA
 from graph.reviewing.samples import ReviewSample
 
 #: z for a two-sided 95% interval.
@@ -62,6 +62,7 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
     by_criterion: dict[str, list[bool]] = defaultdict(list)
     by_cell: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     rejections: list[bool] = []
+    unanswerable: dict[str, list[bool]] = defaultdict(list)
     true_pos = false_pos = false_neg = 0
     per_sample: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
     for review in reviews:
@@ -70,7 +71,11 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
             continue
         labels = review["labels"]
         per_sample[review["n"]][review["reviewer"]] = labels
-        if sample.accepted:
+        if sample.accepted and sample.generated_unanswerable:  # criteria of its own, kept apart from the paper's
+            for name in UNANSWERABLE_CRITERIA:
+                if isinstance(labels.get(name), bool):
+                    unanswerable[name].append(labels[name])
+        elif sample.accepted:
             for name in CRITERIA:
                 if isinstance(labels.get(name), bool):
                     by_criterion[name].append(labels[name])
@@ -102,6 +107,9 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
             for cell, values in sorted(by_cell.items())
         },
         "rejections_right": share(sum(rejections), len(rejections)),
+        "unanswerable": {
+            name: share(sum(unanswerable[name]), len(unanswerable[name])) for name in UNANSWERABLE_CRITERIA
+        },
         "relevance": {"precision": precision, "recall": recall, "f1": f1, "contexts": true_pos + false_pos + false_neg},
         "agreement": agreement,
         "reviewed_samples": len(per_sample),
@@ -130,6 +138,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     for name in CRITERIA:
         lines.append(f"{name:<18}{_percent(summary['criteria'][name]):<36}{PAPER[name]}")
     lines.append(f"{'rejections right':<18}{_percent(summary['rejections_right']):<36}{PAPER_REJECTIONS_RIGHT}")
+    for name, figure in summary.get("unanswerable", {}).items():
+        if figure["total"]:
+            lines.append(f"{'unanswerable: ' + name:<18}{_percent(figure):<36}not in the paper")
     relevance = summary["relevance"]
     if relevance["contexts"]:
         figures = ", ".join(

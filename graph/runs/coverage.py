@@ -2,9 +2,10 @@
 
 Documents: the share of the collection's documents (its chunks' `source` metadata) that supplied a
 supporting chunk to an accepted question. Queries (with `--queries`): the queries' embeddings fall
-into k-means clusters, k chosen from their count; a cluster is covered when an accepted question's
-embedding lies nearer its centroid than the cluster's farthest query does (or than the median query
-lies to its own centroid, when that reaches further: a cluster of one query reaches nowhere). The largest uncovered
+into k-means clusters, k chosen from their count; a cluster is covered when an accepted answerable
+question's embedding lies nearer its centroid than nine in ten of the cluster's queries do (or than
+the median query lies to its own centroid, when that reaches further: a cluster of one query reaches
+nowhere). Clusters only generated unanswerable questions are near are counted apart. The largest uncovered
 clusters are named by their most typical query (the one nearest the centroid), as a hash unless the
 run keeps query texts.
 """
@@ -19,6 +20,8 @@ import numpy as np
 
 #: Uncovered clusters the report names.
 UNCOVERED_SHOWN = 5
+#: A cluster's reach: the cosine to its centre that this percentile of its queries exceed.
+REACH_PERCENTILE = 10
 #: Rounds of k-means after a k-means++ start, and starts tried.
 KMEANS_ROUNDS, KMEANS_STARTS = 50, 10
 
@@ -84,17 +87,22 @@ def _kmeans_once(points: np.ndarray, k: int, rng: np.random.Generator) -> tuple[
 
 
 def query_coverage(
-    query_vectors: np.ndarray, question_vectors: np.ndarray, names: Sequence[str], seed: int = 0
+    query_vectors: np.ndarray,
+    answerable: np.ndarray,
+    unanswerable: np.ndarray,
+    names: Sequence[str],
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """Clusters of the queries and which of them have an accepted question near them.
+    """Clusters of the queries, and which of them have an accepted question near them.
 
-    `names` says how each query is shown (hash or text).
+    A cluster is covered when an answerable question is near it; one that only generated unanswerable
+    questions are near is counted apart (its topic may be missing from the collection). `names` says
+    how each query is shown (hash or text).
     """
     k = cluster_count(len(query_vectors))
     centres, assignment = kmeans(query_vectors, k, seed)
     queries = unit_rows(query_vectors.astype(np.float64))
     similarity = queries @ centres.T
-    questions = unit_rows(question_vectors.astype(np.float64)) if len(question_vectors) else np.zeros((0, 1))
     # A cluster of one query would reach no further than that query: it gets at least the typical reach.
     typical_reach = float(np.median(similarity[np.arange(len(queries)), assignment]))
     clusters: list[dict[str, Any]] = []
@@ -102,10 +110,17 @@ def query_coverage(
         members = np.flatnonzero(assignment == cluster)
         if not len(members):
             continue
-        reach = min(float(similarity[members, cluster].min()), typical_reach)
+        # Nine in ten of its queries lie within its reach: one outlying query does not widen it.
+        reach = min(float(np.percentile(similarity[members, cluster], REACH_PERCENTILE)), typical_reach)
         typical = int(members[np.argmax(similarity[members, cluster])])
-        near = int(np.sum(questions @ centres[cluster] >= reach)) if len(questions) else 0
-        clusters.append({"queries": len(members), "questions_near": near, "typical_query": names[typical]})
+        clusters.append(
+            {
+                "queries": len(members),
+                "questions_near": _near(answerable, centres[cluster], reach),
+                "unanswerable_near": _near(unanswerable, centres[cluster], reach),
+                "typical_query": names[typical],
+            }
+        )
     uncovered = sorted((c for c in clusters if not c["questions_near"]), key=lambda c: -c["queries"])
     covered = len(clusters) - len(uncovered)
     return {
@@ -113,10 +128,19 @@ def query_coverage(
         "clusters": len(clusters),
         "covered": covered,
         "share": covered / len(clusters) if clusters else None,
+        "only_unanswerable_near": sum(1 for c in uncovered if c["unanswerable_near"]),
         "largest_uncovered": [
-            {"queries": c["queries"], "typical_query": c["typical_query"]} for c in uncovered[:UNCOVERED_SHOWN]
+            {"queries": c["queries"], "unanswerable_near": c["unanswerable_near"], "typical_query": c["typical_query"]}
+            for c in uncovered[:UNCOVERED_SHOWN]
         ],
     }
+
+
+def _near(questions: np.ndarray, centre: np.ndarray, reach: float) -> int:
+    """How many of the questions lie within `reach` (a cosine) of a cluster's centre."""
+    if not len(questions):
+        return 0
+    return int(np.sum(unit_rows(questions.astype(np.float64)) @ centre >= reach))
 
 
 def coverage_lines(coverage: Mapping[str, Any]) -> list[str]:
@@ -132,6 +156,6 @@ def coverage_lines(coverage: Mapping[str, Any]) -> list[str]:
     if queries and queries["share"] is not None:
         lines.append(
             f"coverage: {queries['covered']} of {queries['clusters']} clusters of {queries['queries']} queries "
-            f"({queries['share']:.0%}) have a question near them"
+            f"({queries['share']:.0%}) have an answerable question near them"
         )
     return lines

@@ -31,7 +31,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     cells: dict[str, Counter[str]] = defaultdict(Counter)
     per_role = {role: dict(EMPTY_TOTALS) for role in ROLES}
     per_node: dict[str, dict[str, float]] = defaultdict(lambda: dict(EMPTY_TOTALS))
-    drafts = revisions = repeated = 0
+    drafts = unanswerable_drafts = revisions = repeated = 0
     for state in states:
         outcome = state.get("outcome", "failed")
         outcomes[outcome] += 1
@@ -39,6 +39,8 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         cell["started"] += 1
         cell[outcome] += 1
         drafts += len(state.get("drafts", []))
+        if state["question_type"] == UNANSWERABLE:
+            unanswerable_drafts += len(state.get("drafts", []))
         revisions += state.get("revisions", 0)
         for verdict in state.get("verdicts", []):
             if not verdict["accepted"]:
@@ -59,6 +61,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         **{outcome: outcomes[outcome] for outcome in OUTCOMES},
         "acceptance_rate": accepted / started if started else 0.0,
         "questions_generated": drafts,
+        "unanswerable_drafts": unanswerable_drafts,
         "drafts_rejected_by": {judge: rejected_by[judge] for judge in JUDGES},
         "revisions_used": revisions,
         "cells": {name: dict(counts) for name, counts in sorted(cells.items())},

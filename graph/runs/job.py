@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.config.errors import redact
+from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway, build_gateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
@@ -30,7 +30,7 @@ from graph.runs.lanes import Assignment, Lanes, WorkResult
 from graph.runs.options import RunOptions, RunRequest, stored_settings
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
-from graph.runs.queries import Query, QueryBook, open_query_book, queries_of_run
+from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.sample import SampleRunner
@@ -86,7 +86,11 @@ async def run_job(
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             outcome = await work_on(run, request, services, book)
             folder, finished, examples = await final_state(run, state)
-            coverage = await run_coverage(run, services, finished, book)
+            try:
+                coverage: dict[str, Any] | None = await run_coverage(run, services, finished, book)
+            except Exception as error:  # the samples are kept: a failure here costs only this section
+                tell(f"note: coverage not measured ({first_line(error)})")
+                coverage = None
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
     document["coverage"] = coverage
@@ -100,6 +104,8 @@ def run_queries(run: Run, request: RunRequest) -> list[Query] | None:
     """The run's real queries (`--queries`); a continued run's file must hold what it held when the run began."""
     options = run.options
     if options.queries is None:
+        if run.continuing and request.queries_given:
+            raise UserError(f"run {run.run_id} was not seeded from queries; --queries applies to new runs")
         return None
     return queries_of_run(run.run_id, options.queries, options.queries_digest, request.queries_given)
 
@@ -113,11 +119,15 @@ async def run_coverage(
     coverage: dict[str, Any] = {"documents": document_coverage(await services.corpus.sources(), used)}
     if book is not None:
         model = await services.load_embeddings()
-        questions = [brief["question"] for brief in briefs]
-        vectors = await asyncio.to_thread(model.embed_documents, questions) if questions else []
+
+        async def embedded(answerable: bool) -> np.ndarray:
+            questions = [b["question"] for b in briefs if b.get("answerable", True) == answerable]
+            vectors = await asyncio.to_thread(embedded_queries, model, questions)
+            return np.asarray(vectors, dtype=np.float32).reshape(len(questions), -1)
+
         names = [book.shown(index) for index in range(len(book.queries))]
         coverage["queries"] = query_coverage(
-            book.vectors, np.asarray(vectors, dtype=np.float32), names, run.options.seed or 0
+            book.vectors, await embedded(True), await embedded(False), names, run.options.seed or 0
         )
     return coverage
 

@@ -26,7 +26,7 @@ from graph.runs.services import RunServices
 from graph.store.corpus import Corpus
 from nodes.context import Context
 
-#: Queries embedded per call of the embedding model (a progress line follows each).
+#: Queries embedded per worker-thread hop (a progress line follows each).
 EMBED_BATCH = 256
 
 
@@ -126,6 +126,11 @@ class QueryBook:
         return query.text, query.role
 
 
+def embedded_queries(embeddings: Embeddings, texts: Sequence[str]) -> list[list[float]]:
+    """Texts embedded as the user's retriever embeds a question (some models embed queries and documents apart)."""
+    return [embeddings.embed_query(text) for text in texts]
+
+
 async def build_query_book(
     queries: Sequence[Query],
     corpus: Corpus,
@@ -141,7 +146,7 @@ async def build_query_book(
     texts = [query.text for query in queries]
     rows: list[list[float]] = []
     for start in range(0, len(texts), EMBED_BATCH):
-        rows += await asyncio.to_thread(embeddings.embed_documents, texts[start : start + EMBED_BATCH])
+        rows += await asyncio.to_thread(embedded_queries, embeddings, texts[start : start + EMBED_BATCH])
         if len(texts) > EMBED_BATCH:
             say(f"queries: {len(rows)} of {len(texts)} embedded")
     hits: dict[str, list[QueryHit]] = {}

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graph.runs.files import RunFolder
+from state.sample import UNANSWERABLE
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
 PAPER_FUNNELS = (
@@ -70,8 +71,12 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 def _funnel_section(summary: Mapping[str, Any]) -> str:
     rejected = summary["drafts_rejected_by"]
+    # Beside the paper's funnels: the typed multi-hop questions only (generated unanswerable ones are not in it).
+    unanswerable_drafts = summary.get("unanswerable_drafts", 0)
+    unanswerable_accepted = summary["cells"].get(UNANSWERABLE, {}).get("accepted", 0)
+    typed = (summary["questions_generated"] - unanswerable_drafts, summary["accepted"] - unanswerable_accepted)
     rows = [
-        ("this run", summary["questions_generated"], rejected["quality"], rejected["sufficiency"], summary["accepted"]),
+        ("this run", typed[0], rejected["quality"], rejected["sufficiency"], typed[1]),
         *(
             (name, generated, quality, sufficiency, accepted)
             for name, generated, quality, sufficiency, accepted in PAPER_FUNNELS
@@ -95,8 +100,17 @@ def _funnel_section(summary: Mapping[str, Any]) -> str:
         ["questions", "generated (each revision counts)", "rejected by quality", "rejected by sufficiency", "accepted"],
         rows,
     )
+    generated = (
+        f'<p class="note">Generated unanswerable questions: {unanswerable_drafts} drafts, '
+        f"{rejected.get('unanswerable', 0)} rejected by the unanswerable judge, {unanswerable_accepted} accepted.</p>"
+        if unanswerable_drafts
+        else ""
+    )
     return (
-        samples + questions + f'<p class="note">Lint rejected {rejected["lint"]} drafts before any judge was paid.</p>'
+        samples
+        + questions
+        + f'<p class="note">Lint rejected {rejected["lint"]} drafts before any judge was paid.</p>'
+        + generated
     )
 
 
@@ -153,13 +167,13 @@ def _coverage_section(coverage: Mapping[str, Any] | None) -> str:
     if queries:
         parts.append(
             f"<p>{queries['covered']} of {queries['clusters']} clusters of the {queries['queries']} real queries "
-            f"({queries['share']:.0%}) have an accepted question near them.</p>"
+            f"({queries['share']:.0%}) have an accepted answerable question near them; "
+            f"{queries['only_unanswerable_near']} more have only generated unanswerable questions near them.</p>"
         )
         if queries["largest_uncovered"]:
-            rows = [[c["typical_query"], c["queries"]] for c in queries["largest_uncovered"]]
-            parts.append(
-                "<h3>Largest query clusters without a question</h3>" + table(["typical query", "queries"], rows)
-            )
+            rows = [[c["typical_query"], c["queries"], c["unanswerable_near"]] for c in queries["largest_uncovered"]]
+            headers = ["typical query", "queries", "unanswerable questions near"]
+            parts.append("<h3>Largest query clusters without an answerable question</h3>" + table(headers, rows))
     return "".join(parts)
 
 

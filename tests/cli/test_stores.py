@@ -24,8 +24,9 @@ CANARY = "CANARY-pw-5e1f"
 
 
 def one_sample(url: str, collection: str, *extra: str, runs: str) -> list[str]:
+    # A fixed seed: with a random one the scripted judge rejected all three attempts now and then.
     return [
-        "--collection", collection, "--count", "1", "--types", "comparison", "--binary", "no",
+        "--collection", collection, "--count", "1", "--types", "comparison", "--binary", "no", "--seed", "3",
         "--llm", SCRIPTED, "--dedup-threshold", "0", "--database-url", url, "--runs-dir", runs, *extra,
     ]  # fmt: skip
 

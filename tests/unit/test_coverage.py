@@ -41,15 +41,21 @@ def test_a_cluster_is_covered_only_with_a_question_inside_its_reach() -> None:
         dtype=np.float32,
     )  # fmt: skip
     names = [f"q{i}" for i in range(len(queries))]
-    near_east = np.array([[1, 0.01, 0]], dtype=np.float32)
-    coverage = query_coverage(queries, near_east, names, seed=0)
+    none = np.zeros((0, 3), dtype=np.float32)
+    near_east, near_north = np.array([[1, 0.01, 0]], dtype=np.float32), np.array([[0.01, 1, 0]], dtype=np.float32)
+    coverage = query_coverage(queries, near_east, none, names, seed=0)
     assert (coverage["queries"], coverage["clusters"], coverage["covered"], coverage["share"]) == (8, 2, 1, 0.5)
     (uncovered,) = coverage["largest_uncovered"]
     assert uncovered["queries"] == 4 and uncovered["typical_query"] in {"q4", "q5", "q6", "q7"}
+    assert coverage["only_unanswerable_near"] == 0
+    # An unanswerable question near the other group does not cover it: it is counted apart.
+    apart = query_coverage(queries, near_east, near_north, names, seed=0)
+    assert (apart["covered"], apart["only_unanswerable_near"]) == (1, 1)
+    assert apart["largest_uncovered"][0]["unanswerable_near"] == 1
     # A question between the two groups is inside neither's reach.
     between = np.array([[1, 1, 0]], dtype=np.float32)
-    assert query_coverage(queries, between, names, seed=0)["covered"] == 0
-    assert query_coverage(queries, np.zeros((0, 3), dtype=np.float32), names)["covered"] == 0
+    assert query_coverage(queries, between, none, names, seed=0)["covered"] == 0
+    assert query_coverage(queries, none, none, names)["covered"] == 0
 
 
 def test_the_unanswerable_share_takes_its_cell_first() -> None:

@@ -1,0 +1,55 @@
+"""Reviews of generated unanswerable questions: criteria of their own, kept apart from the paper's figures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graph.reviewing.labels import clean_labels
+from graph.reviewing.reviewed import reviewed_records
+from graph.reviewing.samples import ReviewSample
+from graph.reviewing.summary import format_summary, summarise
+
+TYPED = {
+    "id": "run/0",
+    "question_type": "comparison",
+    "answerable": True,
+    "contexts": [{"id": "a", "text": "A", "relevant": True, "origin": "supporting"}],
+    "unanswerable": None,
+}
+GENERATED = {
+    "id": "run/1",
+    "question_type": "unanswerable",
+    "answerable": False,
+    "contexts": [{"id": "r1", "text": "R1", "relevant": False, "origin": "retrieved"}],
+    "unanswerable": None,
+}
+PAPER = {"answerable": True, "correct": True, "multi_hop": True, "unambiguous": True}
+
+
+def review(n: int, labels: dict[str, Any], reviewer: str = "ann") -> dict[str, Any]:
+    return {"n": n, "reviewer": reviewer, "labels": clean_labels(labels)}
+
+
+def test_unanswerable_labels_count_apart_from_the_papers_criteria() -> None:
+    samples = {
+        0: ReviewSample(0, "accepted", "comparison", False, TYPED),
+        1: ReviewSample(1, "accepted", "unanswerable", False, GENERATED),
+    }
+    summary = summarise(samples, [review(0, PAPER), review(1, {"plausible": True, "unanswered": False})])
+    assert summary["criteria"]["answerable"]["total"] == 1 and summary["criteria"]["correct"]["passed"] == 1
+    assert (summary["unanswerable"]["plausible"]["passed"], summary["unanswerable"]["plausible"]["total"]) == (1, 1)
+    assert (summary["unanswerable"]["unanswered"]["passed"], summary["unanswerable"]["unanswered"]["total"]) == (0, 1)
+    assert summary["relevance"]["contexts"] == 1  # the retrieved chunks are not relevance labels
+    assert list(summary["cells"]) == ["comparison/open"]
+    assert "unanswerable: plausible" in format_summary(summary)
+
+
+def test_a_reviewed_export_keeps_a_generated_question_only_on_its_own_criteria() -> None:
+    both = {"plausible": True, "unanswered": True}
+    assert [r["id"] for r in reviewed_records([TYPED, GENERATED], [review(0, PAPER), review(1, both)])] == [
+        "run/0",
+        "run/1",
+    ]
+    assert reviewed_records([GENERATED], [review(1, PAPER)]) == []  # the paper's criteria do not fit it
+    answered = {**both, "relevance": {"r1": True}}  # a reviewer found the retrieved chunk answers it
+    assert reviewed_records([GENERATED], [review(1, answered)]) == []
