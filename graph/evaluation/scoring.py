@@ -77,15 +77,18 @@ async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: 
     return verdict
 
 
+def not_in_contexts(record: dict[str, Any], retrieved: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The retrieved chunks the record's context list holds neither by id nor by normalised text."""
+    ids = {c["id"] for c in record["contexts"]}
+    texts = {normalise_text(c["text"]) for c in record["contexts"]}
+    return [c for c in retrieved if c.get("id") not in ids and normalise_text(c["text"]) not in texts]
+
+
 async def judged_contexts(
     gateway: LLMGateway, record: dict[str, Any], retrieved: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The record's labelled contexts plus CARE labels for retrieved chunks the list does not hold."""
-    labelled_ids = {c["id"] for c in record["contexts"]}
-    labelled_texts = {normalise_text(c["text"]) for c in record["contexts"]}
-    unknown = [
-        c for c in retrieved if c.get("id") not in labelled_ids and normalise_text(c["text"]) not in labelled_texts
-    ]
+    unknown = not_in_contexts(record, retrieved)
     supporting = delimit_all("chunk", ((chr(65 + i), c["text"]) for i, c in enumerate(record["supporting"])))
 
     async def label(chunk: dict[str, Any]) -> dict[str, Any]:
@@ -141,9 +144,7 @@ async def evaluate_generated_unanswerable(
     """
     given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
     row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved], "answer": given}
-    checked = {c["id"] for c in record["contexts"]} | set(record["retrieval_check"]["chunk_ids"])
-    checked_texts = {normalise_text(c["text"]) for c in record["contexts"]}
-    unseen = [c for c in retrieved if c.get("id") not in checked and normalise_text(c["text"]) not in checked_texts]
+    unseen = not_in_contexts(record, retrieved)  # its contexts are the chunks the check read
     if unseen:
         messages = unanswerable_messages(record["question"], [c["text"] for c in unseen])
         verdict, _ = await gateway.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
