@@ -331,6 +331,23 @@ class _OllamaHandler(_Handler):
         self._send(200, reply)
 
 
+class _RagHandler(_Handler):
+    """A RAG service as `graph.evaluate`'s `url=` setups call it: POST {"question"}, the reply `reply` gives."""
+
+    reply: Callable[[str], dict[str, Any]]
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        self._send(200, type(self).reply(self._body()["question"]))
+
+
+@contextmanager
+def serve_rag(reply: Callable[[str], dict[str, Any]]) -> Iterator[str]:
+    """A RAG service answering each question with `reply(question)` ({"answer", "contexts"}); yields its URL."""
+    handler = type("RagService", (_RagHandler,), {"reply": staticmethod(reply)})
+    with serve(handler, StubState()) as url:
+        yield f"{url}/rag"
+
+
 @contextmanager
 def serve(handler: type[_Handler], state: StubState) -> Iterator[str]:
     """Serve `handler` on a free local port in a thread; yields its base URL."""

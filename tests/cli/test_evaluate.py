@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from graph.testing.commands import create_store_table, run_cli
+from graph.testing.providers import serve_rag
 
 SCRIPTED = "import:graph.scripted:plausible_model"
 JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
@@ -75,36 +74,21 @@ def test_judging_unlabelled_chunks_can_only_add_relevant_ones(dataset_run) -> No
     assert summary(folder)["k5"]["all"]["precision"] >= without
 
 
-class StubRag(BaseHTTPRequestHandler):
-    records: dict[str, dict] = {}
+@pytest.fixture
+def rag_service(dataset_run) -> Iterator[str]:  # noqa: ANN001
+    """A RAG service that answers every question of the dataset with its reference and supporting chunks."""
+    folder, _ = dataset_run
+    records = {r["question"]: r for r in map(json.loads, (folder / "dataset.jsonl").read_text().splitlines())}
 
-    def do_POST(self) -> None:  # noqa: N802
-        question = json.loads(self.rfile.read(int(self.headers["Content-Length"])))["question"]
-        record = self.records[question]
-        reply = {
+    def reply(question: str) -> dict:
+        record = records[question]
+        return {
             "answer": record["answer"],
             "contexts": [{"id": c["id"], "text": c["text"]} for c in record["supporting"]],
         }
-        body = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def rag_service(dataset_run) -> Iterator[str]:  # noqa: ANN001
-    folder, _ = dataset_run
-    StubRag.records = {r["question"]: r for r in map(json.loads, (folder / "dataset.jsonl").read_text().splitlines())}
-    server = ThreadingHTTPServer(("127.0.0.1", 0), StubRag)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/rag"
-    server.shutdown()
-    server.server_close()
+    with serve_rag(reply) as url:
+        yield url
 
 
 def test_an_external_rag_service_is_scored_by_chunk_id(dataset_run, rag_service: str) -> None:  # noqa: ANN001

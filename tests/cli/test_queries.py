@@ -11,9 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from graph.ingestion.loaders import ChunkRecord, stable_id
 from graph.ingestion.writer import ingest_chunks
 from graph.store.corpus import Corpus
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
+from graph.testing.providers import serve_rag
 from state.record import DatasetRecord
 
 SCRIPTED = "import:graph.scripted:plausible_model"
@@ -150,29 +149,11 @@ def test_coverage_counts_what_the_collection_and_the_records_hold(queried_run, c
     assert "coverage: " in queried_run["outputs"][1]
 
 
-class AlwaysAnswers(BaseHTTPRequestHandler):
-    """A RAG service that never abstains."""
-
-    def do_POST(self) -> None:  # noqa: N802
-        self.rfile.read(int(self.headers["Content-Length"]))
-        body = json.dumps({"answer": "It is 42.", "contexts": [{"id": "x", "text": "forty-two"}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def service() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), AlwaysAnswers)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/rag"
-    server.shutdown()
-    server.server_close()
+    """A RAG service that never abstains."""
+    with serve_rag(lambda _: {"answer": "It is 42.", "contexts": [{"id": "x", "text": "forty-two"}]}) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
