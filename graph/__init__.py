@@ -1,18 +1,21 @@
 """triad's application layer: the sample graph, the commands, and the services they run on.
 
     builder.py, routing.py, studio.py   the sample graph (LangGraph), its routes, its Studio entry
+    sample.py                           the Python API: one sample in-process (`run_sample`)
     run, ingest, replay, evaluate,      one thin module per command (`python -m graph.<command>`):
-    export, db                          a parser and `main`, nothing else
-    runs/         runs: the composition root, sample runner, lanes, run store, seeds and queries, files,
-                  coverage, report
-    store/        the databases: embedded server, corpus, embeddings, checkpoints
-    llm/          the model layer: factory, gateway, limits, parsing, cache and replay files
+    export, review, db                  a parser and `main`
+    runs/         runs: the composition root (`services`), the sample runner, the slot worker, the run
+                  ledger, options and flags, seeds and queries, files, coverage, report, replays
+    store/        the databases: embedded server, the collection reader and corpus, embeddings, checkpoints
+    llm/          the model layer: factory, gateway, replies, limits, parsing, cache and recorded calls
     ingestion/    documents into a PGVectorStore table
     evaluation/   RAG setups scored on a dataset
+    reviewing/    the review app, its labels and the reviewers' table
+    webpage/      what the three HTML pages share: escaping, tables, charts, style sheets and script
     config/       settings, errors a user can fix, logging, command-line helpers
-    testing/      scripted chat models for tests, benchmarks and offline runs
-    demo/         the bundled demo corpus and its recorded replay
+    testing/      scripted chat models, provider stubs, the tests' harness and command helpers
+    demo/         the bundled demo corpus and its recorded model calls
 
-Imports go one way: commands -> runs, evaluation -> store, llm, ingestion -> nodes -> state, prompts;
-config is used by all of them; it uses only the nodes' defaults and the roles of state.usage.
+Imports go one way: commands -> runs, evaluation, reviewing -> store, llm, ingestion -> nodes -> state,
+prompts; config is used by all of them; it uses only the nodes' defaults and the roles of state.usage.
 """

@@ -1,9 +1,9 @@
-"""The sample graph: `build_graph()` wires nodes and routes; `graph` is compiled for langgraph.json.
+"""The sample graph: `build_graph()` wires nodes and routes; `compile_graph()` adds a checkpointer.
 
 START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge | restart)
       -> generate_question -> lint_question -> judge_quality -> judge_sufficiency
-      -> (revise_question -> lint_question ...) -> classify_temporal -> extract_contexts
-      -> finalize_sample -> END
+      -> (revise_question -> lint_question ... | reject_sample -> END) -> classify_temporal
+      -> extract_contexts -> finalize_sample -> END
 
 A generated unanswerable sample leaves the bridge search out:
       retrieve_neighbours -> generate_unanswerable -> lint_question -> judge_unanswerable
@@ -30,7 +30,8 @@ from nodes.finalize import finalize_sample
 from nodes.generate import generate_question, revise_question
 from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
 from nodes.lint import lint_question
-from nodes.ports import Services
+from nodes.ports import Ports
+from nodes.reject import reject_sample
 from nodes.seed import retrieve_neighbours, select_seed
 from nodes.unanswerable import generate_unanswerable, judge_unanswerable
 from state.sample import SampleInput, SampleOutput, SampleState
@@ -39,7 +40,7 @@ from state.sample import SampleInput, SampleOutput, SampleState
 SampleGraph = StateGraph[SampleState, Context, SampleInput, SampleOutput]
 CompiledSampleGraph = CompiledStateGraph[SampleState, Context, SampleInput, SampleOutput]
 
-ServicesFactory = Callable[[Context], Awaitable[Services]]
+PortsFactory = Callable[[Context], Awaitable[Ports]]
 
 NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "select_seed": select_seed,
@@ -56,6 +57,7 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "finalize_sample": finalize_sample,
     "generate_unanswerable": generate_unanswerable,
     "judge_unanswerable": judge_unanswerable,
+    "reject_sample": reject_sample,
 }
 
 
@@ -77,16 +79,16 @@ ROUTES: dict[str, Callable[..., str]] = {
 }
 
 
-def with_services(
-    node: Callable[..., Awaitable[dict[str, Any]]], factory: ServicesFactory
+def with_ports(
+    node: Callable[..., Awaitable[dict[str, Any]]], factory: PortsFactory
 ) -> Callable[..., Awaitable[dict[str, Any]]]:
-    """The node, given services from `factory` when the run's context brings none (LangGraph Studio)."""
+    """The node, given ports from `factory` when the run's context brings none (LangGraph Studio)."""
 
     @functools.wraps(node)
     async def wrapped(state: SampleState, runtime: Runtime[Context]) -> dict[str, Any]:
-        if runtime.context.services is None:
-            services = await factory(runtime.context)
-            runtime = runtime.override(context=replace(runtime.context, services=services))
+        if runtime.context.ports is None:
+            ports = await factory(runtime.context)
+            runtime = runtime.override(context=replace(runtime.context, ports=ports))
         return await node(state, runtime)
 
     return wrapped
@@ -107,27 +109,28 @@ def on_the_event_loop(route: Callable[..., str]) -> Callable[..., Awaitable[str]
     return routed
 
 
-def build_graph(services: ServicesFactory | None = None) -> SampleGraph:
+def build_graph(ports: PortsFactory | None = None) -> SampleGraph:
     """The uncompiled sample graph (SPEC section 2); node names are SPEC's.
 
-    `services` builds the corpus, models and seed pool for runs whose context has none.
+    `ports` builds the corpus, models and seed pool for runs whose context has none.
     """
     builder = StateGraph(SampleState, context_schema=Context, input_schema=SampleInput, output_schema=SampleOutput)
     for name, node in NODES.items():
-        builder.add_node(name, with_services(node, services) if services else node)
+        builder.add_node(name, with_ports(node, ports) if ports else node)
 
     builder.add_edge(START, "select_seed")
     for source, route in ROUTES.items():
         builder.add_conditional_edges(source, on_the_event_loop(route))
     builder.add_edge("finalize_sample", END)
+    builder.add_edge("reject_sample", END)
     return builder
 
 
 def compile_graph(
-    checkpointer: BaseCheckpointSaver | None = None, services: ServicesFactory | None = None
+    checkpointer: BaseCheckpointSaver | None = None, ports: PortsFactory | None = None
 ) -> CompiledSampleGraph:
     """The sample graph compiled with a checkpointer (one thread per sample)."""
-    builder = build_graph(services) if services else default_graph()
+    builder = build_graph(ports) if ports else default_graph()
     return builder.compile(checkpointer=checkpointer, name="triad_sample")
 
 
@@ -135,7 +138,3 @@ def compile_graph(
 def default_graph() -> SampleGraph:
     """`build_graph()`, built once per process; each run compiles it anew."""
     return build_graph()
-
-
-#: Compiled without a checkpointer, for langgraph.json (the server brings its own).
-graph = compile_graph()

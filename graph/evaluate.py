@@ -32,7 +32,7 @@ from graph.config.cli import (
 )
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
-from graph.evaluation.report import summary_table
+from graph.evaluation.report import format_summaries
 from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.runs.dataset import read_dataset
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
     for setup in setups:
         check_answering_model(setup, settings)
     summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print)
-    print(summary_table(summaries))
+    print(format_summaries(summaries))
     print(f"wrote {dataset.parent / 'eval.jsonl'}, eval-summary.json and eval-report.html in {dataset.parent}")
 
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
 from graph.config.errors import UserError, exit_on_user_error
-from graph.review import run_labels
 from graph.reviewing.reviewed import reviewed_records
+from graph.reviewing.session import run_labels
 from graph.runs.dataset import EXTENSIONS, export, read_dataset
 
 

@@ -27,24 +27,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from psycopg_pool import AsyncConnectionPool, PoolTimeout
-
 from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
-from graph.config.errors import UserError, exit_on_user_error, redact, writing
+from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
-from graph.evaluation.session import as_the_run_read_it, run_settings
 from graph.reviewing.app import Review, build_app
-from graph.reviewing.labels import ReviewLabels
-from graph.reviewing.pages import summary_table
 from graph.reviewing.samples import load_samples, review_set
+from graph.reviewing.session import open_labels, refresh_report, run_store
 from graph.reviewing.summary import format_summary, summarise
-from graph.runs.files import RunFolder, check_run_id
-from graph.runs.report import REPORT_EXAMPLES, write_report
-from graph.runs.services import open_state
-from graph.store.corpus import Corpus
-from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
-from graph.store.layout import ColumnChoice
+from graph.runs.files import check_run_id
 
 DEFAULT_PORT = 8765
 
@@ -83,75 +74,11 @@ def _check_port(host: str, port: int) -> None:
             raise UserError(f"cannot listen on {host}:{port} ({error.strerror}); pass another --port") from None
 
 
-async def _labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnectionPool]:
-    url = await asyncio.to_thread(state_url, settings)
-    await asyncio.to_thread(prepare_state_schema, url, settings.state_schema)
-    pool = AsyncConnectionPool(
-        in_schema(url, settings.state_schema), min_size=1, max_size=4, open=False, kwargs={"autocommit": True}
-    )
-    try:
-        await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
-    except PoolTimeout:
-        await pool.close()
-        raise UserError(f"cannot connect to the state database {redact(url)}; fix --state-url") from None
-    labels = ReviewLabels(pool)
-    await labels.setup()
-    return labels, pool
-
-
-async def _store(settings: Settings, args: argparse.Namespace) -> Corpus | None:
-    """The run's store, read as the run read it, for the texts of rejected samples' chunks; None (and a
-    note) when it cannot be opened: those samples then show their chunk ids only."""
-    store_settings = as_the_run_read_it(settings, run_settings(settings.runs_dir / args.run_id / "run.json"), args)
-    if not store_settings.collection:
-        return None
-    try:
-        url = await asyncio.to_thread(database_url, store_settings)
-        return await Corpus.open(
-            url,
-            store_settings.collection,
-            schema=store_settings.schema_name,
-            columns=ColumnChoice(**store_settings.column_settings()),
-        )
-    except UserError as error:
-        print(f"note: rejected samples show their chunk ids only: {error}", file=sys.stderr)
-        return None
-
-
-async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
-    """Every review label of a run, from the state database."""
-    labels, pool = await _labels(settings)
-    try:
-        return await labels.of_run(run_id)
-    finally:
-        await pool.close()
-
-
-async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any]) -> bool:
-    """report.html written again with the human-validation table; False when the run's state or run.json is
-    not there to write it from."""
-    folder = settings.runs_dir / run_id
-    if not (folder / "run.json").is_file():
-        return False
-    try:
-        document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    except ValueError:
-        return False
-    async with open_state(settings) as state:
-        if not await state.store.exists(run_id):
-            return False
-        finished = await state.store.finished(run_id)
-        slots = [row["n"] for row in finished]
-        examples = await state.store.accepted_records(run_id, slots, REPORT_EXAMPLES)
-    write_report(RunFolder(folder), document, finished, examples, summary_table(figures))
-    return True
-
-
 async def _main(args: argparse.Namespace, settings: Settings) -> None:
     import uvicorn
 
     samples = load_samples(settings.runs_dir / args.run_id)
-    labels, pool = await _labels(settings)
+    labels, pool = await open_labels(settings)
     try:
         if args.summary:
             figures = summarise(samples, await labels.of_run(args.run_id))
@@ -171,7 +98,7 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
         _check_port(args.host, args.port)
         token = None if _loopback(args.host) else secrets.token_urlsafe(18)
         chosen = review_set(samples, args.sample, args.seed) if args.sample else []
-        corpus = await _store(settings, args)
+        corpus = await run_store(settings, args)
         review = Review(args.run_id, samples, chosen, args.reviewer or getpass.getuser(), labels, token)
         if corpus is not None:
 

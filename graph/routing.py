@@ -1,6 +1,7 @@
 """Where a sample goes after each branching node: the flowchart of SPEC section 2, in one screen.
 
-A sample whose state carries an `outcome` is finished (no_bridge, rejected or failed) and ends.
+A sample whose state carries an `outcome` is finished (no_bridge, failed, accepted) and ends. A draft
+that a check rejected goes to revision while `max_revisions` allows, else to reject_sample.
 """
 
 from __future__ import annotations
@@ -48,40 +49,58 @@ def round_rejected(state: SampleState) -> bool:
     return any(not v["accepted"] for v in state["verdicts"] if v["revision"] == revision)
 
 
+def revisions_spent(state: SampleState, runtime: Runtime[Context]) -> bool:
+    """Whether a rejected draft ends the sample: it has had every revision the run allows."""
+    return state.get("revisions", 0) >= runtime.context.max_revisions
+
+
 def route_after_lint(
-    state: SampleState,
-) -> Literal["judge_quality", "revise_question", "judge_unanswerable", "generate_unanswerable", "__end__"]:
+    state: SampleState, runtime: Runtime[Context]
+) -> Literal[
+    "judge_quality", "judge_unanswerable", "revise_question", "generate_unanswerable", "reject_sample", "__end__"
+]:
     if _ended(state):
         return END
-    if is_unanswerable(state):
-        return "generate_unanswerable" if round_rejected(state) else "judge_unanswerable"
-    return "revise_question" if round_rejected(state) else "judge_quality"
+    if not round_rejected(state):
+        return "judge_unanswerable" if is_unanswerable(state) else "judge_quality"
+    if revisions_spent(state, runtime):
+        return "reject_sample"
+    return "generate_unanswerable" if is_unanswerable(state) else "revise_question"
 
 
 def route_after_judge_unanswerable(
-    state: SampleState,
-) -> Literal["finalize_sample", "generate_unanswerable", "__end__"]:
-    """Accepted: no retrieved chunk answers it. Rejected with revisions left: the next draft."""
+    state: SampleState, runtime: Runtime[Context]
+) -> Literal["finalize_sample", "generate_unanswerable", "reject_sample", "__end__"]:
+    """Accepted: no retrieved chunk answers it."""
     if _ended(state):
         return END
-    return "generate_unanswerable" if round_rejected(state) else "finalize_sample"
+    if not round_rejected(state):
+        return "finalize_sample"
+    return "reject_sample" if revisions_spent(state, runtime) else "generate_unanswerable"
 
 
 def route_after_judge_quality(
     state: SampleState, runtime: Runtime[Context]
-) -> Literal["judge_sufficiency", "revise_question", "__end__"]:
-    """A quality reject goes to revision, unless the run asks for sufficiency checks regardless."""
+) -> Literal["judge_sufficiency", "revise_question", "reject_sample", "__end__"]:
+    """A quality reject goes to revision, unless the run asks for sufficiency checks regardless (while
+    revisions are left); with revisions spent the sample is rejected."""
     if _ended(state):
         return END
-    if not round_rejected(state) or runtime.context.sufficiency_after_quality_reject:
+    if not round_rejected(state):
         return "judge_sufficiency"
-    return "revise_question"
+    if revisions_spent(state, runtime):
+        return "reject_sample"
+    return "judge_sufficiency" if runtime.context.sufficiency_after_quality_reject else "revise_question"
 
 
-def route_after_judge_sufficiency(state: SampleState) -> Literal["classify_temporal", "revise_question", "__end__"]:
+def route_after_judge_sufficiency(
+    state: SampleState, runtime: Runtime[Context]
+) -> Literal["classify_temporal", "revise_question", "reject_sample", "__end__"]:
     if _ended(state):
         return END
-    return "revise_question" if round_rejected(state) else "classify_temporal"
+    if not round_rejected(state):
+        return "classify_temporal"
+    return "reject_sample" if revisions_spent(state, runtime) else "revise_question"
 
 
 def route_after_generate(state: SampleState) -> Literal["lint_question", "__end__"]:

@@ -1,4 +1,4 @@
-"""The Python API for one sample: `graph.sample.run_sample` (its home is `graph.runs.sample`).
+"""The Python API: one sample through the real graph, in-process, checkpointed in the state database.
 
 from graph.sample import run_sample
 result = run_sample({"question_type": "comparison", "binary": False}, collection="triad_demo",
@@ -6,6 +6,62 @@ result = run_sample({"question_type": "comparison", "binary": False}, collection
 result.outcome, result.record, result.rejection
 """
 
-from graph.runs.sample import SampleResult, arun_sample, run_sample
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+
+from graph.config.cli import run_async
+from graph.config.settings import Settings, resolve_settings
+from graph.llm.from_settings import build_gateway
+from graph.runs.runner import SampleResult, build_runner
+from graph.runs.services import open_services
+from state.sample import SampleInput, input_problem
+from state.usage import Role
 
 __all__ = ["SampleResult", "arun_sample", "run_sample"]
+
+
+async def arun_sample(
+    spec: SampleInput,
+    *,
+    collection: str,
+    models: dict[Role, str | BaseChatModel] | None = None,
+    settings: Settings | None = None,
+    thread_id: str | None = None,
+    **context_overrides: Any,
+) -> SampleResult:
+    """Run one sample in-process (see `run_sample`)."""
+    problem = input_problem(spec)
+    if problem:
+        raise ValueError(problem)
+    thread_id = thread_id or f"adhoc/{uuid.uuid4().hex[:12]}"
+    settings = (settings or resolve_settings({})).model_copy(update={"collection": collection})
+    gateway = build_gateway(settings, models=models)
+    async with open_services(settings, gateway=gateway) as services:
+        runner = build_runner(services, services.seed_pool(), **context_overrides)
+        return await runner.run(spec, thread_id)
+
+
+def run_sample(
+    spec: SampleInput,
+    *,
+    collection: str,
+    models: dict[Role, str | BaseChatModel] | None = None,
+    settings: Settings | None = None,
+    thread_id: str | None = None,
+    **context_overrides: Any,
+) -> SampleResult:
+    """Run one sample with models given per role (specs or `BaseChatModel` instances).
+
+    The database is `settings.database_url` or the embedded one; the sample is checkpointed as
+    thread `thread_id` (a new `adhoc/<hex>` by default; an existing thread is continued).
+    Keyword arguments such as `max_revisions=2` override the run context.
+    """
+    return run_async(
+        arun_sample(
+            spec, collection=collection, models=models, settings=settings, thread_id=thread_id, **context_overrides
+        )
+    )

@@ -3,7 +3,7 @@
 Studio brings its own checkpointer and a context form; the corpus, the models and the seed pool
 come from the environment, as for every command: TRIAD_DATABASE_URL (or the embedded database),
 TRIAD_COLLECTION (default: the demo collection), TRIAD_LLM or the context form's model fields,
-GOOGLE_API_KEY. Services are built on a run's first node and reused while the models stay the same.
+GOOGLE_API_KEY. The nodes' ports are built on a run's first node and reused while the models stay the same.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from contextlib import AsyncExitStack
 from graph.builder import compile_graph
 from graph.config.settings import DEFAULT_MODELS, resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.llm.gateway import build_gateway
+from graph.llm.from_settings import build_gateway
 from graph.runs.services import open_services
 from nodes.context import Context
-from nodes.ports import Services
+from nodes.ports import Ports
 from state.usage import ROLES
 
-_services: dict[tuple[str, ...], Services] = {}
+_ports: dict[tuple[str, ...], Ports] = {}
 #: Keeps every opened set of services open for the server's life.
 _opened = AsyncExitStack()
 _lock = asyncio.Lock()
@@ -35,21 +35,19 @@ def _models(context: Context, configured: dict[str, str]) -> dict[str, str]:
     return chosen
 
 
-async def studio_services(context: Context) -> Services:
+async def studio_ports(context: Context) -> Ports:
     settings = resolve_settings({})
     models = _models(context, {role: settings.model_for(role) for role in ROLES})
     key = tuple(models[role] for role in ROLES)
     async with _lock:
-        if key not in _services:
+        if key not in _ports:
             settings = settings.model_copy(update={"collection": settings.collection or DEMO_COLLECTION})
             gateway = build_gateway(settings, models=dict(models))  # type: ignore[arg-type]
             # Studio brings its own checkpointer: no state database is opened here. The embedding model
             # serves generated unanswerable samples, which search the collection as its retriever does.
-            opened = await _opened.enter_async_context(
-                open_services(settings, gateway=gateway, with_state=False, embeddings=True)
-            )
-            _services[key] = opened.for_samples(opened.seed_pool())
-        return _services[key]
+            opened = await _opened.enter_async_context(open_services(settings, gateway=gateway, with_state=False))
+            _ports[key] = opened.ports_for(opened.seed_pool())
+        return _ports[key]
 
 
-graph = compile_graph(services=studio_services)
+graph = compile_graph(ports=studio_ports)

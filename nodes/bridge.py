@@ -74,7 +74,7 @@ def _attempt(
     )
 
 
-def _found(state: SampleState, method: BridgeMethod, topic: str, chunks: list[ChunkRef]) -> Update:
+def _bridge_found(state: SampleState, method: BridgeMethod, topic: str, chunks: list[ChunkRef]) -> Update:
     return {
         "bridge_topic": topic,
         "supporting": chunks,
@@ -84,7 +84,7 @@ def _found(state: SampleState, method: BridgeMethod, topic: str, chunks: list[Ch
 
 async def propose_with_llm(state: SampleState, runtime: Runtime[Context]) -> Update:
     """The generator names a common topic and the chunks that share it, plus entities per chunk."""
-    services = runtime.context.require_services()
+    ports = runtime.context.require_ports()
     chunks = candidates_of(state)
     labels = {f"C{i}": chunk for i, chunk in enumerate(chunks, start=1)}
     messages = instructed(
@@ -93,7 +93,7 @@ async def propose_with_llm(state: SampleState, runtime: Runtime[Context]) -> Upd
             hops=hops_of(state), chunks=delimit_all("chunk", ((label, c["text"]) for label, c in labels.items()))
         ),
     )
-    proposal, call = await services.llm.ask("generator", BridgeProposal, messages, node="propose_bridge")
+    proposal, call = await ports.llm.ask("generator", BridgeProposal, messages, node="propose_bridge")
     entities = {labels[item.chunk]["id"]: item.entities for item in proposal.entities if item.chunk in labels}
     named = [labels[label] for label in dict.fromkeys(proposal.chunks) if label in labels]
     update: Update = {"llm_calls": [call], "proposal": {"topic": proposal.topic, "entities": entities}}
@@ -101,7 +101,7 @@ async def propose_with_llm(state: SampleState, runtime: Runtime[Context]) -> Upd
     if topic and len(named) >= hops_of(state):
         # The seed leads when it is among the named chunks: it is what the sample was drawn from.
         ordered = sorted(named, key=lambda chunk: chunk["id"] != state["seed"]["id"])
-        return update | _found(state, "proposal", topic, ordered[: hops_of(state)])
+        return update | _bridge_found(state, "proposal", topic, ordered[: hops_of(state)])
     return update
 
 
@@ -114,7 +114,7 @@ async def propose_by_entity_overlap(state: SampleState, runtime: Runtime[Context
     for span in sorted(counts, key=lambda s: (-len(s), s)):
         sharing = [chunk for chunk in chunks if mentions(chunk["text"], span)]
         if len(sharing) >= hops_of(state) and sharing[0]["id"] == state["seed"]["id"]:
-            return update | _found(state, "proposal", span, sharing[: hops_of(state)])
+            return update | _bridge_found(state, "proposal", span, sharing[: hops_of(state)])
     return update
 
 
@@ -139,7 +139,7 @@ async def propose_bridge(state: SampleState, runtime: Runtime[Context]) -> Updat
 
 async def match_bridge(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Exact word-boundary matches of each chunk's candidate entities in that chunk's neighbours."""
-    services = runtime.context.require_services()
+    ports = runtime.context.require_ports()
     hops = hops_of(state)
     entities: dict[str, list[str]] = state.get("proposal", {}).get("entities", {})
     for chunk in candidates_of(state):
@@ -147,12 +147,12 @@ async def match_bridge(state: SampleState, runtime: Runtime[Context]) -> Update:
         if not own:
             continue
         around = [
-            chunk_ref(hit.chunk) for hit in await services.corpus.neighbours(chunk["id"], runtime.context.neighbours_n)
+            chunk_ref(hit.chunk) for hit in await ports.corpus.neighbours(chunk["id"], runtime.context.neighbours_n)
         ]
         for entity in own:
             sharing = [chunk, *(other for other in around if mentions(other["text"], entity))]
             if len(sharing) >= hops:
-                return _found(state, "exact_match", entity, sharing[:hops])
+                return _bridge_found(state, "exact_match", entity, sharing[:hops])
     cause = "no candidate entity is shared by enough chunks"
     update: Update = {"bridge_attempts": [_attempt(state["seed"]["id"], "exact_match", "", [], cause=cause)]}
     if state.get("restarts", 0) >= runtime.context.max_restarts:

@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.ports import ChunkLike, ModelCallFailed
 from prompts import UNTRUSTED_NOTE, delimit
-from state.sample import ChunkRef, SampleState, latest_draft
+from state.sample import ChunkRef, Judge, SampleState, Verdict, latest_draft
 
 Update = dict[str, Any]
 
@@ -73,6 +73,17 @@ def _folded(text: str) -> str:
 @functools.lru_cache(maxsize=4096)
 def _whole_words(needle: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+
+
+def recorded_verdict(
+    state: SampleState, judge: Judge, *, accepted: bool, reason: str, details: dict[str, Any]
+) -> Update:
+    """A check's verdict on the latest draft, kept in state (routing reads it to revise or reject)."""
+    revision = latest_draft(state)["revision"]
+    verdict = Verdict(
+        judge=judge, revision=revision, accepted=accepted, reason="" if accepted else reason, details=details
+    )
+    return {"verdicts": [verdict]}
 
 
 def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awaitable[Update]]:

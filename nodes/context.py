@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ConfigDict
 from pydantic.json_schema import SkipJsonSchema
 
-from nodes.ports import Services
+from nodes.ports import Ports
 from state.record import MAX_UNANSWERABLE_CONTEXTS, MIN_UNANSWERABLE_CONTEXTS
 
 #: The paper's model per role (SPEC section 6): the one place every default model comes from.
@@ -21,6 +22,9 @@ DEFAULT_MODELS = {
 @dataclass(kw_only=True)
 class Context:
     """What a run can change. Numbers default to the TRIAD paper's settings."""
+
+    # Each field's docstring becomes its description in the JSON schema: LangGraph Studio's form shows it.
+    __pydantic_config__ = ConfigDict(use_attribute_docstrings=True)
 
     run_id: str = "adhoc"
     """Run the sample belongs to; repeated in its record's provenance."""
@@ -65,8 +69,8 @@ class Context:
     thinking: dict[str, str] = field(default_factory=dict)
     """Thinking setting per role where one was given (a budget or a level); else the provider's default."""
     # Typed Any and left out of the JSON schema: Studio's context form cannot show live objects.
-    services: SkipJsonSchema[Any] = field(default=None, repr=False, compare=False)
-    """The run's `nodes.ports.Services` (corpus, models, seed pool); set by the runner, never checkpointed."""
+    ports: SkipJsonSchema[Any] = field(default=None, repr=False, compare=False)
+    """The run's `nodes.ports.Ports` (corpus, models, seed pool); set by the runner, never checkpointed."""
 
     def __post_init__(self) -> None:
         """Refuse, before anything is spent, settings that could only fail once samples have run."""
@@ -101,7 +105,7 @@ class Context:
             )
         return None
 
-    def require_services(self) -> Services:
-        if self.services is None:
-            raise RuntimeError("this graph needs Context.services (corpus, models, seeds); run it through graph.sample")
-        return self.services  # type: ignore[no-any-return]
+    def require_ports(self) -> Ports:
+        if self.ports is None:
+            raise RuntimeError("this graph needs Context.ports (corpus, models, seeds); run it through graph.sample")
+        return self.ports  # type: ignore[no-any-return]

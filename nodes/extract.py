@@ -187,14 +187,14 @@ RELEVANCE_LABELLERS: dict[str, Labeller] = {
 async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Build the labelled context list and the difficulty of the accepted question."""
     context = runtime.context
-    services = context.require_services()
+    ports = context.require_ports()
     supporting = state["supporting"]
     neighbour_lists = await asyncio.gather(
-        *(services.corpus.neighbours(c["id"], context.distractors_k) for c in supporting)
+        *(ports.corpus.neighbours(c["id"], context.distractors_k) for c in supporting)
     )
     candidates = distinct_candidates(supporting, [[chunk_ref(hit.chunk) for hit in hits] for hits in neighbour_lists])
     labeller = resolve_implementation("relevance", context.relevance_labeller, RELEVANCE_LABELLERS)
-    labels, calls = await labeller(state, candidates, services.llm)
+    labels, calls = await labeller(state, candidates, ports.llm)
     relevant = {label["chunk_id"]: label["relevant"] for label in labels}
     contexts = [ContextItem(id=c["id"], text=c["text"], relevant=True, origin="supporting") for c in supporting]
     contexts += [

@@ -88,7 +88,7 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
     """Assemble and validate the SPEC section 3 record."""
     context = runtime.context
     draft = latest_draft(state)
-    guide = context.require_services().queries
+    guide = context.require_ports().queries
     record: dict[str, Any] = {
         "id": state.get("thread_id") or f"{context.run_id}/adhoc",
         "question": draft["question"],
@@ -105,7 +105,7 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         validated = DatasetRecord.model_validate(record)
     except ValidationError as invalid:
         return {"outcome": "failed", "end_reason": f"the record is invalid: {invalid.errors()[0]['msg']}"}
-    registry = context.require_services().questions
+    registry = context.require_ports().questions
     duplicate_of = await registry.register(draft["question"], record["id"]) if registry else None
     if duplicate_of is not None:
         return {"outcome": "rejected", "end_reason": f"duplicate of the question of sample {duplicate_of}"}

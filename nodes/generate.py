@@ -24,7 +24,7 @@ Style = tuple[str, str | None] | None
 
 def style_of(state: SampleState, context: Context) -> Style:
     """The wording and role of the real query nearest to the sample's seed, when the run writes in its register."""
-    guide = context.require_services().queries
+    guide = context.require_ports().queries
     return guide.style(state["seed"]["id"]) if guide is not None and "seed" in state else None
 
 
@@ -102,7 +102,7 @@ def draft_from(reply: QuestionDraft, state: SampleState, *, origin: str, revisio
 @records_failure
 async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Write the first draft."""
-    llm = runtime.context.require_services().llm
+    llm = runtime.context.require_ports().llm
     style = style_of(state, runtime.context)
     reply, call = await llm.ask("generator", QuestionDraft, generation_messages(state, style), node="generate_question")
     draft = draft_from(reply, state, origin="generate", revision=0)
@@ -112,7 +112,7 @@ async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Up
 @records_failure
 async def revise_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Rewrite the latest draft from its feedback; the prompt carries everything (no chat history)."""
-    llm = runtime.context.require_services().llm
+    llm = runtime.context.require_ports().llm
     reply, call = await llm.ask(
         "generator", QuestionDraft, revision_messages(state, style_of(state, runtime.context)), node="revise_question"
     )

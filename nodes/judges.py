@@ -1,48 +1,34 @@
 """judge_quality, judge_sufficiency and classify_temporal: the validator's checks.
 
-A rejection with revisions left routes to revise_question; after the last revision the sample ends
-as `rejected`, with every verdict kept in state.
+Each check records its verdict; where a rejected draft goes next (revise_question, or reject_sample
+once the revisions are spent) is decided in `graph/routing.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
 
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, delimited_draft, instructed, joined, letter_labels, records_failure
+from nodes.common import (
+    Update,
+    delimited_draft,
+    instructed,
+    joined,
+    letter_labels,
+    recorded_verdict,
+    records_failure,
+)
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
 from prompts import temporal as temporal_prompt
-from state.sample import Judge, SampleState, Verdict, latest_draft
+from state.sample import SampleState
 from state.schemas import QualityVerdict, SufficiencyVerdict, TemporalLabel
 from state.usage import CallRecord
-
-
-def verdict_update(
-    state: SampleState, context: Context, judge: Judge, *, accepted: bool, reason: str, details: dict[str, Any]
-) -> Update:
-    """Record a verdict; a round with a rejection, after the last revision, ends the sample as rejected."""
-    revision = latest_draft(state)["revision"]
-    verdict = Verdict(
-        judge=judge, revision=revision, accepted=accepted, reason="" if accepted else reason, details=details
-    )
-    update: Update = {"verdicts": [verdict]}
-    earlier = [v for v in state["verdicts"] if v["revision"] == revision and not v["accepted"]]
-    rejections = [*earlier, *([] if accepted else [verdict])]
-    if rejections and state.get("revisions", 0) >= context.max_revisions:
-        first = rejections[0]
-        update |= {
-            "outcome": "rejected",
-            "end_reason": f"rejected by the {first['judge']} check after {revision} revision(s): {first['reason']}",
-        }
-    return update
-
 
 #: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
 DIMENSION_FIXES = {
@@ -65,7 +51,7 @@ def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
 @records_failure
 async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Quality, multi-hop and unambiguity in one strict verdict."""
-    llm = runtime.context.require_services().llm
+    llm = runtime.context.require_ports().llm
     question, answer = delimited_draft(state)
     hops = len(state["supporting"])
     messages = instructed(
@@ -86,7 +72,7 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
     accepted = verdict.accepted and all(dimensions.values())
     reason = quality_feedback(dimensions, verdict.reason)
     details = {**dimensions, "reasoning": verdict.reasoning}
-    update = verdict_update(state, runtime.context, "quality", accepted=accepted, reason=reason, details=details)
+    update = recorded_verdict(state, "quality", accepted=accepted, reason=reason, details=details)
     return update | {"llm_calls": [call]}
 
 
@@ -119,7 +105,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     node keeps one verdict per round and one checkpoint, while the run's shared rate limiter still
     bounds how many requests are in flight.
     """
-    llm = runtime.context.require_services().llm
+    llm = runtime.context.require_ports().llm
     question, answer = delimited_draft(state)
     labels = letter_labels(len(state["supporting"]))
     texts = dict(zip(labels, (c["text"] for c in state["supporting"]), strict=True))
@@ -149,14 +135,14 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
         "reasons": {"+".join(tested): verdict.reason for tested, verdict in verdicts.items()},
         "unneeded": sorted({label for tested in enough for label in labels if label not in tested}),
     }
-    update = verdict_update(state, runtime.context, "sufficiency", accepted=not enough, reason=reason, details=details)
+    update = recorded_verdict(state, "sufficiency", accepted=not enough, reason=reason, details=details)
     return update | {"llm_calls": [call for _, call in results]}
 
 
 @records_failure
 async def classify_temporal(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Label the accepted question temporal or not."""
-    llm = runtime.context.require_services().llm
+    llm = runtime.context.require_ports().llm
     question, answer = delimited_draft(state)
     messages = instructed(temporal_prompt.SYSTEM, temporal_prompt.USER.format(question=question, answer=answer))
     label, call = await llm.ask("validator", TemporalLabel, messages, node="classify_temporal")

@@ -13,9 +13,8 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, word_count, yes_or_no
+from nodes.common import Update, recorded_verdict, word_count, yes_or_no
 from nodes.context import Context
-from nodes.judges import verdict_update
 from state.sample import UNANSWERABLE, Draft, SampleState, latest_draft
 
 # Nouns that can only mean the material a question was written from, after "mentioned in the" and alike.
@@ -67,7 +66,7 @@ def _trimmed(phrase: str) -> str:
     return re.sub(r"\s*\([^()]*\)\s*$", "", phrase.strip()).strip(_EDGE)
 
 
-def _found(text: str, needle: str, *, fold: bool) -> bool:
+def _contains(text: str, needle: str, *, fold: bool) -> bool:
     """`needle` in `text` as whole words ("1" is not in "25.1", "US" not in "bus"), case-folded or as written."""
     if len(needle) < 2:  # a one-letter "phrase" would match the article "a"
         return False
@@ -81,14 +80,14 @@ def names(text: str, phrase: str) -> bool:
     """Whether `text` names `phrase`: its words case-folded ("the Danube" in "the danube's source"), or,
     without a leading article, its name as written ("Danube" for "the Danube", but "who" is not "The Who")."""
     trimmed = _trimmed(phrase)
-    if _found(text, trimmed, fold=True):
+    if _contains(text, trimmed, fold=True):
         return True
     without = re.sub(r"^(?:the|a|an)\s+", "", trimmed, flags=re.IGNORECASE)
     if without == trimmed or not without[:1].isupper():
         return False
     # A capitalised name opening the question is its first word, not a mention ("Who wrote Tommy?").
     rest = text.strip(_EDGE)
-    return _found(rest[rest.find(" ") + 1 :] if " " in rest else "", without, fold=False)
+    return _contains(rest[rest.find(" ") + 1 :] if " " in rest else "", without, fold=False)
 
 
 def same_entity(answer: str, entity: str) -> bool:
@@ -251,4 +250,4 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
     )
     problems = [message for _, message in findings]
     details = {"failed": problems, "rules": [rule for rule, _ in findings]}
-    return verdict_update(state, context, "lint", accepted=not problems, reason="; ".join(problems), details=details)
+    return recorded_verdict(state, "lint", accepted=not problems, reason="; ".join(problems), details=details)

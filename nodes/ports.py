@@ -108,7 +108,7 @@ class QueryGuide(Protocol):
 
 
 @dataclass(frozen=True)
-class Services:
+class Ports:
     """The run's shared resources, handed to nodes through the runtime context."""
 
     corpus: CorpusReader

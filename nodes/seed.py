@@ -18,28 +18,28 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
     problem = None if restarting else input_problem(state)  # type: ignore[arg-type]
     if problem:  # e.g. a Studio input with hops 7: refused before anything is spent
         return {"outcome": "failed", "end_reason": f"invalid sample input: {problem}"}
-    services = runtime.context.require_services()
+    ports = runtime.context.require_ports()
     restarts = state.get("restarts", 0) + (1 if restarting else 0)
     manual = state.get("seed_id")
     if manual and not restarting:
-        found = await services.corpus.get([manual])
+        found = await ports.corpus.get([manual])
         if not found:
             return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} is not in the collection"}
-        await services.seeds.claim(manual)
+        await ports.seeds.claim(manual)
         return {"seed": chunk_ref(found[0]), "restarts": restarts}
-    seed_id = await services.seeds.draw(min_chars=runtime.context.min_chunk_chars)
+    seed_id = await ports.seeds.draw(min_chars=runtime.context.min_chunk_chars)
     if seed_id is None:
         return {
             "outcome": "no_bridge",
             "end_reason": "no unused seed chunk left in the collection (or among the chunks its queries retrieved)",
             "restarts": restarts,
         }
-    (seed,) = await services.corpus.get([seed_id])
+    (seed,) = await ports.corpus.get([seed_id])
     return {"seed": chunk_ref(seed), "restarts": restarts}
 
 
 async def retrieve_neighbours(state: SampleState, runtime: Runtime[Context]) -> Update:
     """The seed's nearest chunks by its stored embedding; the seed and duplicate texts are excluded."""
-    services = runtime.context.require_services()
-    hits = await services.corpus.neighbours(state["seed"]["id"], runtime.context.neighbours_n)
+    ports = runtime.context.require_ports()
+    hits = await ports.corpus.neighbours(state["seed"]["id"], runtime.context.neighbours_n)
     return {"neighbours": [chunk_ref(hit.chunk) for hit in hits]}

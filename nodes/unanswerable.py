@@ -11,10 +11,9 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, chunk_ref, instructed, records_failure
+from nodes.common import Update, chunk_ref, instructed, recorded_verdict, records_failure
 from nodes.context import Context
 from nodes.generate import asker, revision_feedback, style_of, style_update, with_style
-from nodes.judges import verdict_update
 from prompts import delimit, delimit_all
 from prompts import unanswerable as prompt
 from state.sample import Construction, Draft, SampleState, latest_draft
@@ -38,7 +37,7 @@ def retrieved_labels(count: int) -> list[str]:
 @records_failure
 async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Write the first draft, or, after a rejection, the next one from the judge's feedback."""
-    llm = runtime.context.require_services().llm
+    llm = runtime.context.require_ports().llm
     style = style_of(state, runtime.context)
     revising = bool(state.get("drafts"))
     revision = ""
@@ -70,13 +69,13 @@ async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -
 async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Retrieve the top k chunks for the draft as the user's RAG system would, and judge them in one call."""
     context = runtime.context
-    services = context.require_services()
+    ports = context.require_ports()
     question = latest_draft(state)["question"]
-    hits = await services.corpus.search(question, context.retrieval_k)
+    hits = await ports.corpus.search(question, context.retrieval_k)
     retrieved = [chunk_ref(hit.chunk) for hit in hits]
     labels = retrieved_labels(len(retrieved))
     messages = unanswerable_messages(question, [c["text"] for c in retrieved])
-    verdict, call = await services.llm.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
+    verdict, call = await ports.llm.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
     answering = answering_chunks(verdict, [c["id"] for c in retrieved])
     # Strict: a chunk named as answering, or the judge's own answerable flag, rejects whatever `accepted` says.
     answered = verdict.answerable or bool(answering)
@@ -90,7 +89,7 @@ async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> U
     }
     openings = {label: " ".join(c["text"].split()[:12]) for label, c in zip(labels, retrieved, strict=True)}
     reason = unanswerable_feedback(verdict, answered, openings)
-    update = verdict_update(state, context, "unanswerable", accepted=accepted, reason=reason, details=details)
+    update = recorded_verdict(state, "unanswerable", accepted=accepted, reason=reason, details=details)
     return update | {"retrieved": retrieved, "llm_calls": [call]}
 
 

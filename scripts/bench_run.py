@@ -6,7 +6,7 @@
     python scripts/bench_run.py --database-url postgresql://... --collection my_docs
 
 Runs the full pipeline on the demo corpus in the embedded database (loaded on first use) with
-`graph.scripted`'s plausible script; the model sleeps `--latency` seconds per call. Figures:
+`graph.testing.plausible`'s plausible script; the model sleeps `--latency` seconds per call. Figures:
 
 (a) overhead at concurrency 1 = wall time / ideal time, where the ideal is the time during which at
     least one model call was in flight (calls of one node overlap, so they count once); then the same
@@ -59,10 +59,11 @@ from graph.config.cli import run_async
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
-from graph.llm.gateway import build_gateway
-from graph.run import build_parser, run_request
+from graph.llm.from_settings import build_gateway
+from graph.run import build_parser
+from graph.runs.flags import run_request
 from graph.runs.job import run_job
-from graph.runs.sample import SampleResult, SampleRunner
+from graph.runs.runner import SampleResult, SampleRunner
 from graph.store.database import database_url
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import ScriptedChatModel

@@ -1,8 +1,8 @@
-"""The README's screenshot of a review page: a demo run reviewed in headless Chromium.
+"""The screenshot of a review page in docs/review.md: a demo run reviewed in headless Chromium.
 
     python scripts/review_screenshot.py                  # writes docs/review.png
 
-Runs the README's offline demo run (recorded answers) into a temporary folder, serves it with
+Runs the offline demo run (recorded answers) into a temporary folder, serves it with
 `python -m graph.review`, labels one sample with the keyboard and saves the page as a PNG.
 """
 
@@ -32,7 +32,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="triad-screenshot-") as runs:
         subprocess.run(
             [sys.executable, "-m", "graph.run", "--demo", "--count", "6", "--seed", "7", "--llm",
-             "replay:graph/demo/demo_replay.jsonl", "--runs-dir", runs, "--run-id", run_id],
+             "recorded:graph/demo/recorded_calls.jsonl", "--runs-dir", runs, "--run-id", run_id],
             cwd=REPO, check=True, capture_output=True,
         )  # fmt: skip
         with socket.socket() as probe:

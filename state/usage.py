@@ -11,7 +11,7 @@ ROLES: tuple[Role, ...] = ("generator", "validator", "extractor")
 
 
 class CallRecord(TypedDict):
-    """One model request as it was paid for (or served from the cache or a replay file)."""
+    """One model request as it was paid for (or served from the cache or a recorded file)."""
 
     role: Role
     """Which role asked: generator, validator or extractor."""
@@ -30,8 +30,8 @@ class CallRecord(TypedDict):
     thinking_cost_usd: NotRequired[float]
     """Of the cost, what the thinking tokens cost (at the output price)."""
     cost_usd: float
-    """Cost from the price table; 0 for cached or replayed answers."""
-    source: Literal["provider", "cache", "replay"]
+    """Cost from the price table; 0 for cached or recorded answers."""
+    source: Literal["provider", "cache", "recorded"]
     """Where the answer came from."""
     attempts: int
     """Provider requests made, counting transient-error retries and schema retries."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from graph.evaluation.scoring import GROUPS, METRICS
-from graph.runs.report import bar_chart, esc, table
+from graph.webpage import bar_chart, document, esc, table
 
 
-def summary_table(summaries: dict[str, Any]) -> str:
+def format_summaries(summaries: dict[str, Any]) -> str:
     """One line per setup: samples, then each metric's mean over the samples it applies to ("-": none)."""
     widths = {m: max(12, len(m) + 2) for m in METRICS}
     header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in METRICS)
@@ -59,5 +59,4 @@ def render_eval_report(summaries: dict[str, Any]) -> str:
             ]
             parts.append(table([f"difference to {names[0]}", metric], diffs))
         parts.append("</section>")
-    head = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>triad evaluation</title></head><body>'
-    return head + "".join(parts) + "</body></html>"
+    return document("triad evaluation", "".join(parts), style="report.css")

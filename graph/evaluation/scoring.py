@@ -17,7 +17,8 @@ from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.evaluation.metrics import retrieval_scores, says_abstain
 from graph.evaluation.setups import Setup
-from graph.llm.gateway import LLMGateway, build_gateway
+from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway
 from graph.runs.services import open_services
 from graph.store.corpus import Corpus
 from nodes.common import instructed, normalise_text
@@ -200,7 +201,7 @@ async def evaluate_setup(
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
-    async with open_services(collection, gateway=gateway, with_state=False, embeddings=True) as services:
+    async with open_services(collection, gateway=gateway, with_state=False) as services:
         return await _score(setup, records, gateway, services.corpus, judge_unlabelled)
 
 

@@ -20,7 +20,7 @@ from tqdm import tqdm
 from graph.config.errors import UserError
 from graph.ingestion.loaders import ChunkRecord
 from graph.store.database import ensure_vector_extension
-from graph.store.embeddings import EmbeddingKeys, load_embeddings
+from graph.store.embeddings import EmbeddingKeys, embedding_dimension, load_embeddings
 
 #: Chunks embedded and written per batch.
 BATCH_SIZE = 64
@@ -124,7 +124,7 @@ def ingest_chunks(
         new = [chunk for chunk in unique if stored.get(chunk.id) != hashlib.md5(chunk.text.encode()).hexdigest()]
         if new:
             embeddings = load_embeddings(embedding_spec, keys or EmbeddingKeys())
-            dimension = len(embeddings.embed_query("dimension probe"))
+            dimension = embedding_dimension(embeddings)
             stored_dimension = _stored_dimension(conn, table)
             if stored_dimension is not None and stored_dimension != dimension:
                 raise UserError(

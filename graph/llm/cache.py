@@ -1,4 +1,4 @@
-"""Answers kept by request key: the state database's cache, and replay files recorded with --record-llm.
+"""Answers kept by request key: the state database's cache, and recorded files recorded with --record-llm.
 
 A request's key covers its role, messages and schema, so a changed prompt never gets an old answer.
 """
@@ -35,7 +35,7 @@ def schema_fingerprint(schema: type[BaseModel]) -> str:
 
 
 def request_key(role: str, messages: Sequence[BaseMessage], schema: type[BaseModel]) -> str:
-    """Stable hash of role + messages + schema: the key of replay files and of the cache."""
+    """Stable hash of role + messages + schema: the key of recorded files and of the cache."""
     payload = {"role": role, "messages": message_payload(messages), "schema": json.loads(schema_fingerprint(schema))}
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
@@ -93,7 +93,7 @@ class LLMCache:
             await self._conn.close()
 
 
-def load_replay_file(path: Path) -> dict[str, dict[str, Any]]:
+def load_recorded_calls(path: Path) -> dict[str, dict[str, Any]]:
     """Recorded responses by request key (the first one recorded for a key wins)."""
     answers: dict[str, dict[str, Any]] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):

@@ -1,15 +1,15 @@
 """The model layer every node talks to: structured answers with bounded retries, rate limits,
-accounting, a response cache, and record/replay.
+accounting, a response cache, and recorded calls.
 
     answer, record = await gateway.ask("validator", QualityVerdict, messages, node="judge_quality")
 
-A call goes: replay file (when the role's spec is `replay:FILE`) or cache, else the provider through
+A call goes: recorded file (when the role's spec is `recorded:FILE`) or cache, else the provider through
 the shared per-provider limiter, retrying transient errors with backoff. The reply is validated
 against the pydantic schema; an invalid one is sent back with the error as feedback, a bounded
 number of times, after which the call raises `ModelCallFailed` (the sample fails, the run goes on).
 
-The module passes 300 lines because `LLMGateway` keeps every call's path in one class: replay,
-cache, limiter, retries, schema re-asks and accounting act on the same per-call state.
+A reply's parts are read in `graph.llm.replies`; the gateway a run's settings call for is built by
+`graph.llm.from_settings`.
 """
 
 from __future__ import annotations
@@ -20,19 +20,16 @@ import json
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import structlog
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables.config import var_child_runnable_config
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, reason
-from graph.config.settings import Settings
-from graph.llm.cache import LLMCache, append_text, load_replay_file, message_payload, request_key
+from graph.llm.cache import LLMCache, append_text, load_recorded_calls, message_payload, request_key
 from graph.llm.limits import (
     AdaptiveLimiter,
     MinuteQuota,
@@ -42,17 +39,25 @@ from graph.llm.limits import (
     retry_after_seconds,
 )
 from graph.llm.models import (
-    DEFAULT_PRICES,
     PROVIDERS,
     Price,
     RoleModel,
     gemini_schema,
     price_per_million,
-    resolve_roles,
 )
 from graph.llm.parsing import ReplyParseError, parse_reply, validate
+from graph.llm.replies import (
+    BLOCKED_FINISH_REASONS,
+    CUT_OFF_FINISH_REASONS,
+    MAX_CUT_OFF_RETRIES,
+    Reply,
+    finish_reason_error,
+    reply_from,
+    reply_text,
+    stored_reply,
+)
 from nodes.ports import ModelCallFailed
-from state.usage import ROLES, CallRecord, Role
+from state.usage import CallRecord, Role
 
 T = TypeVar("T", bound=BaseModel)
 log = structlog.get_logger("triad.llm")
@@ -70,64 +75,8 @@ class ProviderUnavailable(UserError):
     """Credentials refused, or the provider unreachable before any call succeeded: stop the run."""
 
 
-class ReplayMiss(UserError):
-    """A replayed run asked something the replay file has no answer for."""
-
-
-def reply_text(message: BaseMessage) -> str:
-    """The text of a reply, whether its content is a string or a list of parts."""
-    if isinstance(message.content, str):
-        return message.content
-    parts = [part.get("text", "") if isinstance(part, dict) else str(part) for part in message.content]
-    return "".join(parts)
-
-
-#: Finish reasons of a reply the provider withheld (Gemini's, and OpenAI's content filter): asking
-#: again for the same thing cannot help, so the call fails at once with the reason.
-BLOCKED_FINISH_REASONS = frozenset(
-    {"SAFETY", "RECITATION", "PROHIBITED_CONTENT", "BLOCKLIST", "SPII", "IMAGE_SAFETY", "content_filter"}
-)
-
-#: Finish reasons of a reply cut off at the output limit: asked again once, then the call fails.
-CUT_OFF_FINISH_REASONS = frozenset({"MAX_TOKENS", "length"})
-
-#: Re-asks after a cut-off reply.
-MAX_CUT_OFF_RETRIES = 1
-
-
-@dataclass
-class Reply:
-    """One answer to one request, before validation."""
-
-    text: str
-    parsed: BaseModel | None = None
-    input_tokens: int = 0
-    output_tokens: int = 0
-    source: str = "provider"
-    attempts: int = 1
-    cached_tokens: int = 0
-    """Of `input_tokens`, those the provider's prompt cache served."""
-    thinking_tokens: int = 0
-    """Of `output_tokens`, those spent thinking."""
-    finish_reason: str = ""
-
-    def add(self, other: Reply) -> None:
-        """Count `other`'s tokens and attempts in this one, and keep its text and source."""
-        self.input_tokens += other.input_tokens
-        self.output_tokens += other.output_tokens
-        self.cached_tokens += other.cached_tokens
-        self.thinking_tokens += other.thinking_tokens
-        self.attempts += other.attempts
-        self.source, self.text, self.finish_reason = other.source, other.text, other.finish_reason
-
-    def usage(self) -> dict[str, int]:
-        """The tokens as the cache and recordings keep them."""
-        return {
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "cached_tokens": self.cached_tokens,
-            "thinking_tokens": self.thinking_tokens,
-        }
+class RecordingMiss(UserError):
+    """A run answered from recorded calls asked something the recorded file has no answer for."""
 
 
 class LLMGateway:
@@ -159,7 +108,7 @@ class LLMGateway:
         self._tokens = 0
         self._limits = (requests_per_second, max_concurrency)
         self._limiters: dict[str, AdaptiveLimiter] = {}
-        self._replay: dict[Path, dict[str, dict[str, Any]]] = {}
+        self._recordings: dict[Path, dict[str, dict[str, Any]]] = {}
         self._record_lock = asyncio.Lock()
         self._rng = random.Random(seed)
         self._provider_ok = False
@@ -223,7 +172,7 @@ class LLMGateway:
         )
 
     def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> CallRecord:
-        # Only provider calls are paid; cached and replayed answers keep their recorded tokens.
+        # Only provider calls are paid; cached and recorded answers keep their recorded tokens.
         paid = reply.source == "provider"
         price = price_per_million(model.spec, self.prices) if paid else Price()
         cost = price.cost(reply.input_tokens, reply.output_tokens, reply.cached_tokens)
@@ -252,15 +201,15 @@ class LLMGateway:
     ) -> Reply:
         cache = self.cache if model.provider in PROVIDERS else None
         # The request's hash is worth computing only when something looks it up or writes it down.
-        keyed = model.replay_file is not None or cache is not None or self.record_path is not None
+        keyed = model.recorded_file is not None or cache is not None or self.record_path is not None
         key = request_key(model.role, conversation, schema) if keyed else ""
-        if model.replay_file is not None:
-            return self._stored_reply(self._replayed(model, node, schema, key), "replay")
+        if model.recorded_file is not None:
+            return stored_reply(self._recorded_answer(model, node, schema, key), "recorded")
         # A thinking setting changes the answer: it is part of the key (none keeps the key it always had).
         asked = model.spec if model.thinking is None else f"{model.spec}\x1fthinking={model.thinking}"
         cache_key = hashlib.sha256(f"{asked}\x1f{key}".encode()).hexdigest()
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
-            return self._stored_reply(hit, "cache")
+            return stored_reply(hit, "cache")
         reply = await self._call_provider(model, node, schema, conversation)
         response: dict[str, Any] = {"content": reply.text, "usage": reply.usage()}
         if reply.finish_reason:
@@ -271,29 +220,14 @@ class LLMGateway:
             await self._record(key, model, node, schema, conversation, response)
         return reply
 
-    @staticmethod
-    def _stored_reply(response: dict[str, Any], source: str) -> Reply:
-        """A recorded or cached response, with the tokens it cost when it was first paid for."""
-        usage = response.get("usage") or {}
-        return Reply(
-            text=str(response["content"]),
-            input_tokens=int(usage.get("input_tokens", 0)),
-            output_tokens=int(usage.get("output_tokens", 0)),
-            cached_tokens=int(usage.get("cached_tokens", 0)),
-            thinking_tokens=int(usage.get("thinking_tokens", 0)),
-            finish_reason=str(response.get("finish_reason", "")),
-            source=source,
-            attempts=0,
-        )
-
-    def _replayed(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> dict[str, Any]:
-        assert model.replay_file is not None
-        if model.replay_file not in self._replay:
-            self._replay[model.replay_file] = load_replay_file(model.replay_file)
-        answer = self._replay[model.replay_file].get(key)
+    def _recorded_answer(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> dict[str, Any]:
+        assert model.recorded_file is not None
+        if model.recorded_file not in self._recordings:
+            self._recordings[model.recorded_file] = load_recorded_calls(model.recorded_file)
+        answer = self._recordings[model.recorded_file].get(key)
         if answer is None:
-            raise ReplayMiss(
-                f"{model.replay_file} has no answer for the {model.role} request of node {node} "
+            raise RecordingMiss(
+                f"{model.recorded_file} has no answer for the {model.role} request of node {node} "
                 f"(schema {schema.__name__}, key {key[:12]}); record the run again with --record-llm"
             )
         return answer
@@ -377,7 +311,7 @@ class LLMGateway:
                 continue
             limiter.succeeded()
             self._provider_ok = True
-            reply = self._reply_from(result, attempt)
+            reply = reply_from(result, attempt)
             if sent is not None and quota is not None:
                 quota.correct(sent, reply.input_tokens)
             return reply
@@ -397,45 +331,6 @@ class LLMGateway:
             )
         return self._structured[key]
 
-    @staticmethod
-    def _reply_from(result: Any, attempts: int) -> Reply:
-        raw: BaseMessage = result["raw"] if isinstance(result, dict) else result
-        parsed = result.get("parsed") if isinstance(result, dict) else None
-        text = reply_text(raw)
-        if not text.strip() and isinstance(parsed, BaseModel):
-            text = parsed.model_dump_json()  # tool-call style structured output leaves content empty
-        usage = getattr(raw, "usage_metadata", None) or {}
-        metadata = getattr(raw, "response_metadata", None) or {}
-        return Reply(
-            text=text,
-            parsed=parsed if isinstance(parsed, BaseModel) else None,
-            input_tokens=int(usage.get("input_tokens", 0)),
-            output_tokens=int(usage.get("output_tokens", 0)),
-            cached_tokens=int((usage.get("input_token_details") or {}).get("cache_read") or 0),
-            thinking_tokens=int((usage.get("output_token_details") or {}).get("reasoning") or 0),
-            finish_reason=str(metadata.get("finish_reason") or metadata.get("done_reason") or ""),
-            attempts=attempts,
-        )
-
-
-#: OpenAI's exceptions for a structured reply that ended early, by the finish reason they stand for.
-FINISH_REASON_ERRORS = {"LengthFinishReasonError": "length", "ContentFilterFinishReasonError": "content_filter"}
-
-
-def finish_reason_error(error: BaseException, attempts: int) -> Reply | None:
-    """The reply an OpenAI finish-reason exception stands for (its tokens were paid for); None for other errors."""
-    reason = FINISH_REASON_ERRORS.get(type(error).__name__)
-    if reason is None:
-        return None
-    usage = getattr(getattr(error, "completion", None), "usage", None)
-    return Reply(
-        text="",
-        input_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-        output_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
-        finish_reason=reason,
-        attempts=attempts,
-    )
-
 
 def current_thread_id() -> str | None:
     """The sample thread whose node is asking, from the run config LangGraph hands down to its nodes."""
@@ -446,53 +341,3 @@ def current_thread_id() -> str | None:
 
 def unwritable_recording(path: Path, error: OSError) -> UserError:
     return UserError(f"cannot write the model recording {path}: {reason(error)}; fix --record-llm")
-
-
-def build_gateway(
-    settings: Settings,
-    *,
-    models: dict[Role, str | BaseChatModel] | None = None,
-    record_path: Path | None = None,
-    seed: int | None = None,
-) -> LLMGateway:
-    """The gateway of a run: every role resolved now (a missing key fails here, before any work).
-
-    `models` overrides a role's spec or injects a chat model instance. The response cache, attached
-    where the state database is opened (`graph.runs.services`), serves provider models only: an
-    injected model has no stable name to key answers by.
-    """
-    specs = {role: (models or {}).get(role) or settings.model_for(role) for role in ROLES}
-    roles = resolve_roles(
-        specs,
-        base_url=settings.llm_base_url,
-        base_urls=settings.base_urls,
-        thinking=settings.thinking,
-        google_api_key=settings.google_api_key.get_secret_value() if settings.google_api_key else None,
-        openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
-        timeout_s=settings.request_timeout_seconds,
-    )
-    if record_path is not None:
-        try:
-            record_path.open("a", encoding="utf-8").close()  # fails now, not at the first model call
-        except OSError as error:
-            raise unwritable_recording(record_path, error) from None
-    return LLMGateway(
-        roles,
-        prices={**DEFAULT_PRICES, **settings.prices},
-        requests_per_second=settings.requests_per_second,
-        max_concurrency=settings.max_concurrent_requests,
-        retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
-        record_path=record_path,
-        seed=seed,
-        minute_limits={model.spec: minute_limits(settings, model.spec) for model in roles.values()},
-    )
-
-
-def minute_limits(settings: Settings, spec: str) -> tuple[float | None, float | None]:
-    """Requests and prompt tokens per minute for `spec`: its `[limits]` entry (by spec or bare name) over
-    the limits for every model, times this process's share."""
-    own = settings.limits.get(spec) or settings.limits.get(spec.partition(":")[2]) or {}
-    rpm = own.get("requests_per_minute", settings.requests_per_minute)
-    tpm = own.get("tokens_per_minute", settings.tokens_per_minute)
-    share = settings.limit_share
-    return (rpm * share if rpm else None, tpm * share if tpm else None)

@@ -7,7 +7,7 @@ A spec is `provider:model`:
                                       (vLLM, llama.cpp's server, LM Studio)
     ollama:llama3.1                   a local Ollama server (needs langchain-ollama)
     anthropic:claude-...              Anthropic (needs langchain-anthropic)
-    replay:FILE                       answers from a file written by --record-llm
+    recorded:FILE                       answers from a file written by --record-llm
     import:package.module:factory     a chat model your own code builds (factory() -> BaseChatModel)
 
 Python callers and tests may pass a `BaseChatModel` instance instead of a spec.
@@ -38,7 +38,7 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
     "ollama": ("langchain_ollama", "ChatOllama", "langchain-ollama"),
     "anthropic": ("langchain_anthropic", "ChatAnthropic", "langchain-anthropic"),
 }
-REPLAY_PROVIDER = "replay"
+RECORDED_PROVIDER = "recorded"
 IMPORT_PROVIDER = "import"
 
 #: Providers whose JSON-schema mode triad uses for structured output (others: JSON parsed from text).
@@ -85,8 +85,8 @@ class ModelSpec:
         provider, sep, name = spec.partition(":")
         if not sep or not provider or not name:
             raise UserError(f"model spec {spec!r} is not provider:model; e.g. google_genai:gemini-2.5-flash")
-        if provider not in PROVIDERS and provider not in (REPLAY_PROVIDER, IMPORT_PROVIDER):
-            known = ", ".join([*PROVIDERS, REPLAY_PROVIDER, IMPORT_PROVIDER])
+        if provider not in PROVIDERS and provider not in (RECORDED_PROVIDER, IMPORT_PROVIDER):
+            known = ", ".join([*PROVIDERS, RECORDED_PROVIDER, IMPORT_PROVIDER])
             raise UserError(f"unknown model provider {provider!r} in {spec!r}; use one of {known}")
         return cls(provider, name)
 
@@ -96,13 +96,13 @@ class ModelSpec:
 
 @dataclass(frozen=True)
 class RoleModel:
-    """The model serving one role: a chat model, or a replay file standing in for one."""
+    """The model serving one role: a chat model, or a recorded file standing in for one."""
 
     role: Role
     spec: str
     provider: str
     chat_model: BaseChatModel | None
-    replay_file: Path | None = None
+    recorded_file: Path | None = None
     thinking: str | None = None
     """The thinking budget or level asked of the provider; None: its default."""
 
@@ -211,8 +211,8 @@ def make_chat_model(
     local one); `thinking` is a token budget or a level, as the provider takes it.
     """
     parsed = ModelSpec.parse(spec)
-    if parsed.provider == REPLAY_PROVIDER:
-        raise UserError("replay:FILE is not a chat model; use it as a role's model spec")
+    if parsed.provider == RECORDED_PROVIDER:
+        raise UserError("recorded:FILE is not a chat model; use it as a role's model spec")
     if parsed.provider == IMPORT_PROVIDER:
         return import_chat_model(parsed.name)
     options = thinking_options(parsed.provider, thinking, parsed.name)
@@ -250,11 +250,11 @@ def resolve_role_model(
     if isinstance(model, BaseChatModel):
         return RoleModel(role, f"instance:{type(model).__name__}", "instance", model)
     parsed = ModelSpec.parse(model)
-    if parsed.provider == REPLAY_PROVIDER:
+    if parsed.provider == RECORDED_PROVIDER:
         path = Path(parsed.name)
         if not path.is_file():
-            raise UserError(f"replay file {path} not found; record one with --record-llm FILE")
-        return RoleModel(role, model, REPLAY_PROVIDER, None, replay_file=path)
+            raise UserError(f"recorded file {path} not found; record one with --record-llm FILE")
+        return RoleModel(role, model, RECORDED_PROVIDER, None, recorded_file=path)
     chat_model = make_chat_model(
         model,
         base_url=base_url,

@@ -8,12 +8,12 @@ are marked in them, so a chunk holding markup shows as text.
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import Any
 
 from graph.reviewing.labels import CRITERIA
 from graph.reviewing.samples import ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
+from graph.webpage import asset, document, esc
 
 CRITERION_TEXT = {
     "answerable": "answerable from the supporting chunks",
@@ -24,63 +24,19 @@ CRITERION_TEXT = {
     "unanswered": "no retrieved chunk answers or settles it",
 }
 
-STYLE = """
-body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
-header{background:#1d3557;color:#fff;padding:.6rem 1.2rem}header a{color:#fff}
-main{max-width:1100px;margin:0 auto;padding:1rem 1.2rem}
-table{border-collapse:collapse;width:100%;background:#fff}td,th{padding:.3rem .5rem;border-bottom:1px solid #e3e6ea;text-align:left}
-.chunk{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:.6rem .8rem;margin:.5rem 0;white-space:pre-wrap}
-.meta{color:#5c6670;font-size:.85rem}mark.bridge{background:#ffe08a}mark.answer{background:#b7e4c7}
-.criteria label{display:block;margin:.2rem 0;font-size:1.05rem}kbd{border:1px solid #999;border-radius:3px;padding:0 .3rem}
-.filters a{margin-right:.6rem}.status{color:#2d6a4f;font-weight:600}.pill{padding:0 .4rem;border-radius:8px;background:#e9ecef}
-form.filters select{margin-right:.6rem}
-"""
-
-SCRIPT = """
-const form = document.getElementById('labels');
-const status = document.getElementById('status');
-async function save() {
-  const data = {relevance: {}};
-  for (const box of form.querySelectorAll('input[data-criterion]')) data[box.dataset.criterion] = box.checked;
-  for (const box of form.querySelectorAll('input[data-context]')) {
-    if (box.checked !== (box.dataset.original === 'true')) data.relevance[box.dataset.context] = box.checked;
-  }
-  const note = form.querySelector('textarea');
-  if (note) data.note = note.value;
-  const reply = await fetch(form.dataset.action, {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                                  body: JSON.stringify(data)});
-  status.textContent = reply.ok ? 'saved' : 'not saved (' + reply.status + ')';
-}
-form.addEventListener('change', save);
-document.addEventListener('keydown', (event) => {
-  if (event.target.tagName === 'TEXTAREA') { if (event.key === 'Escape') event.target.blur(); return; }
-  const boxes = form.querySelectorAll('input[data-criterion]');
-  if (/^[1-4]$/.test(event.key) && boxes[Number(event.key) - 1]) {
-    const box = boxes[Number(event.key) - 1]; box.checked = !box.checked; save();
-  } else if (event.key === 's') { save(); }
-  else if ((event.key === 'j' || event.key === 'ArrowRight') && form.dataset.next) { location.href = form.dataset.next; }
-  else if ((event.key === 'k' || event.key === 'ArrowLeft') && form.dataset.previous) { location.href = form.dataset.previous; }
-});
-"""
-
 
 def page(title: str, body: str, *, script: str = "") -> str:
-    return (
-        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
-        f'<style>{STYLE}</style></head><body><header><a href="/">review</a> · {escape(title)}'
-        f' · <a href="/summary">summary</a></header><main>{body}</main>'
-        + (f"<script>{script}</script>" if script else "")
-        + "</body></html>"
-    )
+    header = f'<header><a href="/">review</a> · {esc(title)} · <a href="/summary">summary</a></header>'
+    return document(title, f"{header}<main>{body}</main>", style="review.css", script=script)
 
 
 def marked(text: str, bridge: str, answer: str) -> str:
     """`text` escaped, with the bridge topic and the answer marked (whole words, any case)."""
-    html = escape(text)
+    html = esc(text)
     for term, kind in ((bridge, "bridge"), (answer, "answer")):
         if not term or term in ("Yes", "No") or len(term) < 2:
             continue
-        pattern = re.compile(rf"(?<!\w)({re.escape(escape(term))})(?!\w)", re.IGNORECASE)
+        pattern = re.compile(rf"(?<!\w)({re.esc(esc(term))})(?!\w)", re.IGNORECASE)
         html = pattern.sub(rf'<mark class="{kind}">\1</mark>', html)
     return html
 
@@ -123,8 +79,8 @@ def list_page(
     selects = "".join(
         f'<label>{name} <select name="{name}"><option value="">all</option>'
         + "".join(
-            f'<option value="{escape(value)}"{" selected" if filters.get(name) == value else ""}>'
-            f"{escape(value)} ({count(name, value)})</option>"
+            f'<option value="{esc(value)}"{" selected" if filters.get(name) == value else ""}>'
+            f"{esc(value)} ({count(name, value)})</option>"
             for value in values
         )
         + "</select></label>"
@@ -132,16 +88,16 @@ def list_page(
     )
     rows = "".join(
         f'<tr data-n="{s.n}"><td><a href="/sample/{s.n}">{s.n}</a>{" <span class=pill>review set</span>" if s.n in review_set else ""}</td>'
-        f"<td>{escape(s.cell)}</td><td>{escape(s.outcome)}{(' · ' + escape(s.end_reason)) if s.end_reason else ''}</td>"
-        f"<td>{escape(s.question)}</td><td>{'reviewed' if s.n in reviewed else ''}</td></tr>"
+        f"<td>{esc(s.cell)}</td><td>{esc(s.outcome)}{(' · ' + esc(s.end_reason)) if s.end_reason else ''}</td>"
+        f"<td>{esc(s.question)}</td><td>{'reviewed' if s.n in reviewed else ''}</td></tr>"
         for s in shown
     )
     counts = (
         f"<p class=meta>{len(shown)} of {len(samples)} samples shown · {len(reviewed)} reviewed by "
-        f"{escape(reviewer)} · review set {len(review_set)}</p>"
+        f"{esc(reviewer)} · review set {len(review_set)}</p>"
     )
     body = (
-        f'<h1>Run {escape(run_id)}</h1><form class="filters" method="get">{selects}<button>filter</button></form>'
+        f'<h1>Run {esc(run_id)}</h1><form class="filters" method="get">{selects}<button>filter</button></form>'
         f"{counts}<table><tr><th>#</th><th>cell</th><th>outcome</th><th>question</th><th>status</th></tr>{rows}</table>"
     )
     return page(f"run {run_id}", body)
@@ -152,12 +108,12 @@ def _history(sample: ReviewSample) -> str:
     drafts = line.get("drafts") or []
     verdicts = line.get("verdicts") or (line.get("validation") or {}).get("verdicts") or []
     items = "".join(
-        f"<li>draft {index}: {escape(str(d.get('question', '')))} → {escape(str(d.get('answer', '')))}</li>"
+        f"<li>draft {index}: {esc(str(d.get('question', '')))} → {esc(str(d.get('answer', '')))}</li>"
         for index, d in enumerate(drafts)
     )
     items += "".join(
-        f"<li>{escape(str(v.get('judge', '')))}: {'accepted' if v.get('accepted') else 'rejected'}"
-        f" — {escape(str(v.get('reason', '') or v.get('feedback', '')))}</li>"
+        f"<li>{esc(str(v.get('judge', '')))}: {'accepted' if v.get('accepted') else 'rejected'}"
+        f" — {esc(str(v.get('reason', '') or v.get('feedback', '')))}</li>"
         for v in verdicts
     )
     return f"<h2>History</h2><ul>{items}</ul>" if items else ""
@@ -179,7 +135,7 @@ def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
         )
     return (
         f"<div class=criteria>{boxes}</div>"
-        f'<textarea name="note" rows="2" cols="80" placeholder="note">{escape(str(labels.get("note", "")))}</textarea>'
+        f'<textarea name="note" rows="2" cols="80" placeholder="note">{esc(str(labels.get("note", "")))}</textarea>'
         '<p><span id="status" class="status"></span> <span class=meta>keys: <kbd>1</kbd>-<kbd>4</kbd> toggle, '
         "<kbd>s</kbd> save, <kbd>j</kbd>/<kbd>k</kbd> next/previous; every change is saved; an unticked box "
         "is a no</span></p>"
@@ -194,17 +150,17 @@ def sample_page(
     if sample.generated_unanswerable:
         answer = ""  # nothing to mark: the collection holds no answer
     parts = [
-        f"<h1>{escape(sample.question) or '(no question)'}</h1>",
+        f"<h1>{esc(sample.question) or '(no question)'}</h1>",
         (
             "<p><b>Expected:</b> abstain (a generated unanswerable question; "
-            f"not in the collection: {escape(str((line.get('construction') or {}).get('missing', '')) or '-')})</p>"
+            f"not in the collection: {esc(str((line.get('construction') or {}).get('missing', '')) or '-')})</p>"
             if sample.generated_unanswerable
             else ""
         ),
-        f"<p><b>Answer:</b> {escape(answer) or '-'} · {escape(sample.cell)} · {escape(sample.outcome)}"
-        + (f" ({escape(sample.end_reason)})" if sample.end_reason else "")
-        + (f" · temporal {str(sample.temporal).lower()} · {escape(sample.difficulty or '')}" if sample.accepted else "")
-        + f" · bridge topic <mark class=bridge>{escape(bridge)}</mark></p>",
+        f"<p><b>Answer:</b> {esc(answer) or '-'} · {esc(sample.cell)} · {esc(sample.outcome)}"
+        + (f" ({esc(sample.end_reason)})" if sample.end_reason else "")
+        + (f" · temporal {str(sample.temporal).lower()} · {esc(sample.difficulty or '')}" if sample.accepted else "")
+        + f" · bridge topic <mark class=bridge>{esc(bridge)}</mark></p>",
         f'<form id="labels" data-action="/api/labels/{sample.n}"'
         + (f' data-next="/sample/{next_}"' if next_ is not None else "")
         + (f' data-previous="/sample/{previous}"' if previous is not None else "")
@@ -216,11 +172,11 @@ def sample_page(
         parts.append("<h2>Supporting chunks</h2>")
     for chunk in supporting:
         parts.append(
-            f'<div class="chunk" data-chunk="{escape(str(chunk.get("id", "")))}"><div class=meta>{escape(str(chunk.get("id", "")))}</div>'
+            f'<div class="chunk" data-chunk="{esc(str(chunk.get("id", "")))}"><div class=meta>{esc(str(chunk.get("id", "")))}</div>'
             f"{marked(str(chunk.get('text', '')), bridge, answer)}</div>"
         )
     if not supporting and line.get("supporting_ids"):
-        parts.append(f"<p class=meta>{escape(', '.join(map(str, line['supporting_ids'])))}</p>")
+        parts.append(f"<p class=meta>{esc(', '.join(map(str, line['supporting_ids'])))}</p>")
     if sample.accepted:
         note = (
             "the chunks the collection's retriever returned for it; tick one that answers it"
@@ -233,26 +189,26 @@ def sample_page(
             original = bool(context["relevant"])
             now = flips.get(context["id"], original)
             parts.append(
-                f'<div class="chunk"><label><input type="checkbox" data-context="{escape(context["id"])}"'
-                f' data-original="{str(original).lower()}"{" checked" if now else ""}> {escape(context["origin"])}'
-                f" · labelled {'relevant' if original else 'not relevant'}</label><div class=meta>{escape(context['id'])}</div>"
+                f'<div class="chunk"><label><input type="checkbox" data-context="{esc(context["id"])}"'
+                f' data-original="{str(original).lower()}"{" checked" if now else ""}> {esc(context["origin"])}'
+                f" · labelled {'relevant' if original else 'not relevant'}</label><div class=meta>{esc(context['id'])}</div>"
                 f"{marked(str(context.get('text', '')), bridge, answer)}</div>"
             )
         unanswerable = line.get("unanswerable") or {}
         if unanswerable:
             parts.append(
-                f"<p><b>Unanswerable variant</b> (expected: abstain): {escape(', '.join(unanswerable.get('contexts', [])))}</p>"
+                f"<p><b>Unanswerable variant</b> (expected: abstain): {esc(', '.join(unanswerable.get('contexts', [])))}</p>"
             )
     parts.append("</form>")
     parts.append(_history(sample))
-    return page(f"{run_id} · sample {sample.n}", "".join(parts), script=SCRIPT)
+    return page(f"{run_id} · sample {sample.n}", "".join(parts), script=asset("review.js"))
 
 
 def _kappa(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def summary_table(summary: dict[str, Any]) -> str:
+def summary_html(summary: dict[str, Any]) -> str:
     """The human-validation table beside the paper's figures, as HTML (the app's page and report.html)."""
 
     def cell(figure: dict[str, Any]) -> str:
@@ -282,7 +238,7 @@ def summary_table(summary: dict[str, Any]) -> str:
         for name in ("precision", "recall", "f1")
     )
     per_cell = "".join(
-        f'<tr data-cell="{escape(name)}"><td>{escape(name)}</td>'
+        f'<tr data-cell="{esc(name)}"><td>{esc(name)}</td>'
         + "".join(f"<td>{cell(figures_of[criterion])}</td>" for criterion in CRITERIA)
         + "</tr>"
         for name, figures_of in summary["cells"].items()
@@ -309,5 +265,5 @@ def summary_table(summary: dict[str, Any]) -> str:
 
 
 def summary_page(run_id: str, summary: dict[str, Any]) -> str:
-    body = f"<h1>Human validation of run {escape(run_id)}</h1>{summary_table(summary)}"
+    body = f"<h1>Human validation of run {esc(run_id)}</h1>{summary_html(summary)}"
     return page(f"{run_id} · summary", body)

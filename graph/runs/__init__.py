@@ -1,6 +1,6 @@
-"""Runs: the composition root (`services`), a run from start to end (`job`), its options and quota plan,
-the lanes that run samples, the run store, seeds, real queries and questions, the run's files, funnel,
-coverage and report, replays, and the Python API for one sample (`sample`).
+"""Runs: the composition root (`services`), a run from start to end (`job`), its options, flags and
+quota plan, the slot worker that runs samples (`worker`), the sample runner (`runner`), the run ledger,
+seeds, real queries and questions, the run's files, funnel, coverage and report, and replays.
 
 May import store, llm, ingestion, demo, config, the graph builder, nodes and state; never a command.
 """

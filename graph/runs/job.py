@@ -22,21 +22,22 @@ from langchain_core.embeddings import Embeddings
 
 from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
-from graph.llm.gateway import LLMGateway, build_gateway
+from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
-from graph.runs.lanes import Assignment, Lanes, WorkResult
-from graph.runs.options import RunOptions, RunRequest, stored_settings
+from graph.runs.ledger import CellPlan
+from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
 from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
-from graph.runs.sample import SampleRunner
+from graph.runs.runner import SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
-from graph.runs.store import CellPlan
+from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from nodes.context import Context
 from state.usage import ROLES
 
@@ -64,10 +65,10 @@ class Run:
 async def begin(request: RunRequest, settings: Settings, state: StateDatabase) -> Run:
     """The run named by the request: a continued run's options come from the state database."""
     run_id = request.resume or request.run_id or new_run_id()
-    continuing = bool(request.resume) or (bool(request.run_id) and await state.store.exists(run_id))
+    continuing = bool(request.resume) or (bool(request.run_id) and await state.ledger.exists(run_id))
     if not continuing:
         return Run(run_id, request.options, with_columns(settings), continuing=False)
-    stored = await state.store.options(run_id)
+    stored = await state.ledger.options(run_id)
     tell(f"continuing run {run_id}")
     return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
 
@@ -85,7 +86,7 @@ async def run_job(
         async with open_services(run.settings, gateway=gateway, state=state, warm=True) as services:
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             outcome = await work_on(run, request, services, book)
-            folder, finished, examples = await final_state(run, state)
+            folder, finished, examples = await rewrite_run_files(run, state)
             try:
                 coverage: dict[str, Any] | None = await run_coverage(run, services, finished, book)
             except Exception as error:  # the samples are kept: a failure here costs only this section
@@ -96,7 +97,7 @@ async def run_job(
     document["coverage"] = coverage
     folder.write_run_json(document)
     write_report(folder, document, finished, examples)
-    tell_the_end(run, request, folder, document, summary, outcome)
+    print_run_summary(run, request, folder, document, summary, outcome)
     return run.run_id, document
 
 
@@ -118,7 +119,7 @@ async def run_coverage(
     used = {source for brief in briefs for source in brief.get("sources") or [] if isinstance(source, str)}
     coverage: dict[str, Any] = {"documents": document_coverage(await services.corpus.sources(), used)}
     if book is not None:
-        model = await services.load_embeddings()
+        model = services.embeddings
 
         async def embedded(answerable: bool) -> np.ndarray:
             questions = [b["question"] for b in briefs if b.get("answerable", True) == answerable]
@@ -135,13 +136,11 @@ async def run_coverage(
 async def work_on(run: Run, request: RunRequest, services: RunServices, book: QueryBook | None = None) -> WorkResult:
     """Check the collection has room, register a new run, then run its slots until the plan is met."""
     assert services.state is not None
-    store, settings = services.state.store, run.settings
+    store, settings = services.state.ledger, run.settings
     left_out = await services.corpus.check_room(run.options.hops, Context.min_chunk_chars)
-    # The collection's model, after the checks that need none (the corpus' vectors keep loading meanwhile):
-    # a model of another dimension fails here, before the run is begun.
-    model = await services.load_embeddings()
-    await services.corpus.check_embedding(model)
-    embeddings = model if run.options.dedup_threshold > 0 else None
+    # A model of another dimension than the collection's fails here, before the run is begun.
+    await services.corpus.check_embedding(services.embeddings)
+    embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
         await store.create_run(run.run_id, run.options.stored(settings))
         tell(
@@ -173,7 +172,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
     with Progress(cells, finished, services.gateway, live=live, lines=not request.log_json) as progress:
-        lanes = Lanes(
+        lanes = SlotWorker(
             assignment(run, request, cells),
             store,
             runner,
@@ -190,8 +189,8 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
         return await lanes.run()
 
 
-def assignment(run: Run, request: RunRequest, cells: list[CellPlan]) -> Assignment:
-    return Assignment(
+def assignment(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:
+    return WorkerPlan(
         run_id=run.run_id,
         cells=cells,
         worker=f"{socket.gethostname()}-{os.getpid()}",
@@ -214,19 +213,22 @@ async def sample_runner(
     With queries, seeds are drawn only among the chunks they retrieved.
     """
     assert services.state is not None
-    store, options = services.state.store, run.options
+    store, options = services.state.ledger, run.options
     questions = RunQuestions(store, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
     await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
     used = await store.used_seeds(run.run_id)
     weights = book.weights if book is not None else None
     seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights)
-    context = options.context(run.settings, services.gateway, run.run_id)
-    return SampleRunner(services.for_samples(seeds, questions, book), services.state.saver, context)
+    return build_runner(
+        services, seeds, run_id=run.run_id, questions=questions, queries=book, **options.context_overrides()
+    )
 
 
-async def final_state(run: Run, state: StateDatabase) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
+async def rewrite_run_files(
+    run: Run, state: StateDatabase
+) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
-    store = state.store
+    store = state.ledger
     outages = Outages(run.run_id, run.settings.database_wait_seconds, (state.bookkeeping,), tell)
     folder = RunFolder(run.settings.runs_dir / run.run_id)
     finished = await outages.call(lambda: store.finished(run.run_id))
@@ -234,13 +236,6 @@ async def final_state(run: Run, state: StateDatabase) -> tuple[RunFolder, list[d
     await outages.call(lambda: folder.rebuild(store.file_lines(run.run_id, slots)))
     examples = await outages.call(lambda: store.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
     return folder, finished, examples
-
-
-def with_columns(settings: Settings) -> Settings:
-    """`settings` with the collection's columns, as flags and triad.toml give them, in its `[collections]` table:
-    run.json then says how the store was read, for `graph.evaluate RUN_ID` and for a reader."""
-    collections = {**settings.collections, settings.collection or "": settings.column_settings()}
-    return settings.model_copy(update={"collections": collections})
 
 
 def public_settings(settings: Settings) -> dict[str, Any]:
@@ -273,7 +268,7 @@ def run_document(
     }
 
 
-def tell_the_end(
+def print_run_summary(
     run: Run,
     request: RunRequest,
     folder: RunFolder,

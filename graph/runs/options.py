@@ -7,11 +7,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from graph.config.errors import UserError
 from graph.config.settings import COLUMN_SETTINGS, Settings
-from graph.llm.gateway import LLMGateway
-from graph.runs.sample import context_for
+from graph.runs.files import check_run_id
+from graph.runs.ledger import CellPlan
 from graph.runs.stages import context_overrides
-from graph.runs.store import CellPlan
 from nodes.context import Context
 from state.sample import DEFAULT_ROLE, QUESTION_TYPES, UNANSWERABLE
 from state.usage import ROLES
@@ -92,42 +92,70 @@ class RunOptions:
     keep_queries: bool = False
     """Records and the report show query texts; else their hashes."""
 
+    def __post_init__(self) -> None:
+        """Options no run can use are refused here, for the command and the Python API alike."""
+        problem = self.problem()
+        if problem:
+            raise InvalidOptions(problem)
+        context_overrides(self.nodes)  # an unknown stage or implementation fails here, before any work
+
+    def problem(self) -> str | None:
+        """What is wrong with these options, in one line naming the flag; None when a run can use them."""
+        if self.count <= 0:
+            return "--count must be a positive number of samples"
+        if self.max_revisions < 0 or self.max_restarts < 0:
+            return "--max-revisions and --max-restarts cannot be negative"
+        if not 0 <= self.dedup_threshold <= 1:
+            return "--dedup-threshold is a cosine similarity from 0 (exact duplicates only) to 1"
+        if not 0 <= self.unanswerable_share <= 1:
+            return "--unanswerable-share is a share of --count from 0 to 1, e.g. 0.2"
+        if self.retrieval_k <= 0:
+            return "--retrieval-k must be at least 1"
+        if (self.role_from_queries or self.keep_queries) and not self.queries:
+            return "--role-from-queries and --keep-queries need a query file: give --queries FILE"
+        return None
+
     def cells(self) -> list[CellPlan]:
         """The quota plan over question types x binary modes, and generated unanswerable questions."""
         return plan_cells(self.count, self.types, BINARY_MODES[self.binary], unanswerable_share=self.unanswerable_share)
 
-    def context(self, settings: Settings, gateway: LLMGateway, run_id: str) -> Context:
-        """The graph's run context for these options."""
-        return context_for(
-            settings,
-            gateway,
-            run_id=run_id,
-            max_revisions=self.max_revisions,
-            max_restarts=self.max_restarts,
-            sufficiency_after_quality_reject=self.sufficiency_after_quality_reject,
-            retrieval_k=self.retrieval_k,
+    def context_overrides(self) -> dict[str, Any]:
+        """What these options change in the graph's run context."""
+        return {
+            "max_revisions": self.max_revisions,
+            "max_restarts": self.max_restarts,
+            "sufficiency_after_quality_reject": self.sufficiency_after_quality_reject,
+            "retrieval_k": self.retrieval_k,
             **context_overrides(self.nodes),
-        )
+        }
 
     def stored(self, settings: Settings) -> dict[str, Any]:
         """The options as the run keeps them, with the settings and models its samples use."""
         stored: dict[str, Any] = {name: getattr(self, name) for name in RUN_OPTION_NAMES}
         stored["types"] = list(self.types)
         stored["settings"] = {name: getattr(settings, name) for name in STORED_SETTINGS}
-        # The collection's columns as found from flags and triad.toml, so a continued run reads the same ones.
-        stored["settings"]["collections"] = {settings.collection or "": settings.column_settings()}
+        # How the collection's columns were read (`with_columns`), so a continued run reads the same ones.
+        collection = settings.collection or ""
+        stored["settings"]["collections"] = {collection: settings.collections[collection]}
         stored["settings"].update({f"{role}_model": settings.model_for(role) for role in ROLES})
         return stored
 
     @classmethod
     def from_stored(cls, stored: dict[str, Any]) -> RunOptions:
-        """The options a run kept; options it predates keep their defaults."""
-        known = {name: stored[name] for name in RUN_OPTION_NAMES if name in stored}
-        return cls(**{**known, "types": tuple(stored["types"]), "nodes": dict(stored.get("nodes") or {})})
+        """The options a run kept."""
+        known = {name: stored[name] for name in RUN_OPTION_NAMES}
+        return cls(**{**known, "types": tuple(stored["types"]), "nodes": dict(stored["nodes"])})
 
 
 #: The fields of `RunOptions`, as the run keeps them.
 RUN_OPTION_NAMES = tuple(f.name for f in fields(RunOptions))
+
+
+def with_columns(settings: Settings) -> Settings:
+    """`settings` with the collection's columns, as flags and triad.toml give them, in its `[collections]` table:
+    run.json then says how the store was read, for `graph.evaluate RUN_ID` and for a reader."""
+    collections = {**settings.collections, settings.collection or "": settings.column_settings()}
+    return settings.model_copy(update={"collections": collections})
 
 
 def stored_settings(settings: Settings, stored: dict[str, Any], models_given: dict[str, str]) -> Settings:
@@ -136,11 +164,17 @@ def stored_settings(settings: Settings, stored: dict[str, Any], models_given: di
     The collection's columns and distance are the run's (its `[collections]` entry), whatever the
     environment or triad.toml say now.
     """
-    kept = dict(stored["settings"])
-    if "collections" in kept:
-        kept.update(dict.fromkeys(COLUMN_SETTINGS))
+    kept = dict(stored["settings"]) | dict.fromkeys(COLUMN_SETTINGS)
     kept.update({f"{role}_model": spec for role, spec in models_given.items()})
     return settings.model_copy(update=kept)
+
+
+class InvalidOptions(UserError, ValueError):
+    """Run options no run can use."""
+
+
+#: Options a continued run keeps from when it began: asking for them again is refused.
+NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share")
 
 
 @dataclass(frozen=True)
@@ -165,3 +199,17 @@ class RunRequest:
     """Model specs given on the command line, per role; they win over a continued run's."""
     queries_given: Path | None = None
     """`--queries` as given now: a continued run may find its query file at another path (same contents)."""
+
+    def __post_init__(self) -> None:
+        if self.concurrency <= 0:
+            raise InvalidOptions("--concurrency must be at least 1")
+        if self.worker and not self.resume:
+            raise InvalidOptions("--worker joins an existing run: give --resume RUN_ID")
+        if self.resume and any(getattr(self.options, name) for name in NEW_RUN_ONLY):
+            raise InvalidOptions(
+                "a continued run keeps the options it began with: --role-from-queries, --keep-queries and "
+                "--unanswerable-share apply to new runs"
+            )
+        for run_id in (self.run_id, self.resume):
+            if run_id is not None:
+                check_run_id(run_id)

@@ -9,8 +9,8 @@ from typing import Any
 
 from graph.llm.gateway import LLMGateway
 from graph.runs.funnel import cell_name
-from graph.runs.sample import SampleResult
-from graph.runs.store import CellPlan, Slot
+from graph.runs.ledger import CellPlan, Slot
+from graph.runs.runner import SampleResult
 
 
 class Progress:

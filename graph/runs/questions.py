@@ -6,13 +6,13 @@ import asyncio
 import math
 from typing import Any
 
-from graph.runs.store import RunStore
+from graph.runs.ledger import RunLedger
 
 
 class RunQuestions:
     """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
 
-    def __init__(self, store: RunStore, run_id: str, *, threshold: float, embeddings: Any = None) -> None:
+    def __init__(self, store: RunLedger, run_id: str, *, threshold: float, embeddings: Any = None) -> None:
         self._store = store
         self._run_id = run_id
         self._embeddings = embeddings

@@ -20,13 +20,13 @@ from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.runs.files import RunFolder
 from graph.runs.funnel import sample_summary
+from graph.runs.ledger import Completion, RunLedger, Slot
 from graph.runs.options import RunOptions, stored_settings
 from graph.runs.queries import QueryBook, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
-from graph.runs.sample import SampleResult, SampleRunner
+from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.services import RunServices, open_services, open_state
 from graph.runs.stages import parse_node_options
-from graph.runs.store import Completion, RunStore, Slot
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.
@@ -145,14 +145,14 @@ class ReplayRequest:
 async def finished_samples(settings: Settings, run_id: str) -> list[dict[str, Any]]:
     """The finished samples of a run, as `--list` shows them."""
     async with open_state(settings) as state:
-        await state.store.options(run_id)  # an unknown run fails here with one line
-        return await state.store.finished(run_id)
+        await state.ledger.options(run_id)  # an unknown run fails here with one line
+        return await state.ledger.finished(run_id)
 
 
 async def replay_samples(request: ReplayRequest, settings: Settings, say: Callable[[str], None]) -> None:
     """Replay the samples the request names and rebuild the run's files; `say` gets a line per sample."""
     async with open_state(settings) as state:
-        store = state.store
+        store = state.ledger
         stored = await store.options(request.run_id)
         rows = await store.finished(request.run_id)
         chosen = (
@@ -168,9 +168,7 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
         # A replay asks its models afresh: a cached answer would only repeat the sample's history.
         settings = stored_settings(settings, stored, request.models_given).model_copy(update={"llm_cache": False})
         options = replace(options, nodes={**options.nodes, **settings.nodes, **parse_node_options(request.nodes)})
-        # Generated unanswerable samples and query seeds search the collection with its embedding model.
-        searching = options.unanswerable_share > 0 or options.queries is not None
-        async with open_services(settings, state=state, embeddings=searching) as services:
+        async with open_services(settings, state=state) as services:
             book = await replay_queries(request, options, services)
             runner = await replay_runner(request.run_id, options, services, book)
             passed = 0
@@ -194,19 +192,17 @@ async def replay_runner(
     run_id: str, options: RunOptions, services: RunServices, book: QueryBook | None = None
 ) -> SampleRunner:
     assert services.state is not None
-    store = services.state.store
+    store = services.state.ledger
     weights = book.weights if book is not None else None
     seeds = services.seed_pool(run_id, used=await store.used_seeds(run_id), seed=options.seed, weights=weights)
-    context = options.context(services.settings, services.gateway, run_id)
-    return SampleRunner(
-        services.for_samples(seeds, RunQuestions(store, run_id, threshold=options.dedup_threshold), book),
-        services.state.saver,
-        context,
+    questions = RunQuestions(store, run_id, threshold=options.dedup_threshold)
+    return build_runner(
+        services, seeds, run_id=run_id, questions=questions, queries=book, **options.context_overrides()
     )
 
 
 async def replay_one(
-    runner: SampleRunner, store: RunStore, request: ReplayRequest, row: dict[str, Any], say: Callable[[str], None]
+    runner: SampleRunner, store: RunLedger, request: ReplayRequest, row: dict[str, Any], say: Callable[[str], None]
 ) -> bool:
     """Replay one finished sample; an accepted replay is recorded with its earlier history beside it."""
     slot = Slot(request.run_id, row["n"], row["question_type"], row["binary"])

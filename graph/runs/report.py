@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graph.runs.files import RunFolder
+from graph.webpage import bar_chart, esc, table
+from graph.webpage import document as page
 from state.sample import UNANSWERABLE
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
@@ -29,44 +30,6 @@ SECTIONS = (
 )
 #: Accepted records shown whole in the examples section.
 REPORT_EXAMPLES = 3
-
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#222;line-height:1.4}
-h1{font-size:1.5rem} h2{font-size:1.15rem;border-bottom:1px solid #ddd;padding-bottom:.2rem;margin-top:2rem}
-table{border-collapse:collapse;margin:.5rem 0} td,th{border:1px solid #ddd;padding:.25rem .6rem;text-align:right}
-th:first-child,td:first-child{text-align:left} .note{color:#666;font-size:.9rem}
-.example{border:1px solid #ddd;border-radius:6px;padding:.6rem 1rem;margin:.6rem 0}
-svg text{font-size:12px;fill:#333}
-"""
-
-
-def esc(value: Any) -> str:
-    return html.escape(str(value))
-
-
-def bar_chart(counts: Sequence[tuple[str, float]], *, width: int = 560, unit: str = "") -> str:
-    """Horizontal bars, one per (label, value)."""
-    if not counts:
-        return '<p class="note">nothing to show yet</p>'
-    top = max(value for _, value in counts) or 1
-    row, label_width = 26, 170
-    height = row * len(counts) + 8
-    bars = []
-    for index, (label, value) in enumerate(counts):
-        y = 4 + index * row
-        length = (width - label_width - 60) * value / top
-        bars.append(
-            f'<text x="0" y="{y + 16}">{esc(label)}</text>'
-            f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}" height="18" fill="#5b7bd5"></rect>'
-            f'<text x="{label_width + length + 6:.1f}" y="{y + 16}">{value:g}{unit}</text>'
-        )
-    return f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">{"".join(bars)}</svg>'
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{esc(cell)}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _funnel_section(summary: Mapping[str, Any]) -> str:
@@ -205,7 +168,7 @@ def render_report(
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,
 ) -> str:
-    """The whole page as a string: `finished` as `RunStore.finished` gives it, `examples` whole records,
+    """The whole page as a string: `finished` as `RunLedger.finished` gives it, `examples` whole records,
     `review` the human-validation table (HTML, escaped already) once people have reviewed the run."""
     summary = document["funnel"]
     records = [row["brief"] for row in finished if row.get("brief") and row["brief"].get("answerable", True)]
@@ -268,15 +231,13 @@ def render_report(
         if shortfall
         else ""
     )
-    return (
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f"<title>triad run {esc(document['run_id'])}</title><style>{STYLE}</style></head><body>"
+    body = (
         f"<h1>triad run {esc(document['run_id'])}</h1>"
         f'<p class="note">Finished {esc(document["finished_at"])}; models: {esc(models)}</p>'
         f"{short}{sections}"
-        '<script>document.body.dataset.sections = String(document.querySelectorAll("section").length);</script>'
-        "</body></html>"
     )
+    script = 'document.body.dataset.sections = String(document.querySelectorAll("section").length);'
+    return page(f"triad run {document['run_id']}", body, style="report.css", script=script)
 
 
 def write_report(

@@ -2,7 +2,7 @@
 run is seeded from real queries, among the chunks they retrieved, weighted by how many did.
 
 One pool serves every way a sample runs: `graph.run` and its workers record their draws in the run's
-state (`RunStore.claim_seeds`), so no two workers seed from the same chunk; a single sample of the
+state (`RunLedger.claim_seeds`), so no two workers seed from the same chunk; a single sample of the
 Python API or LangGraph Studio keeps them in memory.
 """
 
@@ -12,24 +12,15 @@ import asyncio
 import collections
 import random
 from collections.abc import Iterable
-from typing import Protocol
 
-from graph.runs.store import RunStore
+from graph.runs.ledger import RunLedger
 from graph.store.corpus import Corpus
 
 #: Seeds a run's worker draws and records at a time.
 SEED_BATCH = 8
 
 
-class SeedLedger(Protocol):
-    """Where a pool records the seeds it hands out, shared by every worker of a run."""
-
-    async def claim_seeds(self, run_id: str, chunk_ids: list[str]) -> set[str]: ...
-
-    async def claim_seed(self, run_id: str, chunk_id: str) -> bool: ...
-
-
-class SeedPool:
+class RunSeeds:
     """Seeds drawn uniformly among chunks not used yet, recorded in the run's state when it has one.
 
     With `batch` above one, draws are made and recorded `batch` at a time (one statement) and handed
@@ -42,7 +33,7 @@ class SeedPool:
         self,
         corpus: Corpus,
         *,
-        store: RunStore | None = None,
+        ledger: RunLedger | None = None,
         run_id: str = "",
         used: Iterable[str] = (),
         seed: int | None = None,
@@ -50,7 +41,7 @@ class SeedPool:
         weights: dict[str, int] | None = None,
     ) -> None:
         self._corpus = corpus
-        self._store = store
+        self._ledger = ledger
         self._run_id = run_id
         self._used = set(used)
         self._rng = random.Random(seed)
@@ -59,10 +50,6 @@ class SeedPool:
         self._ready: collections.deque[str] = collections.deque()
         self._weights = dict(sorted(weights.items())) if weights is not None else None
         """Seeds from queries: the only chunks drawn, each as likely as the number of queries that retrieved it."""
-
-    @property
-    def used(self) -> frozenset[str]:
-        return frozenset(self._used)
 
     async def draw(self, *, min_chars: int) -> str | None:
         # One draw at a time from the shared generator and used set.
@@ -78,7 +65,7 @@ class SeedPool:
                 if not drawn:
                     return None
                 # Another worker may have taken some since this one last looked: they are drawn anew.
-                taken = set(drawn) if self._store is None else await self._store.claim_seeds(self._run_id, drawn)
+                taken = set(drawn) if self._ledger is None else await self._ledger.claim_seeds(self._run_id, drawn)
                 self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
             return self._ready.popleft()
 
@@ -93,5 +80,5 @@ class SeedPool:
 
     async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)
-        if self._store is not None:
-            await self._store.claim_seed(self._run_id, chunk_id)
+        if self._ledger is not None:
+            await self._ledger.claim_seed(self._run_id, chunk_id)

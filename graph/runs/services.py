@@ -1,7 +1,7 @@
 """The composition root: the one place that builds what samples run on.
 
 `graph.run`, `graph.replay`, `graph.evaluate`, LangGraph Studio, the Python API (`run_sample`) and the
-tests' harness all open their services here: the state database (connection pools, the run store,
+tests' harness all open their services here: the state database (connection pools, the run ledger,
 the pooled checkpoint saver), the model gateway with its cache, the corpus with its embedding model,
 and the seed pool. Blocking work (starting the embedded server, loading the demo corpus or an
 embedding model) runs in worker threads, so it never stalls the event loop and the corpus' vector
@@ -26,10 +26,11 @@ from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
 from graph.ingestion.writer import ingest_chunks
 from graph.llm.cache import LLMCache
-from graph.llm.gateway import LLMGateway, build_gateway
+from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway
+from graph.runs.ledger import RunLedger
 from graph.runs.questions import RunQuestions
-from graph.runs.seeds import SeedPool
-from graph.runs.store import RunStore
+from graph.runs.seeds import RunSeeds
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import POOL_TIMEOUT_S, Corpus
 from graph.store.database import (
@@ -39,12 +40,11 @@ from graph.store.database import (
     database_url,
     in_schema,
     prepare_state_schema,
-    runs_in_public,
     state_url,
 )
-from graph.store.embeddings import embedding_keys, load_embeddings
+from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from graph.store.layout import ColumnChoice
-from nodes.ports import QueryGuide, Services
+from nodes.ports import Ports, QueryGuide
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).
 BOOKKEEPING_POOL_SIZE = 4
@@ -66,29 +66,22 @@ class StateDatabase:
     checkpoints: AsyncConnectionPool
     """Connections of the checkpoint saver (dict rows)."""
     bookkeeping: AsyncConnectionPool
-    """Connections of the run store."""
-    store: RunStore
+    """Connections of the run ledger."""
+    ledger: RunLedger
     saver: PooledPostgresSaver
     """The checkpointer of every sample's thread."""
 
 
 @asynccontextmanager
 async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterator[StateDatabase]:
-    """The state database's pools, run store and checkpoint saver, their schema and tables created when missing.
+    """The state database's pools, run ledger and checkpoint saver, their schema and tables created when missing.
 
     Every table triad keeps (runs, samples, seeds, questions, the model cache and LangGraph's
     checkpoint tables) lies in `settings.state_schema`, so none meets an application's own tables.
     """
     url = await asyncio.to_thread(state_url, settings)
     schema = settings.state_schema
-    if await asyncio.to_thread(prepare_state_schema, url, schema) and await asyncio.to_thread(
-        runs_in_public, url, schema
-    ):
-        print(
-            "note: this state database also holds runs in schema public; reach them with --state-schema public, "
-            "or move them (README: Pointing triad at an existing PGVector database)",
-            file=sys.stderr,
-        )
+    await asyncio.to_thread(prepare_state_schema, url, schema)
     conninfo = in_schema(url, schema)
     timeout = pool_timeout(settings.database_wait_seconds)
     checkpoints = AsyncConnectionPool(
@@ -112,17 +105,17 @@ async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterat
             f"cannot connect to the state database {redact(url)}; fix --state-url / TRIAD_STATE_URL"
         ) from None
     try:
-        store = RunStore(bookkeeping, lease_seconds=settings.lease_seconds)
+        ledger = RunLedger(bookkeeping, lease_seconds=settings.lease_seconds)
         saver = PooledPostgresSaver(checkpoints)  # type: ignore[arg-type]
         try:
-            await store.setup()
+            await ledger.setup()
             await saver.setup()
         except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction) as error:
             raise UserError(
                 f"cannot create triad's tables in schema {schema!r} of {redact(url)} ({first_line(error)}); {STATE_FIX}"
             ) from None
         yield StateDatabase(
-            url=url, conninfo=conninfo, checkpoints=checkpoints, bookkeeping=bookkeeping, store=store, saver=saver
+            url=url, conninfo=conninfo, checkpoints=checkpoints, bookkeeping=bookkeeping, ledger=ledger, saver=saver
         )
     finally:
         await checkpoints.close()
@@ -149,11 +142,10 @@ class RunServices:
     state: StateDatabase | None
     """None where the caller keeps its own state (LangGraph Studio brings its checkpointer)."""
 
-    async def load_embeddings(self) -> Embeddings:
-        """The collection's embedding model, loaded in a worker thread (the event loop goes on meanwhile)."""
-        if self.corpus.embeddings is None:
-            keys = embedding_keys(self.settings)
-            self.corpus.embeddings = await asyncio.to_thread(load_embeddings, self.settings.embedding, keys)
+    @property
+    def embeddings(self) -> Embeddings:
+        """The collection's embedding model; it is built, and a local model's weights loaded, on its first use."""
+        assert self.corpus.embeddings is not None
         return self.corpus.embeddings
 
     def seed_pool(
@@ -164,19 +156,19 @@ class RunServices:
         seed: int | None = None,
         batch: int = 1,
         weights: dict[str, int] | None = None,
-    ) -> SeedPool:
+    ) -> RunSeeds:
         """The seed pool of run `run_id`, recorded in the state database; in memory only without a run id.
 
         `weights` limits the seeds to the chunks real queries retrieved, weighted by how many did.
         """
-        store = self.state.store if self.state is not None and run_id else None
-        return SeedPool(self.corpus, store=store, run_id=run_id, used=used, seed=seed, batch=batch, weights=weights)
+        ledger = self.state.ledger if self.state is not None and run_id else None
+        return RunSeeds(self.corpus, ledger=ledger, run_id=run_id, used=used, seed=seed, batch=batch, weights=weights)
 
-    def for_samples(
-        self, seeds: SeedPool, questions: RunQuestions | None = None, queries: QueryGuide | None = None
-    ) -> Services:
+    def ports_for(
+        self, seeds: RunSeeds, questions: RunQuestions | None = None, queries: QueryGuide | None = None
+    ) -> Ports:
         """What the graph's nodes are handed through the run context."""
-        return Services(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions, queries=queries)
+        return Ports(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions, queries=queries)
 
 
 @asynccontextmanager
@@ -187,34 +179,32 @@ async def open_services(
     state: StateDatabase | None = None,
     with_state: bool = True,
     concurrency: int = 1,
-    embeddings: bool = False,
     warm: bool = False,
 ) -> AsyncIterator[RunServices]:
     """Open the services of `settings`: the corpus, the gateway (built here unless given), the state.
 
     `state` is an already open state database (a run reads its options there first); with
-    `with_state=False` none is opened. `embeddings` loads the collection's embedding model; `warm`
-    starts loading the corpus' vectors at once, overlapping the rest of the start-up.
+    `with_state=False` none is opened. `warm` starts loading the corpus' vectors at once,
+    overlapping the rest of the start-up.
     """
     url = await asyncio.to_thread(database_url, settings)
     if state is None and with_state:
         async with (
             open_state(settings, concurrency=concurrency) as opened,
-            _services(settings, url, gateway, opened, embeddings, warm) as services,
+            _open_on(settings, url, gateway, opened, warm) as services,
         ):
             yield services
         return
-    async with _services(settings, url, gateway, state, embeddings, warm) as services:
+    async with _open_on(settings, url, gateway, state, warm) as services:
         yield services
 
 
 @asynccontextmanager
-async def _services(
+async def _open_on(
     settings: Settings,
     url: str,
     gateway: LLMGateway | None,
     state: StateDatabase | None,
-    embeddings: bool,
     warm: bool,
 ) -> AsyncIterator[RunServices]:
     if state is None or state.url != url:  # a state database on the store's own server has reached it already
@@ -229,16 +219,14 @@ async def _services(
         settings.collection or "",
         schema=settings.schema_name,
         columns=ColumnChoice(**settings.column_settings()),
+        embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
         max_chars=settings.max_chunk_chars,
         pool_timeout_s=pool_timeout(settings.database_wait_seconds),
     )
     try:
         if warm:
             corpus.warm()
-        services = RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state)
-        if embeddings:
-            await services.load_embeddings()
-        yield services
+        yield RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state)
     finally:
         await corpus.close()
         if gateway.cache is not None:

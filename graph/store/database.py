@@ -118,18 +118,17 @@ STATE_FIX = (
 )
 
 
-def prepare_state_schema(url: str, schema: str) -> bool:
-    """Create `schema` in the state database when it is missing; True when it was made now.
+def prepare_state_schema(url: str, schema: str) -> None:
+    """Create `schema` in the state database when it is missing.
 
     A role that may not create it, or a read-only server, is a `UserError` naming --state-url.
     """
     try:
         with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
             if conn.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (schema,)).fetchone():
-                return False
+                return
             with contextlib.suppress(psycopg.errors.UniqueViolation, psycopg.errors.DuplicateSchema):
                 conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
-            return True
     except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction) as error:
         raise UserError(
             f"cannot create schema {schema!r} for triad's runs in {redact(url)} ({first_line(error)}); {STATE_FIX}"
@@ -139,14 +138,6 @@ def prepare_state_schema(url: str, schema: str) -> bool:
             f"cannot connect to the state database {redact(url)} ({first_line(error)}); "
             "fix --state-url / TRIAD_STATE_URL"
         ) from None
-
-
-def runs_in_public(url: str, schema: str) -> bool:
-    """Whether the state database holds runs in schema `public`, outside `schema`."""
-    if schema == "public":
-        return False
-    with psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S) as conn:
-        return conn.execute("SELECT to_regclass('public.triad_runs')").fetchone() != (None,)
 
 
 def check_connection(url: str) -> None:

@@ -4,13 +4,16 @@
     sentence-transformers:PATH      a sentence-transformers model in a local folder
     google_genai:MODEL              Gemini embeddings (needs GOOGLE_API_KEY)
     openai:MODEL                    OpenAI-compatible embeddings (needs langchain-openai)
+    import:package.module:object    an `Embeddings` your own code builds (object() or the object itself)
 
-Nothing is loaded until `load_embeddings` is called, and nothing is ever fetched from a hub.
+A local model's weights load on the first text it embeds, and nothing is ever fetched from a hub.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -27,24 +30,74 @@ ENCODE_BATCH_SIZE = 32
 
 
 class SentenceTransformerEmbeddings(Embeddings):
-    """A local sentence-transformers model behind LangChain's `Embeddings` interface."""
+    """A local sentence-transformers model behind LangChain's `Embeddings` interface.
+
+    The weights load on the first text embedded (seconds, with torch): a run that embeds nothing
+    never pays for them, and its dimension is read from the model folder's configuration.
+    """
 
     def __init__(self, model_dir: Path) -> None:
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as transformers_logging
-
-        transformers_logging.disable_progress_bar()  # the weight-loading bar says nothing useful
         self.model_dir = model_dir
-        self._model = SentenceTransformer(str(model_dir), device="cpu", local_files_only=True)
+        self._model: Any = None
+        self._loading = threading.Lock()
+
+    @property
+    def dimension(self) -> int | None:
+        """The vectors' dimension as the folder's configuration states it; None where it does not."""
+        return configured_dimension(self.model_dir)
+
+    def _loaded(self) -> Any:
+        with self._loading:  # several worker threads may ask at once; the weights load once
+            if self._model is None:
+                from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as transformers_logging
+
+                transformers_logging.disable_progress_bar()  # the weight-loading bar says nothing useful
+                self._model = SentenceTransformer(str(self.model_dir), device="cpu", local_files_only=True)
+            return self._model
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        vectors = self._model.encode(
+        vectors = self._loaded().encode(
             texts, batch_size=ENCODE_BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False
         )
         return [vector.tolist() for vector in vectors]
 
     def embed_query(self, text: str) -> list[float]:
         return self.embed_documents([text])[0]
+
+
+#: Pooling modes of sentence-transformers; their vectors are concatenated, one word dimension each.
+POOLING_MODES = (
+    "pooling_mode_cls_token",
+    "pooling_mode_mean_tokens",
+    "pooling_mode_max_tokens",
+    "pooling_mode_mean_sqrt_len_tokens",
+)
+
+
+def configured_dimension(model_dir: Path) -> int | None:
+    """The output dimension a sentence-transformers folder declares: its last Dense layer, else its pooling."""
+    try:
+        modules = json.loads((model_dir / "modules.json").read_text())
+        dimension = None
+        for module in modules:
+            config = json.loads((model_dir / module["path"] / "config.json").read_text())
+            if module["type"].endswith(".Dense"):
+                dimension = int(config["out_features"])
+            elif module["type"].endswith(".Pooling"):
+                modes = sum(1 for mode in POOLING_MODES if config.get(mode)) or 1
+                dimension = int(config["word_embedding_dimension"]) * modes
+        return dimension
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def embedding_dimension(model: Embeddings) -> int:
+    """The dimension of `model`'s vectors: declared where the model knows it, else by embedding a probe text."""
+    declared = getattr(model, "dimension", None)
+    if isinstance(declared, int):
+        return declared
+    return len(model.embed_query("dimension check"))
 
 
 def _import_optional(module: str, distribution: str) -> Any:
@@ -85,6 +138,33 @@ def embedding_keys(settings: Settings) -> EmbeddingKeys:
     )
 
 
+class DeferredEmbeddings(Embeddings):
+    """The model named by a spec, built on its first use: a command that embeds nothing builds nothing."""
+
+    def __init__(self, spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> None:
+        self.spec = spec
+        self._keys = keys
+        self._building = threading.Lock()
+        self._model: Embeddings | None = None
+
+    @property
+    def model(self) -> Embeddings:
+        with self._building:
+            if self._model is None:
+                self._model = load_embeddings(self.spec, self._keys)
+            return self._model
+
+    @property
+    def dimension(self) -> int:
+        return embedding_dimension(self.model)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.model.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.model.embed_query(text)
+
+
 @lru_cache(maxsize=4)
 def load_embeddings(spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> Embeddings:
     """The embedding model named by `spec` (cached: loading a local model takes seconds).
@@ -108,6 +188,22 @@ def load_embeddings(spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> Embeddi
         module = _import_optional("langchain_openai", "langchain-openai")
         given = {"api_key": keys.openai} if keys.openai else {}
         return _hosted(spec, "OPENAI_API_KEY", lambda: module.OpenAIEmbeddings(model=name, **given))
+    if provider == "import" and name:
+        return import_embeddings(name)
     raise UserError(
-        f"unknown embedding {spec!r}; use minilm, sentence-transformers:PATH, google_genai:MODEL or openai:MODEL"
+        f"unknown embedding {spec!r}; use minilm, sentence-transformers:PATH, google_genai:MODEL, openai:MODEL "
+        "or import:package.module:object"
     )
+
+
+def import_embeddings(target: str) -> Embeddings:
+    """The embedding model built by `package.module:object` (called when it is a factory)."""
+    module_name, _, attribute = target.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError, ValueError):
+        raise UserError(f"cannot import {target!r}; give import:package.module:object on PYTHONPATH") from None
+    model = found if isinstance(found, Embeddings) else found() if callable(found) else found
+    if not isinstance(model, Embeddings):
+        raise UserError(f"{target!r} did not give a LangChain Embeddings (got {type(model).__name__})")
+    return model

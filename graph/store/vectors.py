@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from psycopg import sql
 from psycopg.adapt import Loader
+from psycopg.rows import tuple_row
+
+from graph.store.reader import Chunk, CollectionReader
 
 
 class _VectorBytes(Loader):
@@ -95,3 +100,54 @@ class VectorIndex:
             candidates = candidates[distances[candidates] <= cut]
         ranked = candidates[np.lexsort((candidates, distances[candidates]))][:limit]
         return [(self.ids[index], float(distances[index])) for index in ranked]
+
+
+async def load_vector_index(
+    reader: CollectionReader, *, exact_search_limit: int, vector_bytes: int, text_bytes: int
+) -> tuple[VectorIndex | None, dict[str, Chunk]]:
+    """The collection's vectors in memory when search is exact and they take at most `vector_bytes`, with
+    its usable chunks when their texts take at most `text_bytes`; (None, {}) where SQL must serve."""
+    rows_estimate = await reader._estimated_rows()
+    if rows_estimate > exact_search_limit:
+        return None, {}
+    if rows_estimate * await reader.dimension() * 4 > vector_bytes:
+        return None, {}
+    layout = reader.layout
+    async with reader.pool.connection() as conn:
+        cursor = await conn.execute(
+            sql.SQL("SELECT pg_typeof({emb})::oid FROM {table} WHERE {scope} AND {embedded} LIMIT 1").format(
+                emb=layout.embedding_column, table=layout.table, scope=layout.scope, embedded=reader._embedded()
+            ),
+            layout.scope_params,
+        )
+        (type_oid,) = await cursor.fetchone() or (None,)
+        if type_oid is None:
+            return None, {}
+        oversize = sql.SQL("NOT {}").format(reader._within_byte_bound())
+        cursor = await conn.execute(
+            sql.SQL(
+                "SELECT coalesce(sum(octet_length({text})), 0) FROM {table} WHERE {scope} AND NOT {oversize}"
+            ).format(text=layout.text_column, table=layout.table, scope=layout.scope, oversize=oversize),
+            layout.scope_params,
+        )
+        (text_bytes,) = await cursor.fetchone() or (0,)
+        with_texts = text_bytes <= text_bytes
+        binary = conn.cursor(binary=True, row_factory=tuple_row)
+        binary.adapters.register_loader(type_oid, _VectorBytes)
+        query = sql.SQL(
+            "SELECT {id}::text, {oversize}, {emb}{texts} FROM {table} WHERE {scope} AND {embedded} ORDER BY {id}"
+        ).format(
+            id=layout.id_column,
+            oversize=oversize,
+            emb=layout.embedding_column,
+            embedded=reader._embedded(),
+            texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata) if with_texts else sql.SQL(""),
+            table=layout.table,
+            scope=layout.scope,
+        )
+        await binary.execute(query, layout.scope_params)
+        rows = await binary.fetchall()
+    index = await asyncio.to_thread(VectorIndex.from_rows, rows, layout.distance)
+    if index is None or not with_texts:
+        return index, {}
+    return index, {row[0]: reader._chunk((row[0], row[3], row[4])) for row in rows if not row[1]}

@@ -1,17 +1,23 @@
-"""Driving triad's commands as a user runs them, for tests: subprocesses, their one-line errors, stores.
+"""Driving triad's commands as a user runs them, for tests: their output, one-line errors, stores.
 
-Every command runs as `python -m graph.<command>` from the repository root, with the caller's
-TRIAD_* variables and API keys left out, so no test reaches a hosted model with a real key.
+`run_cli` calls a command's `main(argv)` in this process, as `python -m graph.<command>` would run
+it: from the repository root, with the caller's TRIAD_* variables and API keys left out (so no test
+reaches a hosted model with a real key), stdout and stderr captured and the exit code kept.
+`run_process` starts the command as a process of its own, for what only a process shows (start-up,
+signals, a server's life).
 """
 
 from __future__ import annotations
 
+import contextlib
+import importlib
+import io
 import json
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +32,11 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 #: API keys no test may pass on to a command.
 HOSTED_KEYS = ("GOOGLE_API_KEY", "OPENAI_API_KEY")
 
+#: The plausible script: a model that drafts well-formed questions and judges that accept them.
+PLAUSIBLE_MODEL = "import:graph.testing.plausible:plausible_model"
+
 #: The plausible script at 200 ms per call: a run that lasts long enough to be interrupted.
-SLOW_MODEL = "import:graph.scripted:plausible_model_200ms"
+SLOW_MODEL = "import:graph.testing.plausible:plausible_model_200ms"
 
 
 #: Names the test session's server: commands keep their runs there (in schema triad) unless a test says
@@ -39,11 +48,14 @@ TEST_STATE_URL = "TRIAD_TEST_STATE_URL"
 STATE_SCHEMA = "triad"
 
 
-def user_environment(env: dict[str, str] | None = None) -> dict[str, str]:
-    """This process's environment without TRIAD_* settings and API keys, plus the test state URL and `env`."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("TRIAD_") and k not in HOSTED_KEYS}
-    if os.environ.get(TEST_STATE_URL):
-        base["TRIAD_STATE_URL"] = os.environ[TEST_STATE_URL]
+def user_environment(env: dict[str, str] | None = None, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment (this process's by default) without TRIAD_* settings and API keys, plus the test
+    state URL and `env`."""
+    environ = dict(os.environ) if environ is None else environ
+    base = {k: v for k, v in environ.items() if not k.startswith("TRIAD_") and k not in HOSTED_KEYS}
+    if environ.get(TEST_STATE_URL):
+        base["TRIAD_STATE_URL"] = environ[TEST_STATE_URL]
+        base[TEST_STATE_URL] = environ[TEST_STATE_URL]
     return {**base, **(env or {})}
 
 
@@ -55,7 +67,39 @@ def state_connection(url: str, schema: str = STATE_SCHEMA, **kwargs: Any) -> psy
 def run_cli(
     module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run `python -m module args` as a user would, to its end."""
+    """Run `python -m module args` as a user would, to its end, in this process (see the module's docstring)."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code: int | str | None = 0
+    with user_session(env, cwd or REPO_ROOT), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        try:
+            importlib.import_module(module).main(list(args))
+        except SystemExit as stop:
+            code = stop.code
+    if isinstance(code, str):  # sys.exit("message") prints the message and exits with 1
+        stderr.write(code + "\n")
+        code = 1
+    return subprocess.CompletedProcess([module, *args], code or 0, stdout.getvalue(), stderr.getvalue())
+
+
+@contextlib.contextmanager
+def user_session(env: dict[str, str] | None, cwd: Path) -> Iterator[None]:
+    """This process's environment and working folder as a user's command has them, restored afterwards."""
+    saved, here = dict(os.environ), Path.cwd()
+    os.environ.clear()
+    os.environ.update(user_environment(env, saved))
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def run_process(
+    module: str, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m module args` as a process of its own, to its end."""
     return run_python(["-m", module, *args], env=env, cwd=cwd)
 
 

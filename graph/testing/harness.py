@@ -14,12 +14,10 @@ from graph.config.settings import resolve_settings
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
-from graph.runs.sample import SampleResult, SampleRunner
+from graph.runs.runner import SampleResult, build_runner
 from graph.runs.services import open_services
 from graph.testing.scripted import ScriptedChatModel
-from nodes.context import Context
 from nodes.ports import QueryGuide
-from state.sample import UNANSWERABLE
 
 _threads = itertools.count()
 
@@ -55,16 +53,10 @@ class Harness:
                 env={},
             )
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
-            # A generated unanswerable question is checked by searching the collection with its embedding model.
-            searching = sample["question_type"] == UNANSWERABLE
-            async with open_services(settings, gateway=gateway, embeddings=searching) as services:
+            async with open_services(settings, gateway=gateway) as services:
                 assert services.state is not None
                 seeds = services.seed_pool(thread_id.split("/")[0], seed=seed)
-                runner = SampleRunner(
-                    services.for_samples(seeds, queries=queries),
-                    services.state.saver,
-                    Context(run_id="test", **context),
-                )
+                runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
                 # The state a run hands back is the one its last checkpoint holds, on every path.
                 assert result.state == (await runner.graph.aget_state(runner.config(thread_id))).values

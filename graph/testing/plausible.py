@@ -1,7 +1,7 @@
 """A plausible script: answers like a cautious model would, from what each prompt holds.
 
 A bridge from entities the chunks really share, questions built from the chunks' section headings,
-judges that accept well-formed drafts. The demo replay file, the run benchmark and the command tests
+judges that accept well-formed drafts. The demo recorded file, the run benchmark and the command tests
 use it.
 """
 
@@ -199,7 +199,7 @@ PLAUSIBLE_SCRIPT = {
 
 
 def plausible_model() -> ScriptedChatModel:
-    """The plausible script without latency (for `--llm import:graph.scripted:plausible_model`)."""
+    """The plausible script without latency (for `--llm import:graph.testing.plausible:plausible_model`)."""
     return ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
 
 

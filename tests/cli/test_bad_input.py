@@ -11,7 +11,7 @@ import pytest
 
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.scripted:plausible_model"
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
 HUGE_MARKER = "HUGECHUNKMARKER"
 
 

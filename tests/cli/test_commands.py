@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli
+from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli, run_process
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
@@ -19,7 +19,8 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
     ["graph.run", "graph.ingest", "graph.db", "graph.replay", "graph.evaluate", "graph.export", "graph.review"],
 )
 def test_every_command_has_help(module: str) -> None:
-    result = run_cli(module, "--help")
+    """Each command starts as a process of its own, as a user starts it."""
+    result = run_process(module, "--help")
     assert result.returncode == 0
     assert "usage: python -m " + module in result.stdout
 

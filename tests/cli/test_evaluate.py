@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from graph.testing.commands import create_store_table, run_cli
-from graph.testing.providers import serve_rag
+from graph.testing.stubs.rag import serve_rag
 
-SCRIPTED = "import:graph.scripted:plausible_model"
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
 JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
 
 

@@ -21,7 +21,7 @@ def finished_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.Te
         "--count",
         "3",
         "--llm",
-        "import:graph.scripted:plausible_model",
+        "import:graph.testing.plausible:plausible_model",
         "--dedup-threshold",
         "0",
         # Reproducible seeds, and the types whose cells rarely hit their attempt caps on this small

@@ -16,7 +16,9 @@ import pytest
 
 from graph.llm.models import DEFAULT_PRICES
 from graph.testing.commands import run_cli
-from graph.testing.providers import StubState, Usage, gemini_stub, ollama_stub
+from graph.testing.stubs.gemini import gemini_stub
+from graph.testing.stubs.ollama import ollama_stub
+from graph.testing.stubs.server import StubState, Usage
 from nodes.context import DEFAULT_MODELS
 
 KEY = "AIza-stub-key"

@@ -22,10 +22,10 @@ from graph.ingestion.loaders import ChunkRecord, stable_id
 from graph.ingestion.writer import ingest_chunks
 from graph.store.corpus import Corpus
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
-from graph.testing.providers import serve_rag
+from graph.testing.stubs.rag import serve_rag
 from state.record import DatasetRecord
 
-SCRIPTED = "import:graph.scripted:plausible_model"
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
 CANARY = "CANARY-5e1f0c"
 MANUAL_QUERIES = [
     "how often does the autovacuum launcher wake up",

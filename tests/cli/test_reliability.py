@@ -12,9 +12,10 @@ import psycopg
 import pytest
 
 from graph.config.settings import resolve_settings
-from graph.llm.gateway import build_gateway
+from graph.llm.from_settings import build_gateway
 from graph.llm.limits import RetryPolicy
-from graph.run import build_parser, run_request
+from graph.run import build_parser
+from graph.runs.flags import run_request
 from graph.runs.job import run_job
 from graph.testing.commands import (
     SLOW_MODEL,

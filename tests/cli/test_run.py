@@ -8,8 +8,9 @@ from pathlib import Path
 
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.llm.gateway import build_gateway
-from graph.run import build_parser, run_request
+from graph.llm.from_settings import build_gateway
+from graph.run import build_parser
+from graph.runs.flags import run_request
 from graph.runs.job import run_job
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli
 from graph.testing.scripted import ScriptedChatModel
@@ -17,7 +18,7 @@ from graph.testing.scripts import question_about_chunk_a, script
 from nodes.finalize import REJECTION_FIELDS
 from state.record import DatasetRecord
 
-DEMO_REPLAY = REPO_ROOT / "graph" / "demo" / "demo_replay.jsonl"
+DEMO_CALLS = REPO_ROOT / "graph" / "demo" / "recorded_calls.jsonl"
 
 
 def run_folder(runs: Path) -> Path:
@@ -39,7 +40,7 @@ def test_the_readme_demo_run_completes_offline_from_the_replay_file(pg_url: str,
         "--seed",
         "7",
         "--llm",
-        f"replay:{DEMO_REPLAY}",
+        f"recorded:{DEMO_CALLS}",
         "--database-url",
         pg_url,
         "--runs-dir",
@@ -52,7 +53,7 @@ def test_the_readme_demo_run_completes_offline_from_the_replay_file(pg_url: str,
     assert {(r.question_type, r.binary) for r in records} == {
         (t, b) for t in ("comparison", "intersection", "composition") for b in (False, True)
     }
-    assert all(r.provenance.models["generator"] == f"replay:{DEMO_REPLAY}" for r in records)
+    assert all(r.provenance.models["generator"] == f"recorded:{DEMO_CALLS}" for r in records)
     # The files are rewritten from the state database at the end; their lines keep the order a reader
     # expects (the question before 30 kB of contexts), not the database's.
     assert all(list(line) == list(DatasetRecord.model_fields) for line in read_jsonl(folder / "dataset.jsonl"))
@@ -122,7 +123,7 @@ def test_record_then_replay_through_the_command_gives_the_same_records(
         "--seed",
         "3",
         "--llm",
-        f"replay:{recording}",
+        f"recorded:{recording}",
         "--database-url",
         pg_url,
         "--runs-dir",
@@ -152,7 +153,7 @@ def test_replay_miss_names_the_request(pg_url: str, demo_slice: str, tmp_path: P
         "--count",
         "1",
         "--llm",
-        f"replay:{empty}",
+        f"recorded:{empty}",
         "--database-url",
         pg_url,
         "--runs-dir",

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from graph.testing.commands import (
+    PLAUSIBLE_MODEL,
     SLOW_MODEL,
     check_run_outputs,
     done_samples,
@@ -67,7 +68,7 @@ def test_the_same_command_again_continues_a_finished_run_without_repeating(
         "--count",
         "3",
         "--llm",
-        "import:graph.scripted:plausible_model",
+        PLAUSIBLE_MODEL,
         "--dedup-threshold",
         "0",
         "--run-id",
@@ -155,7 +156,7 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
         "--count",
         "4",
         "--llm",
-        "import:graph.scripted:plausible_model",
+        PLAUSIBLE_MODEL,
         "--dedup-threshold",
         "0",
         "--run-id",
@@ -209,10 +210,10 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
 
 def test_the_cost_limit_stops_starting_samples_and_says_so(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
     config = tmp_path / "triad.toml"
-    config.write_text('[prices]\n"import:graph.scripted:plausible_model" = [100.0, 100.0]\n')
+    config.write_text("[prices]\nPLAUSIBLE_MODEL = [100.0, 100.0]\n")
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path), "TRIAD_CONFIG": str(config)}
     result = run_cli(
-        "graph.run", "--collection", scale_collection, "--count", "6", "--llm", "import:graph.scripted:plausible_model",
+        "graph.run", "--collection", scale_collection, "--count", "6", "--llm", PLAUSIBLE_MODEL,
         "--dedup-threshold", "0", "--run-id", "budget", "--max-cost-usd", "0.5", env=env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -228,7 +229,7 @@ def test_log_json_gives_an_event_per_sample_and_with_debug_per_model_call(
 ) -> None:
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
     args = ("--collection", scale_collection, "--count", "2", "--types", "comparison", "--concurrency", "2",
-            "--llm", "import:graph.scripted:plausible_model", "--dedup-threshold", "0", "--log-json")  # fmt: skip
+            "--llm", PLAUSIBLE_MODEL, "--dedup-threshold", "0", "--log-json")  # fmt: skip
     events = {}
     for run_id, level in (("logs-info", ()), ("logs-debug", ("--log-level", "debug"))):
         result = run_cli("graph.run", *args, "--run-id", run_id, *level, env=env)

@@ -17,7 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 
-SCRIPTED = "import:graph.scripted:plausible_model"
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
 CANARY_GOOGLE = "AIzaCANARY-google-5f1e8b2c9d"
 CANARY_OPENAI = "sk-CANARY-openai-7a3d9e4f1b"
 

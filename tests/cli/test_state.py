@@ -8,7 +8,7 @@ import psycopg
 
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.scripted:plausible_model"
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
 
 #: Every table a run keeps: triad's own and LangGraph's checkpoint tables.
 STATE_TABLES = {
@@ -87,16 +87,15 @@ def test_a_role_that_may_not_create_the_state_is_told_to_pass_a_state_url(pg_url
     assert_one_line_error(result, "cannot create schema 'reader_state'", "permission denied", "--state-url")
 
 
-def test_runs_kept_in_public_by_earlier_versions_are_found(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+def test_a_run_is_found_in_the_schema_it_was_kept_in(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        conn.execute("DROP DATABASE IF EXISTS earlier_layout")
-        conn.execute("CREATE DATABASE earlier_layout")
-    earlier = pg_url.replace("/postgres?", "/earlier_layout?", 1)
-    made = run_cli("graph.run", *one_sample(pg_url, demo_slice, "old-run", tmp_path, "--state-url", earlier,
+        conn.execute("DROP DATABASE IF EXISTS public_layout")
+        conn.execute("CREATE DATABASE public_layout")
+    elsewhere = pg_url.replace("/postgres?", "/public_layout?", 1)
+    made = run_cli("graph.run", *one_sample(pg_url, demo_slice, "public-run", tmp_path, "--state-url", elsewhere,
                                             "--state-schema", "public"))  # fmt: skip
     assert made.returncode == 0, made.stderr
-    missing = run_cli("graph.replay", "old-run", "--list", "--state-url", earlier)
-    assert "note: this state database also holds runs in schema public" in missing.stderr
-    assert_one_line_error(missing, "no run 'old-run'", "it is in schema public", "--state-schema public")
-    found = run_cli("graph.replay", "old-run", "--list", "--state-url", earlier, "--state-schema", "public")
+    missing = run_cli("graph.replay", "public-run", "--list", "--state-url", elsewhere)
+    assert_one_line_error(missing, "no run 'public-run'", "--state-schema")
+    found = run_cli("graph.replay", "public-run", "--list", "--state-url", elsewhere, "--state-schema", "public")
     assert found.returncode == 0, found.stderr

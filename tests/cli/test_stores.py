@@ -19,7 +19,7 @@ from langchain_postgres import Column, PGEngine, PGVectorStore
 from graph.ingestion.loaders import ChunkRecord
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.scripted:plausible_model"
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
 CANARY = "CANARY-pw-5e1f"
 
 

@@ -32,7 +32,7 @@ def studio_server(pg_url: str, demo_slice: str, tmp_path: Path) -> Iterator[str]
         **{k: v for k, v in os.environ.items() if not k.startswith("TRIAD_")},
         "TRIAD_DATABASE_URL": pg_url,
         "TRIAD_COLLECTION": demo_slice,
-        "TRIAD_LLM": "import:graph.scripted:plausible_model",
+        "TRIAD_LLM": "import:graph.testing.plausible:plausible_model",
         "LANGSMITH_TRACING": "false",
     }
     log = (tmp_path / "langgraph-dev.log").open("w")

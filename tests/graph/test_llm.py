@@ -11,7 +11,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from graph.config.settings import resolve_settings
-from graph.llm.gateway import LLMGateway, ProviderUnavailable, ReplayMiss, build_gateway
+from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway, ProviderUnavailable, RecordingMiss
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.testing.scripted import ScriptedChatModel
@@ -115,11 +116,11 @@ def test_record_then_replay_gives_identical_outputs(tmp_path: Path) -> None:
     first = [ask(recording)[0], ask(recording, other)[0]]
     assert len(record_file.read_text().splitlines()) == 3
 
-    settings = resolve_settings({"llm": f"replay:{record_file}"}, env={})
+    settings = resolve_settings({"llm": f"recorded:{record_file}"}, env={})
     replaying = build_gateway(settings)
     replayed = [ask(replaying)[0], ask(replaying, other)[0]]
     assert replayed == first
-    assert {call["source"] for call in replaying.calls} == {"replay"}
+    assert {call["source"] for call in replaying.calls} == {"recorded"}
 
-    with pytest.raises(ReplayMiss, match="no answer for the validator request of node judge_quality"):
+    with pytest.raises(RecordingMiss, match="no answer for the validator request of node judge_quality"):
         ask(replaying, [HumanMessage("never recorded")])

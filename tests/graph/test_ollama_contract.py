@@ -15,9 +15,11 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from graph.config.settings import resolve_settings
-from graph.llm.gateway import LLMGateway, build_gateway
+from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
-from graph.testing.providers import Fault, StubState, approx_tokens, ollama_stub
+from graph.testing.stubs.ollama import ollama_stub
+from graph.testing.stubs.server import Fault, StubState, approx_tokens
 from nodes.ports import ModelCallFailed
 from state.schemas import TemporalLabel
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from graph.config.settings import resolve_settings
 from graph.llm.cache import LLMCache
-from graph.llm.gateway import build_gateway
+from graph.llm.from_settings import build_gateway
 from graph.llm.limits import RetryPolicy
 
 

@@ -11,17 +11,17 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.runs.seeds import SeedPool
-from graph.runs.store import CellPlan, Completion, RunStore, Slot
+from graph.runs.ledger import CellPlan, Completion, RunLedger, Slot
+from graph.runs.seeds import RunSeeds
 
 COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
 INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
 
 
-def with_store(url: str, body: Callable[[RunStore, str], Awaitable[Any]], **connect: Any) -> Any:
+def with_store(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **connect: Any) -> Any:
     async def main() -> Any:
         async with AsyncConnectionPool(url, min_size=1, max_size=4, kwargs={"autocommit": True, **connect}) as pool:
-            store = RunStore(pool, lease_seconds=30)
+            store = RunLedger(pool, lease_seconds=30)
             await store.setup()
             run_id = f"claims-{uuid.uuid4().hex[:8]}"
             await store.create_run(run_id, {})
@@ -33,7 +33,7 @@ def with_store(url: str, body: Callable[[RunStore, str], Awaitable[Any]], **conn
 def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
     cells = [COMPARISON, INTERSECTION]
 
-    async def body(store: RunStore, run_id: str) -> list[Slot | None]:
+    async def body(store: RunLedger, run_id: str) -> list[Slot | None]:
         slots = [await store.claim(run_id, cells, "w") for _ in range(3)]
         assert slots[0] is not None and slots[1] is not None
         await store.complete(Completion(slots[0], "accepted", {"id": "a"}, None, {}))
@@ -54,7 +54,7 @@ def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
 
 
 def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_url: str) -> None:
-    async def body(store: RunStore, run_id: str) -> list[Any]:
+    async def body(store: RunLedger, run_id: str) -> list[Any]:
         cells = [COMPARISON]
         opened = [await store.claim(run_id, cells, "w") for _ in range(3)]
         first, second = opened[0], opened[1]
@@ -72,7 +72,7 @@ def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_ur
 
 
 def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> None:
-    async def body(store: RunStore, run_id: str) -> tuple[Slot | None, Slot | None]:
+    async def body(store: RunLedger, run_id: str) -> tuple[Slot | None, Slot | None]:
         slot = await store.claim(run_id, [INTERSECTION], "dead-worker")
         assert slot is not None and slot.fresh
         with psycopg.connect(pg_url, autocommit=True) as conn:
@@ -90,7 +90,7 @@ def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> N
 
 @pytest.mark.parametrize("isolation", ["read committed", "repeatable read"])
 def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation: str) -> None:
-    async def body(store: RunStore, run_id: str) -> list[Slot | None]:
+    async def body(store: RunLedger, run_id: str) -> list[Slot | None]:
         return list(await asyncio.gather(*(store.claim(run_id, [INTERSECTION], f"w{i}") for i in range(10))))
 
     # A server whose default isolation is stricter than READ COMMITTED changes nothing.
@@ -104,7 +104,7 @@ def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation
 def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) -> None:
     cells = [COMPARISON]
 
-    async def body(store: RunStore, run_id: str) -> tuple[Any, ...]:
+    async def body(store: RunLedger, run_id: str) -> tuple[Any, ...]:
         first, second = await store.claim(run_id, cells, "w"), await store.claim(run_id, cells, "w")
         assert first is not None and second is not None
         full = await store.claim(run_id, cells, "w")  # two running for a quota of two
@@ -138,7 +138,7 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
 def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_url: str) -> None:
     cells = [CellPlan("comparison", False, 7, 21)]
 
-    async def body(store: RunStore, run_id: str) -> tuple[list[int], list[str]]:
+    async def body(store: RunLedger, run_id: str) -> tuple[list[int], list[str]]:
         for _ in range(7):
             slot = await store.claim(run_id, cells, "w")
             assert slot is not None
@@ -172,10 +172,10 @@ class ListCorpus:
 def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other_workers(pg_url: str) -> None:
     ids = [f"c{i:02}" for i in range(30)]
 
-    async def draws(store: RunStore, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
+    async def draws(store: RunLedger, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
         if taken:
             await store.claim_seeds(run_id, taken)  # another worker's
-        pool = SeedPool(ListCorpus(ids), store=store, run_id=run_id, seed=5, batch=batch)
+        pool = RunSeeds(ListCorpus(ids), ledger=store, run_id=run_id, seed=5, batch=batch)
         drawn = [await pool.draw(min_chars=0) for _ in range(12)]
         return drawn, await store.used_seeds(run_id)
 
@@ -192,8 +192,8 @@ def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other
 
 
 def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
-    async def body(store: RunStore, run_id: str) -> list[str | None]:
-        pool = SeedPool(ListCorpus(["a", "b", "c"]), store=store, run_id=run_id, used={"b"}, seed=1, batch=8)
+    async def body(store: RunLedger, run_id: str) -> list[str | None]:
+        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=store, run_id=run_id, used={"b"}, seed=1, batch=8)
         return [await pool.draw(min_chars=0) for _ in range(3)]
 
     drawn = with_store(pg_url, body)

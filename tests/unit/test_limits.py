@@ -8,7 +8,7 @@ import random
 import pytest
 
 from graph.config.settings import resolve_settings
-from graph.llm.gateway import minute_limits
+from graph.llm.from_settings import minute_limits
 from graph.llm.limits import (
     RECOVERY_STREAK,
     AdaptiveLimiter,

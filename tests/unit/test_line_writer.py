@@ -13,7 +13,7 @@ import pytest
 
 from graph.config.errors import UserError
 from graph.runs.files import FileLines, RunFolder, write_atomically
-from graph.runs.lanes import LineWriter
+from graph.runs.worker import LineWriter
 
 
 def lines(path: Path) -> list[Any]:

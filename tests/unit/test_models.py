@@ -63,14 +63,14 @@ def test_instances_and_replay_files_resolve(tmp_path) -> None:  # noqa: ANN001
     assert role.chat_model is scripted and role.native_structured_output
     replay = tmp_path / "calls.jsonl"
     replay.write_text("")
-    assert resolve_role_model("generator", f"replay:{replay}").replay_file == replay
-    with pytest.raises(UserError, match="replay file .* not found"):
-        resolve_role_model("generator", f"replay:{tmp_path / 'missing.jsonl'}")
+    assert resolve_role_model("generator", f"recorded:{replay}").recorded_file == replay
+    with pytest.raises(UserError, match="recorded file .* not found"):
+        resolve_role_model("generator", f"recorded:{tmp_path / 'missing.jsonl'}")
 
 
 def test_provider_clients_time_out_when_the_settings_say(tmp_path) -> None:  # noqa: ANN001
     from graph.config.settings import resolve_settings
-    from graph.llm.gateway import build_gateway
+    from graph.llm.from_settings import build_gateway
 
     settings = resolve_settings(
         {

@@ -1,34 +1,24 @@
-"""Running samples: one checkpointed LangGraph thread per sample, and the Python API.
-
-from graph.runs.sample import run_sample
-result = run_sample({"question_type": "comparison", "binary": False}, collection="triad_demo",
-                    models={"generator": my_model, "validator": my_model, "extractor": my_model})
-result.outcome, result.record, result.rejection
-"""
+"""Running samples: one checkpointed LangGraph thread per sample, built one way for every caller."""
 
 from __future__ import annotations
 
-import uuid
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.builder import compile_graph
-from graph.config.cli import run_async
 from graph.config.errors import UserError
-from graph.config.settings import Settings, resolve_settings
-from graph.llm.gateway import LLMGateway, build_gateway
-from graph.runs.services import open_services
+from graph.config.settings import Settings
+from graph.llm.gateway import LLMGateway
+from graph.runs.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
 from nodes.context import Context
 from nodes.finalize import rejection_entry
-from nodes.ports import Services
-from state.sample import SampleInput, SampleState, input_problem, is_unanswerable
-from state.usage import Role
+from nodes.ports import Ports, QueryGuide, QuestionRegistry, SeedPool
+from state.sample import SampleInput, SampleState
 
 #: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.
 STATE_KEYS = sorted(SampleState.__required_keys__ | SampleState.__optional_keys__)
@@ -48,10 +38,10 @@ class SampleResult:
 class SampleRunner:
     """Runs samples of one run through the compiled graph, each in its own checkpointed thread."""
 
-    def __init__(self, services: Services, checkpointer: BaseCheckpointSaver, context: Context) -> None:
-        self.services = services
+    def __init__(self, ports: Ports, checkpointer: BaseCheckpointSaver, context: Context) -> None:
+        self.ports = ports
         self.graph = compile_graph(checkpointer)
-        self.context = replace(context, services=services)
+        self.context = replace(context, ports=ports)
 
     def config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
@@ -122,47 +112,18 @@ class InvalidSetting(UserError, ValueError):
     """A run setting outside its range."""
 
 
-async def arun_sample(
-    spec: SampleInput,
+def build_runner(
+    services: RunServices,
+    seeds: SeedPool,
     *,
-    collection: str,
-    models: dict[Role, str | BaseChatModel] | None = None,
-    settings: Settings | None = None,
-    thread_id: str | None = None,
-    **context_overrides: Any,
-) -> SampleResult:
-    """Run one sample in-process (see `run_sample`)."""
-    problem = input_problem(spec)
-    if problem:
-        raise ValueError(problem)
-    thread_id = thread_id or f"adhoc/{uuid.uuid4().hex[:12]}"
-    settings = (settings or resolve_settings({})).model_copy(update={"collection": collection})
-    gateway = build_gateway(settings, models=models)
-    context = context_for(settings, gateway, **context_overrides)  # bad settings fail before the database opens
-    # A generated unanswerable sample searches the collection with its embedding model.
-    async with open_services(settings, gateway=gateway, embeddings=is_unanswerable(spec)) as services:
-        assert services.state is not None
-        runner = SampleRunner(services.for_samples(services.seed_pool()), services.state.saver, context)
-        return await runner.run(spec, thread_id)
-
-
-def run_sample(
-    spec: SampleInput,
-    *,
-    collection: str,
-    models: dict[Role, str | BaseChatModel] | None = None,
-    settings: Settings | None = None,
-    thread_id: str | None = None,
-    **context_overrides: Any,
-) -> SampleResult:
-    """Run one sample with models given per role (specs or `BaseChatModel` instances).
-
-    The database is `settings.database_url` or the embedded one; the sample is checkpointed as
-    thread `thread_id` (a new `adhoc/<hex>` by default; an existing thread is continued).
-    Keyword arguments such as `max_revisions=2` override the run context.
-    """
-    return run_async(
-        arun_sample(
-            spec, collection=collection, models=models, settings=settings, thread_id=thread_id, **context_overrides
-        )
-    )
+    run_id: str = "adhoc",
+    questions: QuestionRegistry | None = None,
+    queries: QueryGuide | None = None,
+    **overrides: Any,
+) -> SampleRunner:
+    """The one way a sample's runner is built (`graph.run`, replay, the Python API, the tests' harness):
+    the run context from the settings, the resolved models and `overrides`; the ports its nodes use;
+    the state database's checkpointer."""
+    assert services.state is not None, "samples are checkpointed in a state database"
+    context = context_for(services.settings, services.gateway, run_id=run_id, **overrides)
+    return SampleRunner(services.ports_for(seeds, questions, queries), services.state.saver, context)

@@ -20,9 +20,9 @@ import structlog
 from graph.llm.gateway import LLMGateway
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name, sample_summary
+from graph.runs.ledger import CellPlan, Completion, RunLedger, Slot
 from graph.runs.outages import DATABASE_ERRORS, Outages
-from graph.runs.sample import SampleResult, SampleRunner
-from graph.runs.store import CellPlan, Completion, RunStore, Slot
+from graph.runs.runner import SampleResult, SampleRunner
 from state.sample import SampleInput
 
 log = structlog.get_logger("triad.run")
@@ -134,7 +134,7 @@ class WorkResult:
 
 
 @dataclass(frozen=True)
-class Assignment:
+class WorkerPlan:
     """What one worker is to do: run `concurrency` samples of the plan at a time, within the budget."""
 
     run_id: str
@@ -147,7 +147,7 @@ class Assignment:
     max_cost_usd: float | None = None
 
 
-class Lanes:
+class SlotWorker:
     """Claims and runs slots with `concurrency` lanes until the plan is met, capped, or the budget spent.
 
     While the database is away, lanes wait for it (through `outages`) and then go on.
@@ -155,8 +155,8 @@ class Lanes:
 
     def __init__(
         self,
-        assignment: Assignment,
-        store: RunStore,
+        assignment: WorkerPlan,
+        store: RunLedger,
         runner: SampleRunner,
         folder: RunFolder,
         gateway: LLMGateway,

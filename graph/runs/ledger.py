@@ -9,13 +9,11 @@ Workers claim slots with `SELECT ... FOR UPDATE SKIP LOCKED`: a running slot who
 (its worker died) is reclaimed and its thread continues from its last checkpoint; otherwise a new
 slot is opened for the cell furthest from its quota, never more in flight than a cell still needs.
 
-Every SQL statement of a run's bookkeeping is here, in one class: the module passes 300 lines so
-that the tables and the statements on them read together.
+The tables and the longer statements on them are in `graph.runs.ledger_sql`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
@@ -25,87 +23,16 @@ import orjson
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool
-from pydantic import ValidationError
 
 from graph.config.errors import UserError
 from graph.runs.files import FileLines
+from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, SCHEMA
 from nodes.common import normalise_question
 from nodes.finalize import REJECTION_FIELDS
 from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS triad_runs (
-    run_id TEXT PRIMARY KEY,
-    options JSONB NOT NULL,
-    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-);
-CREATE TABLE IF NOT EXISTS triad_samples (
-    run_id TEXT NOT NULL REFERENCES triad_runs (run_id),
-    n INTEGER NOT NULL,
-    question_type TEXT NOT NULL,
-    is_binary BOOLEAN NOT NULL,
-    status TEXT NOT NULL DEFAULT 'running',
-    worker TEXT,
-    lease_until TIMESTAMPTZ,
-    outcome TEXT,
-    record JSONB,
-    rejection JSONB,
-    summary JSONB,
-    updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (run_id, n)
-);
-CREATE TABLE IF NOT EXISTS triad_seeds (
-    run_id TEXT NOT NULL,
-    chunk_id TEXT NOT NULL,
-    PRIMARY KEY (run_id, chunk_id)
-);
-CREATE TABLE IF NOT EXISTS triad_questions (
-    run_id TEXT NOT NULL,
-    normalised TEXT NOT NULL,
-    n INTEGER NOT NULL,
-    PRIMARY KEY (run_id, normalised)
-);
-"""
-
-
-#: A worker's claim, decided in one statement: an abandoned slot (lease expired) is taken over;
-#: failing that, a new slot opens for the cell furthest from its quota (the first such cell on a
-#: tie) among those that still need more than they have running and have not hit their attempt cap.
-CLAIM_SQL = """
-WITH abandoned AS (
-    SELECT n FROM triad_samples
-    WHERE run_id = %(run_id)s AND status = 'running' AND lease_until < now()
-    ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED
-), reclaimed AS (
-    UPDATE triad_samples SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
-        updated_at = now()
-    WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
-    RETURNING n, question_type, is_binary, false AS fresh
-), counts AS (
-    SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted') AS accepted,
-        count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started
-    FROM triad_samples WHERE run_id = %(run_id)s GROUP BY question_type, is_binary
-), choice AS (
-    SELECT cell.question_type, cell.is_binary
-    FROM unnest(%(types)s::text[], %(binaries)s::boolean[], %(quotas)s::integer[], %(caps)s::integer[])
-        WITH ORDINALITY AS cell (question_type, is_binary, quota, cap, position)
-    LEFT JOIN counts USING (question_type, is_binary)
-    WHERE cell.quota - coalesce(counts.accepted, 0) - coalesce(counts.running, 0) > 0
-        AND coalesce(counts.started, 0) < cell.cap
-    ORDER BY (cell.quota - coalesce(counts.accepted, 0))::float8 / cell.quota DESC, cell.position
-    LIMIT 1
-), opened AS (
-    INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)
-    SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
-        question_type, is_binary, %(worker)s, now() + make_interval(secs => %(lease)s)
-    FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-    RETURNING n, question_type, is_binary, true AS fresh
-)
-SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
-"""
 
 
 @dataclass(frozen=True)
@@ -136,22 +63,14 @@ class Completion:
     """What the funnel and the report read."""
 
 
-COMPLETE_SQL = (
-    "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
-    " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s"
-)
-
-
 def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> FileLines:
     """A finished sample's record and rejection with their keys in the order the lanes wrote them.
 
     jsonb keeps keys in an order of its own (shortest first), which would put a record's long
-    contexts before its question. A record that no longer validates (written by another version) is
-    kept as stored.
+    contexts before its question.
     """
     if record is not None:
-        with contextlib.suppress(ValidationError):
-            record = DatasetRecord.model_validate(record).model_dump(mode="json")
+        record = DatasetRecord.model_validate(record).model_dump(mode="json")
     if rejection is not None:
         rejection = {key: rejection[key] for key in REJECTION_FIELDS if key in rejection} | rejection
     return record, rejection
@@ -176,7 +95,7 @@ class CellPlan:
     cap: int
 
 
-class RunStore:
+class RunLedger:
     """Run bookkeeping on a connection pool of the state database."""
 
     def __init__(self, pool: AsyncConnectionPool, *, lease_seconds: float = 30.0) -> None:
@@ -207,19 +126,11 @@ class RunStore:
             cursor = await conn.execute("SELECT options FROM triad_runs WHERE run_id = %s", (run_id,))
             row = await cursor.fetchone()
         if row is None:
-            raise UserError(f"no run {run_id!r} in the state database; {await self._where_else(run_id)}")
+            raise UserError(
+                f"no run {run_id!r} in this state database and schema; list runs/ or check --state-url and "
+                "--state-schema"
+            )
         return dict(row[0])
-
-    async def _where_else(self, run_id: str) -> str:
-        """Where to look for a run this schema does not hold: schema public, when it holds the run."""
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT current_schema(), to_regclass('public.triad_runs')")
-            schema, earlier = await cursor.fetchone() or (None, None)
-            if schema != "public" and earlier is not None:
-                cursor = await conn.execute("SELECT 1 FROM public.triad_runs WHERE run_id = %s", (run_id,))
-                if await cursor.fetchone() is not None:
-                    return "it is in schema public of this database: pass --state-schema public"
-        return "list runs/ or check --state-url and --state-schema"
 
     async def claim(
         self, run_id: str, cells: list[CellPlan], worker: str, *, completing: Completion | None = None

@@ -1,9 +1,9 @@
-"""Record the demo replay file: a scripted run over the demo corpus, every request kept.
+"""Record the demo recorded file: a scripted run over the demo corpus, every request kept.
 
-    python scripts/record_demo_replay.py     # writes graph/demo/demo_replay.jsonl
+    python scripts/record_demo_calls.py     # writes graph/demo/recorded_calls.jsonl
 
-The scripted model is `graph.scripted.plausible_model`. `python -m graph.run --demo --count 6 --seed 7 --llm
-replay:graph/demo/demo_replay.jsonl` then repeats the run offline, request for request.
+The scripted model is `graph.testing.plausible.plausible_model`. `python -m graph.run --demo --count 6 --seed 7 --llm
+recorded:graph/demo/recorded_calls.jsonl` then repeats the run offline, request for request.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from pathlib import Path
 from graph.config.cli import run_async
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
-from graph.llm.gateway import build_gateway
-from graph.run import build_parser, run_request
+from graph.llm.from_settings import build_gateway
+from graph.run import build_parser
+from graph.runs.flags import run_request
 from graph.runs.job import run_job
 from graph.testing.plausible import plausible_model
 
-OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "demo_replay.jsonl"
+OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "recorded_calls.jsonl"
 RUN_ARGS = ["--demo", "--count", "6", "--seed", "7", "--no-llm-cache"]
 
 

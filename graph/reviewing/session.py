@@ -1,0 +1,88 @@
+"""What the review command opens: the labels in the state database, the run's store (for rejected samples'
+chunk texts), and report.html written again with the reviewers' table."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from graph.config.errors import UserError, redact
+from graph.config.settings import Settings
+from graph.evaluation.session import as_the_run_read_it, run_settings
+from graph.reviewing.labels import ReviewLabels
+from graph.reviewing.pages import summary_html
+from graph.runs.files import RunFolder
+from graph.runs.report import REPORT_EXAMPLES, write_report
+from graph.runs.services import open_state
+from graph.store.corpus import Corpus
+from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
+from graph.store.layout import ColumnChoice
+
+
+async def open_labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnectionPool]:
+    url = await asyncio.to_thread(state_url, settings)
+    await asyncio.to_thread(prepare_state_schema, url, settings.state_schema)
+    pool = AsyncConnectionPool(
+        in_schema(url, settings.state_schema), min_size=1, max_size=4, open=False, kwargs={"autocommit": True}
+    )
+    try:
+        await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+    except PoolTimeout:
+        await pool.close()
+        raise UserError(f"cannot connect to the state database {redact(url)}; fix --state-url") from None
+    labels = ReviewLabels(pool)
+    await labels.setup()
+    return labels, pool
+
+
+async def run_store(settings: Settings, args: argparse.Namespace) -> Corpus | None:
+    """The run's store, read as the run read it, for the texts of rejected samples' chunks; None (and a
+    note) when it cannot be opened: those samples then show their chunk ids only."""
+    store_settings = as_the_run_read_it(settings, run_settings(settings.runs_dir / args.run_id / "run.json"), args)
+    if not store_settings.collection:
+        return None
+    try:
+        url = await asyncio.to_thread(database_url, store_settings)
+        return await Corpus.open(
+            url,
+            store_settings.collection,
+            schema=store_settings.schema_name,
+            columns=ColumnChoice(**store_settings.column_settings()),
+        )
+    except UserError as error:
+        print(f"note: rejected samples show their chunk ids only: {error}", file=sys.stderr)
+        return None
+
+
+async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
+    """Every review label of a run, from the state database."""
+    labels, pool = await open_labels(settings)
+    try:
+        return await labels.of_run(run_id)
+    finally:
+        await pool.close()
+
+
+async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any]) -> bool:
+    """report.html written again with the human-validation table; False when the run's state or run.json is
+    not there to write it from."""
+    folder = settings.runs_dir / run_id
+    if not (folder / "run.json").is_file():
+        return False
+    try:
+        document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except ValueError:
+        return False
+    async with open_state(settings) as state:
+        if not await state.ledger.exists(run_id):
+            return False
+        finished = await state.ledger.finished(run_id)
+        slots = [row["n"] for row in finished]
+        examples = await state.ledger.accepted_records(run_id, slots, REPORT_EXAMPLES)
+    write_report(RunFolder(folder), document, finished, examples, summary_html(figures))
+    return True

@@ -1,0 +1,77 @@
+"""The run ledger's tables, and the statements that claim and complete sample slots."""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS triad_runs (
+    run_id TEXT PRIMARY KEY,
+    options JSONB NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS triad_samples (
+    run_id TEXT NOT NULL REFERENCES triad_runs (run_id),
+    n INTEGER NOT NULL,
+    question_type TEXT NOT NULL,
+    is_binary BOOLEAN NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running',
+    worker TEXT,
+    lease_until TIMESTAMPTZ,
+    outcome TEXT,
+    record JSONB,
+    rejection JSONB,
+    summary JSONB,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (run_id, n)
+);
+CREATE TABLE IF NOT EXISTS triad_seeds (
+    run_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    PRIMARY KEY (run_id, chunk_id)
+);
+CREATE TABLE IF NOT EXISTS triad_questions (
+    run_id TEXT NOT NULL,
+    normalised TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (run_id, normalised)
+);
+"""
+
+
+#: A worker's claim, decided in one statement: an abandoned slot (lease expired) is taken over;
+#: failing that, a new slot opens for the cell furthest from its quota (the first such cell on a
+#: tie) among those that still need more than they have running and have not hit their attempt cap.
+CLAIM_SQL = """
+WITH abandoned AS (
+    SELECT n FROM triad_samples
+    WHERE run_id = %(run_id)s AND status = 'running' AND lease_until < now()
+    ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED
+), reclaimed AS (
+    UPDATE triad_samples SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
+        updated_at = now()
+    WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
+    RETURNING n, question_type, is_binary, false AS fresh
+), counts AS (
+    SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted') AS accepted,
+        count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started
+    FROM triad_samples WHERE run_id = %(run_id)s GROUP BY question_type, is_binary
+), choice AS (
+    SELECT cell.question_type, cell.is_binary
+    FROM unnest(%(types)s::text[], %(binaries)s::boolean[], %(quotas)s::integer[], %(caps)s::integer[])
+        WITH ORDINALITY AS cell (question_type, is_binary, quota, cap, position)
+    LEFT JOIN counts USING (question_type, is_binary)
+    WHERE cell.quota - coalesce(counts.accepted, 0) - coalesce(counts.running, 0) > 0
+        AND coalesce(counts.started, 0) < cell.cap
+    ORDER BY (cell.quota - coalesce(counts.accepted, 0))::float8 / cell.quota DESC, cell.position
+    LIMIT 1
+), opened AS (
+    INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)
+    SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
+        question_type, is_binary, %(worker)s, now() + make_interval(secs => %(lease)s)
+    FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
+    RETURNING n, question_type, is_binary, true AS fresh
+)
+SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
+"""
+
+COMPLETE_SQL = (
+    "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
+    " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s"
+)
