@@ -32,8 +32,7 @@ Rate limits are lifted so the figures measure triad, not the limiter. A short wa
 the first run of a process also pays one-time costs (imports LangChain makes on first use, the
 first connections), printed separately.
 
-The script passes 300 lines: its scripted model's timing, the figures' arithmetic and the runs it
-makes stay together, one benchmark in one file.
+The figures' arithmetic is in `bench_figures.py` beside this script.
 """
 
 from __future__ import annotations
@@ -51,10 +50,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench_figures import busy_lanes_rate, busy_seconds, mean_in_flight, samples_wall, spread, system_cpu_seconds
 from pydantic import PrivateAttr
 from scratch_database import scratch_database
 
-import graph.runs.job
+import graph.runs.runner
 from graph.config.cli import run_async
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
@@ -72,19 +72,6 @@ from graph.testing.scripted import ScriptedChatModel
 #: draws seeds no other sample of the run has used; the demo corpus (1,086 chunks) has enough for
 #: this many (some 840 samples started), not for a thousand.
 SCALE_COUNT = 600
-
-
-def busy_seconds(spans: list[tuple[float, float]]) -> float:
-    """Length of the union of the call intervals."""
-    total, end = 0.0, float("-inf")
-    for start, stop in sorted(spans):
-        if start > end:
-            total += stop - start
-            end = stop
-        elif stop > end:
-            total += stop - end
-            end = stop
-    return total
 
 
 #: The sample whose task is running: LangGraph's node tasks copy the context of the sample's run.
@@ -122,55 +109,7 @@ class SampleTimedModel(ScriptedChatModel):
 
 
 # run_job builds its own runner; this script is never imported by the package.
-graph.runs.job.SampleRunner = CountingRunner  # type: ignore[misc]
-
-
-def mean_in_flight(events: list[tuple[float, int]], wall: float) -> float:
-    """Time-weighted number of samples running, over the whole run's wall time."""
-    area, running, last = 0.0, 0, None
-    for moment, change in sorted(events):
-        if last is not None:
-            area += running * (moment - last)
-        running, last = running + change, moment
-    return area / wall if wall else 0.0
-
-
-def samples_wall(events: list[tuple[float, int]]) -> float:
-    """From the first sample's start to the last sample's end: the run without its start-up and end."""
-    moments = [moment for moment, _ in events]
-    return max(moments) - min(moments) if moments else 0.0
-
-
-def busy_lanes_rate(events: list[tuple[float, int]], lanes: int) -> tuple[float, float, float] | None:
-    """Samples finished per second while every lane had one running, how long that lasted, and the drain.
-
-    The window runs from the first moment `lanes` samples were in flight to the last moment the run
-    fell below that for good; the drain, from then to the end of its last sample, is the run's last
-    samples, fewer than the lanes. None when the lanes were never all busy.
-    """
-    first = last = None
-    running = 0
-    for moment, change in sorted(events):
-        was_full = running >= lanes
-        running += change
-        if running >= lanes and first is None:
-            first = moment
-        elif was_full and running < lanes:
-            last = moment
-    if first is None or last is None or last <= first:
-        return None
-    finished = sum(1 for moment, change in events if change < 0 and first < moment <= last)
-    return finished / (last - first), last - first, max(moment for moment, _ in events) - last
-
-
-def system_cpu_seconds() -> float | None:
-    """CPU seconds all processes of this machine have used (Linux), or None where unknown."""
-    try:
-        fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return None
-    idle = fields[3] + fields[4]  # idle and iowait
-    return (sum(fields) - idle) / os.sysconf("SC_CLK_TCK")
+graph.runs.runner.SampleRunner = CountingRunner  # type: ignore[misc]
 
 
 @dataclass(frozen=True)
@@ -244,18 +183,8 @@ def one_run(
     }
 
 
-def spread(values: list[float], form: str) -> str:
-    """One run's figure, or the median of several followed by every run's value."""
-    if len(values) == 1:
-        return format(values[0], form)
-    return f"{format(statistics.median(values), form)} (runs: {', '.join(format(v, form) for v in values)})"
-
-
 def main() -> None:
-    """Options, then each measurement in the order the module docstring lists them and its lines printed.
-
-    One long function on purpose: it reads as the benchmark's script, figure after figure.
-    """
+    """Options, then each measurement in the order the module docstring lists them and its lines printed."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds per model call (default 0.2)")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 16, 64])

@@ -25,6 +25,7 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from graph.config.errors import UserError
+from graph.config.imports import import_object
 from state.usage import ROLES, Role
 
 #: Seconds one provider request may take before it counts as a (retried) timeout, unless the settings
@@ -130,11 +131,7 @@ def _provider_class(provider: str) -> Any:
 
 def import_chat_model(target: str) -> BaseChatModel:
     """The chat model built by `package.module:factory` (or the module attribute itself)."""
-    module_name, _, attribute = target.partition(":")
-    try:
-        found = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError, ValueError):
-        raise UserError(f"cannot import {target!r}; give import:package.module:factory on PYTHONPATH") from None
+    found = import_object(target, "import:package.module:factory")
     model = found() if callable(found) and not isinstance(found, BaseChatModel) else found
     if not isinstance(model, BaseChatModel):
         raise UserError(f"{target!r} did not give a LangChain chat model (got {type(model).__name__})")

@@ -97,7 +97,10 @@ class RunOptions:
         problem = self.problem()
         if problem:
             raise InvalidOptions(problem)
-        context_overrides(self.nodes)  # an unknown stage or implementation fails here, before any work
+        try:
+            context_overrides(self.nodes)  # an unknown stage or implementation fails here, before any work
+        except UserError as error:
+            raise InvalidOptions(str(error)) from None
 
     def problem(self) -> str | None:
         """What is wrong with these options, in one line naming the flag; None when a run can use them."""

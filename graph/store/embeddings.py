@@ -12,6 +12,7 @@ A local model's weights load on the first text it embeds, and nothing is ever fe
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import threading
 from collections.abc import Callable
@@ -23,6 +24,7 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from graph.config.errors import UserError
+from graph.config.imports import import_object
 from graph.config.settings import Settings
 
 #: Sentences encoded per forward pass; large enough to keep both cores busy, small enough for RAM.
@@ -81,10 +83,13 @@ def configured_dimension(model_dir: Path) -> int | None:
         modules = json.loads((model_dir / "modules.json").read_text())
         dimension = None
         for module in modules:
+            kind = module["type"].rpartition(".")[2]
+            if kind not in ("Dense", "Pooling"):
+                continue  # a Transformer or Normalize module leaves the dimension as it is
             config = json.loads((model_dir / module["path"] / "config.json").read_text())
-            if module["type"].endswith(".Dense"):
+            if kind == "Dense":
                 dimension = int(config["out_features"])
-            elif module["type"].endswith(".Pooling"):
+            else:
                 modes = sum(1 for mode in POOLING_MODES if config.get(mode)) or 1
                 dimension = int(config["word_embedding_dimension"]) * modes
         return dimension
@@ -105,6 +110,12 @@ def _import_optional(module: str, distribution: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         raise UserError(f"this embedding needs {distribution}; install it with `pip install {distribution}`") from None
+
+
+def _require_installed(module: str, distribution: str) -> None:
+    """Fail with one line when `module` is not installed, without importing it (torch takes seconds)."""
+    if importlib.util.find_spec(module) is None:
+        raise UserError(f"this embedding needs {distribution}; install it with `pip install {distribution}`")
 
 
 def _minilm_dir() -> Path:
@@ -173,12 +184,12 @@ def load_embeddings(spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> Embeddi
     """
     provider, _, name = spec.partition(":")
     if provider == "minilm" and not name:
-        _import_optional("sentence_transformers", "sentence-transformers")
+        _require_installed("sentence_transformers", "sentence-transformers")
         return SentenceTransformerEmbeddings(_minilm_dir())
     if provider == "sentence-transformers" and name:
         if not Path(name).is_dir():
             raise UserError(f"no model folder at {name}; give sentence-transformers:PATH to a local model folder")
-        _import_optional("sentence_transformers", "sentence-transformers")
+        _require_installed("sentence_transformers", "sentence-transformers")
         return SentenceTransformerEmbeddings(Path(name))
     if provider == "google_genai" and name:
         module = _import_optional("langchain_google_genai", "langchain-google-genai")
@@ -198,11 +209,7 @@ def load_embeddings(spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> Embeddi
 
 def import_embeddings(target: str) -> Embeddings:
     """The embedding model built by `package.module:object` (called when it is a factory)."""
-    module_name, _, attribute = target.partition(":")
-    try:
-        found = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError, ValueError):
-        raise UserError(f"cannot import {target!r}; give import:package.module:object on PYTHONPATH") from None
+    found = import_object(target, "import:package.module:object")
     model = found if isinstance(found, Embeddings) else found() if callable(found) else found
     if not isinstance(model, Embeddings):
         raise UserError(f"{target!r} did not give a LangChain Embeddings (got {type(model).__name__})")

@@ -115,7 +115,7 @@ def test_single_chunk_suffices_then_rejected_after_the_last_revision(harness, se
     result, model, visits = harness.run(script(SufficiencyVerdict=[enough]), spec={"seed_id": seed_chunk_id})
     assert result.outcome == "rejected"
     assert result.record is None
-    assert visits[-1] == "judge_sufficiency"
+    assert visits[-2:] == ["judge_sufficiency", "reject_sample"]  # the judge rejected; reject_sample ended it
     verdicts = result.rejection["verdicts"]
     assert [(v["judge"], v["accepted"]) for v in verdicts] == [
         ("lint", True),

@@ -94,7 +94,7 @@ def test_a_draft_a_retrieved_chunk_answers_is_rejected_naming_that_chunk(harness
     replies = {"UnanswerableDraft": [ANSWERED], "UnanswerableVerdict": judge_by_texts()}
     result, _, visits = harness.run(replies, spec={**UNANSWERABLE, "seed_id": seed_chunk_id}, max_revisions=0)
     assert result.outcome == "rejected" and result.record is None
-    assert visits == [*PATH, "judge_unanswerable"]
+    assert visits == [*PATH, "judge_unanswerable", "reject_sample"]
     (verdict,) = [v for v in result.state["verdicts"] if v["judge"] == "unanswerable"]
     retrieved = {c["id"]: c["text"] for c in result.state["retrieved"]}
     assert verdict["details"]["answered_by"], "the slice states the default of autovacuum_naptime"

@@ -5,8 +5,11 @@ from __future__ import annotations
 import typing
 
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.runtime import Runtime
 
+from graph import routing
 from graph.builder import NODES, ROUTES, compile_graph
+from nodes.context import Context
 
 
 def test_every_route_names_its_edges_in_the_drawn_graph() -> None:
@@ -25,3 +28,33 @@ def test_the_drawn_graph_has_the_spec_node_names() -> None:
 def test_each_run_compiles_the_graph_with_its_own_checkpointer() -> None:
     first, second = InMemorySaver(), InMemorySaver()
     assert compile_graph(first).checkpointer is first and compile_graph(second).checkpointer is second
+
+
+def test_studio_shows_help_for_every_run_context_field() -> None:
+    schema = compile_graph().get_context_jsonschema()
+    assert schema is not None
+    fields = schema["properties"]
+    assert "services" not in fields and "ports" not in fields  # live objects stay out of the form
+    assert {name for name, field in fields.items() if not field.get("description")} == set()
+    assert "validation rounds" in fields["max_revisions"]["description"]
+
+
+def draft_rejected(revisions: int, question_type: str = "comparison") -> dict:
+    return {
+        "question_type": question_type,
+        "revisions": revisions,
+        "drafts": [{"revision": revisions}],
+        "verdicts": [{"judge": "quality", "revision": revisions, "accepted": False, "reason": "vague"}],
+    }
+
+
+def test_a_rejected_draft_is_revised_while_revisions_are_left_then_rejected() -> None:
+    runtime = Runtime(context=Context(max_revisions=1))
+    assert routing.route_after_judge_quality(draft_rejected(0), runtime) == "revise_question"  # type: ignore[arg-type]
+    assert routing.route_after_judge_quality(draft_rejected(1), runtime) == "reject_sample"  # type: ignore[arg-type]
+    assert routing.route_after_lint(draft_rejected(1), runtime) == "reject_sample"  # type: ignore[arg-type]
+    unanswerable = draft_rejected(0, "unanswerable")
+    assert routing.route_after_judge_unanswerable(unanswerable, runtime) == "generate_unanswerable"  # type: ignore[arg-type]
+    eager = Runtime(context=Context(max_revisions=1, sufficiency_after_quality_reject=True))
+    assert routing.route_after_judge_quality(draft_rejected(0), eager) == "judge_sufficiency"  # type: ignore[arg-type]
+    assert routing.route_after_judge_quality(draft_rejected(1), eager) == "reject_sample"  # type: ignore[arg-type]

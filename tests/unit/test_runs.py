@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from graph.config.errors import UserError
 from graph.runs.funnel import format_funnel, funnel
-from graph.runs.options import plan_cells
+from graph.runs.options import RunOptions, RunRequest, plan_cells
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:
@@ -54,3 +57,31 @@ def test_funnel_counts_outcomes_rejections_per_judge_and_costs() -> None:
     assert summary["llm"]["cost_per_accepted_usd"] == 0.005
     text = format_funnel(summary, {"comparison/open": 1, "comparison/binary": 1})
     assert "comparison/binary" in text and "short" in text and "per accepted sample: 5.0 calls" in text
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"count": 0}, "--count"),
+        ({"max_revisions": -1}, "--max-revisions"),
+        ({"dedup_threshold": 1.5}, "--dedup-threshold"),
+        ({"unanswerable_share": -0.1}, "--unanswerable-share"),
+        ({"retrieval_k": 0}, "--retrieval-k"),
+        ({"keep_queries": True}, "--queries FILE"),
+        ({"nodes": {"relevance": "nowhere"}}, "relevance"),
+    ],
+)
+def test_options_no_run_can_use_are_refused_where_they_are_made(options: dict, named: str) -> None:
+    with pytest.raises(ValueError, match=named):  # the command and the Python API refuse alike
+        RunOptions(**options)
+
+
+def test_a_request_refuses_what_only_a_new_run_or_a_shared_run_can_take() -> None:
+    with pytest.raises(UserError, match="--concurrency"):
+        RunRequest(RunOptions(), concurrency=0)
+    with pytest.raises(UserError, match="--resume RUN_ID"):
+        RunRequest(RunOptions(), worker=True)
+    with pytest.raises(UserError, match="apply to new runs"):
+        RunRequest(RunOptions(unanswerable_share=0.2), resume="docs-v1")
+    with pytest.raises(UserError, match="run id"):
+        RunRequest(RunOptions(), run_id="../elsewhere")
