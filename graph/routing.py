@@ -1,7 +1,7 @@
 """Where a sample goes after each branching node: the flowchart of SPEC section 2, in one screen.
 
 A sample whose state carries an `outcome` is finished (no_bridge, failed, accepted) and ends. A draft
-that a check rejected goes to revision while `max_revisions` allows, else to reject_sample.
+that a check rejected goes to revision while the run allows one (`revisions_left`), else to reject_sample.
 """
 
 from __future__ import annotations
@@ -49,13 +49,13 @@ def round_rejected(state: SampleState) -> bool:
     return any(not v["accepted"] for v in state["verdicts"] if v["revision"] == revision)
 
 
-def revisions_spent(state: SampleState, runtime: Runtime[Context]) -> bool:
-    """Whether a rejected draft ends the sample: it has had every revision the run allows."""
-    return state.get("revisions", 0) >= runtime.context.max_revisions
+def revisions_spent(state: SampleState) -> bool:
+    """Whether a rejected draft ends the sample: the run allows no further revision (see `revisions_left`)."""
+    return state.get("revisions_left", 0) <= 0
 
 
 def route_after_lint(
-    state: SampleState, runtime: Runtime[Context]
+    state: SampleState,
 ) -> Literal[
     "judge_quality", "judge_unanswerable", "revise_question", "generate_unanswerable", "reject_sample", "__end__"
 ]:
@@ -63,20 +63,20 @@ def route_after_lint(
         return END
     if not round_rejected(state):
         return "judge_unanswerable" if is_unanswerable(state) else "judge_quality"
-    if revisions_spent(state, runtime):
+    if revisions_spent(state):
         return "reject_sample"
     return "generate_unanswerable" if is_unanswerable(state) else "revise_question"
 
 
 def route_after_judge_unanswerable(
-    state: SampleState, runtime: Runtime[Context]
+    state: SampleState,
 ) -> Literal["finalize_sample", "generate_unanswerable", "reject_sample", "__end__"]:
     """Accepted: no retrieved chunk answers it."""
     if _ended(state):
         return END
     if not round_rejected(state):
         return "finalize_sample"
-    return "reject_sample" if revisions_spent(state, runtime) else "generate_unanswerable"
+    return "reject_sample" if revisions_spent(state) else "generate_unanswerable"
 
 
 def route_after_judge_quality(
@@ -88,19 +88,19 @@ def route_after_judge_quality(
         return END
     if not round_rejected(state):
         return "judge_sufficiency"
-    if revisions_spent(state, runtime):
+    if revisions_spent(state):
         return "reject_sample"
     return "judge_sufficiency" if runtime.context.sufficiency_after_quality_reject else "revise_question"
 
 
 def route_after_judge_sufficiency(
-    state: SampleState, runtime: Runtime[Context]
+    state: SampleState,
 ) -> Literal["classify_temporal", "revise_question", "reject_sample", "__end__"]:
     if _ended(state):
         return END
     if not round_rejected(state):
         return "classify_temporal"
-    return "reject_sample" if revisions_spent(state, runtime) else "revise_question"
+    return "reject_sample" if revisions_spent(state) else "revise_question"
 
 
 def route_after_generate(state: SampleState) -> Literal["lint_question", "__end__"]:

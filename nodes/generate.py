@@ -106,7 +106,13 @@ async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Up
     style = style_of(state, runtime.context)
     reply, call = await llm.ask("generator", QuestionDraft, generation_messages(state, style), node="generate_question")
     draft = draft_from(reply, state, origin="generate", revision=0)
-    return {"drafts": [draft], "revisions": 0, "llm_calls": [call], **style_update(style)}
+    return {
+        "drafts": [draft],
+        "revisions": 0,
+        "revisions_left": runtime.context.max_revisions,
+        "llm_calls": [call],
+        **style_update(style),
+    }
 
 
 @records_failure
@@ -120,5 +126,6 @@ async def revise_question(state: SampleState, runtime: Runtime[Context]) -> Upda
     return {
         "drafts": [draft_from(reply, state, origin="revise", revision=revisions)],
         "revisions": revisions,
+        "revisions_left": runtime.context.max_revisions - revisions,
         "llm_calls": [call],
     }

@@ -62,7 +62,14 @@ async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -
             missing=reply.missing.strip(),
         ),
     )
-    return {"drafts": [draft], "revisions": revisions, "llm_calls": [call], **style_update(style)}
+    left = runtime.context.max_revisions - revisions
+    return {
+        "drafts": [draft],
+        "revisions": revisions,
+        "revisions_left": left,
+        "llm_calls": [call],
+        **style_update(style),
+    }
 
 
 @records_failure

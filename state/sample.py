@@ -185,6 +185,9 @@ class SampleState(TypedDict):
     verdicts: Annotated[list[Verdict], operator.add]
     revisions: NotRequired[int]
     """Revisions used so far."""
+    revisions_left: NotRequired[int]
+    """Revisions the run allows after the latest draft (its `max_revisions` less those used): when none are
+    left, a rejected draft ends the sample (decided in graph/routing.py, which needs no run context)."""
     temporal: NotRequired[bool]
 
     # -- extraction -----------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def marked(text: str, bridge: str, answer: str) -> str:
     for term, kind in ((bridge, "bridge"), (answer, "answer")):
         if not term or term in ("Yes", "No") or len(term) < 2:
             continue
-        pattern = re.compile(rf"(?<!\w)({re.esc(esc(term))})(?!\w)", re.IGNORECASE)
+        pattern = re.compile(rf"(?<!\w)({re.escape(esc(term))})(?!\w)", re.IGNORECASE)
         html = pattern.sub(rf'<mark class="{kind}">\1</mark>', html)
     return html
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from graph.config.cli import models_from_args
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION
-from graph.runs.options import BINARY_MODES, RunOptions, RunRequest
+from graph.runs.options import BINARY_MODES, NEW_RUN_ONLY, RunOptions, RunRequest, refuse_new_run_options
 from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import parse_node_options
 from nodes.context import DEFAULT_MODELS, Context
@@ -176,6 +176,7 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
 
 def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
     """The run the flags ask for; stage implementations from `[nodes]` of triad.toml, then `--node`."""
+    refuse_new_run_options(args.resume, {name: getattr(args, name) for name in NEW_RUN_ONLY})
     nodes = {**settings.nodes, **parse_node_options(args.node)}
     options = RunOptions(
         count=args.count,

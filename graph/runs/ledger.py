@@ -17,12 +17,13 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import orjson
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool
+from pydantic import BaseModel
 
 from graph.config.errors import UserError
 from graph.runs.files import FileLines
@@ -70,10 +71,26 @@ def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) 
     contexts before its question.
     """
     if record is not None:
-        record = DatasetRecord.model_validate(record).model_dump(mode="json")
+        record = in_field_order(record, DatasetRecord)
     if rejection is not None:
         rejection = {key: rejection[key] for key in REJECTION_FIELDS if key in rejection} | rejection
     return record, rejection
+
+
+def in_field_order(value: Any, model: Any) -> Any:
+    """`value` (JSON as read back) with each object's keys in the order `model` declares its fields,
+    nested models and lists of them too; keys the model does not declare follow, as they are."""
+    if isinstance(value, list):
+        return [in_field_order(item, model) for item in value]
+    if not (isinstance(value, dict) and isinstance(model, type) and issubclass(model, BaseModel)):
+        return value
+    ordered = {}
+    for name, field in model.model_fields.items():
+        if name in value:
+            inner = [arg for arg in (field.annotation, *get_args(field.annotation)) if isinstance(arg, type)]
+            nested = next((arg for arg in inner if issubclass(arg, BaseModel)), None)
+            ordered[name] = in_field_order(value[name], nested) if nested else value[name]
+    return ordered | {key: item for key, item in value.items() if key not in ordered}
 
 
 def completion_params(done: Completion) -> tuple[Any, ...]:

@@ -180,6 +180,15 @@ class InvalidOptions(UserError, ValueError):
 NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share")
 
 
+def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
+    """A continued run (`resume`) asked for options only a new run takes (`NEW_RUN_ONLY`, as `given`)."""
+    if resume and any(given.get(name) for name in NEW_RUN_ONLY):
+        raise InvalidOptions(
+            "a continued run keeps the options it began with: --role-from-queries, --keep-queries and "
+            "--unanswerable-share apply to new runs"
+        )
+
+
 @dataclass(frozen=True)
 class RunRequest:
     """One invocation of `graph.run`: the run to make or continue, and how this process works on it."""
@@ -208,11 +217,7 @@ class RunRequest:
             raise InvalidOptions("--concurrency must be at least 1")
         if self.worker and not self.resume:
             raise InvalidOptions("--worker joins an existing run: give --resume RUN_ID")
-        if self.resume and any(getattr(self.options, name) for name in NEW_RUN_ONLY):
-            raise InvalidOptions(
-                "a continued run keeps the options it began with: --role-from-queries, --keep-queries and "
-                "--unanswerable-share apply to new runs"
-            )
+        refuse_new_run_options(self.resume, {name: getattr(self.options, name) for name in NEW_RUN_ONLY})
         for run_id in (self.run_id, self.resume):
             if run_id is not None:
                 check_run_id(run_id)

@@ -272,8 +272,8 @@ class Corpus(CollectionReader):
         index, self._resident = await load_vector_index(
             self,
             exact_search_limit=self.exact_search_limit,
-            vector_bytes=self.in_memory_vector_bytes,
-            text_bytes=self.in_memory_text_bytes,
+            vector_budget=self.in_memory_vector_bytes,
+            text_budget=self.in_memory_text_bytes,
         )
         return index
 

@@ -103,14 +103,14 @@ class VectorIndex:
 
 
 async def load_vector_index(
-    reader: CollectionReader, *, exact_search_limit: int, vector_bytes: int, text_bytes: int
+    reader: CollectionReader, *, exact_search_limit: int, vector_budget: int, text_budget: int
 ) -> tuple[VectorIndex | None, dict[str, Chunk]]:
-    """The collection's vectors in memory when search is exact and they take at most `vector_bytes`, with
-    its usable chunks when their texts take at most `text_bytes`; (None, {}) where SQL must serve."""
+    """The collection's vectors in memory when search is exact and they take at most `vector_budget` bytes, with
+    its usable chunks when their texts take at most `text_budget`; (None, {}) where SQL must serve."""
     rows_estimate = await reader._estimated_rows()
     if rows_estimate > exact_search_limit:
         return None, {}
-    if rows_estimate * await reader.dimension() * 4 > vector_bytes:
+    if rows_estimate * await reader.dimension() * 4 > vector_budget:
         return None, {}
     layout = reader.layout
     async with reader.pool.connection() as conn:
@@ -131,7 +131,7 @@ async def load_vector_index(
             layout.scope_params,
         )
         (text_bytes,) = await cursor.fetchone() or (0,)
-        with_texts = text_bytes <= text_bytes
+        with_texts = text_bytes <= text_budget
         binary = conn.cursor(binary=True, row_factory=tuple_row)
         binary.adapters.register_loader(type_oid, _VectorBytes)
         query = sql.SQL(

@@ -9,6 +9,8 @@ signals, a server's life).
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import importlib
 import io
@@ -70,9 +72,14 @@ def run_cli(
     """Run `python -m module args` as a user would, to its end, in this process (see the module's docstring)."""
     stdout, stderr = io.StringIO(), io.StringIO()
     code: int | str | None = 0
+    main = importlib.import_module(module).main
     with user_session(env, cwd or REPO_ROOT), contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
         try:
-            importlib.import_module(module).main(list(args))
+            if asyncio._get_running_loop() is None:
+                main(list(args))
+            else:  # a caller's event loop (a browser driver's) runs here: the command gets a thread of its own
+                with concurrent.futures.ThreadPoolExecutor(1) as thread:
+                    thread.submit(main, list(args)).result()
         except SystemExit as stop:
             code = stop.code
     if isinstance(code, str):  # sys.exit("message") prints the message and exits with 1

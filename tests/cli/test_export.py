@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.testing.commands import assert_one_line_error, run_cli
+from graph.testing.commands import assert_one_line_error, run_cli, run_process
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,7 @@ def test_hf_folder_loads_with_datasets(finished_run: Path, tmp_path: Path) -> No
 def test_hf_without_datasets_gives_the_install_hint(finished_run: Path, tmp_path: Path) -> None:
     # A `datasets` module that fails to import stands in for a machine without the package.
     (tmp_path / "datasets.py").write_text("raise ImportError('No module named datasets')\n")
-    result = run_cli(
+    result = run_process(  # a process of its own: this one may have imported the real `datasets` already
         "graph.export", "export-me", "--format", "hf", "--runs-dir", str(finished_run),
         env={"PYTHONPATH": str(tmp_path)},
     )  # fmt: skip

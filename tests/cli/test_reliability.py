@@ -23,6 +23,7 @@ from graph.testing.commands import (
     check_run_outputs,
     done_samples,
     run_cli,
+    run_process,
     start_run,
     state_connection,
     wait_for,
@@ -83,7 +84,7 @@ def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
 def own_server(pg_url: str, scale_collection: str, tmp_path: Path) -> Iterator[tuple[dict[str, str], str]]:
     """An embedded server of this test alone (it gets stopped), holding a copy of the scale collection."""
     home = {"TRIAD_HOME": str(tmp_path / "home")}
-    started = run_cli("graph.db", "start", env=home)
+    started = run_process("graph.db", "start", env=home)  # the server outlives the command, as for a user
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip()
     with psycopg.connect(pg_url) as source, psycopg.connect(url, autocommit=True) as target:
@@ -103,8 +104,9 @@ def own_server(pg_url: str, scale_collection: str, tmp_path: Path) -> Iterator[t
 
 
 def server(command: str, home: dict[str, str]) -> None:
-    """Stop or start the embedded server as a user does, with `python -m graph.db`."""
-    result = run_cli("graph.db", command, env=home)
+    """Stop or start the embedded server as a user does, with `python -m graph.db` in a process of its own
+    (a server started in-process would stop with the object that started it)."""
+    result = run_process("graph.db", command, env=home)
     assert result.returncode == 0, result.stderr
 
 

@@ -210,7 +210,7 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
 
 def test_the_cost_limit_stops_starting_samples_and_says_so(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
     config = tmp_path / "triad.toml"
-    config.write_text("[prices]\nPLAUSIBLE_MODEL = [100.0, 100.0]\n")
+    config.write_text(f'[prices]\n"{PLAUSIBLE_MODEL}" = [100.0, 100.0]\n')
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path), "TRIAD_CONFIG": str(config)}
     result = run_cli(
         "graph.run", "--collection", scale_collection, "--count", "6", "--llm", PLAUSIBLE_MODEL,

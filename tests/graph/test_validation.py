@@ -160,7 +160,7 @@ def test_a_sample_input_outside_the_allowed_hops_ends_before_any_model_call(harn
 
 def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg_url, demo_slice):
     from graph.config.settings import resolve_settings
-    from graph.runs.runner import run_sample
+    from graph.sample import run_sample
     from graph.testing.scripted import ScriptedChatModel
 
     with pytest.raises(ValueError, match="max_unanswerable_contexts must be from 2 to 5"):

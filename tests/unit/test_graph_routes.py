@@ -39,10 +39,11 @@ def test_studio_shows_help_for_every_run_context_field() -> None:
     assert "validation rounds" in fields["max_revisions"]["description"]
 
 
-def draft_rejected(revisions: int, question_type: str = "comparison") -> dict:
+def draft_rejected(revisions: int, question_type: str = "comparison", max_revisions: int = 1) -> dict:
     return {
         "question_type": question_type,
         "revisions": revisions,
+        "revisions_left": max_revisions - revisions,
         "drafts": [{"revision": revisions}],
         "verdicts": [{"judge": "quality", "revision": revisions, "accepted": False, "reason": "vague"}],
     }
@@ -52,9 +53,10 @@ def test_a_rejected_draft_is_revised_while_revisions_are_left_then_rejected() ->
     runtime = Runtime(context=Context(max_revisions=1))
     assert routing.route_after_judge_quality(draft_rejected(0), runtime) == "revise_question"  # type: ignore[arg-type]
     assert routing.route_after_judge_quality(draft_rejected(1), runtime) == "reject_sample"  # type: ignore[arg-type]
-    assert routing.route_after_lint(draft_rejected(1), runtime) == "reject_sample"  # type: ignore[arg-type]
+    assert routing.route_after_lint(draft_rejected(1)) == "reject_sample"  # type: ignore[arg-type]
+    assert routing.route_after_judge_sufficiency(draft_rejected(1, max_revisions=2)) == "revise_question"  # type: ignore[arg-type]
     unanswerable = draft_rejected(0, "unanswerable")
-    assert routing.route_after_judge_unanswerable(unanswerable, runtime) == "generate_unanswerable"  # type: ignore[arg-type]
+    assert routing.route_after_judge_unanswerable(unanswerable) == "generate_unanswerable"  # type: ignore[arg-type]
     eager = Runtime(context=Context(max_revisions=1, sufficiency_after_quality_reject=True))
     assert routing.route_after_judge_quality(draft_rejected(0), eager) == "judge_sufficiency"  # type: ignore[arg-type]
     assert routing.route_after_judge_quality(draft_rejected(1), eager) == "reject_sample"  # type: ignore[arg-type]
