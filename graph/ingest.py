@@ -16,7 +16,7 @@ from pathlib import Path
 
 from graph.config.cli import add_collection_options, add_database_options, command_parser, settings_from_args
 from graph.config.errors import UserError, exit_on_user_error
-from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
+from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, demo_embeddings, load_demo_chunks
 from graph.ingestion.loaders import load_chunks
 from graph.ingestion.writer import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_SIZE, ingest_chunks
 from graph.store.database import check_connection, database_url
@@ -63,7 +63,10 @@ def main(argv: list[str] | None = None) -> None:
     url = database_url(settings)
     check_connection(url)
     keys = embedding_keys(settings)
-    counts = ingest_chunks(url, settings.collection, chunks, settings.embedding, settings.schema_name, keys)
+    stored = demo_embeddings() if args.demo and settings.embedding == DEMO_EMBEDDING else None
+    counts = ingest_chunks(
+        url, settings.collection, chunks, settings.embedding, settings.schema_name, keys, embeddings=stored
+    )
     if counts["added"] == 0 and counts["removed"] == 0:
         print(f"nothing to do: all {counts['kept']} chunks are already in {settings.collection!r}")
     else:

@@ -1,11 +1,14 @@
 """Build the demo corpus from the PostgreSQL 15 manual (Debian package `postgresql-doc-15`).
 
     apt-get install postgresql-doc-15
-    python scripts/build_demo_corpus.py            # writes graph/demo/pg15_manual.jsonl.gz
+    python scripts/build_demo_corpus.py            # writes graph/demo/pg15_manual.jsonl.gz and its vectors
+    python scripts/build_demo_corpus.py --vectors-only   # the vectors of the chunks file as it is
 
 The chosen chapters share many entities (configuration parameters, vacuum and autovacuum, WAL and
 replication, indexes, roles and privileges, MVCC and locking), which is what multi-hop questions
 need. Chunks are cut to roughly 300-800 tokens; the script prints their count and size figures.
+The chunks' all-MiniLM-L6-v2 vectors go beside them (`pg15_manual.minilm.npy`), made in the batches
+`python -m graph.ingest` embeds in, so loading the demo embeds nothing and gives the same vectors.
 """
 
 from __future__ import annotations
@@ -18,9 +21,13 @@ import statistics
 import sys
 from pathlib import Path
 
+import numpy as np
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
+from graph.demo import DEMO_EMBEDDING, DEMO_VECTORS, load_demo_chunks
 from graph.ingestion.loaders import html_to_text, stable_id
+from graph.ingestion.writer import BATCH_SIZE
+from graph.store.embeddings import load_embeddings
 
 MANUAL_DIR = Path("/usr/share/doc/postgresql-doc-15/html")
 OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "pg15_manual.jsonl.gz"
@@ -92,7 +99,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--manual", type=Path, default=MANUAL_DIR, help="folder of the manual's HTML pages")
     parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--vectors-only", action="store_true", help="only embed the chunks file as it is")
     args = parser.parse_args()
+    if args.vectors_only:
+        write_vectors()
+        return
     if not args.manual.is_dir():
         sys.exit(f"error: {args.manual} not found; run `apt-get install postgresql-doc-15` first")
     pages = chosen_pages(args.manual)
@@ -107,6 +118,21 @@ def main() -> None:
         f"approx. tokens per chunk (chars/4): min {min(sizes):.0f}, median {statistics.median(sizes):.0f}, "
         f"p95 {sorted(sizes)[int(0.95 * len(sizes))]:.0f}, max {max(sizes):.0f}"
     )
+    write_vectors()
+
+
+def write_vectors() -> None:
+    """The demo chunks' vectors, one float32 row per chunk in file order, embedded as ingestion batches them."""
+    chunks = load_demo_chunks()
+    unique = list({chunk.id: chunk for chunk in chunks}.values())
+    model = load_embeddings(DEMO_EMBEDDING)
+    made: dict[str, list[float]] = {}
+    for start in range(0, len(unique), BATCH_SIZE):
+        texts = [chunk.text for chunk in unique[start : start + BATCH_SIZE]]
+        made.update(zip(texts, model.embed_documents(texts), strict=True))
+    rows = np.asarray([made[chunk.text] for chunk in chunks], dtype=np.float32)
+    np.save(DEMO_VECTORS, rows)
+    print(f"{rows.shape[0]} vectors of {rows.shape[1]} dimensions -> {DEMO_VECTORS}")
 
 
 if __name__ == "__main__":

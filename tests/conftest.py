@@ -15,7 +15,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from graph.config.logs import configure_logging
-from graph.demo import load_demo_chunks
+from graph.demo import demo_embeddings, load_demo_chunks
 from graph.ingestion.loaders import ChunkRecord
 from graph.ingestion.writer import ingest_chunks
 from graph.store.embeddings import load_embeddings
@@ -65,6 +65,12 @@ def minilm() -> Embeddings:
 
 
 @pytest.fixture(scope="session")
+def demo_vectors() -> Embeddings:
+    """The demo corpus' MiniLM vectors as shipped (the model itself only for other texts)."""
+    return demo_embeddings()
+
+
+@pytest.fixture(scope="session")
 def demo_slice_chunks() -> list[ChunkRecord]:
     return [chunk for chunk in load_demo_chunks() if chunk.metadata["source"] in SLICE_SOURCES]
 
@@ -83,9 +89,9 @@ def seed_chunk_id(demo_slice_chunks: list[ChunkRecord]) -> str:
 
 
 @pytest.fixture(scope="session")
-def demo_slice(pg_url: str, minilm: Embeddings, demo_slice_chunks: list[ChunkRecord]) -> str:
-    """A PGVectorStore table holding a slice of the demo corpus with real embeddings; its name."""
-    ingest_chunks(pg_url, SLICE_TABLE, demo_slice_chunks, "minilm")
+def demo_slice(pg_url: str, demo_vectors: Embeddings, demo_slice_chunks: list[ChunkRecord]) -> str:
+    """A PGVectorStore table holding a slice of the demo corpus with its shipped MiniLM vectors; its name."""
+    ingest_chunks(pg_url, SLICE_TABLE, demo_slice_chunks, "minilm", embeddings=demo_vectors)
     return SLICE_TABLE
 
 
@@ -93,9 +99,9 @@ SCALE_TABLE = "demo_scale"
 
 
 @pytest.fixture(scope="session")
-def scale_collection(pg_url: str, minilm: Embeddings) -> str:
+def scale_collection(pg_url: str, demo_vectors: Embeddings) -> str:
     """A larger demo slice (server configuration, vacuum, WAL): room for concurrent runs' seeds."""
     prefixes = ("postgresql-15/runtime-config", "postgresql-15/routine-vacuuming", "postgresql-15/wal-")
     chunks = [chunk for chunk in load_demo_chunks() if chunk.metadata["source"].startswith(prefixes)]
-    ingest_chunks(pg_url, SCALE_TABLE, chunks, "minilm")
+    ingest_chunks(pg_url, SCALE_TABLE, chunks, "minilm", embeddings=demo_vectors)
     return SCALE_TABLE

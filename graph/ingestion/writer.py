@@ -105,8 +105,13 @@ def ingest_chunks(
     embedding_spec: str,
     schema: str = "public",
     keys: EmbeddingKeys | None = None,
+    embeddings: Embeddings | None = None,
 ) -> dict[str, int]:
-    """Write the chunks not stored yet or changed; return counts of added, kept and removed chunks."""
+    """Write the chunks not stored yet or changed; return counts of added, kept and removed chunks.
+
+    `embeddings` is the model named by `embedding_spec` when the caller has it already (the demo's
+    stored vectors); else it is loaded from the spec.
+    """
     if not chunks:
         raise UserError("no text found to ingest; check the path and that files are not empty")
     unique = list({chunk.id: chunk for chunk in chunks}.values())
@@ -123,7 +128,7 @@ def ingest_chunks(
         # New ids, and known ids whose text changed, are embedded and written.
         new = [chunk for chunk in unique if stored.get(chunk.id) != hashlib.md5(chunk.text.encode()).hexdigest()]
         if new:
-            embeddings = load_embeddings(embedding_spec, keys or EmbeddingKeys())
+            embeddings = embeddings or load_embeddings(embedding_spec, keys or EmbeddingKeys())
             dimension = embedding_dimension(embeddings)
             stored_dimension = _stored_dimension(conn, table)
             if stored_dimension is not None and stored_dimension != dimension:

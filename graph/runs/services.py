@@ -23,7 +23,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
-from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, load_demo_chunks
+from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, demo_embeddings, load_demo_chunks
 from graph.ingestion.writer import ingest_chunks
 from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
@@ -128,8 +128,8 @@ def ensure_demo(url: str) -> None:
         present = conn.execute("SELECT to_regclass(%s)", (DEMO_COLLECTION,)).fetchone()[0]  # type: ignore[index]
     if present is None:
         # A command's progress line (this runs before any run exists to log against).
-        print("loading the demo corpus into the database (first use only, about two minutes)...", file=sys.stderr)
-        ingest_chunks(url, DEMO_COLLECTION, load_demo_chunks(), DEMO_EMBEDDING)
+        print("loading the demo corpus into the database (first use only)...", file=sys.stderr)
+        ingest_chunks(url, DEMO_COLLECTION, load_demo_chunks(), DEMO_EMBEDDING, embeddings=demo_embeddings())
 
 
 @dataclass(frozen=True)

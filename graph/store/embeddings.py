@@ -176,6 +176,29 @@ class DeferredEmbeddings(Embeddings):
         return self.model.embed_query(text)
 
 
+class StoredEmbeddings(Embeddings):
+    """Vectors a model made before, looked up by text; a text without one goes to `model` (built on first need).
+
+    The demo corpus ships its vectors: loading it embeds nothing, and gives every machine the same ones.
+    """
+
+    def __init__(self, vectors: dict[str, list[float]], model: Embeddings) -> None:
+        self.vectors = vectors
+        self.model = model
+
+    @property
+    def dimension(self) -> int:
+        return len(next(iter(self.vectors.values()))) if self.vectors else embedding_dimension(self.model)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        missing = [text for text in texts if text not in self.vectors]
+        made = dict(zip(missing, self.model.embed_documents(missing), strict=True)) if missing else {}
+        return [self.vectors[text] if text in self.vectors else made[text] for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.model.embed_query(text)
+
+
 @lru_cache(maxsize=4)
 def load_embeddings(spec: str, keys: EmbeddingKeys = EmbeddingKeys()) -> Embeddings:
     """The embedding model named by `spec` (cached: loading a local model takes seconds).
