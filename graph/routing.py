@@ -1,6 +1,6 @@
 """Where a sample goes after each branching node: the flowchart of SPEC section 2, in one screen.
 
-A sample whose state carries an `outcome` is finished (no_bridge, failed, accepted) and ends. A draft
+A sample whose state carries an `outcome` is finished (no_bridge, failed, rejected, accepted) and ends. A draft
 that a check rejected goes to revision while the run allows one (`revisions_left`), else to reject_sample.
 """
 

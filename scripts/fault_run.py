@@ -177,10 +177,7 @@ def accounted_calls(url: str, run_id: str) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Kill and restart the run, let it finish, check it, print the figures; 1 when a check failed.
-
-    One long function on purpose: it reads as the experiment, step after step.
-    """
+    """Kill and restart the run, let it finish, check it, print the figures; 1 when a check failed."""
     args = parse_args(argv)
     rng = random.Random(args.seed)
     work = args.work_dir or Path(tempfile.mkdtemp(prefix="triad-faults-"))

@@ -1,4 +1,4 @@
-"""Record the demo recorded file: a scripted run over the demo corpus, every request kept.
+"""Record the demo's model calls: a scripted run over the demo corpus, every request kept.
 
     python scripts/record_demo_calls.py     # writes graph/demo/recorded_calls.jsonl
 

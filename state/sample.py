@@ -187,7 +187,8 @@ class SampleState(TypedDict):
     """Revisions used so far."""
     revisions_left: NotRequired[int]
     """Revisions the run allows after the latest draft (its `max_revisions` less those used): when none are
-    left, a rejected draft ends the sample (decided in graph/routing.py, which needs no run context)."""
+    left, a rejected draft ends the sample (decided in graph/routing.py, from the state alone, so a state edited
+    in LangGraph Studio routes without the run context)."""
     temporal: NotRequired[bool]
 
     # -- extraction -----------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def add_collection_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--embedding",
         help="embedding model of the collection: minilm (default), sentence-transformers:PATH, "
-        "google_genai:MODEL, openai:MODEL (TRIAD_EMBEDDING)",
+        "google_genai:MODEL, openai:MODEL, import:package.module:object (TRIAD_EMBEDDING)",
     )
 
 

@@ -1,4 +1,4 @@
-"""Answers kept by request key: the state database's cache, and recorded files recorded with --record-llm.
+"""Answers kept by request key: the state database's cache, and the files --record-llm writes.
 
 A request's key covers its role, messages and schema, so a changed prompt never gets an old answer.
 """

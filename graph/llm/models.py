@@ -7,7 +7,7 @@ A spec is `provider:model`:
                                       (vLLM, llama.cpp's server, LM Studio)
     ollama:llama3.1                   a local Ollama server (needs langchain-ollama)
     anthropic:claude-...              Anthropic (needs langchain-anthropic)
-    recorded:FILE                       answers from a file written by --record-llm
+    recorded:FILE                     answers from a file written by --record-llm
     import:package.module:factory     a chat model your own code builds (factory() -> BaseChatModel)
 
 Python callers and tests may pass a `BaseChatModel` instance instead of a spec.

@@ -25,7 +25,7 @@ def parse_types(value: str) -> tuple[str, ...]:
 
 
 def add_run_options(run: argparse._ArgumentGroup) -> None:
-    """The run's options, one `add_argument` each (a long function of flat declarations)."""
+    """The run's options, one `add_argument` each."""
     run.add_argument(
         "--count", type=int, default=RunOptions.count, help="accepted samples wanted (default %(default)s)"
     )

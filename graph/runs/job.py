@@ -136,13 +136,13 @@ async def run_coverage(
 async def work_on(run: Run, request: RunRequest, services: RunServices, book: QueryBook | None = None) -> WorkResult:
     """Check the collection has room, register a new run, then run its slots until the plan is met."""
     assert services.state is not None
-    store, settings = services.state.ledger, run.settings
+    ledger, settings = services.state.ledger, run.settings
     left_out = await services.corpus.check_room(run.options.hops, Context.min_chunk_chars)
     # A model of another dimension than the collection's fails here, before the run is begun.
     await services.corpus.check_embedding(services.embeddings)
     embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
-        await store.create_run(run.run_id, run.options.stored(settings))
+        await ledger.create_run(run.run_id, run.options.stored(settings))
         tell(
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"
@@ -163,18 +163,18 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
             f"note: {other_dimension} chunk(s) of {settings.collection!r} have an embedding of another dimension "
             f"than the collection's {await services.corpus.dimension()} and are never used"
         )
-    await store.release_dead_local_workers(run.run_id, socket.gethostname())
+    await ledger.release_dead_local_workers(run.run_id, socket.gethostname())
     folder = RunFolder(settings.runs_dir / run.run_id)
-    finished = await store.finished(run.run_id)
-    await folder.rebuild(store.file_lines(run.run_id, [row["n"] for row in finished]))
+    finished = await ledger.finished(run.run_id)
+    await folder.rebuild(ledger.file_lines(run.run_id, [row["n"] for row in finished]))
     runner = await sample_runner(run, services, finished, embeddings, book)
     cells = run.options.cells()
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
     with Progress(cells, finished, services.gateway, live=live, lines=not request.log_json) as progress:
-        lanes = SlotWorker(
-            assignment(run, request, cells),
-            store,
+        worker = SlotWorker(
+            worker_plan(run, request, cells),
+            ledger,
             runner,
             folder,
             services.gateway,
@@ -186,10 +186,10 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
             ),
             on_done=progress.sample_done,
         )
-        return await lanes.run()
+        return await worker.run()
 
 
-def assignment(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:
+def worker_plan(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:
     return WorkerPlan(
         run_id=run.run_id,
         cells=cells,
@@ -213,10 +213,10 @@ async def sample_runner(
     With queries, seeds are drawn only among the chunks they retrieved.
     """
     assert services.state is not None
-    store, options = services.state.ledger, run.options
-    questions = RunQuestions(store, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
+    ledger, options = services.state.ledger, run.options
+    questions = RunQuestions(ledger, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
     await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
-    used = await store.used_seeds(run.run_id)
+    used = await ledger.used_seeds(run.run_id)
     weights = book.weights if book is not None else None
     seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights)
     return build_runner(
@@ -228,13 +228,13 @@ async def rewrite_run_files(
     run: Run, state: StateDatabase
 ) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
-    store = state.ledger
+    ledger = state.ledger
     outages = Outages(run.run_id, run.settings.database_wait_seconds, (state.bookkeeping,), tell)
     folder = RunFolder(run.settings.runs_dir / run.run_id)
-    finished = await outages.call(lambda: store.finished(run.run_id))
+    finished = await outages.call(lambda: ledger.finished(run.run_id))
     slots = [row["n"] for row in finished]
-    await outages.call(lambda: folder.rebuild(store.file_lines(run.run_id, slots)))
-    examples = await outages.call(lambda: store.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
+    await outages.call(lambda: folder.rebuild(ledger.file_lines(run.run_id, slots)))
+    examples = await outages.call(lambda: ledger.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
     return folder, finished, examples
 
 

@@ -13,7 +13,7 @@ from graph.runs.files import check_run_id
 from graph.runs.ledger import CellPlan
 from graph.runs.stages import context_overrides
 from nodes.context import Context
-from state.sample import DEFAULT_ROLE, QUESTION_TYPES, UNANSWERABLE
+from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, QUESTION_TYPES, UNANSWERABLE
 from state.usage import ROLES
 
 #: A cell may start this many samples per accepted sample it wants before it is given up.
@@ -106,6 +106,12 @@ class RunOptions:
         """What is wrong with these options, in one line naming the flag; None when a run can use them."""
         if self.count <= 0:
             return "--count must be a positive number of samples"
+        if not MIN_HOPS <= self.hops <= MAX_HOPS:
+            return f"--hops must be from {MIN_HOPS} to {MAX_HOPS}, not {self.hops!r}"
+        if not self.types or any(t not in QUESTION_TYPES for t in self.types):
+            return f"--types takes {', '.join(QUESTION_TYPES)}, not {', '.join(self.types) or 'nothing'}"
+        if self.binary not in BINARY_MODES:
+            return f"--binary takes {', '.join(sorted(BINARY_MODES))}, not {self.binary!r}"
         if self.max_revisions < 0 or self.max_restarts < 0:
             return "--max-revisions and --max-restarts cannot be negative"
         if not 0 <= self.dedup_threshold <= 1:

@@ -12,8 +12,8 @@ from graph.runs.ledger import RunLedger
 class RunQuestions:
     """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
 
-    def __init__(self, store: RunLedger, run_id: str, *, threshold: float, embeddings: Any = None) -> None:
-        self._store = store
+    def __init__(self, ledger: RunLedger, run_id: str, *, threshold: float, embeddings: Any = None) -> None:
+        self._ledger = ledger
         self._run_id = run_id
         self._embeddings = embeddings
         self._threshold = threshold
@@ -28,7 +28,7 @@ class RunQuestions:
 
     async def register(self, question: str, thread_id: str) -> str | None:
         n = int(thread_id.rsplit("/", 1)[1])
-        earlier = await self._store.claim_question(self._run_id, n, question)
+        earlier = await self._ledger.claim_question(self._run_id, n, question)
         if earlier is not None:
             return f"{self._run_id}/{earlier}"
         if self._embeddings is None:

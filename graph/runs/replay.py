@@ -152,9 +152,9 @@ async def finished_samples(settings: Settings, run_id: str) -> list[dict[str, An
 async def replay_samples(request: ReplayRequest, settings: Settings, say: Callable[[str], None]) -> None:
     """Replay the samples the request names and rebuild the run's files; `say` gets a line per sample."""
     async with open_state(settings) as state:
-        store = state.ledger
-        stored = await store.options(request.run_id)
-        rows = await store.finished(request.run_id)
+        ledger = state.ledger
+        stored = await ledger.options(request.run_id)
+        rows = await ledger.finished(request.run_id)
         chosen = (
             [r for r in rows if r["outcome"] != "accepted"]
             if request.samples is None
@@ -173,11 +173,11 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
             runner = await replay_runner(request.run_id, options, services, book)
             passed = 0
             for row in chosen:
-                passed += await replay_one(runner, store, request, row, say)
+                passed += await replay_one(runner, ledger, request, row, say)
         if request.samples is None:
             say(f"{passed} of {len(chosen)} replayed samples now pass")
-        slots = [row["n"] for row in await store.finished(request.run_id)]
-        await RunFolder(settings.runs_dir / request.run_id).rebuild(store.file_lines(request.run_id, slots))
+        slots = [row["n"] for row in await ledger.finished(request.run_id)]
+        await RunFolder(settings.runs_dir / request.run_id).rebuild(ledger.file_lines(request.run_id, slots))
 
 
 async def replay_queries(request: ReplayRequest, options: RunOptions, services: RunServices) -> QueryBook | None:
@@ -192,17 +192,17 @@ async def replay_runner(
     run_id: str, options: RunOptions, services: RunServices, book: QueryBook | None = None
 ) -> SampleRunner:
     assert services.state is not None
-    store = services.state.ledger
+    ledger = services.state.ledger
     weights = book.weights if book is not None else None
-    seeds = services.seed_pool(run_id, used=await store.used_seeds(run_id), seed=options.seed, weights=weights)
-    questions = RunQuestions(store, run_id, threshold=options.dedup_threshold)
+    seeds = services.seed_pool(run_id, used=await ledger.used_seeds(run_id), seed=options.seed, weights=weights)
+    questions = RunQuestions(ledger, run_id, threshold=options.dedup_threshold)
     return build_runner(
         services, seeds, run_id=run_id, questions=questions, queries=book, **options.context_overrides()
     )
 
 
 async def replay_one(
-    runner: SampleRunner, store: RunLedger, request: ReplayRequest, row: dict[str, Any], say: Callable[[str], None]
+    runner: SampleRunner, ledger: RunLedger, request: ReplayRequest, row: dict[str, Any], say: Callable[[str], None]
 ) -> bool:
     """Replay one finished sample; an accepted replay is recorded with its earlier history beside it."""
     slot = Slot(request.run_id, row["n"], row["question_type"], row["binary"])
@@ -211,6 +211,6 @@ async def replay_one(
     say(f"sample {row['n']}: {row['outcome']} -> {result.outcome}  ({reason})")
     if result.record is None:
         return False
-    rejection = await store.rejection(request.run_id, row["n"])  # its history stays beside the record
-    await store.complete(Completion(slot, result.outcome, result.record, rejection, sample_summary(result.state)))
+    rejection = await ledger.rejection(request.run_id, row["n"])  # its history stays beside the record
+    await ledger.complete(Completion(slot, result.outcome, result.record, rejection, sample_summary(result.state)))
     return True

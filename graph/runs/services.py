@@ -3,9 +3,9 @@
 `graph.run`, `graph.replay`, `graph.evaluate`, LangGraph Studio, the Python API (`run_sample`) and the
 tests' harness all open their services here: the state database (connection pools, the run ledger,
 the pooled checkpoint saver), the model gateway with its cache, the corpus with its embedding model,
-and the seed pool. Blocking work (starting the embedded server, loading the demo corpus or an
-embedding model) runs in worker threads, so it never stalls the event loop and the corpus' vector
-load overlaps the model load.
+and the seed pool. Blocking work (starting the embedded server, loading the demo corpus, embedding a
+text) runs in worker threads, so it never stalls the event loop; the embedding model is built on its
+first use.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from graph.runs.ledger import RunLedger
 from graph.runs.questions import RunQuestions
 from graph.runs.seeds import RunSeeds
 from graph.store.checkpoints import PooledPostgresSaver
-from graph.store.corpus import POOL_TIMEOUT_S, Corpus
+from graph.store.corpus import Corpus
 from graph.store.database import (
     CONNECT_TIMEOUT_S,
     STATE_FIX,
@@ -44,6 +44,7 @@ from graph.store.database import (
 )
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from graph.store.layout import ColumnChoice
+from graph.store.reader import POOL_TIMEOUT_S
 from nodes.ports import Ports, QueryGuide
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).

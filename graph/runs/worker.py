@@ -155,8 +155,8 @@ class SlotWorker:
 
     def __init__(
         self,
-        assignment: WorkerPlan,
-        store: RunLedger,
+        plan: WorkerPlan,
+        ledger: RunLedger,
         runner: SampleRunner,
         folder: RunFolder,
         gateway: LLMGateway,
@@ -164,8 +164,8 @@ class SlotWorker:
         *,
         on_done: Callable[[Slot, SampleResult], None] | None = None,
     ) -> None:
-        self.assignment = assignment
-        self.store = store
+        self.plan = plan
+        self.ledger = ledger
         self.runner = runner
         self.gateway = gateway
         self.outages = outages
@@ -180,13 +180,13 @@ class SlotWorker:
         try:
             with start_up_heap_frozen():
                 async with asyncio.TaskGroup() as lanes:
-                    for _ in range(self.assignment.concurrency):
+                    for _ in range(self.plan.concurrency):
                         lanes.create_task(self._lane())
             await self.lines.close()
         except BaseException as error:
             # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
             with contextlib.suppress(Exception):
-                await asyncio.shield(self.store.release(self.assignment.run_id, self.assignment.worker))
+                await asyncio.shield(self.ledger.release(self.plan.run_id, self.plan.worker))
             with contextlib.suppress(Exception):
                 await asyncio.shield(self.lines.close())
             if isinstance(error, BaseExceptionGroup):
@@ -198,7 +198,7 @@ class SlotWorker:
         return self.outcome
 
     def _over_budget(self) -> bool:
-        limit = self.assignment.max_cost_usd
+        limit = self.plan.max_cost_usd
         return limit is not None and self.gateway.cost_usd >= limit
 
     async def _lane(self) -> None:
@@ -210,7 +210,7 @@ class SlotWorker:
             slot = await self._claim(ended[0] if ended else None) if not over_budget else None
             if over_budget and ended is not None:
                 last = ended[0]
-                await self.outages.call(lambda: self.store.complete(last))  # noqa: B023
+                await self.outages.call(lambda: self.ledger.complete(last))  # noqa: B023
             if ended is not None:
                 self._report(*ended)
                 seen += 1  # the lane's own sample is no news to it
@@ -220,23 +220,23 @@ class SlotWorker:
                 return
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
-                if await self.outages.call(lambda: self.store.slots_running(self.assignment.run_id)):
+                if await self.outages.call(lambda: self.ledger.slots_running(self.plan.run_id)):
                     await self.finishes.wait(seen, IDLE_POLL_SECONDS)
                     continue
                 return
             ended = await self._run_slot(slot)
 
     async def _claim(self, completing: Completion | None) -> Slot | None:
-        run = self.assignment
+        run = self.plan
         return await self.outages.call(
-            lambda: self.store.claim(run.run_id, run.cells, run.worker, completing=completing)
+            lambda: self.ledger.claim(run.run_id, run.cells, run.worker, completing=completing)
         )
 
     async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:
         self.finishes.started()
-        spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.assignment.hops)  # type: ignore[typeddict-item]
-        if self.assignment.role:
-            spec["role"] = self.assignment.role
+        spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.plan.hops)  # type: ignore[typeddict-item]
+        if self.plan.role:
+            spec["role"] = self.plan.role
         # Run again after an outage: the sample continues from its last checkpoint (looked up then).
         first_try = iter([slot.fresh])
         # Every event logged while the sample runs (its model calls too) names its run and thread.
@@ -258,6 +258,6 @@ class SlotWorker:
 
     async def _heartbeat(self) -> None:
         while True:
-            await asyncio.sleep(self.store.lease_seconds / 3)
+            await asyncio.sleep(self.ledger.lease_seconds / 3)
             with contextlib.suppress(*DATABASE_ERRORS):  # the lanes notice an outage and wait for it
-                await self.store.heartbeat(self.assignment.run_id, self.assignment.worker)
+                await self.ledger.heartbeat(self.plan.run_id, self.plan.worker)

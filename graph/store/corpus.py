@@ -26,8 +26,6 @@ from graph.store.reader import POOL_TIMEOUT_S, Chunk, CollectionReader, Hit
 from graph.store.vectors import VectorIndex, load_vector_index
 from nodes.common import normalise_text
 
-__all__ = ["POOL_TIMEOUT_S", "Chunk", "Corpus", "Hit"]
-
 #: Up to this many chunks, sampling draws from the full id list held in memory (exactly uniform).
 #: Above it, sampling reads random pages with TABLESAMPLE SYSTEM instead of scanning the table.
 IN_MEMORY_SAMPLING_LIMIT = 50_000
@@ -153,7 +151,7 @@ class Corpus(CollectionReader):
                 cols=self._columns(), table=layout.table, scope=layout.scope, id=layout.id_column, array_type=array_type
             )
             for row in await self._fetch(query, (*layout.scope_params, missing)):
-                self._chunks[row[0]] = self._chunk(row)
+                self._chunks[row[0]] = self.chunk_from_row(row)
         found = []
         for chunk_id in wanted:
             if (chunk := resident.get(chunk_id)) is not None:
@@ -177,7 +175,7 @@ class Corpus(CollectionReader):
         """
         rng = rng or random.Random()
         excluded = set(exclude)
-        if await self._estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
+        if await self.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
             candidates = [i for i in await self._ids_with_min_chars(min_chars) if i not in excluded]
             return rng.sample(candidates, min(k, len(candidates)))
         return await self._sample_pages(k, excluded, min_chars, rng)
@@ -289,14 +287,14 @@ class Corpus(CollectionReader):
         """Rows ordered by the store's distance to `target`.
 
         Up to `exact_search_limit` rows the search is exact (index scans off, ties broken by id), so
-        the same store always gives the same neighbours and recorded runs replay request for request;
-        an HNSW index is approximate and its graph differs from build to build. Larger tables use
+        the same store always gives the same neighbours and runs answered from recorded calls repeat
+        request for request; an HNSW index is approximate and its graph differs from build to build. Larger tables use
         the index.
         """
         layout = self.layout
-        exact = await self._estimated_rows() <= self.exact_search_limit
+        exact = await self.estimated_rows() <= self.exact_search_limit
         excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
-        usable = sql.SQL(" AND {}").format(self._within_byte_bound())
+        usable = sql.SQL(" AND {}").format(self.within_byte_bound())
         query = sql.SQL(
             "SELECT {cols}, {emb} {op} {target} FROM {table} WHERE {scope} AND {embedded}{excluded}{usable}"
             " ORDER BY {emb} {op} {target}{tie_break} LIMIT %s"
@@ -304,7 +302,7 @@ class Corpus(CollectionReader):
             cols=self._columns(),
             emb=layout.embedding_column,
             op=layout.operator,
-            embedded=self._embedded(),
+            embedded=self.embedded_only(),
             target=target,
             table=layout.table,
             scope=layout.scope,
@@ -328,7 +326,7 @@ class Corpus(CollectionReader):
             if key in seen:
                 continue
             seen.add(key)
-            hits.append(Hit(chunk=self._chunk(row), distance=float(row[3])))
+            hits.append(Hit(chunk=self.chunk_from_row(row), distance=float(row[3])))
             if len(hits) == n:
                 break
         return hits

@@ -104,7 +104,7 @@ def state_url(settings: Settings) -> str:
 def in_schema(url: str, schema: str) -> str:
     """`url` as a connection string whose sessions find and create unqualified tables in `schema` only.
 
-    Options the URL sets already are kept; LangGraph's savers and triad's run store then use the
+    Options the URL sets already are kept; LangGraph's savers and triad's run ledger then use the
     same unqualified names in a schema of their own.
     """
     options = str(conninfo_to_dict(url).get("options") or "")

@@ -11,6 +11,7 @@ A local model's weights load on the first text it embeds, and nothing is ever fe
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import json
@@ -165,8 +166,9 @@ class DeferredEmbeddings(Embeddings):
                 self._model = load_embeddings(self.spec, self._keys)
             return self._model
 
-    @property
+    @functools.cached_property
     def dimension(self) -> int:
+        """The model's dimension, found once (a hosted model is asked with one probe text)."""
         return embedding_dimension(self.model)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:

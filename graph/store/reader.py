@@ -80,7 +80,7 @@ class CollectionReader:
             id=layout.id_column, text=layout.text_column, meta=layout.metadata
         )
 
-    def _embedded(self) -> sql.Composable:
+    def embedded_only(self) -> sql.Composable:
         """Rows with an embedding of the collection's dimension (a pending or failed embedding job leaves
         none; a plain `vector` column may hold other dimensions, which no query can compare)."""
         emb = self.layout.embedding_column
@@ -132,7 +132,7 @@ class CollectionReader:
                 await cursor.execute(query, params)
                 return await cursor.fetchall()
 
-    def _within_byte_bound(self) -> sql.Composable:
+    def within_byte_bound(self) -> sql.Composable:
         """Texts whose byte length could still hold at most `max_chars` characters (4 bytes each at most).
 
         The byte length of a stored text is read without decompressing it, unlike its character
@@ -153,11 +153,11 @@ class CollectionReader:
             text=text,
             blank=sql.Literal(WHITESPACE),
             most=sql.Literal(int(self.max_chars)),
-            embedded=self._embedded(),
+            embedded=self.embedded_only(),
         )
 
     @staticmethod
-    def _chunk(row: Sequence[Any]) -> Chunk:
+    def chunk_from_row(row: Sequence[Any]) -> Chunk:
         metadata = row[2] if isinstance(row[2], dict) else {}
         return Chunk(id=row[0], text=row[1], metadata=metadata)
 
@@ -193,7 +193,7 @@ class CollectionReader:
             most=sql.Literal(int(self.max_chars)),
             text=layout.text_column,
             blank=sql.Literal(WHITESPACE),
-            embedded=self._embedded(),
+            embedded=self.embedded_only(),
             table=layout.table,
             scope=layout.scope,
         )
@@ -263,7 +263,7 @@ class CollectionReader:
                 f"{model_dimension}-d; pass --embedding with the model that filled the collection"
             )
 
-    async def _estimated_rows(self) -> float:
+    async def estimated_rows(self) -> float:
         """Planner's row estimate of the underlying table, read once (exact counts scan)."""
         if self._rows_estimate is None:
             query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)")
@@ -289,7 +289,7 @@ class CollectionReader:
 
     async def _sample_pages(self, k: int, excluded: set[str], min_chars: int, rng: random.Random) -> list[str]:
         layout = self.layout
-        table_rows = await self._estimated_rows()
+        table_rows = await self.estimated_rows()
         # Fraction of the collection in a shared (legacy) table, to size the page sample.
         share = max(await self.count() / table_rows, 1e-6) if layout.kind == "legacy" else 1.0
         percent = min(100.0, 100.0 * 4 * (k + 8) / (table_rows * share))

@@ -107,7 +107,7 @@ async def load_vector_index(
 ) -> tuple[VectorIndex | None, dict[str, Chunk]]:
     """The collection's vectors in memory when search is exact and they take at most `vector_budget` bytes, with
     its usable chunks when their texts take at most `text_budget`; (None, {}) where SQL must serve."""
-    rows_estimate = await reader._estimated_rows()
+    rows_estimate = await reader.estimated_rows()
     if rows_estimate > exact_search_limit:
         return None, {}
     if rows_estimate * await reader.dimension() * 4 > vector_budget:
@@ -116,14 +116,14 @@ async def load_vector_index(
     async with reader.pool.connection() as conn:
         cursor = await conn.execute(
             sql.SQL("SELECT pg_typeof({emb})::oid FROM {table} WHERE {scope} AND {embedded} LIMIT 1").format(
-                emb=layout.embedding_column, table=layout.table, scope=layout.scope, embedded=reader._embedded()
+                emb=layout.embedding_column, table=layout.table, scope=layout.scope, embedded=reader.embedded_only()
             ),
             layout.scope_params,
         )
         (type_oid,) = await cursor.fetchone() or (None,)
         if type_oid is None:
             return None, {}
-        oversize = sql.SQL("NOT {}").format(reader._within_byte_bound())
+        oversize = sql.SQL("NOT {}").format(reader.within_byte_bound())
         cursor = await conn.execute(
             sql.SQL(
                 "SELECT coalesce(sum(octet_length({text})), 0) FROM {table} WHERE {scope} AND NOT {oversize}"
@@ -140,7 +140,7 @@ async def load_vector_index(
             id=layout.id_column,
             oversize=oversize,
             emb=layout.embedding_column,
-            embedded=reader._embedded(),
+            embedded=reader.embedded_only(),
             texts=sql.SQL(", {}, {}").format(layout.text_column, layout.metadata) if with_texts else sql.SQL(""),
             table=layout.table,
             scope=layout.scope,
@@ -150,4 +150,4 @@ async def load_vector_index(
     index = await asyncio.to_thread(VectorIndex.from_rows, rows, layout.distance)
     if index is None or not with_texts:
         return index, {}
-    return index, {row[0]: reader._chunk((row[0], row[3], row[4])) for row in rows if not row[1]}
+    return index, {row[0]: reader.chunk_from_row((row[0], row[3], row[4])) for row in rows if not row[1]}

@@ -25,6 +25,7 @@ from typing import Any
 
 import psycopg
 
+from graph.config.logs import configure_logging
 from graph.store.database import in_schema
 from state.record import DatasetRecord
 
@@ -82,6 +83,7 @@ def run_cli(
                     thread.submit(main, list(args)).result()
         except SystemExit as stop:
             code = stop.code
+    configure_logging(level="warning")  # the command bound its log to the captured stderr; the tests' own again
     if isinstance(code, str):  # sys.exit("message") prints the message and exits with 1
         stderr.write(code + "\n")
         code = 1

@@ -1,7 +1,7 @@
 """A plausible script: answers like a cautious model would, from what each prompt holds.
 
 A bridge from entities the chunks really share, questions built from the chunks' section headings,
-judges that accept well-formed drafts. The demo recorded file, the run benchmark and the command tests
+judges that accept well-formed drafts. The demo's recorded calls, the run benchmark and the command tests
 use it.
 """
 

@@ -230,9 +230,3 @@ class _StructuredReplies(Runnable[Any, Any]):
         if error is not None:
             raise error
         return parsed
-
-
-# -- a plausible script ------------------------------------------------------------------------
-# Answers like a cautious model would, from what each prompt holds: a bridge from entities the
-# chunks really share, questions built from the chunks' section headings, judges that accept
-# well-formed drafts. The demo recorded file, the run benchmark and the command tests use it.

@@ -1,4 +1,4 @@
-"""`python -m graph.run` as a user runs it: offline replay of the demo, record then replay, errors."""
+"""`python -m graph.run` as a user runs it: the demo offline from recorded calls, recording, errors."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def read_jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def test_the_readme_demo_run_completes_offline_from_the_replay_file(pg_url: str, tmp_path: Path) -> None:
+def test_the_readme_demo_run_completes_offline_from_recorded_calls(pg_url: str, tmp_path: Path) -> None:
     runs = tmp_path / "runs"
     result = run_cli(
         "graph.run",
@@ -65,7 +65,7 @@ def test_the_readme_demo_run_completes_offline_from_the_replay_file(pg_url: str,
     assert DEMO_COLLECTION in result.stderr
 
 
-def test_record_then_replay_through_the_command_gives_the_same_records(
+def test_record_then_answer_from_the_recording_gives_the_same_records(
     pg_url: str, demo_slice: str, tmp_path: Path
 ) -> None:
     recording = tmp_path / "calls.jsonl"
@@ -143,7 +143,7 @@ def test_no_api_key_exits_2_at_once_with_one_line(tmp_path: Path) -> None:
     assert_one_line_error(result, "GOOGLE_API_KEY", "--llm")
 
 
-def test_replay_miss_names_the_request(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
+def test_a_request_the_recording_lacks_is_named(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     result = run_cli(

@@ -1,4 +1,4 @@
-"""The model gateway with scripted models: schema retries, transient errors, accounting, record/replay."""
+"""The model gateway with scripted models: schema retries, transient errors, accounting, recorded calls."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_an_unreachable_provider_stops_the_run_before_minutes_of_retries() -> No
     assert len(model.calls) == 2
 
 
-def test_record_then_replay_gives_identical_outputs(tmp_path: Path) -> None:
+def test_answers_from_a_recording_are_identical_to_the_recorded_ones(tmp_path: Path) -> None:
     record_file = tmp_path / "calls.jsonl"
     model = ScriptedChatModel(script={"Verdict": ["not json", OK, {"accepted": False, "reason": "ambiguous"}]})
     recording = gateway_for(model, record_path=record_file)

@@ -63,6 +63,9 @@ def test_funnel_counts_outcomes_rejections_per_judge_and_costs() -> None:
     ("options", "named"),
     [
         ({"count": 0}, "--count"),
+        ({"hops": 7}, "--hops"),
+        ({"types": ("comparison", "trivia")}, "--types"),
+        ({"binary": "maybe"}, "--binary"),
         ({"max_revisions": -1}, "--max-revisions"),
         ({"dedup_threshold": 1.5}, "--dedup-threshold"),
         ({"unanswerable_share": -0.1}, "--unanswerable-share"),

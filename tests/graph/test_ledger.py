@@ -18,14 +18,14 @@ COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
 INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
 
 
-def with_store(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **connect: Any) -> Any:
+def with_ledger(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **connect: Any) -> Any:
     async def main() -> Any:
         async with AsyncConnectionPool(url, min_size=1, max_size=4, kwargs={"autocommit": True, **connect}) as pool:
-            store = RunLedger(pool, lease_seconds=30)
-            await store.setup()
+            ledger = RunLedger(pool, lease_seconds=30)
+            await ledger.setup()
             run_id = f"claims-{uuid.uuid4().hex[:8]}"
-            await store.create_run(run_id, {})
-            return await body(store, run_id)
+            await ledger.create_run(run_id, {})
+            return await body(ledger, run_id)
 
     return asyncio.run(main())
 
@@ -33,14 +33,14 @@ def with_store(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **con
 def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
     cells = [COMPARISON, INTERSECTION]
 
-    async def body(store: RunLedger, run_id: str) -> list[Slot | None]:
-        slots = [await store.claim(run_id, cells, "w") for _ in range(3)]
+    async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:
+        slots = [await ledger.claim(run_id, cells, "w") for _ in range(3)]
         assert slots[0] is not None and slots[1] is not None
-        await store.complete(Completion(slots[0], "accepted", {"id": "a"}, None, {}))
-        await store.complete(Completion(slots[1], "rejected", None, {"reason": "r"}, {}))
-        return [*slots, await store.claim(run_id, cells, "w")]
+        await ledger.complete(Completion(slots[0], "accepted", {"id": "a"}, None, {}))
+        await ledger.complete(Completion(slots[1], "rejected", None, {"reason": "r"}, {}))
+        return [*slots, await ledger.claim(run_id, cells, "w")]
 
-    slots = with_store(pg_url, body)
+    slots = with_ledger(pg_url, body)
     assert all(slot is not None and slot.fresh for slot in slots)
     # Nothing accepted yet: both cells are as far from their quota, and the first listed wins the tie
     # until it has as many running as it needs.
@@ -54,48 +54,48 @@ def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
 
 
 def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_url: str) -> None:
-    async def body(store: RunLedger, run_id: str) -> list[Any]:
+    async def body(ledger: RunLedger, run_id: str) -> list[Any]:
         cells = [COMPARISON]
-        opened = [await store.claim(run_id, cells, "w") for _ in range(3)]
+        opened = [await ledger.claim(run_id, cells, "w") for _ in range(3)]
         first, second = opened[0], opened[1]
         assert first is not None and second is not None
-        await store.complete(Completion(first, "rejected", None, {"reason": "r"}, {}))  # reopens one place
-        reopened = await store.claim(run_id, cells, "w")
+        await ledger.complete(Completion(first, "rejected", None, {"reason": "r"}, {}))  # reopens one place
+        reopened = await ledger.claim(run_id, cells, "w")
         assert reopened is not None
-        await store.complete(Completion(second, "rejected", None, {"reason": "r"}, {}))
-        return [opened[2], reopened, await store.claim(run_id, cells, "w")]
+        await ledger.complete(Completion(second, "rejected", None, {"reason": "r"}, {}))
+        return [opened[2], reopened, await ledger.claim(run_id, cells, "w")]
 
-    full, reopened, capped = with_store(pg_url, body)
+    full, reopened, capped = with_ledger(pg_url, body)
     assert full is None  # two running for a quota of two
     assert reopened is not None and reopened.n == 2
     assert capped is None  # three started: the cap, though the cell is short
 
 
 def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> None:
-    async def body(store: RunLedger, run_id: str) -> tuple[Slot | None, Slot | None]:
-        slot = await store.claim(run_id, [INTERSECTION], "dead-worker")
+    async def body(ledger: RunLedger, run_id: str) -> tuple[Slot | None, Slot | None]:
+        slot = await ledger.claim(run_id, [INTERSECTION], "dead-worker")
         assert slot is not None and slot.fresh
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(
                 "UPDATE triad_samples SET lease_until = now() - interval '1 second' WHERE run_id = %s", (run_id,)
             )
-        return await store.claim(run_id, [INTERSECTION], "live-worker"), await store.claim(
+        return await ledger.claim(run_id, [INTERSECTION], "live-worker"), await ledger.claim(
             run_id, [INTERSECTION], "live-worker"
         )
 
-    reclaimed, opened = with_store(pg_url, body)
+    reclaimed, opened = with_ledger(pg_url, body)
     assert reclaimed is not None and (reclaimed.n, reclaimed.fresh) == (0, False)  # continues from checkpoints
     assert opened is not None and (opened.n, opened.fresh) == (1, True)
 
 
 @pytest.mark.parametrize("isolation", ["read committed", "repeatable read"])
 def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation: str) -> None:
-    async def body(store: RunLedger, run_id: str) -> list[Slot | None]:
-        return list(await asyncio.gather(*(store.claim(run_id, [INTERSECTION], f"w{i}") for i in range(10))))
+    async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:
+        return list(await asyncio.gather(*(ledger.claim(run_id, [INTERSECTION], f"w{i}") for i in range(10))))
 
     # A server whose default isolation is stricter than READ COMMITTED changes nothing.
     level = isolation.replace(" ", "\\ ")  # a space in a libpq option is escaped
-    slots = with_store(pg_url, body, options=f"-c default_transaction_isolation={level}")
+    slots = with_ledger(pg_url, body, options=f"-c default_transaction_isolation={level}")
     opened = [slot for slot in slots if slot is not None]
     assert len(opened) == INTERSECTION.quota
     assert sorted(slot.n for slot in opened) == [0, 1, 2, 3]
@@ -104,21 +104,21 @@ def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation
 def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) -> None:
     cells = [COMPARISON]
 
-    async def body(store: RunLedger, run_id: str) -> tuple[Any, ...]:
-        first, second = await store.claim(run_id, cells, "w"), await store.claim(run_id, cells, "w")
+    async def body(ledger: RunLedger, run_id: str) -> tuple[Any, ...]:
+        first, second = await ledger.claim(run_id, cells, "w"), await ledger.claim(run_id, cells, "w")
         assert first is not None and second is not None
-        full = await store.claim(run_id, cells, "w")  # two running for a quota of two
+        full = await ledger.claim(run_id, cells, "w")  # two running for a quota of two
         rejected = Completion(first, "rejected", None, {"reason": "r"}, {"outcome": "rejected"})
-        reopened = await store.claim(run_id, cells, "w", completing=rejected)
+        reopened = await ledger.claim(run_id, cells, "w", completing=rejected)
         record = {"id": "b", "question": "Q?", "difficulty": "hard", "n_relevant": 2, "temporal": False, "contexts": [],
                   "supporting": [{"id": "s", "text": "t", "metadata": {"source": "a.html"}}]}  # fmt: skip
         accepted = Completion(second, "accepted", record, None, {"outcome": "accepted"})
-        after_accepted = await store.claim(run_id, cells, "w", completing=accepted)
-        finished = await store.finished(run_id)
-        lines = [pair async for batch in store.file_lines(run_id, [row["n"] for row in finished]) for pair in batch]
+        after_accepted = await ledger.claim(run_id, cells, "w", completing=accepted)
+        finished = await ledger.finished(run_id)
+        lines = [pair async for batch in ledger.file_lines(run_id, [row["n"] for row in finished]) for pair in batch]
         return full, reopened, after_accepted, finished, lines
 
-    full, reopened, after_accepted, finished, lines = with_store(pg_url, body)
+    full, reopened, after_accepted, finished, lines = with_ledger(pg_url, body)
     assert full is None
     # The rejection is counted by the claim it rode with: the place it gave back opens at once.
     assert reopened is not None and reopened.n == 2
@@ -138,21 +138,21 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
 def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_url: str) -> None:
     cells = [CellPlan("comparison", False, 7, 21)]
 
-    async def body(store: RunLedger, run_id: str) -> tuple[list[int], list[str]]:
+    async def body(ledger: RunLedger, run_id: str) -> tuple[list[int], list[str]]:
         for _ in range(7):
-            slot = await store.claim(run_id, cells, "w")
+            slot = await ledger.claim(run_id, cells, "w")
             assert slot is not None
-            await store.complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
+            await ledger.complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
         sizes, ids = [], []
-        async for batch in store.file_lines(run_id, list(range(7)), batch=3):
+        async for batch in ledger.file_lines(run_id, list(range(7)), batch=3):
             sizes.append(len(batch))
             ids.extend(record["id"] for record, _ in batch)
         # Only the slots asked for: a sample another worker finishes meanwhile waits for the next rewrite.
-        some = [record["id"] async for batch in store.file_lines(run_id, [5, 1, 3]) for record, _ in batch]
-        examples = [record["id"] for record in await store.accepted_records(run_id, [6, 2, 4], 2)]
+        some = [record["id"] async for batch in ledger.file_lines(run_id, [5, 1, 3]) for record, _ in batch]
+        examples = [record["id"] for record in await ledger.accepted_records(run_id, [6, 2, 4], 2)]
         return sizes, ids, some, examples
 
-    sizes, ids, some, examples = with_store(pg_url, body)
+    sizes, ids, some, examples = with_ledger(pg_url, body)
     assert sizes == [3, 3, 1]
     assert ids == [f"r{n}" for n in range(7)]
     assert some == ["r1", "r3", "r5"] and examples == ["r2", "r4"]
@@ -172,29 +172,29 @@ class ListCorpus:
 def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other_workers(pg_url: str) -> None:
     ids = [f"c{i:02}" for i in range(30)]
 
-    async def draws(store: RunLedger, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
+    async def draws(ledger: RunLedger, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
         if taken:
-            await store.claim_seeds(run_id, taken)  # another worker's
-        pool = RunSeeds(ListCorpus(ids), ledger=store, run_id=run_id, seed=5, batch=batch)
+            await ledger.claim_seeds(run_id, taken)  # another worker's
+        pool = RunSeeds(ListCorpus(ids), ledger=ledger, run_id=run_id, seed=5, batch=batch)
         drawn = [await pool.draw(min_chars=0) for _ in range(12)]
-        return drawn, await store.used_seeds(run_id)
+        return drawn, await ledger.used_seeds(run_id)
 
-    single, _ = with_store(pg_url, lambda store, run_id: draws(store, run_id, 1, []))
-    batched, recorded = with_store(pg_url, lambda store, run_id: draws(store, run_id, 8, []))
+    single, _ = with_ledger(pg_url, lambda ledger, run_id: draws(ledger, run_id, 1, []))
+    batched, recorded = with_ledger(pg_url, lambda ledger, run_id: draws(ledger, run_id, 8, []))
     assert batched == single and len(set(single)) == 12
     assert set(batched) <= recorded and len(recorded) == 16  # two batches of eight recorded
     # A seed another worker of the run holds already is passed over.
     others = [single[2], single[5]]
-    shared, _ = with_store(pg_url, lambda store, run_id: draws(store, run_id, 8, others))
+    shared, _ = with_ledger(pg_url, lambda ledger, run_id: draws(ledger, run_id, 8, others))
     assert not set(shared) & set(others)
     assert shared[:4] == [single[0], single[1], single[3], single[4]]
     assert len(set(shared)) == 12
 
 
 def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
-    async def body(store: RunLedger, run_id: str) -> list[str | None]:
-        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=store, run_id=run_id, used={"b"}, seed=1, batch=8)
+    async def body(ledger: RunLedger, run_id: str) -> list[str | None]:
+        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=ledger, run_id=run_id, used={"b"}, seed=1, batch=8)
         return [await pool.draw(min_chars=0) for _ in range(3)]
 
-    drawn = with_store(pg_url, body)
+    drawn = with_ledger(pg_url, body)
     assert sorted(drawn[:2]) == ["a", "c"] and drawn[2] is None  # type: ignore[type-var]
