@@ -95,9 +95,14 @@ async def propose_with_llm(state: SampleState, runtime: Runtime[Context]) -> Upd
     )
     proposal, call = await ports.llm.ask("generator", BridgeProposal, messages, node="propose_bridge")
     entities = {labels[item.chunk]["id"]: item.entities for item in proposal.entities if item.chunk in labels}
-    named = [labels[label] for label in dict.fromkeys(proposal.chunks) if label in labels]
-    update: Update = {"llm_calls": [call], "proposal": {"topic": proposal.topic, "entities": entities}}
     topic = proposal.topic.strip()
+    # A listed chunk that does not mention the topic (as match_bridge matches: whole words) cannot carry it.
+    named = [
+        labels[label]
+        for label in dict.fromkeys(proposal.chunks)
+        if label in labels and mentions(labels[label]["text"], topic)
+    ]
+    update: Update = {"llm_calls": [call], "proposal": {"topic": proposal.topic, "entities": entities}}
     if topic and len(named) >= hops_of(state):
         # The seed leads when it is among the named chunks: it is what the sample was drawn from.
         ordered = sorted(named, key=lambda chunk: chunk["id"] != state["seed"]["id"])

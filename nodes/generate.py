@@ -45,6 +45,7 @@ def style_update(style: Style) -> Update:
 def _shared_fields(state: SampleState, style: Style = None) -> dict[str, str]:
     return {
         "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]],
+        "question_type": ("yes/no " if state["binary"] else "") + state["question_type"],
         "binary_instruction": generate.BINARY_INSTRUCTIONS[state["binary"]],
         "role": asker(state, style),
         "hops": str(len(state["supporting"])),
@@ -96,6 +97,7 @@ def draft_from(reply: QuestionDraft, state: SampleState, *, origin: str, revisio
         origin=origin,  # type: ignore[typeddict-item]
         revision=revision,
         construction=construction_of(reply, state),
+        plan=reply.plan.strip(),
     )
 
 

@@ -32,8 +32,10 @@ from state.usage import CallRecord
 
 #: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
 DIMENSION_FIXES = {
-    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every entity named",
-    "multi_hop": "make it need every supporting chunk; no chunk, and no set of all chunks but one, may answer it",
+    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every entity named, "
+    "with the answer the chunks give",
+    "multi_hop": "make it one question that needs every supporting chunk; no chunk, and no set of all chunks but "
+    "one, may answer it",
     "unambiguous": "give it one reading and exactly one answer that the chunks support",
 }
 
@@ -57,7 +59,7 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(
-            question_type=state["question_type"],
+            type_definition=quality_prompt.TYPE_DEFINITIONS[state["question_type"]],
             binary="yes" if state["binary"] else "no",
             hops=hops,
             labels=joined(letter_labels(hops)),

@@ -44,6 +44,21 @@ _META_REFERENCES = (
     re.compile(rf"\b(?:the|this)\s+{_TEXT}\s+(?:says?|states?|mentions?|describes?|claims?|suggests?)\b", re.I),
     # "In the passage, which ..."
     re.compile(rf"^(?:in|from)\s+(?:the|this)\s+{_TEXT}\s*,", re.IGNORECASE),
+    # Phrases that can only point back at the material: "mentioned above", "described here", "listed below".
+    re.compile(
+        r"\b(?:mentioned|described|listed|named|stated|given|discussed|cited|quoted)\s+(?:above|below|here|earlier)\b"
+        r"|\bthe\s+(?:aforementioned|abovementioned|above-mentioned)\b",
+        re.IGNORECASE,
+    ),
+)
+# Words a question opens with.
+_INTERROGATIVE = r"(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|could)"
+# ", and what is ...?": a second question joined to the first, with an answer of its own. A clause such as
+# "and where Y died" (no auxiliary after the wh-word) is part of one question and passes.
+_SECOND_QUESTION = re.compile(
+    r",\s*and\s+(?:what|which|who|whom|whose|when|where|why|how)\s+"
+    r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|many|much|long|often|old|large)\b",
+    re.IGNORECASE,
 )
 # A question opening with one of these words, not followed by a name ("It Follows", "Her Majesty's
 # Theatre"), points at something it never named.
@@ -90,12 +105,21 @@ def names(text: str, phrase: str) -> bool:
     return _contains(rest[rest.find(" ") + 1 :] if " " in rest else "", without, fold=False)
 
 
+def _words(phrase: str) -> set[str]:
+    """A phrase's words, case-folded, without articles."""
+    return {word for word in re.findall(r"[^\W_]+", phrase.casefold()) if word not in ("the", "a", "an")}
+
+
 def same_entity(answer: str, entity: str) -> bool:
-    """Whether an answer is the entity: equal once bare, or one names the other as whole words."""
+    """Whether an answer is the entity: equal once bare, one names the other as whole words, or one's words
+    all stand among the other's ("the formation of The Black Keys" is "the formation of the band The Black Keys")."""
     bare_answer, bare_entity = _bare(answer), _bare(entity)
     if not bare_answer or not bare_entity:
         return False
-    return bare_answer == bare_entity or names(answer, entity) or names(entity, answer)
+    if bare_answer == bare_entity or names(answer, entity) or names(entity, answer):
+        return True
+    answer_words, entity_words = _words(answer), _words(entity)
+    return bool(answer_words and entity_words) and (answer_words <= entity_words or entity_words <= answer_words)
 
 
 def stated_alternatives(question: str) -> list[str]:
@@ -216,6 +240,15 @@ def lint_problems(
                 "meta_reference",
                 f"the question refers to the material it was written from ({meta!r}); "
                 "ask about the subject itself, naming its entities",
+            )
+        )
+    second = _SECOND_QUESTION.search(question)
+    if second and re.match(rf"{_INTERROGATIVE}\b", question, re.IGNORECASE):
+        problems.append(
+            (
+                "two_questions",
+                f"the question asks two things ({second.group(0).strip(', ')!r} starts a second question with an "
+                "answer of its own); ask one question whose answer combines the facts of every chunk",
             )
         )
     pronoun = _opening_pronoun(question)

@@ -6,11 +6,15 @@ RULES = """Every question you write must meet all of these requirements.
    question must make sense to someone who has never seen the chunks. Name at least one explicit
    anchor entity (a person, organisation, product, place, event, work, parameter, ...). Never refer
    to the material itself ("according to the text", "in the provided context", "the passage", "the
-   document above") and never use a pronoun or generic phrase ("it", "they", "the company", "this
-   setting") whose referent the question does not name.
-2. It is multi-hop: answering it needs every supporting chunk. Before you reply, test each chunk in
+   document above", "mentioned above", "described here", "listed below", "in this collection") and
+   never use a pronoun or generic phrase ("it", "they", "the company", "this setting") whose referent
+   the question does not name; a pronoun whose referent the question names is fine.
+2. It is multi-hop: answering it needs every supporting chunk. In your plan, test each chunk in
    turn: if the question could be answered without that chunk (from any one chunk alone, or, with
    more than two chunks, from all the others without it), rewrite the question.
+   It is one question, not two: the chunks' facts combine into ONE answer. Two questions joined by
+   "and" ("Which setting controls X, and what is its default?"), each answered by a different chunk,
+   are two single-hop questions, not a multi-hop one.
 3. It is concise and clear: one sentence where possible, no filler words.
 4. It does not leak its answer: the question neither states the answer nor copies a phrase from the
    chunks that gives the answer away. (In a comparison, naming the compared alternatives is the
@@ -20,6 +24,12 @@ RULES = """Every question you write must meet all of these requirements.
    question has only one reasonable reading.
 7. Everything comes from the chunks: use no outside knowledge, invent no facts, and do not infer a
    relation the chunks do not state.
+8. A yes/no answer rests on facts the chunks state. A "No" needs a stated fact that contradicts the
+   question (a different date, value, place, ...), never a fact the chunks leave out.
+
+Reply with your plan first: the fact you take from each chunk (by its label) and how they combine
+into the one answer. Then the question, the answer and the construction fields below; every field is
+required (write an empty list where a field does not apply).
 
 Also report how you built the question:
 - comparison: compared_entities, the entities you compared, one per chunk, written exactly as the
@@ -30,7 +40,7 @@ Also report how you built the question:
 """
 
 REPLY_FORMAT = (
-    'Reply with JSON only: {"question": str, "answer": str, "compared_entities": [str], '
+    'Reply with JSON only: {"plan": str, "question": str, "answer": str, "compared_entities": [str], '
     '"hidden_entities": [{"entity": str, "chunk": label}]}.\n'
 )
 
@@ -41,8 +51,8 @@ TYPE_INSTRUCTIONS = {
         "entity (a date, size, count, rank, place, duration, role, achievement, ...). No chunk may state the "
         "result of the comparison: it must be worked out from the chunks together. Name every compared "
         'entity in the question. Shape: "Which was founded earlier, X or Y?" (with three chunks: "Which of '
-        'X, Y and Z ...?"); the answer is then one of the named alternatives, written as the question names it. '
-        'As a yes/no question: "Was X founded before Y?"'
+        'X, Y and Z ...?"); when it is not a yes/no question, the answer is one of the named alternatives, '
+        'written as the question names it. As a yes/no question: "Was X founded before Y?" (answered Yes or No)'
     ),
     "intersection": (
         "Question type: intersection (parallel retrieval). Each supporting chunk offers several candidate "
@@ -76,12 +86,17 @@ Supporting chunks: {hops} ({labels}); the question needs every one of them.
 Bridging topic: {bridge_topic}
 """
 
+#: The last line of a generation or revision request: the task again, after the long chunks.
+RESTATED = "Now write the plan, then one {question_type} question that needs every supporting chunk, as JSON.\n"
+
 USER = (
     TASK
     + """
 Supporting chunks:
 {chunks}
+
 """
+    + RESTATED
 )
 
 #: Appended to a generation or revision request with `--role-from-queries`: a real query's wording.

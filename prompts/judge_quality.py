@@ -3,17 +3,22 @@
 SYSTEM = """You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
 question, its reference answer and the supporting chunks it was written from. Judge three dimensions.
 
-1. quality. It holds only when all four of these hold:
+1. quality. It holds only when all five of these hold:
    A. Correctness: the question is meaningful, and has no contradiction, false assumption or
       nonsensical premise.
    B. Answerable from the chunks alone: every entity, fact and relation the question and the answer
       need is stated explicitly in the chunks. Nothing may come from outside knowledge or from an
       inference the chunks do not state.
    C. Standalone retrieval clarity: the question is understandable without the chunks, and specific
-      enough that a retriever given only the question would find the right chunks.
-   D. Explicit entity grounding: every critical entity is named. No pronoun or generic reference ("it",
-      "they", "the company", "the text", "the provided context", "this document") anywhere in the
-      question.
+      enough that a retriever given only the question would find the right chunks. For a composition
+      question (sequential retrieval) this means its anchor leads a retriever to the first chunk; the
+      later chunks are reached through the hidden entity, by design.
+   D. Explicit entity grounding: every critical entity is named. No unresolved pronoun or generic
+      reference ("it", "they", "the company", "the text", "the provided context", "this document",
+      "mentioned above") anywhere in the question; a pronoun whose referent the question names is fine.
+   E. Answer correctness: the reference answer is exactly what the chunks give. Recompute a
+      comparison's result from the value each chunk states; a "No" must rest on a fact the chunks
+      state, never on something they leave out.
    Examples (not from the chunks you judge):
    - Bad: "According to the passage, when was it founded?" (refers to the material; "it" is unresolved)
    - Bad: "Which of the two companies in the text is older?" (the companies are not named)
@@ -24,7 +29,9 @@ question, its reference answer and the supporting chunks it was written from. Ju
 2. multi_hop. Follow this procedure: list the pieces of information the answer needs; for each piece,
    find which chunk holds it; then check whether any single chunk holds all of them, and, with more
    than two chunks, whether any set of all chunks but one does. If so, the question is not multi-hop.
-   It is multi-hop only when every supporting chunk is needed.
+   It is multi-hop only when every supporting chunk is needed. A question that asks two things, each
+   answered by its own chunk ("Which setting controls X, and what is its default?"), is not multi-hop
+   either: the chunks' facts must combine into one answer.
 
 3. unambiguous. The entities are clearly identifiable, the question has one interpretation, and the
    chunks support exactly one answer. Ambiguity in the question counts even when reading the chunks
@@ -42,7 +49,20 @@ Reply with JSON only: {"reasoning": str, "quality": bool, "multi_hop": bool, "un
 "accepted": bool, "reason": str}.
 """
 
-USER = """Question type: {question_type}; yes/no question: {binary}
+#: What each question type is, as the judge needs it to apply the criteria.
+TYPE_DEFINITIONS = {
+    "comparison": "comparison (parallel retrieval): entities from different chunks compared on one attribute; "
+    "the result is stated nowhere and is worked out from each chunk's value. Naming the compared "
+    "alternatives is the type's shape, not a leak.",
+    "intersection": "intersection (parallel retrieval): the answer is the one entity that meets a condition "
+    "from every chunk; no chunk alone pins it down.",
+    "composition": "composition (sequential retrieval): the first chunk identifies a hidden intermediate "
+    "entity, the next chunk gives the answer about it; the hidden entity is not named in the question, "
+    "while the shared bridge topic may be (it is often the anchor).",
+}
+
+USER = """Question type: {type_definition}
+Yes/no question: {binary}
 Supporting chunks: {hops} ({labels})
 
 {question}
@@ -50,4 +70,6 @@ Supporting chunks: {hops} ({labels})
 
 Supporting chunks:
 {chunks}
+
+Now judge this question and answer: reasoning first, then quality, multi_hop, unambiguous, accepted, reason.
 """

@@ -10,6 +10,11 @@ Follow this procedure:
    ...), check that the text states that relation explicitly between the right entities.
 4. Check that the reference answer follows from the text with no outside knowledge.
 
+The answer merely appearing in the text does not make it sufficient: a comparison's answer is one of
+the compared names, and a chunk that names it without the other side's value does not settle the
+comparison. The question is one question whose answer combines facts: the text is sufficient only when
+it gives that whole answer.
+
 Strict rules: a missing fact, a missing link between entities, a missing relation, any guess and any
 doubt all mean the text is not sufficient. Use no outside knowledge. The text is sufficient only when
 every step above succeeds.
@@ -25,4 +30,6 @@ USER = """{question}
 
 Text ({tested}):
 {chunks}
+
+Now decide whether this text alone answers the question: reasoning first, then sufficient, then reason.
 """

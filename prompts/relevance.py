@@ -8,8 +8,9 @@ answer from the candidate alone; `care_batched` labels all candidates in one cal
 CARE_SYSTEM = """You label retrieved contexts for a question-answering dataset.
 You see a question, its reference answer, the complete list of supporting chunks the answer was built
 from, and one candidate context. Decide whether the candidate helps support the answer given that
-list: it is relevant when it states facts the answer depends on (the same facts as a supporting
-chunk, or a missing link between them). It is not relevant when it is only about the same subject.
+list: it is relevant when it states facts the answer depends on: the same facts a supporting chunk
+states, or a fact that connects the entities of two supporting chunks the way the answer needs. It is
+not relevant when it is only about the same subject.
 
 Reply with JSON only: {"relevant": bool, "reason": str}.
 """

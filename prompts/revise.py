@@ -1,6 +1,6 @@
 """revise_question: rewrite a rejected draft from the checks' feedback."""
 
-from prompts.generate import REPLY_FORMAT, RULES, TASK
+from prompts.generate import REPLY_FORMAT, RESTATED, RULES, TASK
 
 SYSTEM = (
     "You revise evaluation questions for retrieval-augmented generation systems. The checks rejected "
@@ -23,5 +23,7 @@ Feedback:
 
 Supporting chunks:
 {chunks}
+
 """
+    + RESTATED
 )

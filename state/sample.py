@@ -25,7 +25,7 @@ Judge = Literal["lint", "quality", "sufficiency", "unanswerable"]
 Difficulty = Literal["easy", "medium", "hard"]
 
 #: Who asks when a run names no role: general, so it fits any corpus.
-DEFAULT_ROLE = "a person looking for specific facts in this collection"
+DEFAULT_ROLE = "a person looking for specific facts"
 
 #: Supporting chunks a question may combine (SPEC 2.1).
 MIN_HOPS, MAX_HOPS = 2, 4
@@ -93,6 +93,8 @@ class Draft(TypedDict):
     """0 for the first draft, then 1, 2, ... per revision."""
     construction: NotRequired[Construction]
     """The generator's own account of the draft's construction."""
+    plan: NotRequired[str]
+    """The generator's plan, written before the question: which fact it took from which chunk."""
 
 
 class Verdict(TypedDict):

@@ -30,26 +30,32 @@ class HiddenEntity(BaseModel):
 
 
 class QuestionDraft(BaseModel):
-    """A question, its answer, and the facts of its own construction that later checks rely on."""
+    """The plan first, then the question, its answer, and the facts of its construction that later checks rely on.
 
+    Every field is required (the lists may be empty), and the plan comes first: a model without hidden
+    reasoning still works out which fact each chunk gives before it writes the question.
+    """
+
+    plan: str = Field(
+        description="Before the question: the fact you take from each chunk (by its label), how those facts "
+        "combine into one answer, and why no chunk alone (nor all chunks but one) gives that answer."
+    )
     question: str = Field(description="One self-contained question sentence.")
     answer: str = Field(description="The short factual answer.")
     compared_entities: list[str] = Field(
-        default_factory=list,
-        description="Comparison only: the entities compared, one per chunk, written as the question names them.",
+        description="Comparison: the entities compared, one per chunk, written as the question names them; "
+        "empty for the other types.",
     )
     hidden_entities: list[HiddenEntity] = Field(
-        default_factory=list,
-        description="Composition only: each intermediate entity of the chain (one for two chunks), never named "
-        "in the question, with the chunk that identifies it.",
+        description="Composition: each intermediate entity of the chain (one for two chunks), never named in the "
+        "question, with the chunk that identifies it; empty for the other types.",
     )
 
 
 class QualityVerdict(BaseModel):
-    """The quality judge's verdict: reasoning first, then one boolean per dimension."""
+    """The quality judge's verdict: reasoning first (required), then one boolean per dimension."""
 
     reasoning: str = Field(
-        default="",
         description="Step by step: each quality criterion, the pieces of information and the chunk holding "
         "each, the possible readings and answers.",
     )
@@ -63,16 +69,15 @@ class QualityVerdict(BaseModel):
 
 
 class SufficiencyVerdict(BaseModel):
-    """Whether the given text alone answers the question."""
+    """Whether the given text alone answers the question: reasoning first (required), then the verdict."""
 
     reasoning: str = Field(
-        default="",
         description="Each piece of information the question needs, and whether the text states it explicitly.",
     )
     sufficient: bool = Field(
         description="True only when the text alone states every needed fact and relation and yields the answer."
     )
-    reason: str = Field(default="", description="The missing fact or relation, or what makes the text enough.")
+    reason: str = Field(description="The missing fact or relation, or what makes the text enough.")
 
 
 class TemporalLabel(BaseModel):
@@ -149,10 +154,10 @@ class UnanswerableDraft(BaseModel):
 
 
 class UnanswerableVerdict(BaseModel):
-    """Whether a question is a fair unanswerable question, judged against the chunks a retriever returned for it."""
+    """Whether a question is a fair unanswerable question, judged against the chunks a retriever returned for it;
+    reasoning first (required)."""
 
     reasoning: str = Field(
-        default="",
         description="What the question asks for, then for each retrieved chunk whether it states it or settles it.",
     )
     plausible: bool = Field(
@@ -160,7 +165,6 @@ class UnanswerableVerdict(BaseModel):
         "entity named explicitly, in the collection's domain."
     )
     answered_by: list[str] = Field(
-        default_factory=list,
         description="Labels of the retrieved chunks that answer the question or settle it (e.g. by stating that "
         "its premise is false), alone or together; empty when none does.",
     )

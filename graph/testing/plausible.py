@@ -68,7 +68,7 @@ def propose(messages: list[BaseMessage]) -> dict[str, Any]:
     return {"topic": "", "chunks": [], "entities": listed}
 
 
-def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
+def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     text = prompt(messages)
     chunks = tagged(messages, "chunk")
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
@@ -100,6 +100,19 @@ def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
         "question": f'Which comes earlier in the PostgreSQL 15 manual, "{title_a}" or "{title_b}"?',
         "answer": earlier,
         "compared_entities": [title_a, title_b],
+    }
+
+
+def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
+    """A QuestionDraft reply: the plan first (which heading each chunk gives), every construction field."""
+    drafted = _question(messages)
+    plan = "A and B each give one section heading and number of the manual; the question combines both"
+    return {
+        "plan": plan,
+        "question": drafted["question"],
+        "answer": drafted["answer"],
+        "compared_entities": drafted.get("compared_entities", []),
+        "hidden_entities": drafted.get("hidden_entities", []),
     }
 
 

@@ -7,10 +7,30 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-GOOD_QUESTION = {
-    "question": "Which setting controls how often the autovacuum launcher wakes up, and what is its default?",
-    "answer": "autovacuum_naptime, 1 minute",
-}
+
+def drafted(question: str, answer: str, *, plan: str = "", compared: Any = (), hidden: Any = ()) -> dict[str, Any]:
+    """A QuestionDraft reply: its plan first, then the question, the answer and the construction fields."""
+    return {
+        "plan": plan or "chunk A gives one fact, chunk B the other; together they give the one answer",
+        "question": question,
+        "answer": answer,
+        "compared_entities": list(compared),
+        "hidden_entities": list(hidden),
+    }
+
+
+#: A multi-hop question of the demo slice: the setting is found through chunk A, its default through chunk B.
+GOOD_QUESTION = drafted(
+    "What is the default value of the setting that sets the minimum delay between autovacuum runs on any database?",
+    "1 minute",
+    plan="A: autovacuum_naptime sets the minimum delay between autovacuum runs; B: autovacuum_naptime defaults to "
+    "one minute. The setting is found through A, its default through B: one answer needing both.",
+)
+#: Two single-hop questions joined by "and": each chunk answers its own half.
+CONJUNCTION_QUESTION = drafted(
+    "Which setting controls how often the autovacuum launcher wakes up, and what is its default?",
+    "autovacuum_naptime, 1 minute",
+)
 ACCEPT = {
     "reasoning": "each chunk holds one needed fact",
     "quality": True,
@@ -19,8 +39,30 @@ ACCEPT = {
     "accepted": True,
     "reason": "",
 }
-NOT_SUFFICIENT = {"sufficient": False, "reason": "the other chunk's fact is missing"}
+NOT_SUFFICIENT = {
+    "reasoning": "the question needs the setting and its default; this text states only one of them",
+    "sufficient": False,
+    "reason": "the other chunk's fact is missing",
+}
 NOT_TEMPORAL = {"temporal": False, "reason": "no time reasoning"}
+
+#: The schemas whose first field is reasoning done before the verdict (or the generator's plan), with a reply each.
+THOUGHT_FIRST = {
+    "QuestionDraft": ("plan", GOOD_QUESTION),
+    "QualityVerdict": ("reasoning", ACCEPT),
+    "SufficiencyVerdict": ("reasoning", NOT_SUFFICIENT),
+    "UnanswerableVerdict": (
+        "reasoning",
+        {
+            "reasoning": "no retrieved chunk names who proposed the setting",
+            "plausible": True,
+            "answered_by": [],
+            "answerable": False,
+            "accepted": True,
+            "reason": "",
+        },
+    ),
+}
 
 
 def last_text(messages: list[BaseMessage]) -> str:
@@ -37,14 +79,11 @@ def relevant_if(word: str) -> Callable[[list[BaseMessage]], dict[str, Any]]:
     return label
 
 
-def question_about_chunk_a(messages: list[BaseMessage]) -> dict[str, str]:
+def question_about_chunk_a(messages: list[BaseMessage]) -> dict[str, Any]:
     """A distinct question per sample: it quotes the first words of supporting chunk A."""
     chunk_a = last_text(messages).split('<chunk label="A">\n', 1)[1]
     opening = " ".join(chunk_a.split()[:6])
-    return {
-        "question": f"Which setting does the manual section beginning '{opening}' describe?",
-        "answer": "autovacuum_naptime",
-    }
+    return drafted(f"Which setting does the manual section beginning '{opening}' describe?", "autovacuum_naptime")
 
 
 def bridge(topic: str, chunks: list[str], entities: dict[str, list[str]] | None = None) -> dict[str, Any]:

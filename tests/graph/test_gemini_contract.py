@@ -24,6 +24,7 @@ from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import gemini_schema
+from graph.testing.scripts import THOUGHT_FIRST
 from graph.testing.stubs.gemini import (
     gemini_error,
     gemini_finished,
@@ -75,7 +76,7 @@ def test_every_schema_triad_sends_is_one_gemini_takes() -> None:
     refused = {cls.__name__: unsupported_keywords(gemini_schema(cls)) for cls in models}
     assert refused == {cls.__name__: [] for cls in models}
     # What is dropped is only what Gemini refuses: pydantic's own schema uses `default`, which the stub refuses.
-    assert unsupported_keywords(schemas.QualityVerdict.model_json_schema())
+    assert unsupported_keywords(schemas.TemporalLabel.model_json_schema())
 
 
 def test_a_structured_call_with_cached_and_thinking_tokens_is_billed_as_gemini_bills_it(stub) -> None:  # noqa: ANN001
@@ -151,3 +152,14 @@ def test_a_base_url_for_one_role_only(stub) -> None:  # noqa: ANN001
     built = gateway("http://127.0.0.1:9", base_urls={"validator": url})
     answer, _ = ask(built)
     assert answer.temporal is True and len(state.requests) == 1
+
+
+@pytest.mark.parametrize("title", sorted(THOUGHT_FIRST))
+def test_the_schema_sent_asks_for_the_plan_or_reasoning_first_and_requires_every_field(stub, title: str) -> None:  # noqa: ANN001
+    state, url = stub
+    first, reply = THOUGHT_FIRST[title]
+    state.answer = lambda asked, messages: reply
+    asyncio.run(gateway(url).ask("validator", getattr(schemas, title), MESSAGES, node="judge_quality"))
+    sent = state.requests[-1]["generationConfig"]["responseJsonSchema"]
+    assert list(sent["properties"])[0] == first
+    assert sent["required"] == list(sent["properties"])

@@ -14,10 +14,12 @@ from collections.abc import Iterator
 import pytest
 from langchain_core.messages import HumanMessage
 
+import state.schemas as schemas
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
+from graph.testing.scripts import THOUGHT_FIRST
 from graph.testing.stubs.ollama import ollama_stub
 from graph.testing.stubs.server import Fault, StubState, approx_tokens
 from nodes.ports import ModelCallFailed
@@ -77,3 +79,14 @@ def test_thinking_goes_as_think(stub) -> None:  # noqa: ANN001
     assert state.requests[-1]["think"] is False
     ask(gateway(url, thinking={"validator": "high"}))
     assert state.requests[-1]["think"] == "high"
+
+
+@pytest.mark.parametrize("title", sorted(THOUGHT_FIRST))
+def test_the_format_sent_asks_for_the_plan_or_reasoning_first_and_requires_every_field(stub, title: str) -> None:  # noqa: ANN001
+    state, url = stub
+    first, reply = THOUGHT_FIRST[title]
+    state.answer = lambda asked, messages: reply
+    asyncio.run(gateway(url).ask("validator", getattr(schemas, title), MESSAGES, node="judge_quality"))
+    sent = state.requests[-1]["format"]
+    assert list(sent["properties"])[0] == first
+    assert sent["required"] == list(sent["properties"])

@@ -16,10 +16,12 @@ import pytest
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
 
+import state.schemas as schemas
 from graph.config.settings import resolve_settings
 from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
 from graph.llm.limits import RetryPolicy
+from graph.testing.scripts import THOUGHT_FIRST
 
 
 class Verdict(BaseModel):
@@ -138,3 +140,15 @@ def test_identical_requests_are_paid_once_with_the_cache(stub: str, pg_url: str)
     assert first == second
     assert record["source"] == "cache" and record["cost_usd"] == 0
     assert len(StubOpenAI.requests) == 1
+
+
+@pytest.mark.parametrize("title", sorted(THOUGHT_FIRST))
+def test_the_json_schema_sent_asks_for_the_plan_or_reasoning_first_and_requires_every_field(
+    stub: str, title: str
+) -> None:
+    first, reply = THOUGHT_FIRST[title]
+    StubOpenAI.script = [(200, {}, completion(json.dumps(reply)))]
+    asyncio.run(gateway(stub).ask("validator", getattr(schemas, title), [HumanMessage("Judge it.")], node="judge"))
+    sent = StubOpenAI.requests[-1]["response_format"]["json_schema"]["schema"]
+    assert list(sent["properties"])[0] == first
+    assert sent["required"] == list(sent["properties"])

@@ -12,7 +12,7 @@ from collections import defaultdict
 import pytest
 
 from graph.testing.harness import Harness
-from graph.testing.scripts import GOOD_QUESTION, script
+from graph.testing.scripts import GOOD_QUESTION, drafted, script
 from prompts import bridge, generate, judge_quality, judge_sufficiency, relevance, revise, temporal, unanswerable
 
 TEMPLATES = {
@@ -67,7 +67,7 @@ def passed(pg_url: str, demo_slice: str, seed_chunk_id: str) -> dict[str, list[s
         template = NotedTemplate(getattr(module, attribute))
         template.passed = noted[name]
         patch.setattr(module, attribute, template)
-    linted = {"question": "According to the text, which setting wakes the launcher?", "answer": "autovacuum_naptime"}
+    linted = drafted("According to the text, which setting wakes the launcher?", "autovacuum_naptime")
     try:
         harness.run(script(QuestionDraft=[linted, GOOD_QUESTION]), spec={"seed_id": seed_chunk_id})
         batched = {"BatchRelevanceVerdict": [{"labels": [{"candidate": "X1", "relevant": True}]}]}
@@ -76,7 +76,8 @@ def passed(pg_url: str, demo_slice: str, seed_chunk_id: str) -> dict[str, list[s
         answers = {"CandidateAnswer": [{"answerable": False, "answer": ""}]}
         harness.run(script(**answers), spec={"seed_id": seed_chunk_id}, relevance_labeller="indirect")
         draft = {"question": "Who proposed autovacuum_naptime?", "kind": "missing_attribute", "missing": "a name"}
-        reject = {"plausible": True, "answered_by": ["R1"], "answerable": True, "accepted": False, "reason": "R1"}
+        reject = {"reasoning": "R1 states it", "plausible": True, "answered_by": ["R1"], "answerable": True,
+                  "accepted": False, "reason": "R1"}  # fmt: skip
         accept = {**reject, "answered_by": [], "answerable": False, "accepted": True, "reason": ""}
         unanswered = {"UnanswerableDraft": [draft], "UnanswerableVerdict": [reject, accept]}
         unanswerable_spec = {"question_type": "unanswerable", "binary": False, "seed_id": seed_chunk_id}

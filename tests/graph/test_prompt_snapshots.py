@@ -53,7 +53,8 @@ def test_rendered_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
 
 def test_rendered_unanswerable_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
     draft = {"question": "Who proposed autovacuum_naptime?", "kind": "missing_attribute", "missing": "a name"}
-    reject = {"plausible": True, "answered_by": ["R1"], "answerable": True, "accepted": False, "reason": "R1 says"}
+    reject = {"reasoning": "R1 states it", "plausible": True, "answered_by": ["R1"], "answerable": True,
+              "accepted": False, "reason": "R1 says"}  # fmt: skip
     accept = {**reject, "answered_by": [], "answerable": False, "accepted": True, "reason": ""}
     replies = {"UnanswerableDraft": [draft], "UnanswerableVerdict": [reject, accept]}
     spec = {"question_type": "unanswerable", "binary": False, "seed_id": seed_chunk_id}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from graph.testing.scripts import ACCEPT, GOOD_QUESTION, bridge, relevant_if, script
+from graph.testing.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, relevant_if, script
 from state.record import DatasetRecord
 
 NO_TOPIC = bridge("", [], {"C1": ["zzz_no_such_entity"]})
@@ -37,7 +37,7 @@ def test_common_bridge_found_then_accepted_with_a_valid_record(harness, seed_chu
 
 
 def test_checkpoint_history_lists_every_node_visit_in_order(harness, seed_chunk_id) -> None:
-    replies = script(QuestionDraft=[{"question": "According to the text, what is it?", "answer": "x"}, GOOD_QUESTION])
+    replies = script(QuestionDraft=[drafted("According to the text, what is it?", "x"), GOOD_QUESTION])
     _, _, visits = harness.run(replies, spec={"seed_id": seed_chunk_id})
     assert visits == [
         *ACCEPTED_PATH[:6],
@@ -83,7 +83,7 @@ def test_no_bridge_after_max_restarts(harness) -> None:
 
 
 def test_lint_failure_is_revised(harness, seed_chunk_id, calls_of) -> None:
-    meta = {"question": "According to the text, which setting wakes the launcher?", "answer": "autovacuum_naptime"}
+    meta = drafted("According to the text, which setting wakes the launcher?", "autovacuum_naptime")
     result, model, _ = harness.run(script(QuestionDraft=[meta, GOOD_QUESTION]), spec={"seed_id": seed_chunk_id})
     assert result.outcome == "accepted"
     verdicts = result.state["verdicts"]
@@ -111,7 +111,7 @@ def test_quality_reject_then_revision_then_accept(harness, seed_chunk_id) -> Non
 
 
 def test_single_chunk_suffices_then_rejected_after_the_last_revision(harness, seed_chunk_id, calls_of) -> None:
-    enough = {"sufficient": True, "reason": "it states the default"}
+    enough = {"reasoning": "chunk A names the setting and its default", "sufficient": True, "reason": "it says so"}
     result, model, visits = harness.run(script(SufficiencyVerdict=[enough]), spec={"seed_id": seed_chunk_id})
     assert result.outcome == "rejected"
     assert result.record is None

@@ -9,7 +9,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from graph.testing.plausible import prompt
-from graph.testing.scripts import ACCEPT, bridge, relevant_if, script
+from graph.testing.scripts import ACCEPT, CONJUNCTION_QUESTION, GOOD_QUESTION, bridge, drafted, relevant_if, script
 from nodes.context import Context
 
 THREE = bridge("autovacuum", ["C1", "C2", "C3"])
@@ -81,7 +81,7 @@ def test_a_failed_dimension_rejects_and_is_named_even_when_the_judge_accepts(har
     result, model, _ = harness.run(script(QualityVerdict=[praise, ACCEPT]), spec={"seed_id": seed_chunk_id})
     first = next(v for v in result.state["verdicts"] if v["judge"] == "quality")
     assert first["accepted"] is False
-    assert first["reason"].startswith("multi_hop failed: Excellent question. To fix multi_hop: make it need every")
+    assert first["reason"].startswith("multi_hop failed: Excellent question. To fix multi_hop: make it one question")
     assert first["details"]["reasoning"] == ACCEPT["reasoning"]
     revision_prompt = prompt([m for key, m in model.calls if key == "QuestionDraft"][1])
     assert "quality check: multi_hop failed" in revision_prompt
@@ -113,18 +113,18 @@ def test_a_bare_temporal_word_is_read_as_the_label(harness, seed_chunk_id, reply
 
 
 def test_a_binary_answer_is_normalised_not_sent_back(harness, seed_chunk_id):
-    draft = {"question": "Does autovacuum_naptime default to one minute in PostgreSQL 15?", "answer": "yes."}
+    draft = drafted("Does autovacuum_naptime default to one minute in PostgreSQL 15?", "yes.")
     result, _, _ = harness.run(script(QuestionDraft=[draft]), spec={"seed_id": seed_chunk_id, "binary": True})
     assert result.outcome == "accepted"
     assert result.record["answer"] == "Yes" and result.record["validation"]["revisions"] == 0
 
 
 def test_the_record_keeps_the_declared_construction(harness, seed_chunk_id):
-    composed = {
-        "question": "What is the default of the setting that sets how often the autovacuum launcher wakes up?",
-        "answer": "1min",
-        "hidden_entities": [{"entity": "autovacuum_naptime", "chunk": "A"}],
-    }
+    composed = drafted(
+        "What is the default of the setting that sets how often the autovacuum launcher wakes up?",
+        "1min",
+        hidden=[{"entity": "autovacuum_naptime", "chunk": "A"}],
+    )
     result, _, _ = harness.run(
         script(QuestionDraft=[composed]), spec={"seed_id": seed_chunk_id, "question_type": "composition"}
     )
@@ -134,11 +134,11 @@ def test_the_record_keeps_the_declared_construction(harness, seed_chunk_id):
 
 
 def test_a_composition_naming_its_hidden_entity_is_revised(harness, seed_chunk_id):
-    named = {
-        "question": "What is the default of autovacuum_naptime, which sets how often the launcher wakes up?",
-        "answer": "1min",
-        "hidden_entities": [{"entity": "autovacuum_naptime", "chunk": "A"}],
-    }
+    named = drafted(
+        "What is the default of autovacuum_naptime, which sets how often the launcher wakes up?",
+        "1min",
+        hidden=[{"entity": "autovacuum_naptime", "chunk": "A"}],
+    )
     hidden = {
         **named,
         "question": "What is the default of the setting that sets how often the autovacuum launcher wakes up?",
@@ -174,3 +174,38 @@ def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg
     with pytest.raises(ValueError, match="medium_extra must be at least hard_extra"):
         run_sample(spec, collection=demo_slice, settings=settings, models=models, hard_extra=3, medium_extra=1)
     assert model.calls == []
+
+
+def test_two_questions_joined_by_and_are_rejected_before_any_judge(harness, seed_chunk_id, calls_of):
+    result, model, _ = harness.run(script(QuestionDraft=[CONJUNCTION_QUESTION]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "rejected"
+    assert {tuple(v["details"]["rules"]) for v in result.state["verdicts"]} == {("two_questions",)}
+    assert calls_of(model, "QualityVerdict") == 0  # lint refused both drafts; no judge was paid
+
+
+def judge_answer_against_chunks(messages):  # noqa: ANN001, ANN201
+    """A quality judge that checks criterion E: the reference answer must be what a chunk states."""
+    text = messages[-1].content
+    answer = text.split('<answer label="reference">\n', 1)[1].split("\n</answer", 1)[0]
+    chunks = text.split("Supporting chunks:\n", 2)[-1]
+    stated = answer.casefold() in chunks.casefold()
+    return {
+        **ACCEPT,
+        "reasoning": f"the chunks {'state' if stated else 'do not state'} {answer!r}",
+        "quality": stated,
+        "accepted": stated,
+        "reason": "" if stated else f"quality E: the chunks do not give {answer!r}; answer with the value they state",
+    }
+
+
+def test_a_wrong_reference_answer_is_rejected_by_the_quality_judge(harness, seed_chunk_id):
+    wrong = drafted(GOOD_QUESTION["question"], "5 minutes")
+    result, _, _ = harness.run(
+        script(QuestionDraft=[wrong], QualityVerdict=judge_answer_against_chunks), spec={"seed_id": seed_chunk_id}
+    )
+    assert result.outcome == "rejected"
+    quality = [v for v in result.state["verdicts"] if v["judge"] == "quality"]
+    assert quality and not any(v["accepted"] for v in quality)
+    assert "quality E" in quality[-1]["reason"] and "'5 minutes'" in quality[-1]["reason"]
+    revision_prompt = str(result.state["drafts"][-1])  # the revision was asked with the judge's feedback
+    assert result.state["revisions"] == 1 and revision_prompt
