@@ -137,5 +137,12 @@ def unanswerable_rejected_model():  # noqa: ANN201 - a factory for `--llm import
     from graph.testing.plausible import PLAUSIBLE_SCRIPT
     from graph.testing.scripted import ScriptedChatModel
 
-    answered = {"plausible": True, "answered_by": ["R1"], "answerable": True, "accepted": False, "reason": "R1 says"}
+    answered = {
+        "reasoning": "R1 states what the question asks",
+        "plausible": True,
+        "answered_by": ["R1"],
+        "answerable": True,
+        "accepted": False,
+        "reason": "R1 says",
+    }
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "UnanswerableVerdict": [answered]})
