@@ -11,11 +11,18 @@ RAG_USER = """{contexts}
 {question}
 """
 
-CORRECTNESS_SYSTEM = """Compare a candidate answer with the reference answer to the same question. It is correct when
-it gives the same facts as the reference (other wording, units or extra harmless detail are fine) and
-contradicts nothing in it. A refusal is not correct.
+CORRECTNESS_SYSTEM = """Compare a candidate answer with the reference answer to the same question.
 
-Reply with JSON only: {"correct": bool, "reason": str}.
+First split both answers into their short factual statements (a bare name or number is one statement:
+"the answer to the question is X"). Then sort them: true_positive, the candidate's statements the
+reference also makes; false_positive, the candidate's statements the reference does not make;
+false_negative, the reference's statements the candidate leaves out.
+
+Then decide: the candidate is correct when it gives the same facts as the reference (other wording,
+units or extra harmless detail are fine) and contradicts nothing in it. A refusal is not correct.
+
+Reply with JSON only: {"true_positive": [str], "false_positive": [str], "false_negative": [str],
+"correct": bool, "reason": str}.
 """
 
 CORRECTNESS_USER = """{question}
@@ -23,14 +30,16 @@ CORRECTNESS_USER = """{question}
 {candidate}
 """
 
-FAITHFULNESS_SYSTEM = """Decide whether an answer is faithful to the contexts it was given: every claim it makes must be
-supported by them. An answer that declines ("I don't know") is faithful.
+FAITHFULNESS_SYSTEM = """Decide whether an answer to a question is faithful to the contexts it was given: every claim it
+makes, read as an answer to the question (a bare name or number claims that it answers the question),
+must be supported by them. An answer that declines ("I don't know") is faithful.
 
 Reply with JSON only: {"faithful": bool, "reason": str}.
 """
 
 FAITHFULNESS_USER = """{contexts}
 
+{question}
 {candidate}
 """
 

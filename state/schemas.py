@@ -121,8 +121,18 @@ class RagAnswer(BaseModel):
 
 
 class CorrectnessVerdict(BaseModel):
-    """Whether an answer states what the reference answer states."""
+    """The candidate's statements against the reference's (as RAGAS's answer_correctness classifies them),
+    then whether the candidate is correct."""
 
+    true_positive: list[str] = Field(
+        description="Statements of the candidate answer that the reference answer also makes (or directly implies)."
+    )
+    false_positive: list[str] = Field(
+        description="Statements of the candidate answer that the reference answer does not make."
+    )
+    false_negative: list[str] = Field(
+        description="Statements of the reference answer that the candidate answer leaves out."
+    )
     correct: bool = Field(
         description="True when the answer gives the same facts as the reference, without contradiction."
     )

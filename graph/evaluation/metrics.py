@@ -50,6 +50,28 @@ def retrieval_scores(
     return len(hits) / len(seen), len(hits) / len(relevant) if relevant else 0.0
 
 
+#: RAGAS's answer_correctness: the weights of factual overlap (F1 of classified statements) and of the
+#: answers' semantic similarity (embedding cosine).
+CORRECTNESS_WEIGHTS = (0.75, 0.25)
+
+
+def graded_correctness(true_positive: int, false_positive: int, false_negative: int, similarity: float) -> float:
+    """answer_correctness as RAGAS computes it: 0.75 x F1 of the statements + 0.25 x cosine, from 0 to 1.
+
+    F1 = TP / (TP + (FP + FN) / 2), 0 without a true positive.
+    """
+    f1 = true_positive / (true_positive + 0.5 * (false_positive + false_negative)) if true_positive else 0.0
+    factual, semantic = CORRECTNESS_WEIGHTS
+    return factual * f1 + semantic * max(0.0, min(1.0, similarity))
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine of two vectors; 0 when either is zero."""
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norms = sum(x * x for x in a) ** 0.5 * sum(y * y for y in b) ** 0.5
+    return dot / norms if norms else 0.0
+
+
 def says_abstain(answer: str) -> bool:
     """Whether an answer plainly declines (checked before asking a judge)."""
     return not answer.strip() or bool(_ABSTAIN.search(answer))

@@ -11,16 +11,18 @@ import urllib.error
 import urllib.request
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langgraph.graph import END, START, StateGraph
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.evaluation.metrics import retrieval_scores, says_abstain
+from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
 from graph.evaluation.setups import Setup
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.runs.services import open_services
 from graph.store.corpus import Corpus
+from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages
 from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
@@ -35,8 +37,9 @@ from state.schemas import (
     UnanswerableVerdict,
 )
 
-METRICS = ("precision", "recall", "correct", "faithful", "abstained", "abstained_generated")
-"""`abstained`: on the simulated variant of answerable questions; `abstained_generated`: on generated
+METRICS = ("precision", "recall", "correct", "correctness", "faithful", "abstained", "abstained_generated")
+"""`correct`: the judge's verdict; `correctness`: the graded score RAGAS calls answer_correctness (0 to 1);
+`abstained`: on the simulated variant of answerable questions; `abstained_generated`: on generated
 unanswerable questions, the setup retrieving for itself."""
 
 
@@ -157,8 +160,15 @@ async def evaluate_generated_unanswerable(
 
 
 async def evaluate_sample(
-    setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None, judge_unlabelled: bool
+    setup: Setup,
+    record: dict[str, Any],
+    gateway: LLMGateway,
+    corpus: Corpus | None,
+    judge_unlabelled: bool,
+    embeddings: Embeddings,
 ) -> dict[str, Any]:
+    """One row: retrieval scores, the judges' correctness (verdict and graded, the graded one's semantic part
+    from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
     if not record.get("answerable", True):
         return await evaluate_generated_unanswerable(setup, record, gateway, corpus)
     given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
@@ -168,10 +178,12 @@ async def evaluate_sample(
     candidate = delimit("answer", "candidate", given)
     asked = prompt.CORRECTNESS_USER.format(question=question, reference=reference, candidate=candidate)
     correct = await judge(gateway, CorrectnessVerdict, prompt.CORRECTNESS_SYSTEM, asked, "judge_correctness")
+    vectors = await asyncio.to_thread(embeddings.embed_documents, [given, record["answer"]])
+    counts = (len(correct.true_positive), len(correct.false_positive), len(correct.false_negative))
     shown = delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(retrieved, start=1)))
     faithful = await judge(
         gateway, FaithfulnessVerdict, prompt.FAITHFULNESS_SYSTEM,
-        prompt.FAITHFULNESS_USER.format(contexts=shown, candidate=candidate), "judge_faithfulness",
+        prompt.FAITHFULNESS_USER.format(contexts=shown, question=question, candidate=candidate), "judge_faithfulness",
     )  # fmt: skip
     row = empty_row(setup, record) | {
         "retrieved_ids": [c.get("id") for c in retrieved],
@@ -179,6 +191,7 @@ async def evaluate_sample(
         "recall": recall,
         "answer": given,
         "correct": correct.correct,
+        "correctness": round(graded_correctness(*counts, cosine(*vectors)), 4),
         "faithful": faithful.faithful,
     }
     variant = record["unanswerable"]
@@ -196,22 +209,28 @@ async def evaluate_setup(
     # An external service answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.url else setup.model
     gateway = build_gateway(settings, models={"generator": answering})
+    embeddings = DeferredEmbeddings(settings.embedding, embedding_keys(settings))  # the run's own model
     if setup.url:
-        return await _score(setup, records, gateway, None, judge_unlabelled)
+        return await _score(setup, records, gateway, None, judge_unlabelled, embeddings)
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_services(collection, gateway=gateway, with_state=False) as services:
-        return await _score(setup, records, gateway, services.corpus, judge_unlabelled)
+        return await _score(setup, records, gateway, services.corpus, judge_unlabelled, embeddings)
 
 
 async def _score(
-    setup: Setup, records: list[dict[str, Any]], gateway: LLMGateway, corpus: Corpus | None, judge_unlabelled: bool
+    setup: Setup,
+    records: list[dict[str, Any]],
+    gateway: LLMGateway,
+    corpus: Corpus | None,
+    judge_unlabelled: bool,
+    embeddings: Embeddings,
 ) -> list[dict[str, Any]]:
     gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
 
     async def one(record: dict[str, Any]) -> dict[str, Any]:
         async with gate:
-            return await evaluate_sample(setup, record, gateway, corpus, judge_unlabelled)
+            return await evaluate_sample(setup, record, gateway, corpus, judge_unlabelled, embeddings)
 
     return list(await asyncio.gather(*(one(r) for r in records)))

@@ -188,7 +188,15 @@ def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
         " ".join(answers.get("reference", "").split()).casefold()
         == " ".join(answers.get("candidate", "").split()).casefold()
     )
-    return {"correct": same, "reason": "same answer" if same else "different answer"}
+    candidate = f"the answer is {answers.get('candidate', '').strip()}"
+    reference = f"the answer is {answers.get('reference', '').strip()}"
+    return {
+        "true_positive": [candidate] if same else [],
+        "false_positive": [] if same else [candidate],
+        "false_negative": [] if same else [reference],
+        "correct": same,
+        "reason": "same answer" if same else "different answer",
+    }
 
 
 PLAUSIBLE_SCRIPT = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.evaluation.metrics import grouped_means, retrieval_scores, says_abstain
+from graph.evaluation.metrics import cosine, graded_correctness, grouped_means, retrieval_scores, says_abstain
 
 CONTEXTS = [
     {"id": "a", "text": "Alpha text", "relevant": True},
@@ -53,3 +53,21 @@ def test_grouped_means_skip_missing_values() -> None:
     assert summary["all"]["precision"] == pytest.approx(0.5) and summary["all"]["abstained"] == pytest.approx(0.5)
     assert summary["binary"]["False"]["precision"] == pytest.approx(0.25)
     assert summary["binary"]["True"]["n"] == 1
+
+
+def test_graded_correctness_weighs_statement_f1_and_similarity_as_ragas_does() -> None:
+    assert graded_correctness(1, 0, 0, 1.0) == pytest.approx(1.0)
+    assert graded_correctness(0, 1, 1, 0.6) == pytest.approx(0.25 * 0.6)  # no true positive: F1 is 0
+    # F1 = 2 / (2 + (1 + 1) / 2) = 2/3
+    assert graded_correctness(2, 1, 1, 0.9) == pytest.approx(0.75 * 2 / 3 + 0.25 * 0.9)
+    assert graded_correctness(1, 0, 0, -0.2) == pytest.approx(0.75)  # a negative cosine counts as 0
+    assert cosine([1.0, 0.0], [1.0, 0.0]) == pytest.approx(1.0)
+    assert cosine([1.0, 0.0], [0.0, 1.0]) == pytest.approx(0.0)
+    assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
+
+
+def test_the_faithfulness_judge_reads_the_question() -> None:
+    from prompts import evaluate
+
+    assert "{question}" in evaluate.FAITHFULNESS_USER
+    assert "{question}" in evaluate.CORRECTNESS_USER
