@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.evaluation.scoring import METRICS
 from graph.testing.commands import create_store_table, run_cli
 from graph.testing.stubs.rag import serve_rag
 
@@ -59,7 +60,8 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert again.returncode == 0, again.stderr
     assert "k3: evaluating" not in again.stdout and "k8: evaluating 12 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
-    assert (folder / "eval-report.html").read_text().count("<section") == 6  # one per metric
+    assert (folder / "eval-report.html").read_text().count("<section") == len(METRICS)  # one per metric
+    assert 0.0 <= k3["correctness"] <= 1.0  # graded answer correctness beside the verdict
 
 
 def test_judging_unlabelled_chunks_can_only_add_relevant_ones(dataset_run) -> None:  # noqa: ANN001
