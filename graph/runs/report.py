@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graph.runs.files import RunFolder
+from graph.runs.funnel import cell_name
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
 from state.sample import UNANSWERABLE
@@ -77,10 +78,16 @@ def _funnel_section(summary: Mapping[str, Any]) -> str:
     )
 
 
-def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any]) -> str:
+def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> str:
+    """Per cell: wanted, accepted, started, rejected, no bridge, and for a yes/no cell its Yes/No split."""
+    answers: dict[str, Counter[str]] = {}
+    for row in finished:
+        if row.get("binary") and row.get("brief"):
+            answers.setdefault(cell_name(row["question_type"], True), Counter())[str(row["brief"].get("answer"))] += 1
     rows = []
     for cell, wanted in quotas.items():
         counts = summary["cells"].get(cell, {})
+        split = answers.get(cell)
         rows.append(
             [
                 cell,
@@ -89,9 +96,10 @@ def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any]) -> str
                 counts.get("started", 0),
                 counts.get("rejected", 0),
                 counts.get("no_bridge", 0),
+                f"{split['Yes']} / {split['No']}" if split is not None else "",
             ]
         )
-    return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge"], rows)
+    return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge", "Yes / No"], rows)
 
 
 def _rejections_section(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -180,7 +188,7 @@ def render_report(
     per_accepted = llm["cost_per_accepted_usd"]
     bodies = {
         "funnel": _funnel_section(summary),
-        "cells": _cells_section(document["quotas"], summary),
+        "cells": _cells_section(document["quotas"], summary, finished),
         "difficulty": bar_chart([(level, difficulty[level]) for level in ("hard", "medium", "easy")]),
         "relevant": bar_chart([(str(n), relevant[n]) for n in sorted(relevant)]),
         "temporal": bar_chart([("temporal", temporal), ("not temporal", len(records) - temporal)])

@@ -63,6 +63,12 @@ def test_the_readme_demo_run_completes_offline_from_recorded_calls(pg_url: str, 
     assert run_json["funnel"]["accepted"] == 6 and run_json["shortfall"] == {}
     assert "accepted             6" in result.stdout
     assert DEMO_COLLECTION in result.stderr
+    # Each yes/no cell's answers, split in the report, as the run's records have them.
+    report = (folder / "report.html").read_text()
+    for question_type in ("comparison", "intersection", "composition"):
+        answers = [r.answer for r in records if r.question_type == question_type and r.binary]
+        split = f"{answers.count('Yes')} / {answers.count('No')}"
+        assert f"<td>{question_type}/binary</td><td>1</td><td>1</td>" in report and f"<td>{split}</td>" in report
 
 
 def test_record_then_answer_from_the_recording_gives_the_same_records(

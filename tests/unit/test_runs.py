@@ -88,3 +88,20 @@ def test_a_request_refuses_what_only_a_new_run_or_a_shared_run_can_take() -> Non
         RunRequest(RunOptions(unanswerable_share=0.2), resume="docs-v1")
     with pytest.raises(UserError, match="run id"):
         RunRequest(RunOptions(), run_id="../elsewhere")
+
+
+def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
+    from graph.runs.report import _cells_section
+
+    quotas = {"comparison/open": 1, "comparison/binary": 3}
+    summary = {"cells": {"comparison/binary": {"accepted": 3, "started": 4}, "comparison/open": {"accepted": 1}}}
+    finished = [
+        {"question_type": "comparison", "binary": True, "brief": {"answer": answer}} for answer in ("Yes", "No", "Yes")
+    ] + [
+        {"question_type": "comparison", "binary": True, "brief": None},  # a rejected sample has no record
+        {"question_type": "comparison", "binary": False, "brief": {"answer": "the Royal Society"}},
+    ]
+    html = _cells_section(quotas, summary, finished)
+    assert "<th>Yes / No</th>" in html
+    assert "<td>comparison/binary</td><td>3</td><td>3</td><td>4</td><td>0</td><td>0</td><td>2 / 1</td>" in html
+    assert "<td>comparison/open</td><td>1</td><td>1</td><td>0</td><td>0</td><td>0</td><td></td>" in html
