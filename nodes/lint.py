@@ -45,8 +45,9 @@ _META_REFERENCES = (
     # "In the passage, which ..."
     re.compile(rf"^(?:in|from)\s+(?:the|this)\s+{_TEXT}\s*,", re.IGNORECASE),
     # Phrases that can only point back at the material: "mentioned above", "described here", "listed below".
+    # Not "... earlier": "Which city was named earlier", "Which company was listed earlier" are comparisons.
     re.compile(
-        r"\b(?:mentioned|described|listed|named|stated|given|discussed|cited|quoted)\s+(?:above|below|here|earlier)\b"
+        r"\b(?:mentioned|described|listed|named|stated|given|discussed|cited|quoted)\s+(?:above|below|here)\b"
         r"|\bthe\s+(?:aforementioned|abovementioned|above-mentioned)\b",
         re.IGNORECASE,
     ),

@@ -466,11 +466,27 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
     (
         "composition",
         False,
-        "In which city was the architect of the Sydney Opera House born, the one named earlier?",
+        "In which city was the architect of the Sydney Opera House born, the one named above?",
         "Copenhagen",
         UTZON,
         "meta_reference",
     ),
+    (
+        "comparison",
+        False,
+        "Which city was named earlier, Leningrad or Stalingrad?",
+        "Stalingrad",
+        ["Leningrad", "Stalingrad"],
+        None,
+    ),  # fmt: skip
+    (
+        "comparison",
+        False,
+        "Which company was listed earlier on the NYSE, IBM or Xerox?",
+        "IBM",
+        ["IBM", "Xerox"],
+        None,
+    ),  # fmt: skip
     (
         "composition",
         True,
