@@ -44,9 +44,9 @@ class SentenceTransformerEmbeddings(Embeddings):
         self._model: Any = None
         self._loading = threading.Lock()
 
-    @property
+    @functools.cached_property
     def dimension(self) -> int | None:
-        """The vectors' dimension as the folder's configuration states it; None where it does not."""
+        """The vectors' dimension as the folder's configuration states it (read once); None where it does not."""
         return configured_dimension(self.model_dir)
 
     def _loaded(self) -> Any:
