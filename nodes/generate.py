@@ -42,11 +42,19 @@ def style_update(style: Style) -> Update:
     return {"style_role": style[1]} if style and style[1] else {}
 
 
+def answer_form(state: SampleState) -> str:
+    """The key of the sample's answer form in `BINARY_INSTRUCTIONS`."""
+    if not state["binary"]:
+        return "open"
+    return state.get("wanted_answer") or "either"
+
+
 def _shared_fields(state: SampleState, style: Style = None) -> dict[str, str]:
     return {
         "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]],
         "question_type": ("yes/no " if state["binary"] else "") + state["question_type"],
-        "binary_instruction": generate.BINARY_INSTRUCTIONS[state["binary"]],
+        "answer_note": generate.ANSWER_NOTES[answer_form(state)],
+        "binary_instruction": generate.BINARY_INSTRUCTIONS[answer_form(state)],
         "role": asker(state, style),
         "hops": str(len(state["supporting"])),
         "labels": joined(letter_labels(len(state["supporting"]))),

@@ -193,12 +193,23 @@ def _comparison_problems(question: str, answer: str, compared: Sequence[str]) ->
 
 
 def _answer_problems(
-    question: str, answer: str, question_type: str, binary: bool, compared: Sequence[str]
+    question: str, answer: str, question_type: str, binary: bool, compared: Sequence[str], wanted: str | None
 ) -> list[Finding]:
     """The answer's form, and whether the question gives it away."""
     if binary:
-        if yes_or_no(answer) is None:
+        given = yes_or_no(answer)
+        if given is None:
             return [("binary_answer", f'a yes/no question\'s answer must be exactly "Yes" or "No", not {answer!r}')]
+        if wanted and given.casefold() != wanted:
+            asked = wanted.capitalize()
+            how = "the chunks' facts confirm it" if wanted == "yes" else "a fact the chunks state contradicts it"
+            return [
+                (
+                    "wanted_answer",
+                    f'this sample asks for a yes/no question whose answer is "{asked}", not "{given}"; '
+                    f"rephrase the question so that {how}",
+                )
+            ]
         return []
     offered = compared or stated_alternatives(question)
     is_an_option = question_type == "comparison" and any(same_entity(answer, option) for option in offered)
@@ -223,9 +234,17 @@ def _answer_problems(
 
 
 def lint_problems(
-    draft: Draft, *, question_type: str, binary: bool, max_question_words: int, max_answer_words: int
+    draft: Draft,
+    *,
+    question_type: str,
+    binary: bool,
+    max_question_words: int,
+    max_answer_words: int,
+    wanted: str | None = None,
 ) -> list[Finding]:
     """Every failed check: the rule it breaks and what to fix.
+
+    `wanted` is a yes/no sample's asked-for answer ("yes" or "no"), when it has one.
 
     A generated unanswerable question (`question_type` unanswerable) has no answer: only the question's
     own checks apply.
@@ -258,7 +277,9 @@ def lint_problems(
             ("opening_pronoun", f"the question starts with the pronoun {pronoun!r}, which refers to nothing; name it")
         )
     if answer and not unanswerable:
-        problems += _answer_problems(question, answer, question_type, binary, construction["compared_entities"])
+        problems += _answer_problems(
+            question, answer, question_type, binary, construction["compared_entities"], wanted
+        )
     if question_type == "composition":
         problems += [
             (
@@ -279,6 +300,7 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         latest_draft(state),
         question_type=state["question_type"],
         binary=state["binary"],
+        wanted=state.get("wanted_answer"),
         max_question_words=context.max_question_words,
         max_answer_words=context.max_answer_words,
     )

@@ -71,10 +71,22 @@ TYPE_INSTRUCTIONS = {
     ),
 }
 
+#: The answer form, by the sample's kind of answer: open, yes/no (either), or yes/no with the answer the run wants.
 BINARY_INSTRUCTIONS = {
-    True: 'It is a yes/no question in the type\'s yes/no shape, and the answer is exactly "Yes" or "No".',
-    False: 'It is not a yes/no question: the answer is never "Yes" or "No".',
+    "open": 'It is not a yes/no question: the answer is never "Yes" or "No".',
+    "either": 'It is a yes/no question in the type\'s yes/no shape, and the answer is exactly "Yes" or "No".',
+    "yes": (
+        "It is a yes/no question in the type's yes/no shape whose correct answer is \"Yes\": the facts the chunks "
+        'state confirm it. The answer is exactly "Yes".'
+    ),
+    "no": (
+        "It is a yes/no question in the type's yes/no shape whose correct answer is \"No\": a fact the chunks state "
+        '(a different date, value, place, ...) contradicts it. The answer is exactly "No".'
+    ),
 }
+
+#: How the task's last line repeats the answer asked for, by answer form.
+ANSWER_NOTES = {"open": "", "either": "", "yes": ', answered "Yes"', "no": ', answered "No"'}
 
 SYSTEM = "You write evaluation questions for retrieval-augmented generation systems.\n\n" + RULES + "\n" + REPLY_FORMAT
 
@@ -87,7 +99,9 @@ Bridging topic: {bridge_topic}
 """
 
 #: The last line of a generation or revision request: the task again, after the long chunks.
-RESTATED = "Now write the plan, then one {question_type} question that needs every supporting chunk, as JSON.\n"
+RESTATED = (
+    "Now write the plan, then one {question_type} question that needs every supporting chunk{answer_note}, as JSON.\n"
+)
 
 USER = (
     TASK

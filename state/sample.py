@@ -21,6 +21,8 @@ UNANSWERABLE: Literal["unanswerable"] = "unanswerable"
 SampleKind = Literal["comparison", "intersection", "composition", "unanswerable"]
 SAMPLE_KINDS: tuple[SampleKind, ...] = (*QUESTION_TYPES, UNANSWERABLE)
 Outcome = Literal["accepted", "rejected", "no_bridge", "failed"]
+#: The answer a yes/no sample asks its question to have (language-neutral; written as the language's word).
+Polarity = Literal["yes", "no"]
 Judge = Literal["lint", "quality", "sufficiency", "unanswerable"]
 Difficulty = Literal["easy", "medium", "hard"]
 
@@ -136,6 +138,9 @@ class SampleInput(TypedDict):
     """A question type, or `unanswerable` for a generated question the collection cannot answer."""
     binary: bool
     """Yes/no question when true."""
+    wanted_answer: NotRequired[Polarity | None]
+    """A yes/no sample's answer, asked of the generator: a run alternates them so each cell's Yes and No
+    counts differ by at most one. Absent or None: either answer."""
     role: NotRequired[str]
     """Who asks, e.g. "a support engineer"."""
     hops: NotRequired[int]
@@ -160,6 +165,7 @@ class SampleState(TypedDict):
     # -- input ----------------------------------------------------------------------------------
     question_type: SampleKind
     binary: bool
+    wanted_answer: NotRequired[Polarity | None]
     role: NotRequired[str]
     hops: NotRequired[int]
     seed_id: NotRequired[str | None]

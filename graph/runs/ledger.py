@@ -44,6 +44,8 @@ class Slot:
     n: int
     question_type: str
     binary: bool
+    wanted: str | None = None
+    """A yes/no slot's asked-for answer, "yes" or "no" (see CLAIM_SQL); None for the others."""
     fresh: bool = False
     """Opened just now: its thread has no checkpoint yet (a reclaimed slot continues from one)."""
 
@@ -184,8 +186,8 @@ class RunLedger:
             row = await cursor.fetchone()
         if row is None:
             return None
-        n, question_type, binary, fresh = row
-        return Slot(run_id, n, question_type, binary, fresh=fresh)
+        n, question_type, binary, wanted, fresh = row
+        return Slot(run_id, n, question_type, binary, wanted, fresh=fresh)
 
     async def slots_running(self, run_id: str) -> bool:
         """Whether any slot of the run is still running (its failure could reopen a cell)."""

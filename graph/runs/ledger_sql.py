@@ -11,6 +11,7 @@ CREATE TABLE IF NOT EXISTS triad_samples (
     n INTEGER NOT NULL,
     question_type TEXT NOT NULL,
     is_binary BOOLEAN NOT NULL,
+    wanted TEXT,
     status TEXT NOT NULL DEFAULT 'running',
     worker TEXT,
     lease_until TIMESTAMPTZ,
@@ -21,6 +22,7 @@ CREATE TABLE IF NOT EXISTS triad_samples (
     updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (run_id, n)
 );
+ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS wanted TEXT;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
     chunk_id TEXT NOT NULL,
@@ -38,6 +40,8 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 #: A worker's claim, decided in one statement: an abandoned slot (lease expired) is taken over;
 #: failing that, a new slot opens for the cell furthest from its quota (the first such cell on a
 #: tie) among those that still need more than they have running and have not hit their attempt cap.
+#: A yes/no slot asks for the answer ("yes" or "no", column `wanted`) its cell has fewer of, accepted
+#: or running ("yes" on a tie), so a cell's Yes and No counts end at most one apart.
 CLAIM_SQL = """
 WITH abandoned AS (
     SELECT n FROM triad_samples
@@ -47,13 +51,17 @@ WITH abandoned AS (
     UPDATE triad_samples SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
         updated_at = now()
     WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
-    RETURNING n, question_type, is_binary, false AS fresh
+    RETURNING n, question_type, is_binary, wanted, false AS fresh
 ), counts AS (
     SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted') AS accepted,
-        count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started
+        count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started,
+        count(*) FILTER (WHERE wanted = 'yes' AND (outcome = 'accepted' OR status = 'running')) AS yes_taken,
+        count(*) FILTER (WHERE wanted = 'no' AND (outcome = 'accepted' OR status = 'running')) AS no_taken
     FROM triad_samples WHERE run_id = %(run_id)s GROUP BY question_type, is_binary
 ), choice AS (
-    SELECT cell.question_type, cell.is_binary
+    SELECT cell.question_type, cell.is_binary, CASE WHEN cell.is_binary THEN
+        CASE WHEN coalesce(counts.yes_taken, 0) > coalesce(counts.no_taken, 0) THEN 'no' ELSE 'yes' END
+    END AS wanted
     FROM unnest(%(types)s::text[], %(binaries)s::boolean[], %(quotas)s::integer[], %(caps)s::integer[])
         WITH ORDINALITY AS cell (question_type, is_binary, quota, cap, position)
     LEFT JOIN counts USING (question_type, is_binary)
@@ -62,11 +70,11 @@ WITH abandoned AS (
     ORDER BY (cell.quota - coalesce(counts.accepted, 0))::float8 / cell.quota DESC, cell.position
     LIMIT 1
 ), opened AS (
-    INSERT INTO triad_samples (run_id, n, question_type, is_binary, worker, lease_until)
+    INSERT INTO triad_samples (run_id, n, question_type, is_binary, wanted, worker, lease_until)
     SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
-        question_type, is_binary, %(worker)s, now() + make_interval(secs => %(lease)s)
+        question_type, is_binary, wanted, %(worker)s, now() + make_interval(secs => %(lease)s)
     FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-    RETURNING n, question_type, is_binary, true AS fresh
+    RETURNING n, question_type, is_binary, wanted, true AS fresh
 )
 SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
 """

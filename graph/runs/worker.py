@@ -235,6 +235,8 @@ class SlotWorker:
     async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:
         self.finishes.started()
         spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.plan.hops)  # type: ignore[typeddict-item]
+        if slot.wanted:
+            spec["wanted_answer"] = slot.wanted  # type: ignore[typeddict-item]
         if self.plan.role:
             spec["role"] = self.plan.role
         # Run again after an outage: the sample continues from its last checkpoint (looked up then).

@@ -73,10 +73,14 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     chunks = tagged(messages, "chunk")
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
     (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
-    if 'exactly "Yes" or "No"' in text:
+    if "It is not a yes/no question" not in text:
         same = number_a.split(".")[0] == number_b.split(".")[0]
-        question = f'Are the PostgreSQL 15 manual sections "{title_a}" and "{title_b}" in the same chapter?'
-        return {"question": question, "answer": "Yes" if same else "No"}
+        wanted = re.search(r'correct answer is "(Yes|No)"', text)
+        # Asked for a Yes or a No, the question is put so the chapters' numbers give that answer.
+        apart = wanted is not None and (wanted.group(1) == "Yes") != same
+        relation = "in different chapters" if apart else "in the same chapter"
+        question = f'Are the PostgreSQL 15 manual sections "{title_a}" and "{title_b}" {relation}?'
+        return {"question": question, "answer": "Yes" if same != apart else "No"}
     if not (number_a and number_b):
         title_a, title_b = (re.sub(re.escape(topic), "...", title, flags=re.I) for title in (title_a, title_b))
         return {

@@ -142,6 +142,23 @@ def test_record_then_answer_from_the_recording_gives_the_same_records(
     assert [{k: r[k] for k in keep} for r in replayed] == [{k: r[k] for k in keep} for r in recorded]
 
 
+def test_a_yes_no_cell_ends_with_as_many_yes_as_no_answers_give_or_take_one(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    runs = tmp_path / "runs"
+    result = run_cli(
+        "graph.run", "--collection", scale_collection, "--count", "5", "--types", "intersection", "--binary", "yes",
+        "--llm", "import:graph.testing.plausible:plausible_model", "--seed", "3", "--dedup-threshold", "0",
+        "--database-url", pg_url, "--runs-dir", str(runs), "--run-id", "balanced",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    folder = runs / "balanced"
+    records = read_jsonl(folder / "dataset.jsonl")
+    answers = [record["answer"] for record in records]
+    assert len(records) == 5 and sorted(answers) == ["No", "No", "Yes", "Yes", "Yes"]
+    assert "<td>3 / 2</td>" in (folder / "report.html").read_text()
+
+
 def test_no_api_key_exits_2_at_once_with_one_line(tmp_path: Path) -> None:
     result = run_cli(
         "graph.run", "--demo", "--database-url", "postgresql://nobody@127.0.0.1:9/x", env={"TRIAD_HOME": str(tmp_path)}

@@ -88,6 +88,28 @@ def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> N
     assert opened is not None and (opened.n, opened.fresh) == (1, True)
 
 
+def test_a_yes_no_slot_asks_for_the_answer_its_cell_has_fewer_of(pg_url: str) -> None:
+    async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:
+        cells = [COMPARISON, INTERSECTION]
+        opened = [await ledger.claim(run_id, cells, "w") for _ in range(5)]
+        binary = [slot for slot in opened if slot is not None and slot.binary]
+        first_yes = next(slot for slot in binary if slot.wanted == "yes")
+        # A wanted "Yes" is rejected: its place reopens, and it asks for a "Yes" again.
+        await ledger.complete(Completion(first_yes, "rejected", None, {"reason": "r"}, {}))
+        again = await ledger.claim(run_id, cells, "w")
+        return {"opened": opened, "again": again}
+
+    claimed = with_ledger(pg_url, body)
+    assert [(s.question_type, s.wanted) for s in claimed["opened"]] == [  # open cells want nothing
+        ("comparison", None),
+        ("comparison", None),
+        ("intersection", "yes"),
+        ("intersection", "no"),
+        ("intersection", "yes"),
+    ]
+    assert claimed["again"] is not None and claimed["again"].wanted == "yes"  # running: 1 Yes, 1 No
+
+
 @pytest.mark.parametrize("isolation", ["read committed", "repeatable read"])
 def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation: str) -> None:
     async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:

@@ -119,6 +119,21 @@ def test_a_binary_answer_is_normalised_not_sent_back(harness, seed_chunk_id):
     assert result.record["answer"] == "Yes" and result.record["validation"]["revisions"] == 0
 
 
+def test_a_yes_no_sample_asked_for_a_no_is_revised_until_its_answer_is_no(harness, seed_chunk_id):
+    confirmed = drafted("Does autovacuum_naptime default to one minute in PostgreSQL 15?", "Yes")
+    contradicted = drafted("Does autovacuum_naptime default to five minutes in PostgreSQL 15?", "No")
+    spec = {"seed_id": seed_chunk_id, "binary": True, "wanted_answer": "no"}
+    result, model, _ = harness.run(script(QuestionDraft=[confirmed, contradicted]), spec=spec)
+    assert result.outcome == "accepted" and result.record["answer"] == "No"
+    lint = result.state["verdicts"][0]
+    assert (lint["judge"], lint["accepted"], lint["details"]["rules"]) == ("lint", False, ["wanted_answer"])
+    generation, revision = [prompt(messages) for key, messages in model.calls if key == "QuestionDraft"]
+    for request in (generation, revision):  # both state the answer asked for, and end with it
+        assert 'whose correct answer is "No"' in request
+        assert request.rstrip().endswith('comparison question that needs every supporting chunk, answered "No", as JSON.')
+    assert 'answer is "No", not "Yes"' in revision
+
+
 def test_the_record_keeps_the_declared_construction(harness, seed_chunk_id):
     composed = drafted(
         "What is the default of the setting that sets how often the autovacuum launcher wakes up?",

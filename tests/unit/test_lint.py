@@ -554,3 +554,22 @@ def test_each_failure_says_what_to_fix() -> None:
     question = "What is the capital of Finland, the country where the CEO of Nokia was born?"
     (finding,) = findings("composition", False, question, "Helsinki", NOKIA)
     assert finding[0] == "hidden_entity" and "'Finland'" in finding[1] and "describe it" in finding[1]
+
+
+@pytest.mark.parametrize(
+    ("wanted", "answer", "rule"),
+    [("yes", "Yes", None), ("no", "no.", None), ("no", "Yes", "wanted_answer"), ("yes", "No", "wanted_answer")],
+)
+def test_a_yes_no_sample_is_held_to_the_answer_it_asks_for(wanted: str, answer: str, rule: str | None) -> None:
+    draft = {"question": "Was the Royal Society founded before the Académie des Sciences?", "answer": answer}
+    found = lint_problems(
+        draft,  # type: ignore[arg-type]
+        question_type="comparison",
+        binary=True,
+        wanted=wanted,
+        max_question_words=40,
+        max_answer_words=20,
+    )
+    assert [name for name, _ in found] == ([rule] if rule else [])
+    if rule:
+        assert f'answer is "{wanted.capitalize()}"' in found[0][1] and "rephrase" in found[0][1]
