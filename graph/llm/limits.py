@@ -210,11 +210,11 @@ class MinuteQuota:
     """
 
     def __init__(
-        self, requests_per_minute: float | None, tokens_per_minute: float | None, window_s: float = QUOTA_WINDOW_S
+        self, requests_per_minute: float | None, tokens_per_minute: float | None, window_s: float | None = None
     ) -> None:
         self.requests_per_minute = requests_per_minute
         self.tokens_per_minute = tokens_per_minute
-        self.window_s = window_s
+        self.window_s = QUOTA_WINDOW_S if window_s is None else window_s
         self._sent: list[_Sent] = []
         self._lock = asyncio.Lock()
         self.waited_s = 0.0

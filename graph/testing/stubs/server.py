@@ -78,6 +78,8 @@ class StubState:
     usage: Usage = field(default_factory=Usage)
     limits: tuple[int | None, int | None] | None = None
     """Requests and prompt tokens per minute, per model (as the services count quotas)."""
+    window_s: float = 60.0
+    """The length of the limits' "minute" in seconds."""
     per_model: dict[str, MinuteLimits] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
     keys: set[str] = field(default_factory=set)
@@ -95,7 +97,7 @@ class StubState:
         if self.limits is None:
             return True
         with self.lock:
-            limits = self.per_model.setdefault(model, MinuteLimits(*self.limits))
+            limits = self.per_model.setdefault(model, MinuteLimits(*self.limits, window_s=self.window_s))
         return limits.admit(tokens)
 
     def next_fault(self) -> Fault | None:
