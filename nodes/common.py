@@ -12,6 +12,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from nodes.ports import ChunkLike, ModelCallFailed
 from prompts import UNTRUSTED_NOTE, delimit
+from state.languages import written_answer
 from state.sample import ChunkRef, Judge, SampleState, Verdict, latest_draft
 
 Update = dict[str, Any]
@@ -72,7 +73,12 @@ def _folded(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _whole_words(needle: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)")
+    """`needle` not inside a longer word: no letter of a spaced script next to it. A needle's edge in a script
+    without spaces needs no such guard ("東京" is a word of "東京の首都"), and such a letter is none ("GUIの")."""
+    letter = f"[^\\W{_UNSPACED}]"
+    before = "" if unspaced(needle[0]) else f"(?<!{letter})"
+    after = "" if unspaced(needle[-1]) else f"(?!{letter})"
+    return re.compile(before + re.escape(needle) + after)
 
 
 def recorded_verdict(
@@ -104,17 +110,23 @@ def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awa
     return wrapper
 
 
+#: Characters of scripts written without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar).
+_UNSPACED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_UNSPACED_CHAR = re.compile(f"[{_UNSPACED}]")
+_SPACED_WORD = re.compile(f"[^\\s{_UNSPACED}]+")
+
+
 def word_count(text: str) -> int:
-    return len(text.split())
+    """Words of `text`; in scripts written without spaces (Chinese, Japanese, Thai), two characters count as one."""
+    unspaced = len(_UNSPACED_CHAR.findall(text))
+    return len(_SPACED_WORD.findall(text)) + (unspaced + 1) // 2
 
 
-def yes_or_no(answer: str) -> str | None:
-    """ "Yes" or "No" for an answer that is one of them in any case, with a trailing full stop; else None."""
-    word = answer.strip().strip("\"'“”‘’*").rstrip(".!").strip().casefold()
-    return {"yes": "Yes", "no": "No"}.get(word)
+def unspaced(text: str) -> bool:
+    """Whether `text` holds characters of a script written without spaces, where words have no edges to find."""
+    return _UNSPACED_CHAR.search(text) is not None
 
 
-def normalised_answer(answer: str, *, binary: bool) -> str:
-    """The answer as a record keeps it: stripped, and a binary answer written exactly "Yes" or "No"."""
-    stripped = answer.strip()
-    return (yes_or_no(stripped) or stripped) if binary else stripped
+def normalised_answer(answer: str, *, binary: bool, language: str) -> str:
+    """The answer as a record keeps it: stripped, and a yes/no answer as the language's own word ("ja." -> "Ja")."""
+    return written_answer(answer, language) if binary else answer.strip()

@@ -9,6 +9,7 @@ from pydantic import ConfigDict
 from pydantic.json_schema import SkipJsonSchema
 
 from nodes.ports import Ports
+from state.languages import check_language_code
 from state.record import MAX_UNANSWERABLE_CONTEXTS, MIN_UNANSWERABLE_CONTEXTS
 
 #: The paper's model per role (SPEC section 6): the one place every default model comes from.
@@ -58,6 +59,9 @@ class Context:
     """extract_contexts labeller: care, care_batched, direct or indirect."""
     sufficiency_after_quality_reject: bool = False
     """Run judge_sufficiency even after judge_quality rejected (as the reference code did; costs calls)."""
+    question_language: str | None = None
+    """ISO 639-1 code of the language every question and answer is written in; None: the language of each
+    sample's supporting chunks (the seed's when they differ)."""
     replayed_from: str | None = None
     """`<thread_id>@<checkpoint_id>` when this run replays a sample from a checkpoint."""
     generator_model: str = DEFAULT_MODELS["generator"]
@@ -97,6 +101,10 @@ class Context:
                 return f"{name} must be a whole number of at least {lowest}, not {value!r}"
         if not isinstance(self.medium_extra, int) or self.medium_extra < self.hard_extra:
             return f"medium_extra must be at least hard_extra ({self.hard_extra}), not {self.medium_extra!r}"
+        if self.question_language is not None:
+            wrong = check_language_code(self.question_language)
+            if wrong:
+                return f"question_language: {wrong}"
         low, high = MIN_UNANSWERABLE_CONTEXTS, MAX_UNANSWERABLE_CONTEXTS
         if not isinstance(self.max_unanswerable_contexts, int) or not low <= self.max_unanswerable_contexts <= high:
             return (

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from nodes.common import Update, normalised_answer
 from nodes.context import Context
+from nodes.language import sample_language
 from prompts import PROMPT_VERSION
 from state.record import DatasetRecord
 from state.sample import DEFAULT_ROLE, SampleState, is_unanswerable, latest_draft
@@ -48,7 +49,7 @@ def answerable_record(state: SampleState, context: Context) -> dict[str, Any]:
     """The record of a typed multi-hop question: supporting chunks, labelled contexts, difficulty, its variant."""
     draft = latest_draft(state)
     return {
-        "answer": normalised_answer(draft["answer"], binary=state["binary"]),
+        "answer": normalised_answer(draft["answer"], binary=state["binary"], language=sample_language(state, context)),
         "temporal": state["temporal"],
         "bridge_topic": state["bridge_topic"],
         "hops": len(state["supporting"]),
@@ -94,6 +95,7 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         "question": draft["question"],
         "question_type": state["question_type"],
         "binary": state["binary"],
+        "language": sample_language(state, context),
         "role": state.get("style_role") or state.get("role") or DEFAULT_ROLE,
         "construction": draft.get("construction") or {},
         **(unanswerable_record(state, context) if is_unanswerable(state) else answerable_record(state, context)),
@@ -120,6 +122,7 @@ REJECTION_FIELDS = (
     "question_type",
     "binary",
     "wanted_answer",
+    "language",
     "hops",
     "seed_id",
     "bridge_topic",
@@ -144,6 +147,7 @@ def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
         "question_type": state.get("question_type"),
         "binary": state.get("binary"),
         "wanted_answer": state.get("wanted_answer"),
+        "language": state.get("language"),
         "hops": state.get("hops", 2),
         "seed_id": state.get("seed", {}).get("id"),
         "bridge_topic": state.get("bridge_topic"),

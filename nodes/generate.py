@@ -7,7 +7,9 @@ from langgraph.runtime import Runtime
 
 from nodes.common import Update, instructed, joined, letter_labels, normalised_answer, records_failure
 from nodes.context import Context
+from nodes.language import decided_language, quoted_yes_no
 from prompts import delimit, delimit_all, generate, revise
+from state.languages import language_name
 from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, latest_draft
 from state.schemas import QuestionDraft
 
@@ -49,12 +51,14 @@ def answer_form(state: SampleState) -> str:
     return state.get("wanted_answer") or "either"
 
 
-def _shared_fields(state: SampleState, style: Style = None) -> dict[str, str]:
+def _shared_fields(state: SampleState, language: str, style: Style = None) -> dict[str, str]:
+    words = quoted_yes_no(language)
     return {
         "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]],
         "question_type": ("yes/no " if state["binary"] else "") + state["question_type"],
-        "answer_note": generate.ANSWER_NOTES[answer_form(state)],
-        "binary_instruction": generate.BINARY_INSTRUCTIONS[answer_form(state)],
+        "answer_note": generate.ANSWER_NOTES[answer_form(state)].format(**words),
+        "binary_instruction": generate.BINARY_INSTRUCTIONS[answer_form(state)].format(**words),
+        "language": language_name(language),
         "role": asker(state, style),
         "hops": str(len(state["supporting"])),
         "labels": joined(letter_labels(len(state["supporting"]))),
@@ -63,8 +67,9 @@ def _shared_fields(state: SampleState, style: Style = None) -> dict[str, str]:
     }
 
 
-def generation_messages(state: SampleState, style: Style = None) -> list[BaseMessage]:
-    return instructed(generate.SYSTEM, with_style(generate.USER.format(**_shared_fields(state, style)), style))
+def generation_messages(state: SampleState, language: str, style: Style = None) -> list[BaseMessage]:
+    user = generate.USER.format(**_shared_fields(state, language, style))
+    return instructed(generate.SYSTEM, with_style(user, style))
 
 
 def revision_feedback(state: SampleState) -> str:
@@ -74,10 +79,10 @@ def revision_feedback(state: SampleState) -> str:
     return "\n".join(f"- {v['judge']} check: {v['reason']}" for v in rejections)
 
 
-def revision_messages(state: SampleState, style: Style = None) -> list[BaseMessage]:
+def revision_messages(state: SampleState, language: str, style: Style = None) -> list[BaseMessage]:
     draft = latest_draft(state)
     user = revise.USER.format(
-        **_shared_fields(state, style),
+        **_shared_fields(state, language, style),
         question=delimit("question", "draft", draft["question"]),
         answer=delimit("answer", "draft", draft["answer"]),
         feedback=revision_feedback(state),
@@ -98,10 +103,10 @@ def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:
     )
 
 
-def draft_from(reply: QuestionDraft, state: SampleState, *, origin: str, revision: int) -> Draft:
+def draft_from(reply: QuestionDraft, state: SampleState, *, language: str, origin: str, revision: int) -> Draft:
     return Draft(
         question=reply.question.strip(),
-        answer=normalised_answer(reply.answer, binary=state["binary"]),
+        answer=normalised_answer(reply.answer, binary=state["binary"], language=language),
         origin=origin,  # type: ignore[typeddict-item]
         revision=revision,
         construction=construction_of(reply, state),
@@ -114,9 +119,12 @@ async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Up
     """Write the first draft."""
     llm = runtime.context.require_ports().llm
     style = style_of(state, runtime.context)
-    reply, call = await llm.ask("generator", QuestionDraft, generation_messages(state, style), node="generate_question")
-    draft = draft_from(reply, state, origin="generate", revision=0)
+    language = await decided_language(state, runtime.context)
+    messages = generation_messages(state, language, style)
+    reply, call = await llm.ask("generator", QuestionDraft, messages, node="generate_question")
+    draft = draft_from(reply, state, language=language, origin="generate", revision=0)
     return {
+        "language": language,
         "drafts": [draft],
         "revisions": 0,
         "revisions_left": runtime.context.max_revisions,
@@ -129,12 +137,12 @@ async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Up
 async def revise_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Rewrite the latest draft from its feedback; the prompt carries everything (no chat history)."""
     llm = runtime.context.require_ports().llm
-    reply, call = await llm.ask(
-        "generator", QuestionDraft, revision_messages(state, style_of(state, runtime.context)), node="revise_question"
-    )
+    language = await decided_language(state, runtime.context)
+    messages = revision_messages(state, language, style_of(state, runtime.context))
+    reply, call = await llm.ask("generator", QuestionDraft, messages, node="revise_question")
     revisions = state.get("revisions", 0) + 1
     return {
-        "drafts": [draft_from(reply, state, origin="revise", revision=revisions)],
+        "drafts": [draft_from(reply, state, language=language, origin="revise", revision=revisions)],
         "revisions": revisions,
         "revisions_left": runtime.context.max_revisions - revisions,
         "llm_calls": [call],

@@ -22,10 +22,12 @@ from nodes.common import (
 )
 from nodes.context import Context
 from nodes.generate import labelled_chunks
+from nodes.language import quoted_yes_no, sample_language
 from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
 from prompts import temporal as temporal_prompt
+from state.languages import language_name
 from state.sample import SampleState
 from state.schemas import QualityVerdict, SufficiencyVerdict, TemporalLabel
 from state.usage import CallRecord
@@ -33,7 +35,7 @@ from state.usage import CallRecord
 #: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
 DIMENSION_FIXES = {
     "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every entity named, "
-    "with the answer the chunks give",
+    "with the answer the chunks give, written in the language asked for",
     "multi_hop": "make it one question that needs every supporting chunk; no chunk, and no set of all chunks but "
     "one, may answer it",
     "unambiguous": "give it one reading and exactly one answer that the chunks support",
@@ -50,17 +52,27 @@ def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
     return f"{joined(failed)} failed" + (f": {judge_reason}" if judge_reason else "") + f". To fix {fixes}"
 
 
+def yes_no_line(binary: bool, language: str) -> str:
+    """How the quality judge is told whether the question is a yes/no one, and its answer words."""
+    if not binary:
+        return "no"
+    words = quoted_yes_no(language)
+    return f"yes (answered {words['yes']} or {words['no']})"
+
+
 @records_failure
 async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Quality, multi-hop and unambiguity in one strict verdict."""
     llm = runtime.context.require_ports().llm
     question, answer = delimited_draft(state)
     hops = len(state["supporting"])
+    language = sample_language(state, runtime.context)
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(
             type_definition=quality_prompt.TYPE_DEFINITIONS[state["question_type"]],
-            binary="yes" if state["binary"] else "no",
+            binary=yes_no_line(state["binary"], language),
+            language=language_name(language),
             hops=hops,
             labels=joined(letter_labels(hops)),
             question=question,

@@ -14,8 +14,10 @@ from langgraph.runtime import Runtime
 from nodes.common import Update, chunk_ref, instructed, recorded_verdict, records_failure
 from nodes.context import Context
 from nodes.generate import asker, revision_feedback, style_of, style_update, with_style
+from nodes.language import decided_language, sample_language
 from prompts import delimit, delimit_all
 from prompts import unanswerable as prompt
+from state.languages import language_name
 from state.sample import Construction, Draft, SampleState, latest_draft
 from state.schemas import UnanswerableDraft, UnanswerableVerdict
 
@@ -45,7 +47,10 @@ async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -
         revision = prompt.REVISION.format(
             question=delimit("question", "draft", latest_draft(state)["question"]), feedback=revision_feedback(state)
         )
-    user = prompt.GENERATE_USER.format(role=asker(state, style), revision=revision, chunks=seed_and_neighbours(state))
+    language = await decided_language(state, runtime.context)
+    user = prompt.GENERATE_USER.format(
+        role=asker(state, style), language=language_name(language), revision=revision, chunks=seed_and_neighbours(state)
+    )
     messages = instructed(prompt.GENERATE_SYSTEM, with_style(user, style))
     reply, call = await llm.ask("generator", UnanswerableDraft, messages, node="generate_unanswerable")
     revisions = state.get("revisions", 0) + (1 if revising else 0)
@@ -64,6 +69,7 @@ async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -
     )
     left = runtime.context.max_revisions - revisions
     return {
+        "language": language,
         "drafts": [draft],
         "revisions": revisions,
         "revisions_left": left,
@@ -81,7 +87,7 @@ async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> U
     hits = await ports.corpus.search(question, context.retrieval_k)
     retrieved = [chunk_ref(hit.chunk) for hit in hits]
     labels = retrieved_labels(len(retrieved))
-    messages = unanswerable_messages(question, [c["text"] for c in retrieved])
+    messages = unanswerable_messages(question, [c["text"] for c in retrieved], sample_language(state, context))
     verdict, call = await ports.llm.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
     answering = answering_chunks(verdict, [c["id"] for c in retrieved])
     # Strict: a chunk named as answering, or the judge's own answerable flag, rejects whatever `accepted` says.
@@ -100,10 +106,12 @@ async def judge_unanswerable(state: SampleState, runtime: Runtime[Context]) -> U
     return update | {"retrieved": retrieved, "llm_calls": [call]}
 
 
-def unanswerable_messages(question: str, texts: list[str]) -> list[BaseMessage]:
-    """The judge's request: the question, and the retrieved chunks as R1, R2, ..."""
+def unanswerable_messages(question: str, texts: list[str], language: str) -> list[BaseMessage]:
+    """The judge's request: the question, the language it was asked in, and the retrieved chunks as R1, R2, ..."""
     chunks = delimit_all("chunk", zip(retrieved_labels(len(texts)), texts, strict=True))
-    user = prompt.JUDGE_USER.format(question=delimit("question", "Q", question), k=len(texts), chunks=chunks)
+    user = prompt.JUDGE_USER.format(
+        question=delimit("question", "Q", question), language=language_name(language), k=len(texts), chunks=chunks
+    )
     return instructed(prompt.JUDGE_SYSTEM, user)
 
 

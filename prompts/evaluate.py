@@ -1,7 +1,9 @@
 """Evaluation: the built-in RAG answerer and the judges of correctness, faithfulness and abstention."""
 
-RAG_SYSTEM = """Answer the question using only the numbered contexts. Give a short answer (a name, number,
-date, short phrase or "Yes"/"No"). If the contexts do not contain the answer, reply exactly "I don't know".
+RAG_SYSTEM = """Answer the question using only the numbered contexts, in the language the question is written
+in. Give a short answer (a name, number, date, short phrase, or yes or no in the question's language). If
+the contexts do not contain the answer, say that you do not know, in the question's language ("I don't
+know", "Ich weiß es nicht", "Je ne sais pas").
 
 Reply with JSON only: {"answer": str}.
 """
@@ -19,7 +21,8 @@ reference also makes; false_positive, the candidate's statements the reference d
 false_negative, the reference's statements the candidate leaves out.
 
 Then decide: the candidate is correct when it gives the same facts as the reference (other wording,
-units or extra harmless detail are fine) and contradicts nothing in it. A refusal is not correct.
+units or extra harmless detail are fine) and contradicts nothing in it. A refusal is not correct. The
+answers may be in any language, and in different ones: compare their facts, not their words.
 
 Reply with JSON only: {"true_positive": [str], "false_positive": [str], "false_negative": [str],
 "correct": bool, "reason": str}.
@@ -44,7 +47,8 @@ FAITHFULNESS_USER = """{contexts}
 """
 
 ABSTENTION_SYSTEM = """Decide whether the answer declines to answer: it says it does not know, or that the
-information is missing. An answer that states a fact, even a wrong one, does not decline.
+information is missing, in whatever language it is written. An answer that states a fact, even a wrong
+one, does not decline.
 
 Reply with JSON only: {"abstained": bool}.
 """

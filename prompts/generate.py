@@ -72,27 +72,33 @@ TYPE_INSTRUCTIONS = {
 }
 
 #: The answer form, by the sample's kind of answer: open, yes/no (either), or yes/no with the answer the run wants.
+#: {yes} and {no} are the language's words, quoted ("Ja", "Nein").
 BINARY_INSTRUCTIONS = {
-    "open": 'It is not a yes/no question: the answer is never "Yes" or "No".',
-    "either": 'It is a yes/no question in the type\'s yes/no shape, and the answer is exactly "Yes" or "No".',
+    "open": "It is not a yes/no question: the answer is never {yes} or {no}.",
+    "either": "It is a yes/no question in the type's yes/no shape, and the answer is exactly {yes} or {no}.",
     "yes": (
-        "It is a yes/no question in the type's yes/no shape whose correct answer is \"Yes\": the facts the chunks "
-        'state confirm it. The answer is exactly "Yes".'
+        "It is a yes/no question in the type's yes/no shape whose correct answer is {yes}: the facts the chunks "
+        "state confirm it. The answer is exactly {yes}."
     ),
     "no": (
-        "It is a yes/no question in the type's yes/no shape whose correct answer is \"No\": a fact the chunks state "
-        '(a different date, value, place, ...) contradicts it. The answer is exactly "No".'
+        "It is a yes/no question in the type's yes/no shape whose correct answer is {no}: a fact the chunks state "
+        "(a different date, value, place, ...) contradicts it. The answer is exactly {no}."
     ),
 }
 
 #: How the task's last line repeats the answer asked for, by answer form.
-ANSWER_NOTES = {"open": "", "either": "", "yes": ', answered "Yes"', "no": ', answered "No"'}
+ANSWER_NOTES = {"open": "", "either": "", "yes": ", answered {yes}", "no": ", answered {no}"}
+
+#: How a request names a language's yes and no when triad has no words for them.
+UNKNOWN_YES_NO = ('the {language} word for "yes"', 'the {language} word for "no"')
 
 SYSTEM = "You write evaluation questions for retrieval-augmented generation systems.\n\n" + RULES + "\n" + REPLY_FORMAT
 
 #: The task as both generation and revision state it.
 TASK = """{type_instruction}
 {binary_instruction}
+Language: write the question and the answer in {language}, whatever language the chunks are in; keep
+names, identifiers and values as the chunks write them.
 Write it as {role} would ask it.
 Supporting chunks: {hops} ({labels}); the question needs every one of them.
 Bridging topic: {bridge_topic}
@@ -100,7 +106,8 @@ Bridging topic: {bridge_topic}
 
 #: The last line of a generation or revision request: the task again, after the long chunks.
 RESTATED = (
-    "Now write the plan, then one {question_type} question that needs every supporting chunk{answer_note}, as JSON.\n"
+    "Now write the plan, then one {question_type} question in {language} that needs every supporting chunk"
+    "{answer_note}, as JSON.\n"
 )
 
 USER = (

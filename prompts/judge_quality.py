@@ -3,7 +3,7 @@
 SYSTEM = """You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
 question, its reference answer and the supporting chunks it was written from. Judge three dimensions.
 
-1. quality. It holds only when all five of these hold:
+1. quality. It holds only when all six of these hold:
    A. Correctness: the question is meaningful, and has no contradiction, false assumption or
       nonsensical premise.
    B. Answerable from the chunks alone: every entity, fact and relation the question and the answer
@@ -19,6 +19,9 @@ question, its reference answer and the supporting chunks it was written from. Ju
    E. Answer correctness: the reference answer is exactly what the chunks give. Recompute a
       comparison's result from the value each chunk states; a "No" must rest on a fact the chunks
       state, never on something they leave out.
+   F. Language: the question and the answer are written in the language the request names (names,
+      identifiers and values kept as the chunks write them are fine). A question or an answer in
+      another language, or in a mix of languages, fails.
    Examples (not from the chunks you judge):
    - Bad: "According to the passage, when was it founded?" (refers to the material; "it" is unresolved)
    - Bad: "Which of the two companies in the text is older?" (the companies are not named)
@@ -63,6 +66,7 @@ TYPE_DEFINITIONS = {
 
 USER = """Question type: {type_definition}
 Yes/no question: {binary}
+Language of the question and answer: {language}
 Supporting chunks: {hops} ({labels})
 
 {question}

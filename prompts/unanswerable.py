@@ -37,7 +37,8 @@ Feedback:
 Write a new question that fixes every problem the feedback names.
 """
 
-GENERATE_USER = """Write it as {role} would ask it.
+GENERATE_USER = """Write it as {role} would ask it, in {language} (keep names and identifiers as the chunks
+write them).
 {revision}
 Seed chunk and its nearest chunks:
 {chunks}
@@ -51,7 +52,8 @@ returned for it. Judge two things.
 1. plausible. It holds only when all of these hold: the question is meaningful and not a trick; a
    person working with this collection could well ask it; it is understandable without the chunks;
    every entity it needs is named explicitly (no "the text", "the provided context", no pronoun or
-   generic reference whose referent is not named).
+   generic reference whose referent is not named); it is written in the language the request names
+   (names and identifiers kept as the chunks write them are fine).
 
 2. answerable. List what the question asks for. Then, for each retrieved chunk, check whether it
    states that answer, or states something that settles the question (for example that its premise
@@ -71,6 +73,7 @@ Reply with JSON only: {"reasoning": str, "plausible": bool, "answered_by": [labe
 """
 
 JUDGE_USER = """{question}
+Language asked for: {language}
 
 Chunks the retriever returned for it ({k}):
 {chunks}

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from state.languages import DEFAULT_LANGUAGE, answer_words
 from state.sample import MAX_HOPS, MIN_HOPS, UNANSWERABLE, Difficulty, SampleKind
 
 
@@ -109,6 +110,8 @@ class DatasetRecord(BaseModel):
     question_type: SampleKind
     """comparison, intersection, composition; `unanswerable` for a generated unanswerable question."""
     binary: bool
+    language: str | None = Field(default=None, pattern=r"^[a-z]{2}$")
+    """ISO 639-1 code of the language the question and answer are written in; None where a record does not say."""
     temporal: bool | None
     """None for a generated unanswerable question (not classified)."""
     role: str
@@ -148,8 +151,9 @@ class DatasetRecord(BaseModel):
             raise ValueError(f"{len(self.supporting)} supporting chunks for hops={self.hops}")
         if self.n_relevant != sum(context.relevant for context in self.contexts):
             raise ValueError("n_relevant does not count the relevant contexts")
-        if self.binary and self.answer not in ("Yes", "No"):
-            raise ValueError("a binary question's answer is Yes or No")
+        words = answer_words(self.language or DEFAULT_LANGUAGE)
+        if self.binary and words and self.answer not in words:
+            raise ValueError(f"a binary question's answer is {words[0]} or {words[1]} (language {self.language})")
         if self.unanswerable is not None:
             relevant = {context.id for context in self.contexts if context.relevant}
             if relevant & set(self.unanswerable.contexts):

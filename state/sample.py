@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
+from state.languages import Polarity
 from state.usage import CallRecord
 
 QuestionType = Literal["comparison", "intersection", "composition"]
@@ -21,8 +22,6 @@ UNANSWERABLE: Literal["unanswerable"] = "unanswerable"
 SampleKind = Literal["comparison", "intersection", "composition", "unanswerable"]
 SAMPLE_KINDS: tuple[SampleKind, ...] = (*QUESTION_TYPES, UNANSWERABLE)
 Outcome = Literal["accepted", "rejected", "no_bridge", "failed"]
-#: The answer a yes/no sample asks its question to have (language-neutral; written as the language's word).
-Polarity = Literal["yes", "no"]
 Judge = Literal["lint", "quality", "sufficiency", "unanswerable"]
 Difficulty = Literal["easy", "medium", "hard"]
 
@@ -198,6 +197,8 @@ class SampleState(TypedDict):
     left, a rejected draft ends the sample (decided in graph/routing.py, from the state alone, so a state edited
     in LangGraph Studio routes without the run context)."""
     temporal: NotRequired[bool]
+    language: NotRequired[str]
+    """ISO 639-1 code of the language the question and answer are written in (set with the first draft)."""
 
     # -- extraction -----------------------------------------------------------------------------
     retrieved: NotRequired[list[ChunkRef]]

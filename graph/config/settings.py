@@ -80,6 +80,10 @@ class Settings(BaseModel):
         default_factory=dict, description="Column settings per collection ([collections.NAME] in triad.toml)."
     )
     embedding: str = Field("minilm", description="Embedding model spec of the collection.")
+    question_language: str | None = Field(
+        None,
+        description="ISO 639-1 code of the language every question is written in; unset: each sample's chunks' own.",
+    )
     llm: str | None = Field(None, description="One model spec for all three roles.")
     generator_model: str | None = Field(None, description="Generator model spec (overrides llm).")
     validator_model: str | None = Field(None, description="Validator model spec (overrides llm).")

@@ -13,11 +13,21 @@ from typing import Any
 
 from nodes.common import normalise_text
 
+#: Plain abstentions, in English, German, French, Spanish and Japanese; other wordings go to the abstention judge.
 _ABSTAIN = re.compile(
     r"\b(i (?:do not|don't|cannot|can't) (?:know|answer|tell|say)"
     r"|(?:cannot|can't|unable to) (?:be )?(?:answer|determine|find)"
     r"|not enough (?:information|context)|(?:no|insufficient) (?:information|context)"
-    r"|(?:does|do) not (?:contain|provide|mention|say)|not (?:mentioned|provided|stated) in)\b",
+    r"|(?:does|do) not (?:contain|provide|mention|say)|not (?:mentioned|provided|stated) in"
+    # German: "Ich weiß es nicht", "weiß ich nicht", "keine Informationen", "nicht enthalten"
+    r"|wei(?:ß|ss) (?:es |das )?(?:ich )?nicht|keine (?:ausreichenden )?(?:informationen|angaben)"
+    r"|nicht (?:enthalten|erwähnt|angegeben)|kann (?:ich )?(?:die frage )?nicht beantwortet?"
+    # French: "Je ne sais pas", "aucune information", "ne contiennent pas"
+    r"|je ne (?:le )?sais pas|(?:aucune|pas d'|pas assez d')\s?information|ne (?:contien|mentionn|précis)\w* pas"
+    # Spanish: "No lo sé", "no sé", "no hay información", "no se menciona"
+    r"|no (?:lo )?sé|no (?:hay|tengo) (?:suficiente )?información|no se (?:menciona|indica|especifica))\b"
+    # Japanese: わかりません, 分かりません, 不明です, 情報がありません
+    r"|わかりません|分かりません|不明です|情報がありません",
     re.IGNORECASE,
 )
 

@@ -29,6 +29,7 @@ from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
 from nodes.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
+from state.languages import DEFAULT_LANGUAGE
 from state.schemas import (
     AbstentionVerdict,
     CorrectnessVerdict,
@@ -43,7 +44,7 @@ METRICS = ("precision", "recall", "correct", "correctness", "faithful", "abstain
 unanswerable questions, the setup retrieving for itself."""
 
 
-GROUPS = ("answerable", "question_type", "binary", "temporal", "difficulty")
+GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "difficulty")
 
 
 #: Samples evaluated at once per setup.
@@ -130,7 +131,7 @@ def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
     return {
         "setup": setup.name,
         "sample_id": record["id"],
-        **{field: record.get(field, True) if field == "answerable" else record[field] for field in GROUPS},
+        **{field: record.get(field, True) if field == "answerable" else record.get(field) for field in GROUPS},
         **dict.fromkeys(METRICS),
         "unanswerable_answer": None,
     }
@@ -150,7 +151,8 @@ async def evaluate_generated_unanswerable(
     row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved], "answer": given}
     unseen = not_in_contexts(record, retrieved)  # its contexts are the chunks the check read
     if unseen:
-        messages = unanswerable_messages(record["question"], [c["text"] for c in unseen])
+        language = record.get("language") or DEFAULT_LANGUAGE
+        messages = unanswerable_messages(record["question"], [c["text"] for c in unseen], language)
         verdict, _ = await gateway.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
         answering = answering_chunks(verdict, [str(c.get("id") or "") for c in unseen])
         row["rechecked_ids"] = [c.get("id") for c in unseen]

@@ -14,6 +14,7 @@ from graph.reviewing.labels import CRITERIA
 from graph.reviewing.samples import ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
+from state.languages import language_name
 
 CRITERION_TEXT = {
     "answerable": "answerable from the supporting chunks",
@@ -41,13 +42,14 @@ def marked(text: str, bridge: str, answer: str) -> str:
     return html
 
 
-FILTERS = ("cell", "outcome", "temporal", "difficulty", "status")
+FILTERS = ("cell", "outcome", "language", "temporal", "difficulty", "status")
 
 
 def matches(sample: ReviewSample, reviewed: bool, filters: dict[str, str]) -> bool:
     values = {
         "cell": sample.cell,
         "outcome": sample.outcome,
+        "language": sample.language,
         "temporal": "" if sample.temporal is None else str(sample.temporal).lower(),
         "difficulty": sample.difficulty or "",
         "status": "reviewed" if reviewed else "to review",
@@ -68,6 +70,7 @@ def list_page(
     options = {
         "cell": sorted({s.cell for s in samples.values()}),
         "outcome": sorted({s.outcome for s in samples.values()}),
+        "language": sorted({s.language for s in samples.values() if s.language}),
         "temporal": ["true", "false"],
         "difficulty": ["hard", "medium", "easy"],
         "status": ["to review", "reviewed"],
@@ -158,6 +161,7 @@ def sample_page(
             else ""
         ),
         f"<p><b>Answer:</b> {esc(answer) or '-'} · {esc(sample.cell)} · {esc(sample.outcome)}"
+        + (f" · language {esc(language_name(sample.language))} ({esc(sample.language)})" if sample.language else "")
         + (f" ({esc(sample.end_reason)})" if sample.end_reason else "")
         + (f" · temporal {str(sample.temporal).lower()} · {esc(sample.difficulty or '')}" if sample.accepted else "")
         + f" · bridge topic <mark class=bridge>{esc(bridge)}</mark></p>",

@@ -42,6 +42,11 @@ class ReviewSample:
         return self.criteria == UNANSWERABLE_CRITERIA
 
     @property
+    def language(self) -> str:
+        """The question's language (ISO 639-1); empty when the sample never reached a draft."""
+        return str(self.line.get("language") or "")
+
+    @property
     def temporal(self) -> bool | None:
         return self.line.get("temporal") if self.accepted else None
 

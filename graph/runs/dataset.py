@@ -79,6 +79,7 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reference_context_ids": [c["id"] for c in relevant],
                 "question_type": record["question_type"],
                 "binary": record["binary"],
+                "language": record.get("language"),
                 "temporal": record["temporal"],
                 "difficulty": record["difficulty"],
                 **construction_columns(record),
@@ -113,6 +114,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "variant": "generated",
                     "question_type": record["question_type"],
                     "binary": record["binary"],
+                    "language": record.get("language"),
                 }
             )
             continue
@@ -132,6 +134,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "variant": "simulated",
                 "question_type": record["question_type"],
                 "binary": record["binary"],
+                "language": record.get("language"),
             }
         )
     return rows
@@ -167,6 +170,7 @@ def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
                 "answer": ABSTAIN if unanswerable else record["answer"],
                 "type": HOTPOTQA_TYPES.get(record["question_type"], record["question_type"]),
                 "level": record["difficulty"],
+                "language": record.get("language"),
                 "supporting_facts": [] if unanswerable else [[c["id"], 0] for c in record["supporting"]],
                 "context": [[i, [contexts[i]["text"]]] for i in shown],
             }

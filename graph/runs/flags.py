@@ -50,6 +50,12 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         help="supporting chunks per question (default 2)",
     )
     run.add_argument("--role", default=DEFAULT_ROLE, help="who asks the questions (default %(default)r)")
+    run.add_argument(
+        "--question-language",
+        metavar="CODE",
+        help="write every question and answer in this language (ISO 639-1, e.g. en, de); default: the language "
+        "of each sample's chunks (TRIAD_QUESTION_LANGUAGE, question_language in triad.toml)",
+    )
     run.add_argument("--run-id", help="name of the run folder and thread prefix (default: time stamp + random suffix)")
     run.add_argument("--seed", type=int, help="make seed selection reproducible")
     run.add_argument(
@@ -194,6 +200,7 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         retrieval_k=args.retrieval_k,
         role_from_queries=args.role_from_queries,
         keep_queries=args.keep_queries,
+        question_language=args.question_language or settings.question_language,
         **(query_file(args.queries) if args.queries else {}),
     )
     given = models_from_args(args)

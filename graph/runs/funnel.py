@@ -31,6 +31,8 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     cells: dict[str, Counter[str]] = defaultdict(Counter)
     per_role = {role: dict(EMPTY_TOTALS) for role in ROLES}
     per_node: dict[str, dict[str, float]] = defaultdict(lambda: dict(EMPTY_TOTALS))
+    # Per language: the samples that reached a draft (a sample's language is set with its first draft).
+    languages: dict[str, Counter[str]] = defaultdict(Counter)
     drafts = unanswerable_drafts = revisions = repeated = 0
     for state in states:
         outcome = state.get("outcome", "failed")
@@ -39,12 +41,17 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         cell["started"] += 1
         cell[outcome] += 1
         drafts += len(state.get("drafts", []))
+        language = languages[state["language"]] if state.get("language") else Counter()
+        language["drafted"] += 1
+        language[outcome] += 1
+        language["drafts"] += len(state.get("drafts", []))
         if state["question_type"] == UNANSWERABLE:
             unanswerable_drafts += len(state.get("drafts", []))
         revisions += state.get("revisions", 0)
         for verdict in state.get("verdicts", []):
             if not verdict["accepted"]:
                 rejected_by[verdict["judge"]] += 1
+                language[f"rejected_by_{verdict['judge']}"] += 1
         for call in state.get("llm_calls", []):
             if call.get("source", "provider") == "provider":  # attempts past the first: retries and re-asks
                 repeated += max(0, call.get("attempts", 1) - 1)
@@ -65,6 +72,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "drafts_rejected_by": {judge: rejected_by[judge] for judge in JUDGES},
         "revisions_used": revisions,
         "cells": {name: dict(counts) for name, counts in sorted(cells.items())},
+        "languages": {code: dict(counts) for code, counts in sorted(languages.items())},
         "llm": {
             "per_role": per_role,
             "per_node": dict(sorted(per_node.items())),
@@ -75,6 +83,16 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "cost_per_accepted_usd": cost / accepted if accepted else None,
         },
     }
+
+
+def _language_lines(languages: Mapping[str, Mapping[str, int]]) -> list[str]:
+    """The funnel per language, when a run wrote in any but English."""
+    if not languages or set(languages) == {"en"}:
+        return []
+    listed = ", ".join(
+        f"{code} {counts.get('accepted', 0)} of {counts.get('drafted', 0)}" for code, counts in languages.items()
+    )
+    return [f"languages              {listed}  (accepted of drafted)"]
 
 
 def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
@@ -95,6 +113,7 @@ def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
             else ""
         ),
         f"revisions used         {summary['revisions_used']}",
+        *_language_lines(summary.get("languages") or {}),
         "",
         f"{'cell':<26}{'wanted':>7}{'accepted':>9}{'started':>8}",
     ]
@@ -127,6 +146,7 @@ def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
     return {
         "question_type": state.get("question_type"),
         "binary": state.get("binary"),
+        "language": state.get("language"),
         "outcome": state.get("outcome", "failed"),
         "end_reason": state.get("end_reason", ""),
         "drafts": state.get("drafts", []),

@@ -27,6 +27,7 @@ from graph.llm.gateway import LLMGateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
+from graph.runs.languages import language_notes, survey_languages
 from graph.runs.ledger import CellPlan
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
@@ -94,6 +95,7 @@ async def run_job(
                 coverage = None
     summary = funnel(row["summary"] for row in finished if row["summary"])
     document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
+    document["languages"] = outcome.languages
     document["coverage"] = coverage
     folder.write_run_json(document)
     write_report(folder, document, finished, examples)
@@ -147,6 +149,10 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"
         )
+    survey = await survey_languages(services.corpus, seed=run.options.seed or 0)
+    tell(survey.line(settings.collection or ""))
+    for note in language_notes(survey, run.options, settings.embedding):
+        tell(note)
     unembedded, other_dimension = await services.corpus.without_embedding() if left_out else (0, 0)
     if left_out - unembedded - other_dimension > 0:
         tell(
@@ -186,7 +192,9 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
             ),
             on_done=progress.sample_done,
         )
-        return await worker.run()
+        result = await worker.run()
+    result.languages = {"collection": survey.as_json()}
+    return result
 
 
 def worker_plan(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:

@@ -238,7 +238,7 @@ class RunLedger:
 
         Not its record nor its rejection: a record carries its contexts' texts, and a
         large run's would all be in memory. `brief` holds what the report, the coverage and the duplicate
-        check read of an accepted record (question, answer, difficulty, n_relevant, temporal, answerable,
+        check read of an accepted record (question, answer, language, difficulty, n_relevant, temporal, answerable,
         its supporting chunks' sources); None for the others.
         """
         async with self.pool.connection() as conn:
@@ -247,6 +247,7 @@ class RunLedger:
             await cursor.execute(
                 "SELECT n, question_type, is_binary AS binary, outcome, summary, CASE WHEN record IS NOT NULL THEN"
                 " jsonb_build_object('question', record->'question', 'answer', record->'answer',"
+                " 'language', record->'language',"
                 " 'difficulty', record->'difficulty',"
                 " 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',"
                 " 'answerable', coalesce(record->'answerable', 'true'),"

@@ -13,6 +13,7 @@ from graph.runs.files import check_run_id
 from graph.runs.ledger import CellPlan
 from graph.runs.stages import context_overrides
 from nodes.context import Context
+from state.languages import check_language_code
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, QUESTION_TYPES, UNANSWERABLE
 from state.usage import ROLES
 
@@ -91,6 +92,8 @@ class RunOptions:
     """The generator writes in the register of the real query nearest to each seed (the query is sent to it)."""
     keep_queries: bool = False
     """Records and the report show query texts; else their hashes."""
+    question_language: str | None = None
+    """ISO 639-1 code of the language every question and answer is written in; None: each sample's chunks' own."""
 
     def __post_init__(self) -> None:
         """Options no run can use are refused here, for the command and the Python API alike."""
@@ -120,6 +123,8 @@ class RunOptions:
             return "--unanswerable-share is a share of --count from 0 to 1, e.g. 0.2"
         if self.retrieval_k <= 0:
             return "--retrieval-k must be at least 1"
+        if self.question_language is not None and (wrong := check_language_code(self.question_language)):
+            return f"--question-language: {wrong}"
         if (self.role_from_queries or self.keep_queries) and not self.queries:
             return "--role-from-queries and --keep-queries need a query file: give --queries FILE"
         return None
@@ -135,6 +140,7 @@ class RunOptions:
             "max_restarts": self.max_restarts,
             "sufficiency_after_quality_reject": self.sufficiency_after_quality_reject,
             "retrieval_k": self.retrieval_k,
+            "question_language": self.question_language,
             **context_overrides(self.nodes),
         }
 
@@ -152,7 +158,7 @@ class RunOptions:
     @classmethod
     def from_stored(cls, stored: dict[str, Any]) -> RunOptions:
         """The options a run kept."""
-        known = {name: stored[name] for name in RUN_OPTION_NAMES}
+        known = {name: stored[name] for name in RUN_OPTION_NAMES if name in stored}
         return cls(**{**known, "types": tuple(stored["types"]), "nodes": dict(stored["nodes"])})
 
 
@@ -183,15 +189,15 @@ class InvalidOptions(UserError, ValueError):
 
 
 #: Options a continued run keeps from when it began: asking for them again is refused.
-NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share")
+NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share", "question_language")
 
 
 def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
     """A continued run (`resume`) asked for options only a new run takes (`NEW_RUN_ONLY`, as `given`)."""
     if resume and any(given.get(name) for name in NEW_RUN_ONLY):
         raise InvalidOptions(
-            "a continued run keeps the options it began with: --role-from-queries, --keep-queries and "
-            "--unanswerable-share apply to new runs"
+            "a continued run keeps the options it began with: --role-from-queries, --keep-queries, "
+            "--unanswerable-share and --question-language apply to new runs"
         )
 
 

@@ -10,6 +10,7 @@ from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
+from state.languages import DEFAULT_LANGUAGE, language_name, polarity
 from state.sample import UNANSWERABLE
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
@@ -20,6 +21,7 @@ PAPER_FUNNELS = (
 SECTIONS = (
     ("funnel", "Funnel"),
     ("cells", "Question type x binary"),
+    ("languages", "Languages"),
     ("difficulty", "Difficulty"),
     ("relevant", "Relevant contexts per question"),
     ("temporal", "Temporal questions"),
@@ -83,7 +85,9 @@ def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finish
     answers: dict[str, Counter[str]] = {}
     for row in finished:
         if row.get("binary") and row.get("brief"):
-            answers.setdefault(cell_name(row["question_type"], True), Counter())[str(row["brief"].get("answer"))] += 1
+            brief = row["brief"]
+            said = polarity(str(brief.get("answer")), brief.get("language") or DEFAULT_LANGUAGE)
+            answers.setdefault(cell_name(row["question_type"], True), Counter())[said or "other"] += 1
     rows = []
     for cell, wanted in quotas.items():
         counts = summary["cells"].get(cell, {})
@@ -96,10 +100,42 @@ def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finish
                 counts.get("started", 0),
                 counts.get("rejected", 0),
                 counts.get("no_bridge", 0),
-                f"{split['Yes']} / {split['No']}" if split is not None else "",
+                f"{split['yes']} / {split['no']}" if split is not None else "",
             ]
         )
     return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge", "Yes / No"], rows)
+
+
+def _languages_section(document: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
+    """The collection's languages as surveyed before the run, and the funnel per language of the questions."""
+    surveyed = (document.get("languages") or {}).get("collection") or {}
+    shares = surveyed.get("shares") or {}
+    collection = (
+        f'<p class="note">The collection, from {surveyed.get("sampled_chunks", 0)} random chunks: '
+        + esc(", ".join(f"{_named(code)} {share:.0%}" for code, share in shares.items()))
+        + ".</p>"
+        if shares
+        else ""
+    )
+    rows = [
+        [
+            _named(code),
+            counts.get("drafted", 0),
+            counts.get("accepted", 0),
+            counts.get("rejected", 0),
+            counts.get("rejected_by_lint", 0),
+            counts.get("rejected_by_quality", 0),
+            counts.get("rejected_by_sufficiency", 0),
+        ]
+        for code, counts in (summary.get("languages") or {}).items()
+    ]
+    header = ["question language", "samples drafted", "accepted", "rejected", "drafts failing lint", "quality",
+              "sufficiency"]  # fmt: skip
+    return collection + (table(header, rows) if rows else '<p class="note">no sample reached a draft</p>')
+
+
+def _named(code: str) -> str:
+    return "unknown" if code == "und" else f"{language_name(code)} ({code})"
 
 
 def _rejections_section(rows: Sequence[Mapping[str, Any]]) -> str:
@@ -161,7 +197,8 @@ def _example(record: Mapping[str, Any]) -> str:
         )
     supporting = "".join(f"<li><code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"])
     facts = (
-        f"{record['question_type']}, binary {record['binary']}, temporal {record['temporal']}, "
+        f"{record['question_type']}, binary {record['binary']}, language {record.get('language')}, "
+        f"temporal {record['temporal']}, "
         f"difficulty {record['difficulty']}, {record['n_relevant']} relevant contexts, bridge: {record['bridge_topic']}"
     )
     return (
@@ -189,6 +226,7 @@ def render_report(
     bodies = {
         "funnel": _funnel_section(summary),
         "cells": _cells_section(document["quotas"], summary, finished),
+        "languages": _languages_section(document, summary),
         "difficulty": bar_chart([(level, difficulty[level]) for level in ("hard", "medium", "easy")]),
         "relevant": bar_chart([(str(n), relevant[n]) for n in sorted(relevant)]),
         "temporal": bar_chart([("temporal", temporal), ("not temporal", len(records) - temporal)])

@@ -131,6 +131,8 @@ class WorkResult:
     finished: int = 0
     stopped_by_cost: bool = False
     database_outages: int = 0
+    languages: dict[str, Any] | None = None
+    """The collection's languages as surveyed before the run started (run.json's `languages`)."""
 
 
 @dataclass(frozen=True)

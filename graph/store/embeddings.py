@@ -28,6 +28,9 @@ from graph.config.errors import UserError
 from graph.config.imports import import_object
 from graph.config.settings import Settings
 
+#: Specs of models trained on English text only: other languages embed poorly (SPEC section 12).
+ENGLISH_ONLY_EMBEDDINGS = frozenset({"minilm"})
+
 #: Sentences encoded per forward pass; large enough to keep both cores busy, small enough for RAM.
 ENCODE_BATCH_SIZE = 32
 

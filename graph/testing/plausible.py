@@ -16,6 +16,8 @@ from langchain_core.messages import BaseMessage
 from graph.testing.scripted import Faults, ScriptedChatModel
 from nodes.bridge import entity_spans
 from nodes.common import mentions
+from nodes.language import detect_language
+from state.languages import LANGUAGE_NAMES, answer_words
 
 _OPENING = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n')
 
@@ -68,40 +70,94 @@ def propose(messages: list[BaseMessage]) -> dict[str, Any]:
     return {"topic": "", "chunks": [], "entities": listed}
 
 
+#: Question templates per language: the English ones name the demo's manual; the others any manual.
+TEMPLATES = {
+    "en": {
+        "binary": 'Are the PostgreSQL 15 manual sections "{a}" and "{b}" {relation}?',
+        "same": "in the same chapter",
+        "apart": "in different chapters",
+        "term": 'Which term appears both in "{a}" and in "{b}" of the PostgreSQL 15 manual?',
+        "composition": 'What is the number of the manual section that shares a subject with "{b}"?',
+        "intersection": 'Which section number of the PostgreSQL 15 manual covers both {topic} and "{b}"?',
+        "comparison": 'Which comes earlier in the PostgreSQL 15 manual, "{a}" or "{b}"?',
+    },
+    "de": {
+        "binary": 'Stehen die Handbuchabschnitte "{a}" und "{b}" {relation}?',
+        "same": "im selben Kapitel",
+        "apart": "in verschiedenen Kapiteln",
+        "term": 'Welcher Begriff kommt sowohl in "{a}" als auch in "{b}" des Handbuchs vor?',
+        "composition": 'Welche Nummer hat der Handbuchabschnitt, der ein Thema mit "{b}" teilt?',
+        "intersection": 'Welche Abschnittsnummer des Handbuchs behandelt sowohl {topic} als auch "{b}"?',
+        "comparison": 'Was steht im Handbuch weiter vorn, "{a}" oder "{b}"?',
+    },
+    "fr": {
+        "binary": "Les sections du manuel « {a} » et « {b} » sont-elles {relation} ?",
+        "same": "dans le même chapitre",
+        "apart": "dans des chapitres différents",
+        "term": "Quel terme apparaît à la fois dans « {a} » et dans « {b} » du manuel ?",
+        "composition": "Quel est le numéro de la section du manuel qui partage un sujet avec « {b} » ?",
+        "intersection": "Quel numéro de section du manuel traite à la fois de {topic} et de « {b} » ?",
+        "comparison": "Laquelle vient en premier dans le manuel, « {a} » ou « {b} » ?",
+    },
+    "es": {
+        "binary": '¿Están las secciones del manual "{a}" y "{b}" {relation}?',
+        "same": "en el mismo capítulo",
+        "apart": "en capítulos distintos",
+        "term": '¿Qué término aparece tanto en "{a}" como en "{b}" del manual?',
+        "composition": '¿Cuál es el número de la sección del manual que comparte tema con "{b}"?',
+        "intersection": '¿Qué número de sección del manual trata tanto {topic} como "{b}"?',
+        "comparison": '¿Cuál aparece antes en el manual, "{a}" o "{b}"?',
+    },
+    "ja": {
+        "binary": "マニュアルの節「{a}」と「{b}」は{relation}にありますか？",
+        "same": "同じ章",
+        "apart": "別々の章",
+        "term": "マニュアルの「{a}」と「{b}」の両方に現れる用語は何ですか？",
+        "composition": "「{b}」と主題を共有するマニュアルの節の番号は何ですか？",
+        "intersection": "{topic}と「{b}」の両方を扱うマニュアルの節番号は何ですか？",
+        "comparison": "マニュアルで先に出てくるのは「{a}」と「{b}」のどちらですか？",
+    },
+}
+
+_CODES_BY_NAME = {name: code for code, name in LANGUAGE_NAMES.items()}
+
+
+def asked_language(text: str) -> str:
+    """The language a request asks the question in (its English name in the prompt), as a code."""
+    match = re.search(r"(?:answer|would ask it,) in ([A-Z][A-Za-z ]+?)[,(.]", text)
+    return _CODES_BY_NAME.get(match.group(1).strip(), "en") if match else "en"
+
+
 def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     text = prompt(messages)
     chunks = tagged(messages, "chunk")
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
     (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
+    language = asked_language(text)
+    words = TEMPLATES.get(language, TEMPLATES["en"])
     if "It is not a yes/no question" not in text:
         same = number_a.split(".")[0] == number_b.split(".")[0]
-        wanted = re.search(r'correct answer is "(Yes|No)"', text)
+        yes, no = answer_words(language) or ("Yes", "No")
+        wanted = re.search(r'whose correct answer is "([^"]+)"', text)
         # Asked for a Yes or a No, the question is put so the chapters' numbers give that answer.
-        apart = wanted is not None and (wanted.group(1) == "Yes") != same
-        relation = "in different chapters" if apart else "in the same chapter"
-        question = f'Are the PostgreSQL 15 manual sections "{title_a}" and "{title_b}" {relation}?'
-        return {"question": question, "answer": "Yes" if same != apart else "No"}
+        apart = wanted is not None and (wanted.group(1) == yes) != same
+        question = words["binary"].format(a=title_a, b=title_b, relation=words["apart" if apart else "same"])
+        return {"question": question, "answer": yes if same != apart else no}
     if not (number_a and number_b):
         title_a, title_b = (re.sub(re.escape(topic), "...", title, flags=re.I) for title in (title_a, title_b))
-        return {
-            "question": f'Which term appears both in "{title_a}" and in "{title_b}" of the PostgreSQL 15 manual?',
-            "answer": topic,
-        }
+        return {"question": words["term"].format(a=title_a, b=title_b), "answer": topic}
     if "composition" in text:
         return {
-            "question": f'What is the number of the manual section that shares a subject with "{title_b}"?',
+            "question": words["composition"].format(b=title_b),
             "answer": number_a,
             "hidden_entities": [{"entity": title_a, "chunk": "A"}],
         }
     if "intersection" in text:
-        return {
-            "question": f'Which section number of the PostgreSQL 15 manual covers both {topic} and "{title_b}"?',
-            "answer": number_a,
-        }
+        return {"question": words["intersection"].format(topic=topic, b=title_b), "answer": number_a}
     order = {title_a: number_a, title_b: number_b}
     earlier = min(order, key=lambda title: [int(part) for part in order[title].split(".") if part.isdigit()])
     return {
-        "question": f'Which comes earlier in the PostgreSQL 15 manual, "{title_a}" or "{title_b}"?',
+        "question": words["comparison"].format(a=title_a, b=title_b),
         "answer": earlier,
         "compared_entities": [title_a, title_b],
     }
@@ -120,9 +176,25 @@ def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
+#: "Who wrote the manual section ...?" in the languages of TEMPLATES but English.
+WHO_WROTE = {
+    "de": 'Wer hat den Handbuchabschnitt "{title}" geschrieben?',
+    "fr": "Qui a écrit la section du manuel « {title} » ?",
+    "es": '¿Quién escribió la sección del manual "{title}"?',
+    "ja": "マニュアルの節「{title}」を書いたのは誰ですか？",
+}
+
+
 def write_unanswerable(messages: list[BaseMessage]) -> dict[str, Any]:
     """Who wrote the seed's manual section (the manual names no authors); after feedback, when it was published."""
     number, title = section(tagged(messages, "chunk")["S"])
+    language = asked_language(prompt(messages))
+    if language in WHO_WROTE:
+        return {
+            "question": WHO_WROTE[language].format(title=title),
+            "kind": "missing_attribute",
+            "missing": "the manual names no author of its sections",
+        }
     if "Feedback:" in prompt(messages):
         return {
             "question": f'In which year was the PostgreSQL 15 manual section "{title}" first published?',
@@ -161,16 +233,26 @@ def label_relevance(messages: list[BaseMessage]) -> dict[str, Any]:
     return {"relevant": same_section, "reason": "same manual section" if same_section else "another section"}
 
 
+_QUOTED = re.compile(r'"[^"]*"|«[^»]*»|「[^」]*」')
+
+
 def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Accepts a short question written in the language asked for (its quoted headings aside)."""
     question = next(iter(tagged(messages, "question").values()))
     short = len(question.split()) <= 30
+    asked = re.search(r"Language of the question and answer: (.+)", prompt(messages))
+    asked_code = _CODES_BY_NAME.get(asked.group(1).strip(), "en") if asked else "en"
+    written = detect_language(_QUOTED.sub(" ", question))
+    in_language = written is None or written == asked_code
+    accepted = short and in_language
+    reason = "" if accepted else "too long; shorten it" if not short else f"F: written in {written}, not {asked_code}"
     return {
         "reasoning": f"{len(question.split())} words; each chunk holds one of the two section headings",
-        "quality": short,
+        "quality": accepted,
         "multi_hop": True,
         "unambiguous": short,
-        "accepted": short,
-        "reason": "" if short else "too long; shorten it",
+        "accepted": accepted,
+        "reason": reason,
     }
 
 

@@ -190,7 +190,7 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
     )
     assert shown.returncode == 0, shown.stderr[-2000:]
     dom = shown.stdout
-    assert 'data-sections="10"' in dom
+    assert 'data-sections="11"' in dom
     for section in (
         "funnel",
         "cells",

@@ -132,8 +132,8 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
         full = await ledger.claim(run_id, cells, "w")  # two running for a quota of two
         rejected = Completion(first, "rejected", None, {"reason": "r"}, {"outcome": "rejected"})
         reopened = await ledger.claim(run_id, cells, "w", completing=rejected)
-        record = {"id": "b", "question": "Q?", "answer": "Yes", "difficulty": "hard", "n_relevant": 2,
-                  "temporal": False, "contexts": [],
+        record = {"id": "b", "question": "Q?", "answer": "Yes", "language": "en", "difficulty": "hard",
+                  "n_relevant": 2, "temporal": False, "contexts": [],
                   "supporting": [{"id": "s", "text": "t", "metadata": {"source": "a.html"}}]}  # fmt: skip
         accepted = Completion(second, "accepted", record, None, {"outcome": "accepted"})
         after_accepted = await ledger.claim(run_id, cells, "w", completing=accepted)
@@ -147,13 +147,13 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
     assert reopened is not None and reopened.n == 2
     assert after_accepted is None  # one accepted, one running: the cell has what it needs
     # What the report, the coverage and the duplicate check read of a record; answerable unless it says otherwise.
-    brief = {"question": "Q?", "answer": "Yes", "difficulty": "hard", "n_relevant": 2, "temporal": False,
-             "answerable": True, "sources": ["a.html"]}  # fmt: skip
+    brief = {"question": "Q?", "answer": "Yes", "language": "en", "difficulty": "hard", "n_relevant": 2,
+             "temporal": False, "answerable": True, "sources": ["a.html"]}  # fmt: skip
     assert [(row["n"], row["outcome"], row["brief"], row["summary"]) for row in finished] == [
         (0, "rejected", None, {"outcome": "rejected"}),
         (1, "accepted", brief, {"outcome": "accepted"}),
     ]
-    stored = {"id": "b", "question": "Q?", "answer": "Yes", "difficulty": "hard", "n_relevant": 2,
+    stored = {"id": "b", "question": "Q?", "answer": "Yes", "language": "en", "difficulty": "hard", "n_relevant": 2,
               "temporal": False, "contexts": [],
               "supporting": [{"id": "s", "text": "t", "metadata": {"source": "a.html"}}]}  # fmt: skip
     assert lines == [(None, {"reason": "r"}), (stored, None)]

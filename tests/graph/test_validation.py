@@ -130,7 +130,9 @@ def test_a_yes_no_sample_asked_for_a_no_is_revised_until_its_answer_is_no(harnes
     generation, revision = [prompt(messages) for key, messages in model.calls if key == "QuestionDraft"]
     for request in (generation, revision):  # both state the answer asked for, and end with it
         assert 'whose correct answer is "No"' in request
-        assert request.rstrip().endswith('comparison question that needs every supporting chunk, answered "No", as JSON.')
+        assert request.rstrip().endswith(
+            'comparison question in English that needs every supporting chunk, answered "No", as JSON.'
+        )
     assert 'answer is "No", not "Yes"' in revision
 
 
