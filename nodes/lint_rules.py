@@ -98,22 +98,26 @@ ENGLISH = LintRules(
 )
 
 # -- German ------------------------------------------------------------------------------------
-_DE_TEXT = (
-    r"(?:Text(?:es|s)?|Abschnitt(?:es|s)?|Auszug(?:es|s)?|Passage|Kontext(?:es|s)?|Textstelle|Textausschnitt(?:es|s)?)"
-)
-_DE_MATERIAL = rf"(?:{_DE_TEXT}|Dokument(?:es|s|en)?|Informationen|Material(?:s|ien)?|Quellen?|Unterlagen)"
-_DE_POINTING = r"(?:bereitgestellten?|gegebenen?|vorliegenden?|obigen?|folgenden?|angegebenen?|beigefügten?|genannten?)"
+# Nouns that can only mean the material (as _TEXT), and nouns that also name things of a domain ("Abschnitt 4
+# der Satzung", "das Dokument der Stiftung"): the latter point at the material only where the clause ends.
+_DE_TEXT = r"(?:Text(?:es|s)?|Passage|Kontext(?:es|s)?|Auszug(?:es|s)?|Textstelle|Textausschnitt(?:es|s)?)"
+_DE_MATERIAL = rf"(?:{_DE_TEXT}|Abschnitt(?:es|s)?|Dokument(?:es|s|en)?|Informationen|Material(?:s|ien)?|Quellen?)"
+_DE_POINTING = r"(?:bereitgestellten?|gegebenen?|vorliegenden?|obigen?|folgenden?|angegebenen?|beigefügten?)"
+_DE_ENDS = r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:oben|unten)\b)"
+# What follows a noun that names something of the domain: a genitive, a number, a paragraph sign, a name.
+_DE_NOT_MATERIAL = r"(?!\s+(?:des|der|von|vom|zu|zum|über|in|im|für)\b|\s*[\d§\[])"
 
 GERMAN = LintRules(
     meta_references=(
-        # "laut dem Text", "gemäß dem Dokument", "laut Text,": not "laut dem Text des Vertrags"
+        # "laut dem Text", "gemäß diesem Auszug": not "laut dem Text des Vertrags", "gemäß Text 4"
         re.compile(
-            rf"\b(?:laut|gemäß|nach|entsprechend)\s+(?:(?:dem|diesem|den|der|des)\s+)?{_DE_TEXT}\b"
-            r"(?!\s+(?:des|der|von|zu|über)\b)",
+            rf"\b(?:laut|gemäß|entsprechend)\s+(?:(?:dem|diesem|den|der)\s+)?{_DE_TEXT}\b{_DE_NOT_MATERIAL}",
             re.IGNORECASE,
         ),
+        # "laut dem Dokument,", "gemäß den Informationen?": not "gemäß Abschnitt 4 der Satzung"
+        re.compile(rf"\b(?:laut|gemäß|entsprechend)\s+(?:dem|diesem|den|der)\s+{_DE_MATERIAL}{_DE_ENDS}", re.I),
         # "im vorliegenden Text", "den bereitgestellten Informationen", "dem obigen Abschnitt"
-        re.compile(rf"\b(?:im|in|dem|den|der|die|das|des|aus|den)\s+{_DE_POINTING}\s+{_DE_MATERIAL}\b", re.I),
+        re.compile(rf"\b(?:im|in|dem|den|der|die|das|des|aus)\s+{_DE_POINTING}\s+{_DE_MATERIAL}\b", re.I),
         # "im Text genannt", "in dem Abschnitt erwähnt", "im Kontext beschrieben"
         re.compile(
             rf"\b(?:im|in\s+(?:dem|diesem|der|den))\s+{_DE_TEXT}\s+(?:genannt|erwähnt|beschrieben|angegeben|aufgeführt)",
@@ -121,12 +125,17 @@ GERMAN = LintRules(
         ),
         # "oben genannt", "hier beschrieben", "unten aufgeführt", "der oben erwähnte"
         re.compile(r"\b(?:oben|unten|hier|zuvor|vorher)\s+(?:genannt|erwähnt|beschrieben|aufgeführt|angegeben)", re.I),
-        # "Der Text sagt", "dieser Abschnitt beschreibt"
+        # "Der Text sagt", "dieser Abschnitt beschreibt", and verb first: "Was sagt der Text über apt?"
         re.compile(
             rf"\b(?:der|dieser|die|diese)\s+{_DE_TEXT}\s+(?:sagt|besagt|nennt|erwähnt|beschreibt|behauptet)\b", re.I
         ),
-        # "Im Text, welcher ..."
-        re.compile(rf"^(?:im|in\s+(?:dem|diesem))\s+{_DE_TEXT}\s*,", re.IGNORECASE),
+        re.compile(
+            rf"\b(?:sagt|besagt|nennt|erwähnt|beschreibt|behauptet)\s+(?:der|dieser|die|diese)\s+{_DE_TEXT}\b"
+            r"(?!\s+(?:des|der|von|vom)\b|\s*[\d§\[])",
+            re.IGNORECASE,
+        ),
+        # "Im Text, welcher ...", "Im Dokument, welcher ..."
+        re.compile(rf"^(?:im|in\s+(?:dem|diesem))\s+{_DE_MATERIAL}\s*,", re.IGNORECASE),
     ),
     interrogative=re.compile(
         r"\b(?:was|welche[rsmn]?|wer|wen|wem|wessen|wann|wo|woher|wohin|womit|wozu|wofür|worauf|warum|weshalb|wie|"
@@ -174,30 +183,39 @@ GERMAN = LintRules(
 # -- French ------------------------------------------------------------------------------------
 _FR_TEXT = r"(?:textes?|passages?|contextes?|extraits?|fragments?)"
 _FR_MATERIAL = rf"(?:{_FR_TEXT}|documents?|informations?|sources?|paragraphes?)"
+_FR_ENDS = r"(?=\s*(?:[,.;:?!)]|$))"
+# What follows a noun that names something of the domain: "le texte de la loi", "le passage à l'euro".
+_FR_NOT_MATERIAL = r"(?!\s+(?:de|du|des|d['’]|à|au|aux|par|sur)\b|\s+d['’])"
 
 FRENCH = LintRules(
     meta_references=(
-        # "selon le texte", "d'après ce passage": not "selon le texte de la loi"
+        # "selon le texte", "d'après ce passage": not "selon le texte de la loi", "selon le passage à l'euro"
         re.compile(
-            rf"\b(?:selon|d['’]après|conformément\s+à)\s+(?:le|ce|ces|les|cet)\s+{_FR_TEXT}\b(?!\s+(?:de|du|des|d['’]))",
+            rf"\b(?:selon|d['’]après|conformément\s+à)\s+(?:le|ce|ces|les|cet)\s+{_FR_TEXT}\b{_FR_NOT_MATERIAL}",
             re.IGNORECASE,
         ),
-        # "le texte fourni", "les informations données", "le passage ci-dessus", "du document précédent"
+        # "le passage ci-dessus", "les informations ci-dessous"
+        re.compile(rf"\b(?:le|la|les|ce|cet|cette|ces|du|des)\s+{_FR_MATERIAL}\s+ci-(?:dessus|dessous)", re.I),
+        # "le texte fourni,", "les informations données ?": not "les informations données par le noyau"
         re.compile(
-            rf"\b(?:le|la|les|ce|cet|cette|ces|du|des|dans\s+le)\s+{_FR_MATERIAL}\s+"
-            r"(?:fourni(?:e|s|es)?|donné(?:e|s|es)?|ci-dessus|ci-dessous|suivant(?:e|s|es)?|précédent(?:e|s|es)?)",
+            rf"\b(?:le|la|les|ce|cet|cette|ces|du|des)\s+{_FR_MATERIAL}\s+"
+            rf"(?:fourni|donné|suivant|précédent)(?:e|s|es)?{_FR_ENDS}",
             re.IGNORECASE,
         ),
-        # "mentionné ci-dessus", "décrit plus haut", "cité dans le texte", "indiqué ici"
+        # "mentionné ci-dessus", "décrit plus haut", "cité dans le texte": not "cité dans le texte de la Constitution"
         re.compile(
-            r"\b(?:mentionn|cit|décrit|indiqu|évoqu|présent|nomm)\w*\s+"
-            rf"(?:ci-dessus|ci-dessous|plus\s+haut|plus\s+bas|ici|dans\s+(?:le|ce)\s+{_FR_TEXT}\b)",
+            r"\b(?:mentionn|cit|décrit|indiqu|évoqu)\w*\s+"
+            rf"(?:ci-dessus|ci-dessous|plus\s+haut|plus\s+bas|ici|dans\s+(?:le|ce)\s+{_FR_TEXT}\b{_FR_NOT_MATERIAL})",
             re.IGNORECASE,
         ),
-        # "le texte dit", "ce passage indique"
+        # "le texte dit", "ce passage indique", and verb first: "Que dit le texte sur apt ?"
         re.compile(rf"\b(?:le|ce)\s+{_FR_TEXT}\s+(?:dit|indique|mentionne|affirme|décrit|précise)\b", re.I),
+        re.compile(
+            rf"\b(?:dit|indique|mentionne|affirme|décrit|précise)\s+(?:le|ce)\s+{_FR_TEXT}\b(?!\s+(?:de|du|des)\b|\s+d['’])",
+            re.I,
+        ),
         # "Dans le texte, quel ..."
-        re.compile(rf"^(?:dans|d['’]après)\s+(?:le|ce)\s+{_FR_TEXT}\s*,", re.IGNORECASE),
+        re.compile(rf"^(?:dans|d['’]après)\s+(?:le|ce)\s+{_FR_MATERIAL}\s*,", re.IGNORECASE),
     ),
     interrogative=re.compile(
         r"(?:\b(?:que|quel|quelle|quels|quelles|qui|quand|où|pourquoi|comment|combien|lequel|laquelle|lesquels|"
@@ -230,8 +248,12 @@ FRENCH = LintRules(
             "leurs",
         }
     ),  # fmt: skip
-    # Impersonal openings name nothing and point at nothing: "Il y a combien de ...", "Il existe ...", "Ce que ...".
-    not_pronoun=re.compile(r"^(?:il\s+(?:y\s+a|existe|faut|est\s+possible)|ce\s+(?:que|qui|qu['’]))\b", re.IGNORECASE),
+    # Impersonal openings name nothing and point at nothing: "Il y a combien de ...", "Il s'agit de ...", "Ce que".
+    not_pronoun=re.compile(
+        r"^(?:il\s+(?:y\s+a|existe|faut|s['’]agit|reste|vaut|suffit|manque|convient|est\s+[\w-]+\s+d[e'’])"
+        r"|ce\s+(?:que|qui|qu['’]))",
+        re.IGNORECASE,
+    ),
     names_after_pronoun=True,
     article=re.compile(r"^(?:(?:le|la|les|un|une|des|du)\s+|l['’])", re.IGNORECASE),
     alternatives=_alternatives("ou"),
@@ -240,31 +262,44 @@ FRENCH = LintRules(
 # -- Spanish -----------------------------------------------------------------------------------
 _ES_TEXT = r"(?:textos?|pasajes?|contextos?|fragmentos?|extractos?)"
 _ES_MATERIAL = rf"(?:{_ES_TEXT}|documentos?|información|materiales?|fuentes?|párrafos?)"
+_ES_ENDS = r"(?=\s*(?:[,.;:?!)]|$))"
+_ES_NOT_MATERIAL = r"(?!\s+(?:de|del|sobre|por)\b)"
 
 SPANISH = LintRules(
     meta_references=(
         # "según el texto", "de acuerdo con el pasaje": not "según el texto de la ley"
         re.compile(
-            rf"\b(?:según|de\s+acuerdo\s+con|conforme\s+a)\s+(?:el|este|los|estos|al)\s+{_ES_TEXT}\b"
-            r"(?!\s+(?:de|del)\b)",
+            rf"\b(?:según|de\s+acuerdo\s+con|conforme\s+a)\s+(?:el|este|los|estos|al)\s+{_ES_TEXT}\b{_ES_NOT_MATERIAL}",
             re.IGNORECASE,
         ),
-        # "el texto proporcionado", "la información dada", "el fragmento anterior", "en el documento siguiente"
+        # "el texto de arriba", "la información de abajo"
+        re.compile(rf"\b(?:el|la|los|las|este|esta|del)\s+{_ES_MATERIAL}\s+de\s+(?:arriba|abajo)\b", re.I),
+        # "el texto proporcionado,", "la información dada?": not "la información dada por el núcleo"
         re.compile(
             rf"\b(?:el|la|los|las|este|esta|del|en\s+el)\s+{_ES_MATERIAL}\s+"
-            r"(?:proporcionad[oa]s?|dad[oa]s?|anterior(?:es)?|siguientes?|de\s+arriba|de\s+abajo|adjunt[oa]s?)\b",
+            rf"(?:proporcionad[oa]s?|dad[oa]s?|anterior(?:es)?|siguientes?|adjunt[oa]s?){_ES_ENDS}",
             re.IGNORECASE,
         ),
         # "mencionado arriba", "descrito aquí", "citado en el texto", "mencionado anteriormente"
         re.compile(
             r"\b(?:mencionad|citad|descrit|indicad|nombrad)[oa]s?\s+"
-            rf"(?:arriba|abajo|aquí|anteriormente|más\s+arriba|en\s+(?:el|este)\s+{_ES_TEXT}\b)",
+            rf"(?:arriba|abajo|aquí|anteriormente|más\s+arriba|en\s+(?:el|este)\s+{_ES_TEXT}\b{_ES_NOT_MATERIAL})",
             re.IGNORECASE,
         ),
-        # "el texto dice", "este pasaje indica"
+        # "se menciona en el texto", "se describe arriba"
+        re.compile(
+            r"\bse\s+(?:menciona|describe|cita|indica|nombra)n?\s+"
+            rf"(?:arriba|abajo|aquí|anteriormente|en\s+(?:el|este)\s+{_ES_TEXT}\b{_ES_NOT_MATERIAL})",
+            re.IGNORECASE,
+        ),
+        # "el texto dice", "este pasaje indica", and verb first: "¿Qué dice el texto sobre apt?"
         re.compile(rf"\b(?:el|este)\s+{_ES_TEXT}\s+(?:dice|indica|menciona|afirma|describe|señala)\b", re.I),
+        re.compile(
+            rf"\b(?:dice|indica|menciona|afirma|describe|señala)\s+(?:el|este)\s+{_ES_TEXT}\b(?!\s+(?:de|del)\b)",
+            re.IGNORECASE,
+        ),
         # "En el texto, ¿qué ..."
-        re.compile(rf"^¿?\s*(?:en|según)\s+(?:el|este)\s+{_ES_TEXT}\s*,", re.IGNORECASE),
+        re.compile(rf"^¿?\s*(?:en|según)\s+(?:el|este)\s+{_ES_MATERIAL}\s*,", re.IGNORECASE),
     ),
     interrogative=re.compile(
         r"(?:¿|\b(?:qué|cuál|cuáles|quién|quiénes|cuándo|dónde|adónde|por\s+qué|cómo|cuánto|cuánta|cuántos|"

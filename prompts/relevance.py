@@ -11,6 +11,8 @@ from, and one candidate context. Decide whether the candidate helps support the 
 list: it is relevant when it states facts the answer depends on: the same facts a supporting chunk
 states, or a fact that connects the entities of two supporting chunks the way the answer needs. It is
 not relevant when it is only about the same subject.
+The question and the chunks may be written in different languages: judge by what they state, not by
+their wording.
 
 Reply with JSON only: {"relevant": bool, "reason": str}.
 """
@@ -29,6 +31,8 @@ You see a question, its reference answer, the complete list of supporting chunks
 from, and several candidate contexts X1, X2, .... For each candidate decide whether it helps support
 the answer given that list: relevant when it states facts the answer depends on, not relevant when it
 is only about the same subject.
+The question and the chunks may be written in different languages: judge by what they state, not by
+their wording.
 
 Reply with JSON only: {"labels": [{"candidate": label, "relevant": bool}]} with one entry per candidate.
 """
@@ -46,6 +50,8 @@ Candidates:
 DIRECT_SYSTEM = """You label retrieved contexts for a question-answering dataset.
 Decide whether the candidate context is relevant to the question and its reference answer: relevant
 when it contains information that supports the answer.
+The question and the chunks may be written in different languages: judge by what they state, not by
+their wording.
 
 Reply with JSON only: {"relevant": bool, "reason": str}.
 """
@@ -56,7 +62,8 @@ DIRECT_USER = """{question}
 {candidate}
 """
 
-INDIRECT_SYSTEM = """Answer the question using only the given text. If the text does not contain the
+INDIRECT_SYSTEM = """Answer the question using only the given text, in the language the question is written
+in (a yes or no in its words), whatever language the text is in. If the text does not contain the
 answer, say it is not answerable.
 
 Reply with JSON only: {"answerable": bool, "answer": str}.

@@ -88,7 +88,7 @@ class Draft(TypedDict):
 
     question: str
     answer: str
-    """As written; a binary answer is normalised to exactly "Yes" or "No"."""
+    """As written; a yes/no answer is normalised to the language's own word ("Yes", "Ja", "Oui")."""
     origin: Literal["generate", "revise"]
     revision: int
     """0 for the first draft, then 1, 2, ... per revision."""

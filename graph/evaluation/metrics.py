@@ -21,9 +21,9 @@ _ABSTAIN = re.compile(
     r"|(?:does|do) not (?:contain|provide|mention|say)|not (?:mentioned|provided|stated) in"
     # German: "Ich weiß es nicht", "weiß ich nicht", "keine Informationen", "nicht enthalten"
     r"|wei(?:ß|ss) (?:es |das )?(?:ich )?nicht|keine (?:ausreichenden )?(?:informationen|angaben)"
-    r"|nicht (?:enthalten|erwähnt|angegeben)|kann (?:ich )?(?:die frage )?nicht beantwortet?"
+    r"|kann (?:ich )?(?:die frage )?nicht beantwortet?"
     # French: "Je ne sais pas", "aucune information", "ne contiennent pas"
-    r"|je ne (?:le )?sais pas|(?:aucune|pas d'|pas assez d')\s?information|ne (?:contien|mentionn|précis)\w* pas"
+    r"|je ne (?:le )?sais pas|(?:aucune|pas d'|pas assez d')\s?informations?|ne (?:contien|mentionn|précis)\w* pas"
     # Spanish: "No lo sé", "no sé", "no hay información", "no se menciona"
     r"|no (?:lo )?sé|no (?:hay|tengo) (?:suficiente )?información|no se (?:menciona|indica|especifica))\b"
     # Japanese: わかりません, 分かりません, 不明です, 情報がありません

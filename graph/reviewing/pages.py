@@ -14,7 +14,7 @@ from graph.reviewing.labels import CRITERIA
 from graph.reviewing.samples import ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
-from state.languages import language_name
+from state.languages import DEFAULT_LANGUAGE, language_name, polarity
 
 CRITERION_TEXT = {
     "answerable": "answerable from the supporting chunks",
@@ -31,11 +31,12 @@ def page(title: str, body: str, *, script: str = "") -> str:
     return document(title, f"{header}<main>{body}</main>", style="review.css", script=script)
 
 
-def marked(text: str, bridge: str, answer: str) -> str:
-    """`text` escaped, with the bridge topic and the answer marked (whole words, any case)."""
+def marked(text: str, bridge: str, answer: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """`text` escaped, with the bridge topic and the answer marked (whole words, any case); a yes/no answer
+    ("Yes", "Ja", "Oui") is no phrase of the text and is not marked."""
     html = esc(text)
     for term, kind in ((bridge, "bridge"), (answer, "answer")):
-        if not term or term in ("Yes", "No") or len(term) < 2:
+        if not term or len(term) < 2 or (kind == "answer" and polarity(term, language) is not None):
             continue
         pattern = re.compile(rf"(?<!\w)({re.escape(esc(term))})(?!\w)", re.IGNORECASE)
         html = pattern.sub(rf'<mark class="{kind}">\1</mark>', html)
@@ -55,6 +56,22 @@ def matches(sample: ReviewSample, reviewed: bool, filters: dict[str, str]) -> bo
         "status": "reviewed" if reviewed else "to review",
     }
     return all(values[key] == wanted for key, wanted in filters.items() if wanted)
+
+
+def _languages_line(samples: dict[int, ReviewSample], reviewed: set[int]) -> str:
+    """Per question language: samples, accepted and reviewed (a sample that never reached a draft has none)."""
+    by_language: dict[str, list[ReviewSample]] = {}
+    for sample in samples.values():
+        if sample.language:
+            by_language.setdefault(sample.language, []).append(sample)
+    if not by_language:
+        return ""
+    parts = [
+        f"{esc(language_name(code))} ({esc(code)}): {len(group)} samples, {sum(s.accepted for s in group)} accepted, "
+        f"{sum(s.n in reviewed for s in group)} reviewed"
+        for code, group in sorted(by_language.items())
+    ]
+    return f'<p class="meta" id="languages">{" · ".join(parts)}</p>'
 
 
 def list_page(
@@ -101,7 +118,7 @@ def list_page(
     )
     body = (
         f'<h1>Run {esc(run_id)}</h1><form class="filters" method="get">{selects}<button>filter</button></form>'
-        f"{counts}<table><tr><th>#</th><th>cell</th><th>outcome</th><th>question</th><th>status</th></tr>{rows}</table>"
+        f"{counts}{_languages_line(samples, reviewed)}<table><tr><th>#</th><th>cell</th><th>outcome</th><th>question</th><th>status</th></tr>{rows}</table>"
     )
     return page(f"run {run_id}", body)
 
@@ -150,6 +167,7 @@ def sample_page(
 ) -> str:
     line = sample.line
     bridge, answer = str(line.get("bridge_topic") or ""), str(line.get("answer", ""))
+    language = sample.language or DEFAULT_LANGUAGE
     if sample.generated_unanswerable:
         answer = ""  # nothing to mark: the collection holds no answer
     parts = [
@@ -177,7 +195,7 @@ def sample_page(
     for chunk in supporting:
         parts.append(
             f'<div class="chunk" data-chunk="{esc(str(chunk.get("id", "")))}"><div class=meta>{esc(str(chunk.get("id", "")))}</div>'
-            f"{marked(str(chunk.get('text', '')), bridge, answer)}</div>"
+            f"{marked(str(chunk.get('text', '')), bridge, answer, language)}</div>"
         )
     if not supporting and line.get("supporting_ids"):
         parts.append(f"<p class=meta>{esc(', '.join(map(str, line['supporting_ids'])))}</p>")
@@ -196,7 +214,7 @@ def sample_page(
                 f'<div class="chunk"><label><input type="checkbox" data-context="{esc(context["id"])}"'
                 f' data-original="{str(original).lower()}"{" checked" if now else ""}> {esc(context["origin"])}'
                 f" · labelled {'relevant' if original else 'not relevant'}</label><div class=meta>{esc(context['id'])}</div>"
-                f"{marked(str(context.get('text', '')), bridge, answer)}</div>"
+                f"{marked(str(context.get('text', '')), bridge, answer, language)}</div>"
             )
         unanswerable = line.get("unanswerable") or {}
         if unanswerable:

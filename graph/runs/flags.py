@@ -180,6 +180,12 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def asked_language(args: argparse.Namespace, settings: Settings) -> str | None:
+    """--question-language, else triad.toml's for a new run (a continued run keeps its own); lower-cased."""
+    given = args.question_language or (None if args.resume else settings.question_language)
+    return given.strip().lower() if given else None
+
+
 def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
     """The run the flags ask for; stage implementations from `[nodes]` of triad.toml, then `--node`."""
     refuse_new_run_options(args.resume, {name: getattr(args, name) for name in NEW_RUN_ONLY})
@@ -200,7 +206,7 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         retrieval_k=args.retrieval_k,
         role_from_queries=args.role_from_queries,
         keep_queries=args.keep_queries,
-        question_language=args.question_language or settings.question_language,
+        question_language=asked_language(args, settings),
         **(query_file(args.queries) if args.queries else {}),
     )
     given = models_from_args(args)

@@ -71,7 +71,11 @@ def language_notes(survey: LanguageSurvey, options: RunOptions, embedding: str) 
         )
         if applies
     ]
-    other = [code for code in written if code != "en"]
+    # Questions are embedded in their language; with queries or the unanswerable check they are matched
+    # against the collection's vectors, so its languages count too.
+    meeting_store = options.queries is not None or options.unanswerable_share > 0
+    embedded = dict.fromkeys([*written, *(survey.notable() if meeting_store else [])])
+    other = [code for code in embedded if code != "en"]
     if embedding in ENGLISH_ONLY_EMBEDDINGS and other and uses:
         names = ", ".join(language_name(code) for code in other)
         notes.append(

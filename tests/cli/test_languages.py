@@ -76,6 +76,8 @@ def test_a_collection_in_another_language_gives_questions_in_that_language(
     samples = load_samples(folder)
     listing = list_page("r", samples, sorted(samples), set(), set(), {"language": language}, "me")
     assert f'<option value="{language}" selected>{language} (' in listing
+    drafted = sum(sample.language == language for sample in samples.values())
+    assert f"({language}): {drafted} samples, 2 accepted, 0 reviewed" in listing
     accepted = next(s for s in samples.values() if s.accepted)
     assert f"({language})" in sample_page("r", accepted, {}, None, None)
 

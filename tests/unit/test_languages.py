@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from graph.config.settings import Settings
 from graph.demo import load_demo_chunks
 from graph.evaluation.metrics import says_abstain
+from graph.run import build_parser
+from graph.runs.flags import run_request
 from graph.runs.languages import LanguageSurvey, language_notes
 from graph.runs.options import InvalidOptions, RunOptions
 from graph.testing.manuals import manual_rows
@@ -102,3 +105,12 @@ def test_the_run_says_once_what_its_languages_mean() -> None:
     english_questions = language_notes(german, RunOptions(question_language="en"), "minilm")
     assert english_questions == []  # questions in English: lint has rules, the model knows it
     assert german.line("docs") == "languages of 'docs' (200 chunks sampled): German 90%, English 8%, unknown 2%"
+
+
+def test_the_question_language_of_triad_toml_applies_to_new_runs_and_a_flag_is_read_in_any_case() -> None:
+    settings = Settings(question_language="de")
+    parser = build_parser()
+    assert run_request(parser.parse_args(["--count", "2"]), settings).options.question_language == "de"
+    assert run_request(parser.parse_args(["--question-language", "EN"]), settings).options.question_language == "en"
+    resumed = run_request(parser.parse_args(["--resume", "earlier"]), settings)  # the run keeps its own
+    assert resumed.options.question_language is None
