@@ -101,6 +101,8 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         **(unanswerable_record(state, context) if is_unanswerable(state) else answerable_record(state, context)),
         "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
         "validation": {"revisions": state.get("revisions", 0), "verdicts": state["verdicts"]},
+        "version": 1,
+        "validated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "provenance": provenance(state, context),
     }
     try:

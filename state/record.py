@@ -135,6 +135,10 @@ class DatasetRecord(BaseModel):
     seed_query: str | None = None
     """The real query whose retrieved chunk seeded the sample (`--queries`): a hash, or its text with --keep-queries."""
     validation: Validation
+    version: int = Field(1, ge=1)
+    """The dataset version this record belongs to (a run writes version 1)."""
+    validated_at: str | None = None
+    """When the judges last accepted it (ISO 8601, UTC)."""
     provenance: Provenance
 
     @model_validator(mode="after")

@@ -82,6 +82,10 @@ def iter_document_files(root: Path) -> list[Path]:
     return files
 
 
+#: The metadata key naming the folder a chunk was ingested from.
+FOLDER_KEY = "ingested_from"
+
+
 def split_document(text: str, source: str, chunk_size: int, chunk_overlap: int) -> list[ChunkRecord]:
     """Cut one document into chunks; metadata keeps the source, the character offset and the index."""
     from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -151,4 +155,8 @@ def load_chunks(root: Path, chunk_size: int, chunk_overlap: int) -> list[ChunkRe
             text = html_to_text(text)
         if text.strip():
             records += split_document(text, str(path.relative_to(base)), chunk_size, chunk_overlap)
+    if root.is_dir():  # a folder's chunks say where they came from: its documents deleted later go with it
+        folder = str(root.resolve())
+        for record in records:
+            record.metadata.setdefault(FOLDER_KEY, folder)
     return records

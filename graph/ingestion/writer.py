@@ -18,7 +18,7 @@ from psycopg import sql
 from tqdm import tqdm
 
 from graph.config.errors import UserError
-from graph.ingestion.loaders import ChunkRecord
+from graph.ingestion.loaders import FOLDER_KEY, ChunkRecord
 from graph.store.database import ensure_vector_extension
 from graph.store.embeddings import EmbeddingKeys, embedding_dimension, load_embeddings
 
@@ -66,13 +66,16 @@ def _stored_digests(conn: psycopg.Connection, table: sql.Identifier, ids: list[s
 
 
 def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> int:
-    """Delete chunks of the ingested sources whose ids are no longer produced (an edited file)."""
+    """Delete chunks no longer produced: of the ingested sources (an edited file) and, for a folder, of its
+    documents that are gone from it (a deleted file, a row removed from a JSONL file)."""
     sources = sorted({str(chunk.metadata.get("source")) for chunk in chunks})
+    folders = sorted({str(chunk.metadata[FOLDER_KEY]) for chunk in chunks if FOLDER_KEY in chunk.metadata})
     cursor = conn.execute(
         sql.SQL(
-            "DELETE FROM {} WHERE langchain_metadata->>'source' = ANY(%s) AND NOT (langchain_id = ANY(%s::uuid[]))"
+            "DELETE FROM {} WHERE (langchain_metadata->>'source' = ANY(%s) OR langchain_metadata->>%s = ANY(%s))"
+            " AND NOT (langchain_id = ANY(%s::uuid[]))"
         ).format(table),
-        (sources, [chunk.id for chunk in chunks]),
+        (sources, FOLDER_KEY, folders, [chunk.id for chunk in chunks]),
     )
     return cursor.rowcount
 

@@ -16,7 +16,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -191,3 +191,13 @@ class RunFolder:
 
     def write_run_json(self, document: dict[str, Any]) -> None:
         self.write(self.run_json, json.dumps(document, indent=2) + "\n")
+
+
+def dataset_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The records of a dataset.jsonl as written, one at a time (no validation)."""
+    if not path.is_file():
+        return
+    with path.open("rb") as handle:
+        for line in handle:
+            if line.strip():
+                yield orjson.loads(line)

@@ -25,10 +25,11 @@ from graph.config.settings import Settings
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
-from graph.runs.files import RunFolder, make_folder
+from graph.runs.files import RunFolder, dataset_lines, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.languages import language_notes, survey_languages
 from graph.runs.ledger import CellPlan
+from graph.runs.manifest import build_manifest, collection_fingerprint
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
@@ -88,15 +89,21 @@ async def run_job(
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             outcome = await work_on(run, request, services, book)
             folder, finished, examples = await rewrite_run_files(run, state)
+            # The samples are kept whatever happens here: a failure costs only the coverage and the fingerprint.
+            coverage: dict[str, Any] | None = None
+            collection: dict[str, Any] = {}
             try:
-                coverage: dict[str, Any] | None = await run_coverage(run, services, finished, book)
-            except Exception as error:  # the samples are kept: a failure here costs only this section
+                sources = await services.corpus.sources()
+                collection = await collection_fingerprint(services.corpus, sources)
+                coverage = await run_coverage(run, services, finished, book, sources)
+            except Exception as error:
                 tell(f"note: coverage not measured ({first_line(error)})")
-                coverage = None
-    summary = funnel(row["summary"] for row in finished if row["summary"])
-    document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
-    document["languages"] = outcome.languages
-    document["coverage"] = coverage
+        summary = funnel(row["summary"] for row in finished if row["summary"])
+        document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
+        document["languages"] = outcome.languages
+        document["coverage"] = coverage
+        document["manifest"] = build_manifest(document, dataset_lines(folder.dataset), collection)
+        await state.ledger.save_manifest(run.run_id, document["manifest"])
     folder.write_run_json(document)
     write_report(folder, document, finished, examples)
     print_run_summary(run, request, folder, document, summary, outcome)
@@ -114,12 +121,16 @@ def run_queries(run: Run, request: RunRequest) -> list[Query] | None:
 
 
 async def run_coverage(
-    run: Run, services: RunServices, finished: list[dict[str, Any]], book: QueryBook | None
+    run: Run,
+    services: RunServices,
+    finished: list[dict[str, Any]],
+    book: QueryBook | None,
+    sources: dict[str | None, int],
 ) -> dict[str, Any]:
     """run.json's coverage: documents that supplied a supporting chunk; with queries, clusters near a question."""
     briefs = [row["brief"] for row in finished if row.get("brief")]
     used = {source for brief in briefs for source in brief.get("sources") or [] if isinstance(source, str)}
-    coverage: dict[str, Any] = {"documents": document_coverage(await services.corpus.sources(), used)}
+    coverage: dict[str, Any] = {"documents": document_coverage(sources, used)}
     if book is not None:
         model = services.embeddings
 

@@ -1,6 +1,6 @@
 """A run's configuration and progress in the state database, shared by every worker of the run.
 
-    triad_runs      one row per run: its options (no URLs, no keys)
+    triad_runs      one row per run: its options (no URLs, no keys), and its manifest once it has finished
     triad_samples   one row per sample slot: cell, status (running | done), lease, outcome, record
     triad_seeds     seed chunks used by the run (each drawn at most once, across workers)
     triad_questions normalised questions of accepted samples (duplicates are refused)
@@ -134,6 +134,11 @@ class RunLedger:
             )
             if cursor.rowcount == 0:
                 raise UserError(f"run {run_id!r} exists already; continue it with --resume {run_id}")
+
+    async def save_manifest(self, run_id: str, manifest: dict[str, Any]) -> None:
+        """Keep the run's manifest (`graph.runs.manifest`) with it: what it was made with and what it read."""
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (Jsonb(manifest), run_id))
 
     async def exists(self, run_id: str) -> bool:
         async with self.pool.connection() as conn:

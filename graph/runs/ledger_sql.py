@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS triad_samples (
     PRIMARY KEY (run_id, n)
 );
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS wanted TEXT;
+ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
     chunk_id TEXT NOT NULL,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from graph.runs.files import RunFolder
+from graph.runs.files import RunFolder, write_atomically
 from graph.runs.funnel import cell_name
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
@@ -197,8 +199,9 @@ def _example(record: Mapping[str, Any]) -> str:
         )
     supporting = "".join(f"<li><code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"])
     facts = (
-        f"{record['question_type']}, binary {record['binary']}, language {record.get('language')}, "
-        f"temporal {record['temporal']}, "
+        f"{record['question_type']}, binary {record['binary']}, "
+        + (f"language {record['language']}, " if record.get("language") else "")
+        + f"temporal {record['temporal']}, "
         f"difficulty {record['difficulty']}, {record['n_relevant']} relevant contexts, bridge: {record['bridge_topic']}"
     )
     return (
@@ -294,3 +297,41 @@ def write_report(
     review: str | None = None,
 ) -> None:
     folder.write(folder.report, render_report(document, finished, examples, review))
+
+
+_DRIFT = re.compile(r'<section id="drift">.*?</section>', re.DOTALL)
+
+
+def drift_section(check: Mapping[str, Any]) -> str:
+    """The drift section of report.html: how the dataset stands against the store (`graph.check`)."""
+    summary = check["summary"]
+    chunks = summary["chunks"]
+    affected = [r for r in check["records"] if r["status"] != "fresh"]
+    rows = [
+        [r["id"], r["status"], ", ".join(r["changed"]), ", ".join(r["gone"]),
+         ", ".join(f"{old} → {new}" for old, new in r["moved"].items()), ", ".join(r["unchecked"])]
+        for r in affected
+    ]  # fmt: skip
+    new = summary["new_sources"]
+    sources = "unknown (the run kept no list of its documents)" if new is None else (", ".join(new) or "none")
+    return (
+        '<section id="drift"><h2>Drift</h2>'
+        f'<p class="note">Checked {esc(check["checked_at"])}: {summary["records"]} records, {summary["fresh"]} fresh, '
+        f"{summary['re_pointed']} re-pointed, {summary['stale']} stale; chunks {chunks['unchanged']} unchanged, "
+        f"{chunks['changed']} changed, {chunks['moved']} moved, {chunks['gone']} gone. "
+        f"New documents no question covers: {esc(sources)}.</p>"
+        + (table(["record", "status", "changed", "gone", "moved", "unchecked"], rows) if rows else "")
+        + "</section>"
+    )
+
+
+def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
+    """report.html with the drift section of `check`, in place of an earlier one, before the page's script."""
+    html = path.read_text(encoding="utf-8")
+    section = drift_section(check)
+    if _DRIFT.search(html):
+        html = _DRIFT.sub(lambda _: section, html, count=1)
+    else:
+        at = html.rfind("<script>") if "<script>" in html else html.rfind("</body>")
+        html = html[:at] + section + html[at:]
+    write_atomically(path, html)

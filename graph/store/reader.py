@@ -263,6 +263,27 @@ class CollectionReader:
                 f"{model_dimension}-d; pass --embedding with the model that filled the collection"
             )
 
+    async def ids_of_texts(self, texts: Sequence[str]) -> dict[str, str]:
+        """The id of a chunk holding each of these texts exactly, where one does (one pass over the collection)."""
+        if not texts:
+            return {}
+        layout = self.layout
+        query = sql.SQL("SELECT {text}, {id}::text FROM {table} WHERE {scope} AND {text} = ANY(%s::text[])").format(
+            text=layout.text_column, id=layout.id_column, table=layout.table, scope=layout.scope
+        )
+        return {text: chunk_id for text, chunk_id in await self._fetch(query, (*layout.scope_params, list(texts)))}
+
+    async def modifications(self) -> int | None:
+        """Rows inserted, updated and deleted in the collection's table since the server's statistics began: a
+        counter that moves whenever the table changes (None where the server keeps no statistics of it)."""
+        async with self._pool.connection() as conn:
+            name = self.layout.table.as_string(conn)
+        query = sql.SQL(
+            "SELECT n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_all_tables WHERE relid = to_regclass(%s)"
+        )
+        rows = await self._fetch(query, (name,))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
     async def estimated_rows(self) -> float:
         """Planner's row estimate of the underlying table, read once (exact counts scan)."""
         if self._rows_estimate is None:

@@ -1,0 +1,102 @@
+"""Check a run's dataset against its store as it is now: which records went stale (SPEC section 13).
+
+    python -m graph.check RUN_ID                     # a table, runs/RUN_ID/check.json, a drift section in report.html
+    python -m graph.check RUN_ID --fail-on-stale     # exit 1 when any record is stale (for CI)
+
+Each chunk a record uses is unchanged, changed (same id, new text), moved (id gone, the same text
+under another id: re-pointed, not stale) or gone; each generated unanswerable question's retrieval is
+run again, and chunks now in its top k that its judge never read make it stale. Documents added to the
+collection since the run are listed: no question covers them. The store is read as the run read it
+(its run.json); a flag given now wins.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from graph.config.cli import (
+    add_collection_options,
+    add_column_options,
+    add_database_options,
+    command_parser,
+    run_async,
+    settings_from_args,
+)
+from graph.config.errors import UserError, exit_on_user_error, writing
+from graph.config.logs import configure_logging
+from graph.config.settings import Settings
+from graph.evaluation.session import as_the_run_read_it, run_settings
+from graph.runs.dataset import read_dataset
+from graph.runs.drift import check_records, drift_lines
+from graph.runs.files import write_atomically
+from graph.runs.report import add_drift_section
+from graph.store.corpus import Corpus
+from graph.store.database import database_url
+from graph.store.embeddings import DeferredEmbeddings, embedding_keys
+from graph.store.layout import ColumnChoice
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = command_parser("graph.check", __doc__)
+    parser.add_argument("run_id", help="the run to check (its folder under --runs-dir)")
+    parser.add_argument("--fail-on-stale", action="store_true", help="exit 1 when any record is stale")
+    parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs; TRIAD_RUNS_DIR)")
+    add_collection_options(parser)
+    add_column_options(parser)
+    add_database_options(parser)
+    return parser
+
+
+async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:
+    url = await asyncio.to_thread(database_url, settings)
+    corpus = await Corpus.open(
+        url,
+        settings.collection or "",
+        schema=settings.schema_name,
+        columns=ColumnChoice(**settings.column_settings()),
+        embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
+        max_chars=settings.max_chunk_chars,
+    )
+    try:
+        return await check_records(records, corpus, known_sources)
+    finally:
+        await corpus.close()
+
+
+@exit_on_user_error
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    configure_logging(level="warning")
+    settings = settings_from_args(args)
+    folder = settings.runs_dir / args.run_id
+    if not folder.is_dir():
+        raise UserError(f"no run {args.run_id!r} in {settings.runs_dir}; check the run id and --runs-dir")
+    records = read_dataset(folder / "dataset.jsonl")
+    stored = run_settings(folder / "run.json")
+    settings = as_the_run_read_it(settings, stored, args)
+    if not settings.collection:
+        raise UserError(f"{folder / 'run.json'} names no collection; give --collection")
+    run_json = folder / "run.json"
+    manifest = (json.loads(run_json.read_text(encoding="utf-8")).get("manifest") or {}) if run_json.is_file() else {}
+    known_sources = (manifest.get("collection") or {}).get("sources")
+    report = run_async(check_run(settings, records, known_sources))
+    report["run_id"] = args.run_id
+    path = folder / "check.json"
+    with writing(path, "make room or fix the folder"):
+        write_atomically(path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    if (folder / "report.html").is_file():
+        with writing(folder / "report.html", "make room or fix the folder"):
+            add_drift_section(folder / "report.html", report)
+    for line in drift_lines(report):
+        print(line)
+    print(f"wrote {path}")
+    if args.fail_on_stale and report["summary"]["stale"]:
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""How a run's dataset stands against its store as it is now (SPEC section 13).
+
+Each chunk a record uses (supporting chunks and contexts) is looked up by its id:
+
+    unchanged   the id holds the same text
+    changed     the id holds another text                      (the record is stale)
+    moved       the id is gone, the same text is under another  (re-pointed: not stale)
+    gone        the id is gone and no chunk holds its text     (the record is stale)
+
+A generated unanswerable question's retrieval is run again: a chunk now in its top k that its judge
+never read is `unchecked`, and makes the record stale (the corpus may answer it now). Documents of the
+collection that the run did not know are `new_sources`; no record covers them.
+
+Reads: the records' chunk ids (an index lookup each), one text lookup for the ids that are gone (a
+pass over the collection, only then), one count, one grouping of the collection's sources, and one
+retrieval per generated unanswerable question.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from graph.runs.manifest import collection_fingerprint, text_digest
+
+#: Chunk ids read per query.
+ID_BATCH = 500
+STALE_STATUSES = ("changed", "gone")
+
+
+@dataclass
+class RecordDrift:
+    id: str
+    question_type: str
+    chunks: dict[str, str] = field(default_factory=dict)
+    """chunk id -> unchanged | changed | moved | gone"""
+    moved_to: dict[str, str] = field(default_factory=dict)
+    """old chunk id -> the id its text is under now"""
+    unchecked: list[str] = field(default_factory=list)
+    """Generated unanswerable: chunks now in its top k that its judge never read."""
+
+    @property
+    def status(self) -> str:
+        """stale (a chunk changed or gone, or unchecked chunks), re-pointed (a chunk moved), or fresh."""
+        if self.unchecked or any(status in STALE_STATUSES for status in self.chunks.values()):
+            return "stale"
+        return "re-pointed" if self.moved_to else "fresh"
+
+    def as_json(self) -> dict[str, Any]:
+        counts = Counter(self.chunks.values())
+        return {
+            "id": self.id,
+            "status": self.status,
+            "question_type": self.question_type,
+            "changed": sorted(i for i, s in self.chunks.items() if s == "changed"),
+            "gone": sorted(i for i, s in self.chunks.items() if s == "gone"),
+            "moved": dict(sorted(self.moved_to.items())),
+            "unchecked": self.unchecked,
+            "unchanged": counts["unchanged"],
+        }
+
+
+async def check_records(
+    records: Sequence[dict[str, Any]], corpus: Any, known_sources: Sequence[str] | None
+) -> dict[str, Any]:
+    """The drift of every record, in sum, and the collection's new sources (`known_sources`: the run's; None
+    when the run kept none, and new sources are then not reported)."""
+    texts: dict[str, str] = {}
+    for record in records:
+        for chunk in [*record.get("supporting", []), *record.get("contexts", [])]:
+            texts[str(chunk["id"])] = chunk["text"]
+    ids = list(texts)
+    now: dict[str, str] = {}
+    for start in range(0, len(ids), ID_BATCH):
+        for chunk in await corpus.get(ids[start : start + ID_BATCH]):
+            now[str(chunk.id)] = chunk.text
+    missing = [chunk_id for chunk_id in ids if chunk_id not in now]
+    elsewhere = await corpus.ids_of_texts([texts[i] for i in missing]) if missing else {}
+    drifts = []
+    for record in records:
+        drift = RecordDrift(str(record["id"]), str(record["question_type"]))
+        for chunk in [*record.get("supporting", []), *record.get("contexts", [])]:
+            chunk_id = str(chunk["id"])
+            if chunk_id in now:
+                same = text_digest(now[chunk_id]) == text_digest(chunk["text"])
+                drift.chunks[chunk_id] = "unchanged" if same else "changed"
+            elif chunk["text"] in elsewhere:
+                drift.chunks[chunk_id] = "moved"
+                drift.moved_to[chunk_id] = elsewhere[chunk["text"]]
+            else:
+                drift.chunks[chunk_id] = "gone"
+        if not record.get("answerable", True):
+            drift.unchecked = await unchecked_chunks(record, corpus)
+        drifts.append(drift)
+    sources = await corpus.sources()
+    collection = await collection_fingerprint(corpus, sources)
+    new_sources = sorted(set(collection["sources"]) - set(known_sources)) if known_sources is not None else None
+    statuses = Counter(drift.status for drift in drifts)
+    chunk_statuses = Counter(status for drift in drifts for status in drift.chunks.values())
+    return {
+        "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "collection": {k: v for k, v in collection.items() if k != "sources"},
+        "summary": {
+            "records": len(drifts),
+            "fresh": statuses["fresh"],
+            "re_pointed": statuses["re-pointed"],
+            "stale": statuses["stale"],
+            "chunks": {status: chunk_statuses[status] for status in ("unchanged", "changed", "moved", "gone")},
+            "unanswerable_unchecked": sum(1 for drift in drifts if drift.unchecked),
+            "new_sources": new_sources,
+        },
+        "records": [drift.as_json() for drift in drifts],
+    }
+
+
+async def unchecked_chunks(record: dict[str, Any], corpus: Any) -> list[str]:
+    """The chunks a generated unanswerable question retrieves now that its judge never read."""
+    check = record.get("retrieval_check") or {}
+    checked = {str(i) for i in check.get("chunk_ids", [])}
+    hits = await corpus.search(record["question"], int(check.get("k") or len(checked) or 5))
+    return [str(hit.chunk.id) for hit in hits if str(hit.chunk.id) not in checked]
+
+
+def drift_lines(report: dict[str, Any]) -> list[str]:
+    """The check as the terminal shows it: the records that are not fresh, then the sums."""
+    summary = report["summary"]
+    lines = []
+    affected = [r for r in report["records"] if r["status"] != "fresh"]
+    if affected:
+        lines.append(f"{'record':<28}{'status':<12}{'changed':>8}{'gone':>6}{'moved':>7}{'unchecked':>10}")
+        for r in affected:
+            lines.append(
+                f"{r['id']:<28}{r['status']:<12}{len(r['changed']):>8}{len(r['gone']):>6}{len(r['moved']):>7}"
+                f"{len(r['unchecked']):>10}"
+            )
+        lines.append("")
+    chunks = summary["chunks"]
+    lines.append(
+        f"{summary['records']} records: {summary['fresh']} fresh, {summary['re_pointed']} re-pointed, "
+        f"{summary['stale']} stale"
+    )
+    lines.append(
+        f"chunks: {chunks['unchanged']} unchanged, {chunks['changed']} changed, {chunks['moved']} moved, "
+        f"{chunks['gone']} gone"
+    )
+    if summary["unanswerable_unchecked"]:
+        lines.append(
+            f"{summary['unanswerable_unchecked']} generated unanswerable question(s) now retrieve chunks their judge "
+            "never read"
+        )
+    new = summary["new_sources"]
+    if new is None:
+        lines.append("new documents: unknown (the run kept no list of its collection's documents)")
+    elif new:
+        shown = ", ".join(new[:10]) + (f" and {len(new) - 10} more" if len(new) > 10 else "")
+        lines.append(f"{len(new)} new document(s) no question covers: {shown}")
+    else:
+        lines.append("no new documents")
+    return lines

@@ -1,0 +1,69 @@
+"""A run's manifest: what it was made with and what it read, so that it can be reproduced, audited and checked.
+
+Kept in run.json (`manifest`) and in the state database (`triad_runs.manifest`):
+
+    triad_version, prompt_version, seed, models, thinking, options, settings   what the run was made with
+    collection   rows (an exact count), modifications (the table's insert/update/delete counter in the
+                 server's statistics: it moves whenever the table changes), sources (the documents)
+    chunks       every chunk a record uses (supporting, contexts, retrieved): id -> digest of its text
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from prompts import PROMPT_VERSION
+
+
+def text_digest(text: str) -> str:
+    """A chunk text's fingerprint: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def record_chunks(record: Mapping[str, Any]) -> dict[str, str]:
+    """Every chunk a record uses (its supporting chunks and its contexts, which hold the retrieved ones of a
+    generated unanswerable question): id -> text digest."""
+    chunks = [*record.get("supporting", []), *record.get("contexts", [])]
+    return {str(chunk["id"]): text_digest(chunk["text"]) for chunk in chunks}
+
+
+def triad_version() -> str:
+    try:
+        return importlib.metadata.version("triad")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+async def collection_fingerprint(corpus: Any, sources: Mapping[str | None, int]) -> dict[str, Any]:
+    """The collection as it is now: its rows, its table's change counter, its documents."""
+    return {
+        "rows": await corpus.count(),
+        "modifications": await corpus.modifications(),
+        "sources": sorted(source for source in sources if source is not None),
+    }
+
+
+def build_manifest(
+    run_document: Mapping[str, Any], records: Iterable[Mapping[str, Any]], collection: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The manifest of a finished run, from its run.json document, its records and its collection's fingerprint."""
+    chunks: dict[str, str] = {}
+    for record in records:
+        chunks.update(record_chunks(record))
+    options = run_document["options"]
+    return {
+        "triad_version": triad_version(),
+        "prompt_version": PROMPT_VERSION,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "seed": options.get("seed"),
+        "models": run_document["models"],
+        "thinking": run_document["settings"].get("thinking", {}),
+        "options": options,
+        "settings": run_document["settings"],
+        "collection": {"name": run_document["settings"].get("collection"), **collection},
+        "chunks": dict(sorted(chunks.items())),
+    }
