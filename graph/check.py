@@ -31,7 +31,7 @@ from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.evaluation.session import as_the_run_read_it, run_settings
 from graph.runs.dataset import read_dataset
-from graph.runs.drift import check_records, drift_lines
+from graph.runs.drift import check_records, drift_lines, store_changed_since_check
 from graph.runs.files import write_atomically
 from graph.runs.report import add_drift_section
 from graph.store.corpus import Corpus
@@ -51,9 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:
+async def open_run_store(settings: Settings) -> Corpus:
+    """The run's collection, read as the run read it (`settings` from `as_the_run_read_it`)."""
     url = await asyncio.to_thread(database_url, settings)
-    corpus = await Corpus.open(
+    return await Corpus.open(
         url,
         settings.collection or "",
         schema=settings.schema_name,
@@ -61,8 +62,24 @@ async def check_run(settings: Settings, records: list[dict[str, Any]], known_sou
         embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
         max_chars=settings.max_chunk_chars,
     )
+
+
+async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:
+    corpus = await open_run_store(settings)
     try:
         return await check_records(records, corpus, known_sources)
+    finally:
+        await corpus.close()
+
+
+async def store_changed(settings: Settings, folder: Path) -> bool:
+    """Whether the run's store changed after its dataset was last checked (or made); False when it cannot tell."""
+    try:
+        corpus = await open_run_store(settings)
+    except UserError:
+        return False  # the evaluation that follows names what is wrong with the store
+    try:
+        return await store_changed_since_check(corpus, folder)
     finally:
         await corpus.close()
 

@@ -21,13 +21,16 @@ answerable, question type, binary, temporal and difficulty go to eval-summary.js
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
+from graph.check import store_changed
 from graph.config.cli import (
     add_collection_options,
     add_column_options,
     add_database_options,
     command_parser,
+    run_async,
     settings_from_args,
 )
 from graph.config.errors import exit_on_user_error
@@ -65,6 +68,12 @@ def main(argv: list[str] | None = None) -> None:
     dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.dataset / "dataset.jsonl"
     records = read_dataset(dataset)
     settings = as_the_run_read_it(settings, run_settings(dataset.parent / "run.json"), args)
+    if settings.collection and run_async(store_changed(settings, dataset.parent)):
+        print(
+            "note: the store changed since this dataset was last checked; see which records went stale with "
+            f"python -m graph.check {dataset.parent.name}",
+            file=sys.stderr,
+        )
     setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
     for setup in setups:
         check_answering_model(setup, settings)

@@ -18,13 +18,14 @@ retrieval per generated unanswerable question.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.runs.manifest import collection_fingerprint, text_digest
+from graph.runs.manifest import changed_since, collection_fingerprint, text_digest
 
 #: Chunk ids read per query.
 ID_BATCH = 500
@@ -160,3 +161,25 @@ def drift_lines(report: dict[str, Any]) -> list[str]:
     else:
         lines.append("no new documents")
     return lines
+
+
+def last_fingerprint(folder: Any) -> dict[str, Any]:
+    """The collection as the dataset in `folder` was last compared with it: at its latest check, else at its run."""
+    for name, key in (("check.json", "collection"), ("run.json", "manifest")):
+        path = folder / name
+        if path.is_file():
+            try:
+                document = json.loads(path.read_text(encoding="utf-8"))
+            except ValueError:
+                continue
+            found = document.get(key) or {}
+            found = found.get("collection", found) if key == "manifest" else found
+            if found:
+                return dict(found)
+    return {}
+
+
+async def store_changed_since_check(corpus: Any, folder: Any) -> bool:
+    """Whether the store changed after the dataset in `folder` was last checked (or made)."""
+    then = last_fingerprint(folder)
+    return bool(then) and changed_since(then, await corpus.modifications())

@@ -39,12 +39,20 @@ def triad_version() -> str:
 
 
 async def collection_fingerprint(corpus: Any, sources: Mapping[str | None, int]) -> dict[str, Any]:
-    """The collection as it is now: its rows, its table's change counter, its documents."""
+    """The collection as it is now, from `sources` (chunks per document: one pass gives the rows too) and its
+    table's change counter."""
     return {
-        "rows": await corpus.count(),
+        "rows": sum(sources.values()),
         "modifications": await corpus.modifications(),
         "sources": sorted(source for source in sources if source is not None),
     }
+
+
+def changed_since(then: Mapping[str, Any], modifications: int | None) -> bool:
+    """Whether the collection's table changed since a fingerprint was taken (its change counter moved)."""
+    return (
+        then.get("modifications") is not None and modifications is not None and modifications != then["modifications"]
+    )
 
 
 def build_manifest(

@@ -4,11 +4,13 @@ Japanese (tests/data/manuals, cut by scripts/extract_manual_slices.py; GPL-2+, s
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from langchain_core.embeddings import Embeddings
 
 from graph.ingestion.loaders import ChunkRecord, stable_id
 from graph.store.embeddings import DeferredEmbeddings, StoredEmbeddings
@@ -42,3 +44,26 @@ def shipped_vectors() -> StoredEmbeddings:
         rows = np.load(slice_path(language, "minilm.npy"))
         vectors |= {chunk.text: row.tolist() for chunk, row in zip(manual_chunks(language), rows, strict=True)}
     return StoredEmbeddings(vectors, DeferredEmbeddings("minilm"))
+
+
+def demo_vectors_else_hashed() -> StoredEmbeddings:
+    """The demo corpus' shipped vectors; any other text gets a deterministic hashed vector of the same size
+    (for tests that edit demo text and need no meaning from its vector: no model is loaded)."""
+    from graph.demo import demo_embeddings
+
+    shipped = demo_embeddings()
+    return StoredEmbeddings(shipped.vectors, HashedEmbeddings(shipped.dimension))
+
+
+class HashedEmbeddings(Embeddings):
+    """A vector per text from a hash of it: the same text, the same vector; no meaning."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self.embed_query(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+        return np.random.default_rng(seed).standard_normal(self.size).astype(float).tolist()

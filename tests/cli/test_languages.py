@@ -50,19 +50,22 @@ def run(pg_url: str, collection: str, runs: Path, *extra: str) -> tuple[list[dic
     return records, json.loads((folder / "run.json").read_text()), result.stderr
 
 
-@pytest.mark.parametrize(("language", "yes_no"), [("de", {"Ja", "Nein"}), ("fr", {"Oui", "Non"})])
+@pytest.mark.parametrize(("language", "yes_no", "dedup"), [("de", {"Ja", "Nein"}, "0.95"), ("fr", {"Oui", "Non"}, "0")])
 def test_a_collection_in_another_language_gives_questions_in_that_language(
-    pg_url: str, manuals: dict[str, str], tmp_path: Path, language: str, yes_no: set[str]
+    pg_url: str, manuals: dict[str, str], tmp_path: Path, language: str, yes_no: set[str], dedup: str
 ) -> None:
-    records, document, stderr = run(pg_url, manuals[language], tmp_path, "--count", "2", "--types", "intersection")
+    records, document, stderr = run(
+        pg_url, manuals[language], tmp_path, "--count", "2", "--types", "intersection", "--dedup-threshold", dedup
+    )
     assert len(records) == 2 and {r["language"] for r in records} == {language}
     binary = [r for r in records if r["binary"]]
     assert binary and {r["answer"] for r in binary} <= yes_no  # the language's own words, never Yes/No
     assert [r for r in records if not r["binary"]]
     assert all(detect_language(r["question"]) == language for r in records)
-    # Before the run: the collection's languages, and what the English-only embedding model means here.
+    # Before the run: the collection's languages, and what the English-only embedding model means here (the
+    # duplicate check embeds German questions; with it off, nothing is embedded again).
     assert f"languages of {manuals[language]!r}" in stderr
-    assert "knows English only" in stderr and "--embedding" in stderr
+    assert ("knows English only" in stderr and "--embedding" in stderr) == (dedup != "0")
     assert (
         max(document["languages"]["collection"]["shares"], key=document["languages"]["collection"]["shares"].get)
         == language
@@ -86,8 +89,9 @@ def test_question_language_writes_english_questions_about_german_text(
     pg_url: str, manuals: dict[str, str], tmp_path: Path
 ) -> None:
     records, _, _ = run(
-        pg_url, manuals["de"], tmp_path, "--count", "2", "--types", "comparison", "--question-language", "en"
-    )
+        pg_url, manuals["de"], tmp_path, "--count", "2", "--types", "comparison", "--question-language", "en",
+        "--dedup-threshold", "0",
+    )  # fmt: skip
     assert len(records) == 2 and {r["language"] for r in records} == {"en"}
     assert {r["answer"] for r in records if r["binary"]} <= {"Yes", "No"}
     assert all(detect_language(r["supporting"][0]["text"]) == "de" for r in records)
@@ -98,7 +102,9 @@ def test_question_language_writes_english_questions_about_german_text(
 def test_a_mixed_collection_gives_each_sample_its_seeds_language(
     pg_url: str, manuals: dict[str, str], tmp_path: Path
 ) -> None:
-    records, document, stderr = run(pg_url, manuals["mixed"], tmp_path, "--count", "3", "--binary", "no")
+    records, document, stderr = run(
+        pg_url, manuals["mixed"], tmp_path, "--count", "3", "--binary", "no", "--dedup-threshold", "0"
+    )
     # The seed leads the supporting chunks the proposer names (the scripted proposer always names it).
     assert records and all(r["language"] == detect_language(r["supporting"][0]["text"]) for r in records)
     shares = document["languages"]["collection"]["shares"]

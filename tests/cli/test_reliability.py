@@ -114,7 +114,7 @@ def test_the_database_stopped_mid_run_and_restarted_the_run_waits_and_goes_on(
     own_server: tuple[dict[str, str], str], scale_collection: str, tmp_path: Path
 ) -> None:
     home, url = own_server
-    run_id, count = "db-restart", 8
+    run_id, count = "db-restart", 6
     env = {"TRIAD_DATABASE_URL": url, "TRIAD_STATE_URL": url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
     process = start_run(
         "--collection", scale_collection, "--count", str(count), "--types", "comparison,intersection",
@@ -135,7 +135,7 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
     own_server: tuple[dict[str, str], str], scale_collection: str, tmp_path: Path
 ) -> None:
     home, url = own_server
-    run_id, count = "db-away", 8
+    run_id, count = "db-away", 6
     env = {
         "TRIAD_DATABASE_URL": url,
         "TRIAD_STATE_URL": url,  # the run's state goes away with its store
@@ -166,7 +166,7 @@ def test_a_database_away_too_long_stops_the_run_cleanly_and_resume_finishes_it(
 def test_a_full_disk_mid_run_stops_with_one_line_and_resume_finishes_it(
     pg_url: str, scale_collection: str, tmp_path: Path
 ) -> None:
-    run_id, count = "disk-full", 8
+    run_id, count = "disk-full", 6
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
     folder = tmp_path / run_id
     process = start_run(
