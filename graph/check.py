@@ -1,4 +1,4 @@
-"""Check a run's dataset against its store as it is now: which records went stale (SPEC section 13).
+"""Check a run's dataset against its store as it is now: which records went stale.
 
     python -m graph.check RUN_ID                     # a table, runs/RUN_ID/check.json, a drift section in report.html
     python -m graph.check RUN_ID --fail-on-stale     # exit 1 when any record is stale (for CI)
@@ -73,15 +73,30 @@ async def check_run(settings: Settings, records: list[dict[str, Any]], known_sou
 
 
 async def store_changed(settings: Settings, folder: Path) -> bool:
-    """Whether the run's store changed after its dataset was last checked (or made); False when it cannot tell."""
+    """Whether the run's store changed after its dataset was last checked (or made); False when it cannot tell
+    (what is wrong with the store, the evaluation that follows names)."""
     try:
         corpus = await open_run_store(settings)
-    except UserError:
-        return False  # the evaluation that follows names what is wrong with the store
+    except Exception:
+        return False
     try:
         return await store_changed_since_check(corpus, folder)
+    except Exception:
+        return False
     finally:
         await corpus.close()
+
+
+def run_sources(run_json: Path) -> list[str] | None:
+    """The documents the run's collection held (its manifest's), or None when run.json keeps no list."""
+    try:
+        document = json.loads(run_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    manifest = document.get("manifest") if isinstance(document, dict) else None
+    collection = manifest.get("collection") if isinstance(manifest, dict) else None
+    sources = collection.get("sources") if isinstance(collection, dict) else None
+    return [str(s) for s in sources] if isinstance(sources, list) else None
 
 
 @exit_on_user_error
@@ -98,8 +113,7 @@ def main(argv: list[str] | None = None) -> None:
     if not settings.collection:
         raise UserError(f"{folder / 'run.json'} names no collection; give --collection")
     run_json = folder / "run.json"
-    manifest = (json.loads(run_json.read_text(encoding="utf-8")).get("manifest") or {}) if run_json.is_file() else {}
-    known_sources = (manifest.get("collection") or {}).get("sources")
+    known_sources = run_sources(run_json)
     report = run_async(check_run(settings, records, known_sources))
     report["run_id"] = args.run_id
     path = folder / "check.json"

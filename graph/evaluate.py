@@ -69,9 +69,10 @@ def main(argv: list[str] | None = None) -> None:
     records = read_dataset(dataset)
     settings = as_the_run_read_it(settings, run_settings(dataset.parent / "run.json"), args)
     if settings.collection and run_async(store_changed(settings, dataset.parent)):
+        where = f" --runs-dir {dataset.parent.parent}" if given.suffix == ".jsonl" else ""
         print(
             "note: the store changed since this dataset was last checked; see which records went stale with "
-            f"python -m graph.check {dataset.parent.name}",
+            f"python -m graph.check {dataset.parent.name}{where}",
             file=sys.stderr,
         )
     setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]

@@ -158,5 +158,5 @@ def load_chunks(root: Path, chunk_size: int, chunk_overlap: int) -> list[ChunkRe
     if root.is_dir():  # a folder's chunks say where they came from: its documents deleted later go with it
         folder = str(root.resolve())
         for record in records:
-            record.metadata.setdefault(FOLDER_KEY, folder)
+            record.metadata[FOLDER_KEY] = folder  # a row copied from another folder's dump is this folder's now
     return records

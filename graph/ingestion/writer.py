@@ -67,15 +67,17 @@ def _stored_digests(conn: psycopg.Connection, table: sql.Identifier, ids: list[s
 
 def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> int:
     """Delete chunks no longer produced: of the ingested sources (an edited file) and, for a folder, of its
-    documents that are gone from it (a deleted file, a row removed from a JSONL file)."""
+    documents that are gone from it (a deleted file, a row removed from a JSONL file). A chunk another folder
+    was ingested from is never touched, whatever its source is called."""
     sources = sorted({str(chunk.metadata.get("source")) for chunk in chunks})
     folders = sorted({str(chunk.metadata[FOLDER_KEY]) for chunk in chunks if FOLDER_KEY in chunk.metadata})
     cursor = conn.execute(
         sql.SQL(
-            "DELETE FROM {} WHERE (langchain_metadata->>'source' = ANY(%s) OR langchain_metadata->>%s = ANY(%s))"
-            " AND NOT (langchain_id = ANY(%s::uuid[]))"
-        ).format(table),
-        (sources, FOLDER_KEY, folders, [chunk.id for chunk in chunks]),
+            "DELETE FROM {table} WHERE NOT (langchain_id = ANY(%(ids)s::uuid[])) AND ("
+            " langchain_metadata->>%(key)s = ANY(%(folders)s)"
+            " OR (langchain_metadata->>'source' = ANY(%(sources)s) AND langchain_metadata->>%(key)s IS NULL))"
+        ).format(table=table),
+        {"ids": [chunk.id for chunk in chunks], "key": FOLDER_KEY, "folders": folders, "sources": sources},
     )
     return cursor.rowcount
 

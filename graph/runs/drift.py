@@ -1,4 +1,4 @@
-"""How a run's dataset stands against its store as it is now (SPEC section 13).
+"""How a run's dataset stands against its store as it is now.
 
 Each chunk a record uses (supporting chunks and contexts) is looked up by its id:
 
@@ -12,8 +12,8 @@ never read is `unchecked`, and makes the record stale (the corpus may answer it 
 collection that the run did not know are `new_sources`; no record covers them.
 
 Reads: the records' chunk ids (an index lookup each), one text lookup for the ids that are gone (a
-pass over the collection, only then), one count, one grouping of the collection's sources, and one
-retrieval per generated unanswerable question.
+pass over the collection, only then), one grouping of the collection by document (which counts it
+too), and one retrieval per generated unanswerable question.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from graph.runs.manifest import changed_since, collection_fingerprint, text_dige
 #: Chunk ids read per query.
 ID_BATCH = 500
 STALE_STATUSES = ("changed", "gone")
+#: A chunk's statuses, least to most severe: a chunk a record holds twice keeps its worst.
+SEVERITY = ("unchanged", "moved", "changed", "gone")
 
 
 @dataclass
@@ -69,17 +71,15 @@ async def check_records(
 ) -> dict[str, Any]:
     """The drift of every record, in sum, and the collection's new sources (`known_sources`: the run's; None
     when the run kept none, and new sources are then not reported)."""
-    texts: dict[str, str] = {}
-    for record in records:
-        for chunk in [*record.get("supporting", []), *record.get("contexts", [])]:
-            texts[str(chunk["id"])] = chunk["text"]
-    ids = list(texts)
+    used = [(str(c["id"]), c["text"]) for r in records for c in [*r.get("supporting", []), *r.get("contexts", [])]]
+    ids = list(dict.fromkeys(chunk_id for chunk_id, _ in used))
     now: dict[str, str] = {}
     for start in range(0, len(ids), ID_BATCH):
         for chunk in await corpus.get(ids[start : start + ID_BATCH]):
             now[str(chunk.id)] = chunk.text
-    missing = [chunk_id for chunk_id in ids if chunk_id not in now]
-    elsewhere = await corpus.ids_of_texts([texts[i] for i in missing]) if missing else {}
+    # Every text an id that is gone held (a resumed run may have read one id before and after an edit).
+    missing_texts = list(dict.fromkeys(text for chunk_id, text in used if chunk_id not in now))
+    elsewhere = await corpus.ids_of_texts(missing_texts) if missing_texts else {}
     drifts = []
     for record in records:
         drift = RecordDrift(str(record["id"]), str(record["question_type"]))
@@ -87,12 +87,14 @@ async def check_records(
             chunk_id = str(chunk["id"])
             if chunk_id in now:
                 same = text_digest(now[chunk_id]) == text_digest(chunk["text"])
-                drift.chunks[chunk_id] = "unchanged" if same else "changed"
+                status = "unchanged" if same else "changed"
             elif chunk["text"] in elsewhere:
-                drift.chunks[chunk_id] = "moved"
+                status = "moved"
                 drift.moved_to[chunk_id] = elsewhere[chunk["text"]]
             else:
-                drift.chunks[chunk_id] = "gone"
+                status = "gone"
+            earlier = drift.chunks.get(chunk_id, "unchanged")
+            drift.chunks[chunk_id] = max(earlier, status, key=SEVERITY.index)
         if not record.get("answerable", True):
             drift.unchecked = await unchecked_chunks(record, corpus)
         drifts.append(drift)
@@ -118,11 +120,17 @@ async def check_records(
 
 
 async def unchecked_chunks(record: dict[str, Any], corpus: Any) -> list[str]:
-    """The chunks a generated unanswerable question retrieves now that its judge never read."""
+    """The chunks a generated unanswerable question retrieves now that its judge never read (a chunk whose text
+    it read, under another id now, was read)."""
     check = record.get("retrieval_check") or {}
     checked = {str(i) for i in check.get("chunk_ids", [])}
+    read = {text_digest(c["text"]) for c in record.get("contexts", [])}
     hits = await corpus.search(record["question"], int(check.get("k") or len(checked) or 5))
-    return [str(hit.chunk.id) for hit in hits if str(hit.chunk.id) not in checked]
+    return [
+        str(hit.chunk.id)
+        for hit in hits
+        if str(hit.chunk.id) not in checked and text_digest(hit.chunk.text) not in read
+    ]
 
 
 def drift_lines(report: dict[str, Any]) -> list[str]:
@@ -165,17 +173,15 @@ def drift_lines(report: dict[str, Any]) -> list[str]:
 
 def last_fingerprint(folder: Any) -> dict[str, Any]:
     """The collection as the dataset in `folder` was last compared with it: at its latest check, else at its run."""
-    for name, key in (("check.json", "collection"), ("run.json", "manifest")):
-        path = folder / name
-        if path.is_file():
-            try:
-                document = json.loads(path.read_text(encoding="utf-8"))
-            except ValueError:
-                continue
-            found = document.get(key) or {}
-            found = found.get("collection", found) if key == "manifest" else found
-            if found:
-                return dict(found)
+    for name, path in (("check.json", ("collection",)), ("run.json", ("manifest", "collection"))):
+        try:
+            found: Any = json.loads((folder / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for key in path:
+            found = found.get(key) if isinstance(found, dict) else None
+        if isinstance(found, dict) and found:
+            return found
     return {}
 
 

@@ -102,8 +102,11 @@ async def run_job(
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
         document["languages"] = outcome.languages
         document["coverage"] = coverage
-        document["manifest"] = build_manifest(document, dataset_lines(folder.dataset), collection)
-        await state.ledger.save_manifest(run.run_id, document["manifest"])
+        try:  # the run's files are written whatever happens to its manifest
+            document["manifest"] = build_manifest(document, dataset_lines(folder.dataset), collection)
+            await state.ledger.save_manifest(run.run_id, document["manifest"])
+        except Exception as error:
+            tell(f"note: the run's manifest was not kept in the state database ({first_line(error)})")
     folder.write_run_json(document)
     write_report(folder, document, finished, examples)
     print_run_summary(run, request, folder, document, summary, outcome)

@@ -332,6 +332,6 @@ def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
     if _DRIFT.search(html):
         html = _DRIFT.sub(lambda _: section, html, count=1)
     else:
-        at = html.rfind("<script>") if "<script>" in html else html.rfind("</body>")
+        at = next((i for i in (html.rfind("<script>"), html.rfind("</body>")) if i >= 0), len(html))
         html = html[:at] + section + html[at:]
     write_atomically(path, html)

@@ -87,3 +87,21 @@ def test_a_run_without_a_list_of_its_documents_reports_no_new_ones() -> None:
     report = asyncio.run(check_records([record("r", ["a"], {"a": "alpha"})], store, known_sources=None))
     assert report["summary"]["new_sources"] is None
     assert "new documents: unknown (the run kept no list of its collection's documents)" in drift_lines(report)
+
+
+def test_a_retrieved_chunk_whose_text_was_read_under_another_id_is_no_new_chunk() -> None:
+    before = {"r1": "rho", "r2": "sigma"}
+    store = MemoryStore([Chunk("r1", "rho", {}), Chunk("r2-new", "sigma", {})], retrieved=["r1", "r2-new"])
+    unanswerable = record("u", ["r1", "r2"], before, answerable=False, question_type="unanswerable",
+                          retrieval_check={"k": 2, "chunk_ids": ["r1", "r2"]})  # fmt: skip
+    (drift,) = asyncio.run(check_records([unanswerable], store, known_sources=None))["records"]
+    assert drift["status"] == "re-pointed" and drift["unchecked"] == [] and drift["moved"] == {"r2": "r2-new"}
+
+
+def test_a_chunk_held_twice_keeps_its_worst_status() -> None:
+    store = MemoryStore([Chunk("a", "alpha, edited", {})], retrieved=[])
+    held_twice = {"id": "r", "question_type": "comparison", "question": "Q?",
+                  "supporting": [{"id": "a", "text": "alpha, edited"}],
+                  "contexts": [{"id": "a", "text": "alpha", "relevant": True}]}  # fmt: skip
+    (drift,) = asyncio.run(check_records([held_twice], store, known_sources=None))["records"]
+    assert drift["status"] == "stale" and drift["changed"] == ["a"]
