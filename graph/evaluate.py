@@ -39,6 +39,7 @@ from graph.evaluation.report import format_summaries
 from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.runs.dataset import read_dataset
+from graph.runs.languages import evaluation_note
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,6 +77,9 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
         )
     setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
+    note = evaluation_note(records, settings.embedding)
+    if note:
+        print(note, file=sys.stderr)
     for setup in setups:
         check_answering_model(setup, settings)
     summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print)

@@ -84,3 +84,17 @@ def language_notes(survey: LanguageSurvey, options: RunOptions, embedding: str) 
             "store's own vectors and is unaffected)"
         )
     return notes
+
+
+def evaluation_note(records: list[dict[str, Any]], embedding: str) -> str | None:
+    """What an evaluation says once when the English-only model embeds its questions and answers of another
+    language (the built-in setups' retrieval, graded correctness's similarity); None when it does not."""
+    other = sorted({str(r.get("language")) for r in records if r.get("language") not in (None, "en")})
+    if embedding not in ENGLISH_ONLY_EMBEDDINGS or not other:
+        return None
+    names = ", ".join(language_name(code) for code in other)
+    return (
+        f"note: the embedding model {embedding!r} knows English only, and this evaluation embeds {names} questions "
+        "and answers (the built-in setups' retrieval, graded correctness); give a multilingual model with "
+        "--embedding or a setup's embedding="
+    )

@@ -9,7 +9,7 @@ from graph.demo import load_demo_chunks
 from graph.evaluation.metrics import says_abstain
 from graph.run import build_parser
 from graph.runs.flags import run_request
-from graph.runs.languages import LanguageSurvey, language_notes
+from graph.runs.languages import LanguageSurvey, evaluation_note, language_notes
 from graph.runs.options import InvalidOptions, RunOptions
 from graph.testing.manuals import manual_rows
 from nodes.common import mentions, normalised_answer, word_count
@@ -114,3 +114,11 @@ def test_the_question_language_of_triad_toml_applies_to_new_runs_and_a_flag_is_r
     assert run_request(parser.parse_args(["--question-language", "EN"]), settings).options.question_language == "en"
     resumed = run_request(parser.parse_args(["--resume", "earlier"]), settings)  # the run keeps its own
     assert resumed.options.question_language is None
+
+
+def test_an_evaluation_says_when_the_english_only_model_embeds_another_language() -> None:
+    records = [{"language": "de"}, {"language": "en"}, {}]
+    note = evaluation_note(records, "minilm")
+    assert note is not None and "German" in note and "--embedding" in note
+    assert evaluation_note([{"language": "en"}, {}], "minilm") is None
+    assert evaluation_note(records, "sentence-transformers:/models/multilingual") is None
