@@ -29,7 +29,6 @@ from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.runs.ledger import RunLedger
-from graph.runs.questions import RunQuestions
 from graph.runs.seeds import RunSeeds
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import Corpus
@@ -45,7 +44,7 @@ from graph.store.database import (
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from graph.store.layout import ColumnChoice
 from graph.store.reader import POOL_TIMEOUT_S
-from nodes.ports import Ports, QueryGuide
+from nodes.ports import Ports, QueryGuide, QuestionRegistry, SeedPool
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).
 BOOKKEEPING_POOL_SIZE = 4
@@ -166,7 +165,7 @@ class RunServices:
         return RunSeeds(self.corpus, ledger=ledger, run_id=run_id, used=used, seed=seed, batch=batch, weights=weights)
 
     def ports_for(
-        self, seeds: RunSeeds, questions: RunQuestions | None = None, queries: QueryGuide | None = None
+        self, seeds: SeedPool, questions: QuestionRegistry | None = None, queries: QueryGuide | None = None
     ) -> Ports:
         """What the graph's nodes are handed through the run context."""
         return Ports(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions, queries=queries)

@@ -52,6 +52,7 @@ def demo_vectors_else_hashed() -> StoredEmbeddings:
     from graph.demo import demo_embeddings
 
     shipped = demo_embeddings()
+    assert isinstance(shipped, StoredEmbeddings)
     return StoredEmbeddings(shipped.vectors, HashedEmbeddings(shipped.dimension))
 
 
