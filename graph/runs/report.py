@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -296,7 +297,23 @@ def write_report(
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,
 ) -> None:
-    folder.write(folder.report, render_report(document, finished, examples, review))
+    html = render_report(document, finished, examples, review)
+    check = current_check(folder.folder / "check.json", document["run_id"], finished)
+    folder.write(folder.report, with_drift(html, check) if check else html)
+
+
+def current_check(path: Path, run_id: str, finished: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The run's last `graph.check` when it checked exactly the records the run has now, else None (a continued
+    run has changed them since)."""
+    try:
+        check = json.loads(path.read_text(encoding="utf-8"))
+        checked = {str(r["id"]) for r in check["records"]}
+        if not isinstance(check["summary"]["chunks"], dict):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    accepted = {f"{run_id}/{row['n']}" for row in finished if row.get("outcome") == "accepted"}
+    return check if checked == accepted else None
 
 
 _DRIFT = re.compile(r'<section id="drift">.*?</section>', re.DOTALL)
@@ -325,13 +342,15 @@ def drift_section(check: Mapping[str, Any]) -> str:
     )
 
 
-def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
-    """report.html with the drift section of `check`, in place of an earlier one, before the page's script."""
-    html = path.read_text(encoding="utf-8")
+def with_drift(html: str, check: Mapping[str, Any]) -> str:
+    """A report page with the drift section of `check`, in place of an earlier one, before the page's script."""
     section = drift_section(check)
     if _DRIFT.search(html):
-        html = _DRIFT.sub(lambda _: section, html, count=1)
-    else:
-        at = next((i for i in (html.rfind("<script>"), html.rfind("</body>")) if i >= 0), len(html))
-        html = html[:at] + section + html[at:]
-    write_atomically(path, html)
+        return _DRIFT.sub(lambda _: section, html, count=1)
+    at = next((i for i in (html.rfind("<script>"), html.rfind("</body>")) if i >= 0), len(html))
+    return html[:at] + section + html[at:]
+
+
+def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
+    """report.html with the drift section of `check`."""
+    write_atomically(path, with_drift(path.read_text(encoding="utf-8"), check))

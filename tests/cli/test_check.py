@@ -108,6 +108,10 @@ def test_check_names_the_records_a_change_of_the_documents_touched(pg_url: str, 
     assert report["summary"]["new_sources"] == ["new-appendix"]
     assert "1 new document(s) no question covers: new-appendix" in checked.stdout
     assert 'id="drift"' in (runs / "living" / "report.html").read_text()
+    # The report written again (as a review does) keeps the section while the run's records are the ones checked.
+    again = run_cli("graph.run", "--resume", "living", "--runs-dir", str(runs), "--database-url", pg_url)
+    assert again.returncode == 0, again.stderr
+    assert 'id="drift"' in (runs / "living" / "report.html").read_text()
     assert not run_async(store_changed(store, runs / "living"))  # checked since the store last changed
 
 
