@@ -16,7 +16,16 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
 @pytest.mark.parametrize(
     "module",
-    ["graph.run", "graph.ingest", "graph.db", "graph.replay", "graph.evaluate", "graph.export", "graph.review"],
+    [
+        "graph.run",
+        "graph.ingest",
+        "graph.db",
+        "graph.replay",
+        "graph.evaluate",
+        "graph.export",
+        "graph.review",
+        "graph.check",
+    ],
 )
 def test_every_command_has_help(module: str) -> None:
     """Each command starts as a process of its own, as a user starts it."""
