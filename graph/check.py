@@ -52,7 +52,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def open_run_store(settings: Settings) -> Corpus:
-    """The run's collection, read as the run read it (`settings` from `as_the_run_read_it`)."""
+    """The run's collection, read as the run read it (`settings` from `as_the_run_read_it`); an emptied one too,
+    whose records are then all gone."""
     url = await asyncio.to_thread(database_url, settings)
     return await Corpus.open(
         url,
@@ -61,6 +62,7 @@ async def open_run_store(settings: Settings) -> Corpus:
         columns=ColumnChoice(**settings.column_settings()),
         embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
         max_chars=settings.max_chunk_chars,
+        allow_empty=True,
     )
 
 

@@ -91,8 +91,10 @@ class Corpus(CollectionReader):
         embeddings: Embeddings | None = None,
         max_chars: int = MAX_CHUNK_CHARS,
         pool_timeout_s: float = POOL_TIMEOUT_S,
+        allow_empty: bool = False,
     ) -> Corpus:
-        """Connect read-only and find the collection; a missing or empty one is a `UserError`.
+        """Connect read-only and find the collection; a missing one is a `UserError`, and so is an empty one
+        unless `allow_empty` (a check of a dataset against a store that lost every chunk).
 
         `columns` names a table's columns and the store's distance where detection should not decide.
         A query waits at most `pool_timeout_s` for a connection (e.g. while the server restarts).
@@ -110,7 +112,7 @@ class Corpus(CollectionReader):
         await pool.open()
         try:
             corpus = cls(pool, layout, collection, embeddings, max_chars=max_chars)
-            if await corpus.is_empty():
+            if not allow_empty and await corpus.is_empty():
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
             await corpus._survey_dimensions()
         except BaseException:

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import psycopg
+
 from graph.check import store_changed
 from graph.config.cli import run_async
 from graph.config.settings import Settings
@@ -113,6 +115,13 @@ def test_check_names_the_records_a_change_of_the_documents_touched(pg_url: str, 
     assert again.returncode == 0, again.stderr
     assert 'id="drift"' in (runs / "living" / "report.html").read_text()
     assert not run_async(store_changed(store, runs / "living"))  # checked since the store last changed
+
+    # A store that lost every chunk: every record is stale, not a refusal to check.
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM living")
+    emptied = run_cli("graph.check", "living", "--runs-dir", str(runs), "--database-url", pg_url, "--fail-on-stale")
+    assert emptied.returncode == 1, emptied.stderr
+    assert f"{len(records)} records: 0 fresh, 0 re-pointed, {len(records)} stale" in emptied.stdout
 
 
 def test_check_of_a_run_that_does_not_exist_is_one_line(tmp_path: Path) -> None:
