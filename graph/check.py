@@ -31,13 +31,11 @@ from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.evaluation.session import as_the_run_read_it, run_settings
 from graph.runs.dataset import read_dataset
-from graph.runs.drift import check_records, drift_lines, store_changed_since_check
+from graph.runs.drift import add_drift_section, check_records, drift_lines, store_changed_since_check
 from graph.runs.files import write_atomically
-from graph.runs.report import add_drift_section
+from graph.runs.services import open_corpus
 from graph.store.corpus import Corpus
 from graph.store.database import database_url
-from graph.store.embeddings import DeferredEmbeddings, embedding_keys
-from graph.store.layout import ColumnChoice
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,16 +52,7 @@ def _parser() -> argparse.ArgumentParser:
 async def open_run_store(settings: Settings) -> Corpus:
     """The run's collection, read as the run read it (`settings` from `as_the_run_read_it`); an emptied one too,
     whose records are then all gone."""
-    url = await asyncio.to_thread(database_url, settings)
-    return await Corpus.open(
-        url,
-        settings.collection or "",
-        schema=settings.schema_name,
-        columns=ColumnChoice(**settings.column_settings()),
-        embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
-        max_chars=settings.max_chunk_chars,
-        allow_empty=True,
-    )
+    return await open_corpus(settings, await asyncio.to_thread(database_url, settings), allow_empty=True)
 
 
 async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:

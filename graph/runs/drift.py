@@ -11,6 +11,8 @@ A generated unanswerable question's retrieval is run again: a chunk now in its t
 never read is `unchecked`, and makes the record stale (the corpus may answer it now). Documents of the
 collection that the run did not know are `new_sources`; no record covers them.
 
+The terminal shows it as `drift_lines` give it, report.html as `drift_section` renders it.
+
 Reads: the records' chunk ids (an index lookup each), one text lookup for the ids that are gone (a
 pass over the collection, only then), one grouping of the collection by document (which counts it
 too), and one retrieval per generated unanswerable question.
@@ -19,13 +21,17 @@ too), and one retrieval per generated unanswerable question.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from graph.runs.files import write_atomically
 from graph.runs.manifest import changed_since, collection_fingerprint, text_digest
+from graph.webpage import esc, table
 
 #: Chunk ids read per query.
 ID_BATCH = 500
@@ -189,3 +195,57 @@ async def store_changed_since_check(corpus: Any, folder: Any) -> bool:
     """Whether the store changed after the dataset in `folder` was last checked (or made)."""
     then = last_fingerprint(folder)
     return bool(then) and changed_since(then, await corpus.modifications())
+
+
+def current_check(path: Path, run_id: str, finished: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The run's last `graph.check` when it checked exactly the records the run has now, else None (a continued
+    run has changed them since)."""
+    try:
+        check = json.loads(path.read_text(encoding="utf-8"))
+        checked = {str(r["id"]) for r in check["records"]}
+        if not isinstance(check["summary"]["chunks"], dict):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    accepted = {f"{run_id}/{row['n']}" for row in finished if row.get("outcome") == "accepted"}
+    return check if checked == accepted else None
+
+
+_DRIFT = re.compile(r'<section id="drift">.*?</section>', re.DOTALL)
+
+
+def drift_section(check: Mapping[str, Any]) -> str:
+    """The drift section of report.html: how the dataset stands against the store (`graph.check`)."""
+    summary = check["summary"]
+    chunks = summary["chunks"]
+    affected = [r for r in check["records"] if r["status"] != "fresh"]
+    rows = [
+        [r["id"], r["status"], ", ".join(r["changed"]), ", ".join(r["gone"]),
+         ", ".join(f"{old} → {new}" for old, new in r["moved"].items()), ", ".join(r["unchecked"])]
+        for r in affected
+    ]  # fmt: skip
+    new = summary["new_sources"]
+    sources = "unknown (the run kept no list of its documents)" if new is None else (", ".join(new) or "none")
+    return (
+        '<section id="drift"><h2>Drift</h2>'
+        f'<p class="note">Checked {esc(check["checked_at"])}: {summary["records"]} records, {summary["fresh"]} fresh, '
+        f"{summary['re_pointed']} re-pointed, {summary['stale']} stale; chunks {chunks['unchanged']} unchanged, "
+        f"{chunks['changed']} changed, {chunks['moved']} moved, {chunks['gone']} gone. "
+        f"New documents no question covers: {esc(sources)}.</p>"
+        + (table(["record", "status", "changed", "gone", "moved", "unchecked"], rows) if rows else "")
+        + "</section>"
+    )
+
+
+def with_drift(html: str, check: Mapping[str, Any]) -> str:
+    """A report page with the drift section of `check`, in place of an earlier one, before the page's script."""
+    section = drift_section(check)
+    if _DRIFT.search(html):
+        return _DRIFT.sub(lambda _: section, html, count=1)
+    at = next((i for i in (html.rfind("<script>"), html.rfind("</body>")) if i >= 0), len(html))
+    return html[:at] + section + html[at:]
+
+
+def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
+    """report.html with the drift section of `check`."""
+    write_atomically(path, with_drift(path.read_text(encoding="utf-8"), check))

@@ -19,12 +19,15 @@ import re
 from collections.abc import AsyncGenerator, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import fasteners
 import orjson
+from pydantic import BaseModel
 
 from graph.config.errors import UserError, reason, writing
+from nodes.finalize import REJECTION_FIELDS
+from state.record import DatasetRecord
 
 LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 
@@ -201,3 +204,32 @@ def dataset_lines(path: Path) -> Iterator[dict[str, Any]]:
         for line in handle:
             if line.strip():
                 yield orjson.loads(line)
+
+
+def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> FileLines:
+    """A finished sample's record and rejection with their keys in the order the lanes wrote them.
+
+    jsonb keeps keys in an order of its own (shortest first), which would put a record's long
+    contexts before its question.
+    """
+    if record is not None:
+        record = in_field_order(record, DatasetRecord)
+    if rejection is not None:
+        rejection = {key: rejection[key] for key in REJECTION_FIELDS if key in rejection} | rejection
+    return record, rejection
+
+
+def in_field_order(value: Any, model: Any) -> Any:
+    """`value` (JSON as read back) with each object's keys in the order `model` declares its fields,
+    nested models and lists of them too; keys the model does not declare follow, as they are."""
+    if isinstance(value, list):
+        return [in_field_order(item, model) for item in value]
+    if not (isinstance(value, dict) and isinstance(model, type) and issubclass(model, BaseModel)):
+        return value
+    ordered = {}
+    for name, field in model.model_fields.items():
+        if name in value:
+            inner = [arg for arg in (field.annotation, *get_args(field.annotation)) if isinstance(arg, type)]
+            nested = next((arg for arg in inner if issubclass(arg, BaseModel)), None)
+            ordered[name] = in_field_order(value[name], nested) if nested else value[name]
+    return ordered | {key: item for key, item in value.items() if key not in ordered}

@@ -17,20 +17,17 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import Any
 
 import orjson
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool
-from pydantic import BaseModel
 
 from graph.config.errors import UserError
-from graph.runs.files import FileLines
+from graph.runs.files import FileLines, as_written
 from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, SCHEMA
 from nodes.common import normalise_question
-from nodes.finalize import REJECTION_FIELDS
-from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
@@ -64,35 +61,6 @@ class Completion:
     rejection: dict[str, Any] | None
     summary: dict[str, Any]
     """What the funnel and the report read."""
-
-
-def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> FileLines:
-    """A finished sample's record and rejection with their keys in the order the lanes wrote them.
-
-    jsonb keeps keys in an order of its own (shortest first), which would put a record's long
-    contexts before its question.
-    """
-    if record is not None:
-        record = in_field_order(record, DatasetRecord)
-    if rejection is not None:
-        rejection = {key: rejection[key] for key in REJECTION_FIELDS if key in rejection} | rejection
-    return record, rejection
-
-
-def in_field_order(value: Any, model: Any) -> Any:
-    """`value` (JSON as read back) with each object's keys in the order `model` declares its fields,
-    nested models and lists of them too; keys the model does not declare follow, as they are."""
-    if isinstance(value, list):
-        return [in_field_order(item, model) for item in value]
-    if not (isinstance(value, dict) and isinstance(model, type) and issubclass(model, BaseModel)):
-        return value
-    ordered = {}
-    for name, field in model.model_fields.items():
-        if name in value:
-            inner = [arg for arg in (field.annotation, *get_args(field.annotation)) if isinstance(arg, type)]
-            nested = next((arg for arg in inner if issubclass(arg, BaseModel)), None)
-            ordered[name] = in_field_order(value[name], nested) if nested else value[name]
-    return ordered | {key: item for key, item in value.items() if key not in ordered}
 
 
 def completion_params(done: Completion) -> tuple[Any, ...]:

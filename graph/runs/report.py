@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from graph.runs.files import RunFolder, write_atomically
+from graph.runs.drift import current_check, with_drift
+from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
@@ -300,57 +298,3 @@ def write_report(
     html = render_report(document, finished, examples, review)
     check = current_check(folder.folder / "check.json", document["run_id"], finished)
     folder.write(folder.report, with_drift(html, check) if check else html)
-
-
-def current_check(path: Path, run_id: str, finished: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    """The run's last `graph.check` when it checked exactly the records the run has now, else None (a continued
-    run has changed them since)."""
-    try:
-        check = json.loads(path.read_text(encoding="utf-8"))
-        checked = {str(r["id"]) for r in check["records"]}
-        if not isinstance(check["summary"]["chunks"], dict):
-            return None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    accepted = {f"{run_id}/{row['n']}" for row in finished if row.get("outcome") == "accepted"}
-    return check if checked == accepted else None
-
-
-_DRIFT = re.compile(r'<section id="drift">.*?</section>', re.DOTALL)
-
-
-def drift_section(check: Mapping[str, Any]) -> str:
-    """The drift section of report.html: how the dataset stands against the store (`graph.check`)."""
-    summary = check["summary"]
-    chunks = summary["chunks"]
-    affected = [r for r in check["records"] if r["status"] != "fresh"]
-    rows = [
-        [r["id"], r["status"], ", ".join(r["changed"]), ", ".join(r["gone"]),
-         ", ".join(f"{old} → {new}" for old, new in r["moved"].items()), ", ".join(r["unchecked"])]
-        for r in affected
-    ]  # fmt: skip
-    new = summary["new_sources"]
-    sources = "unknown (the run kept no list of its documents)" if new is None else (", ".join(new) or "none")
-    return (
-        '<section id="drift"><h2>Drift</h2>'
-        f'<p class="note">Checked {esc(check["checked_at"])}: {summary["records"]} records, {summary["fresh"]} fresh, '
-        f"{summary['re_pointed']} re-pointed, {summary['stale']} stale; chunks {chunks['unchanged']} unchanged, "
-        f"{chunks['changed']} changed, {chunks['moved']} moved, {chunks['gone']} gone. "
-        f"New documents no question covers: {esc(sources)}.</p>"
-        + (table(["record", "status", "changed", "gone", "moved", "unchecked"], rows) if rows else "")
-        + "</section>"
-    )
-
-
-def with_drift(html: str, check: Mapping[str, Any]) -> str:
-    """A report page with the drift section of `check`, in place of an earlier one, before the page's script."""
-    section = drift_section(check)
-    if _DRIFT.search(html):
-        return _DRIFT.sub(lambda _: section, html, count=1)
-    at = next((i for i in (html.rfind("<script>"), html.rfind("</body>")) if i >= 0), len(html))
-    return html[:at] + section + html[at:]
-
-
-def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
-    """report.html with the drift section of `check`."""
-    write_atomically(path, with_drift(path.read_text(encoding="utf-8"), check))

@@ -15,6 +15,7 @@ import sys
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 from langchain_core.embeddings import Embeddings
@@ -171,6 +172,20 @@ class RunServices:
         return Ports(corpus=self.corpus, llm=self.gateway, seeds=seeds, questions=questions, queries=queries)
 
 
+async def open_corpus(settings: Settings, url: str, **options: Any) -> Corpus:
+    """The settings' collection at `url`: its schema, columns, embedding model and chunk bound; `options` go to
+    `Corpus.open` as they are."""
+    return await Corpus.open(
+        url,
+        settings.collection or "",
+        schema=settings.schema_name,
+        columns=ColumnChoice(**settings.column_settings()),
+        embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
+        max_chars=settings.max_chunk_chars,
+        **options,
+    )
+
+
 @asynccontextmanager
 async def open_services(
     settings: Settings,
@@ -214,15 +229,7 @@ async def _open_on(
         gateway.cache = LLMCache(state.conninfo)
     if settings.collection == DEMO_COLLECTION:
         await asyncio.to_thread(ensure_demo, url)
-    corpus = await Corpus.open(
-        url,
-        settings.collection or "",
-        schema=settings.schema_name,
-        columns=ColumnChoice(**settings.column_settings()),
-        embeddings=DeferredEmbeddings(settings.embedding, embedding_keys(settings)),
-        max_chars=settings.max_chunk_chars,
-        pool_timeout_s=pool_timeout(settings.database_wait_seconds),
-    )
+    corpus = await open_corpus(settings, url, pool_timeout_s=pool_timeout(settings.database_wait_seconds))
     try:
         if warm:
             corpus.warm()
