@@ -4,6 +4,7 @@
     python -m graph.export RUN_ID --format ragas --split unanswerable
     python -m graph.export runs/RUN_ID/dataset.jsonl --format csv --output my.csv
     python -m graph.export RUN_ID --format hotpotqa | hf
+    python -m graph.export RUN_ID --format ragas --version 1       # an earlier version of a refreshed dataset
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
 `hf` (a folder `datasets.load_from_disk` reads; needs the `datasets` package), `csv`, `hotpotqa`
@@ -26,6 +27,7 @@ from graph.config.errors import UserError, exit_on_user_error
 from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.session import run_labels
 from graph.runs.dataset import EXTENSIONS, export, read_dataset
+from graph.runs.versions import version_dataset
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,6 +37,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--split", choices=["answerable", "unanswerable"], default="answerable")
     parser.add_argument(
         "--output", type=Path, help="file (or folder for hf); default: <run folder>/export/<format>[-unanswerable]"
+    )
+    parser.add_argument(
+        "--version", type=int, help="a dataset version of the run (graph.refresh writes new ones; default: the latest)"
     )
     parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs; TRIAD_RUNS_DIR)")
     parser.add_argument(
@@ -52,18 +57,25 @@ def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     settings = settings_from_args(args)
     given = Path(args.run)
-    dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.run / "dataset.jsonl"
+    if given.suffix == ".jsonl":
+        if args.version is not None:
+            raise UserError("--version picks a version of a run: give the run id, not a dataset file")
+        dataset, folder = given, given.parent
+    else:
+        folder = settings.runs_dir / args.run
+        dataset = version_dataset(folder, args.version)
     unanswerable = args.split == "unanswerable"
-    name = f"{args.fmt}{'-reviewed' if args.reviewed else ''}{'-unanswerable' if unanswerable else ''}"
-    output = args.output or dataset.parent / "export" / f"{name}{EXTENSIONS[args.fmt]}"
+    version = f"-v{args.version}" if args.version is not None else ""
+    name = f"{args.fmt}{version}{'-reviewed' if args.reviewed else ''}{'-unanswerable' if unanswerable else ''}"
+    output = args.output or folder / "export" / f"{name}{EXTENSIONS[args.fmt]}"
     records = read_dataset(dataset)
     if args.reviewed:
-        reviews = run_async(run_labels(settings, dataset.parent.name))
+        reviews = run_async(run_labels(settings, folder.name))
         records = reviewed_records(records, reviews)
         if not records:
             raise UserError(
-                f"no sample of run {dataset.parent.name} was accepted by its reviewers on all its criteria; "
-                f"review it with `python -m graph.review {dataset.parent.name}`"
+                f"no sample of run {folder.name} was accepted by its reviewers on all its criteria; "
+                f"review it with `python -m graph.review {folder.name}`"
             )
     written = export(records, args.fmt, unanswerable, output)
     print(f"wrote {written} {'unanswerable ' if unanswerable else ''}items to {output}")

@@ -62,6 +62,8 @@ class Context:
     question_language: str | None = None
     """ISO 639-1 code of the language every question and answer is written in; None: the language of each
     sample's supporting chunks (the seed's when they differ)."""
+    dataset_version: int = 1
+    """The dataset version the records written go into: a run writes version 1, `graph.refresh` the next."""
     replayed_from: str | None = None
     """`<thread_id>@<checkpoint_id>` when this run replays a sample from a checkpoint."""
     generator_model: str = DEFAULT_MODELS["generator"]
@@ -87,6 +89,7 @@ class Context:
         at_least = {
             "max_restarts": 0,
             "max_revisions": 0,
+            "dataset_version": 1,
             "neighbours_n": 1,
             "retrieval_k": 1,
             "distractors_k": 0,

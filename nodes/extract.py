@@ -20,6 +20,7 @@ from nodes.implementations import resolve_implementation
 from nodes.ports import StructuredChat
 from prompts import delimit, delimit_all
 from prompts import relevance as relevance_prompt
+from state.record import text_digest
 from state.sample import ChunkRef, ContextItem, Difficulty, RelevanceLabel, SampleState, latest_draft
 from state.schemas import BatchRelevanceVerdict, CandidateAnswer, RelevanceVerdict
 from state.usage import CallRecord
@@ -183,6 +184,15 @@ RELEVANCE_LABELLERS: dict[str, Labeller] = {
 }
 
 
+def known_labels(state: SampleState) -> dict[str, bool]:
+    """An earlier version's labels by text digest, while the draft is the one they were given for; else none."""
+    known = state.get("known_relevance")
+    draft = latest_draft(state)
+    if not known or (known["question"], known["answer"]) != (draft["question"], draft["answer"]):
+        return {}
+    return known["labels"]
+
+
 @records_failure
 async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Build the labelled context list and the difficulty of the accepted question."""
@@ -194,7 +204,13 @@ async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Upd
     )
     candidates = distinct_candidates(supporting, [[chunk_ref(hit.chunk) for hit in hits] for hits in neighbour_lists])
     labeller = resolve_implementation("relevance", context.relevance_labeller, RELEVANCE_LABELLERS)
-    labels, calls = await labeller(state, candidates, ports.llm)
+    known = known_labels(state)
+    labels, calls = await labeller(state, [c for c in candidates if text_digest(c["text"]) not in known], ports.llm)
+    labels += [
+        RelevanceLabel(chunk_id=c["id"], relevant=known[digest], reason="same text as before", labeller="kept")
+        for c in candidates
+        if (digest := text_digest(c["text"])) in known
+    ]
     relevant = {label["chunk_id"]: label["relevant"] for label in labels}
     contexts = [ContextItem(id=c["id"], text=c["text"], relevant=True, origin="supporting") for c in supporting]
     contexts += [

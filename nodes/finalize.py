@@ -101,7 +101,7 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         **(unanswerable_record(state, context) if is_unanswerable(state) else answerable_record(state, context)),
         "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
         "validation": {"revisions": state.get("revisions", 0), "verdicts": state["verdicts"]},
-        "version": 1,
+        "version": context.dataset_version,
         "validated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "provenance": provenance(state, context),
     }

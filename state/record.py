@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from state.languages import DEFAULT_LANGUAGE, answer_words
 from state.sample import MAX_HOPS, MIN_HOPS, UNANSWERABLE, Difficulty, SampleKind
+
+
+def text_digest(text: str) -> str:
+    """A chunk text's fingerprint: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class SupportingChunk(BaseModel):

@@ -118,7 +118,17 @@ class RelevanceLabel(TypedDict):
     relevant: bool
     reason: str
     labeller: str
-    """Which implementation labelled it (care, care_batched, direct, indirect)."""
+    """Which implementation labelled it (care, care_batched, direct, indirect; kept: an earlier version's label of
+    the same text, graph.refresh)."""
+
+
+class KnownRelevance(TypedDict):
+    """Relevance labels of an earlier version of a record, for the draft they were given for."""
+
+    question: str
+    answer: str
+    labels: dict[str, bool]
+    """Text digest (`state.record.text_digest`) -> relevant."""
 
 
 class ContextItem(TypedDict):
@@ -204,6 +214,9 @@ class SampleState(TypedDict):
     retrieved: NotRequired[list[ChunkRef]]
     """Generated unanswerable: the chunks the collection's retriever returned for the latest draft."""
     relevance_labels: Annotated[list[RelevanceLabel], operator.add]
+    known_relevance: NotRequired[KnownRelevance]
+    """Labels an earlier version of the record gave (graph.refresh): candidates whose text they cover are not
+    asked again while the question and answer are the ones they were given for."""
     contexts: NotRequired[list[ContextItem]]
     n_relevant: NotRequired[int]
     difficulty: NotRequired[Difficulty]

@@ -13,6 +13,7 @@ import secrets
 import socket
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -39,6 +40,7 @@ from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.runner import SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
+from graph.runs.versions import VERSION_KEYS, read_run_json
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from nodes.context import Context
 from state.usage import ROLES
@@ -101,6 +103,8 @@ async def run_job(
         summary = funnel(row["summary"] for row in finished if row["summary"])
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
         document["languages"] = outcome.languages
+        earlier = read_run_json(folder.folder)  # a refreshed run's dataset versions stay listed
+        document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
             document["manifest"] = build_manifest(document, dataset_lines(folder.dataset), collection)
@@ -229,10 +233,14 @@ async def sample_runner(
     finished: list[dict[str, Any]],
     embeddings: Embeddings | None,
     book: QueryBook | None = None,
+    *,
+    preferred: Iterable[str] = (),
+    **overrides: Any,
 ) -> SampleRunner:
     """The runner of the run's samples, with its seeds and accepted questions as the state database has them.
 
-    With queries, seeds are drawn only among the chunks they retrieved.
+    With queries, seeds are drawn only among the chunks they retrieved; `preferred` chunks are drawn first.
+    `overrides` change the run context beyond the run's options.
     """
     assert services.state is not None
     ledger, options = services.state.ledger, run.options
@@ -240,9 +248,11 @@ async def sample_runner(
     await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
     used = await ledger.used_seeds(run.run_id)
     weights = book.weights if book is not None else None
-    seeds = services.seed_pool(run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights)
+    seeds = services.seed_pool(
+        run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights, preferred=preferred
+    )
     return build_runner(
-        services, seeds, run_id=run.run_id, questions=questions, queries=book, **options.context_overrides()
+        services, seeds, run_id=run.run_id, questions=questions, queries=book, **options.context_overrides() | overrides
     )
 
 

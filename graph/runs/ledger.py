@@ -1,7 +1,9 @@
 """A run's configuration and progress in the state database, shared by every worker of the run.
 
     triad_runs      one row per run: its options (no URLs, no keys), and its manifest once it has finished
-    triad_samples   one row per sample slot: cell, status (running | done), lease, outcome, record
+    triad_samples   one row per sample slot: cell, status (running | done), lease, outcome, record, and the
+                    dataset version it left the dataset in (`retired`, graph.refresh); the latest version's
+                    record (graph.refresh writes an updated one back)
     triad_seeds     seed chunks used by the run (each drawn at most once, across workers)
     triad_questions normalised questions of accepted samples (duplicates are refused)
 
@@ -207,7 +209,8 @@ class RunLedger:
             )
 
     async def finished(self, run_id: str) -> list[dict[str, Any]]:
-        """Every finished sample of the run, in slot order: cell, outcome, summary and `brief`.
+        """Every finished sample of the run still in its dataset (none retired), in slot order: cell, outcome,
+        summary and `brief`.
 
         Not its record nor its rejection: a record carries its contexts' texts, and a
         large run's would all be in memory. `brief` holds what the report, the coverage and the duplicate
@@ -225,10 +228,41 @@ class RunLedger:
                 " 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',"
                 " 'answerable', coalesce(record->'answerable', 'true'),"
                 " 'sources', jsonb_path_query_array(record, '$.supporting[*].metadata.source')) END AS brief"
-                " FROM triad_samples WHERE run_id = %s AND status = 'done' ORDER BY n",
+                " FROM triad_samples WHERE run_id = %s AND status = 'done' AND retired IS NULL ORDER BY n",
                 (run_id,),
             )
             return list(await cursor.fetchall())
+
+    # -- dataset versions (graph.refresh) --------------------------------------------------------
+
+    async def retire(self, run_id: str, slots: list[int], version: int) -> None:
+        """Take the slots' records out of the dataset from `version` on: they no longer count towards a quota,
+        and their questions may be asked again."""
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE triad_samples SET retired = %s WHERE run_id = %s AND n = ANY(%s) AND retired IS NULL",
+                (version, run_id, slots),
+            )
+            await conn.execute("DELETE FROM triad_questions WHERE run_id = %s AND n = ANY(%s)", (run_id, slots))
+
+    async def update_records(self, run_id: str, records: dict[int, dict[str, Any]]) -> None:
+        """Put a new version of each slot's record in place of the one it holds."""
+        async with self.pool.connection() as conn, conn.transaction():
+            for n, record in records.items():
+                await conn.execute(
+                    "UPDATE triad_samples SET record = %s, updated_at = now() WHERE run_id = %s AND n = %s",
+                    (Jsonb(record), run_id, n),
+                )
+
+    async def retired_per_cell(self, run_id: str) -> dict[tuple[str, bool], int]:
+        """Slots retired so far, per cell (question type, binary)."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT question_type, is_binary, count(*) FROM triad_samples WHERE run_id = %s AND retired IS NOT NULL"
+                " GROUP BY 1, 2",
+                (run_id,),
+            )
+            return {(question_type, binary): int(count) for question_type, binary, count in await cursor.fetchall()}
 
     async def file_lines(
         self, run_id: str, slots: list[int], batch: int = LINES_BATCH

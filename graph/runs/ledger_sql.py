@@ -23,6 +23,7 @@ CREATE TABLE IF NOT EXISTS triad_samples (
     PRIMARY KEY (run_id, n)
 );
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS wanted TEXT;
+ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS retired INTEGER;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
@@ -42,7 +43,8 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 #: failing that, a new slot opens for the cell furthest from its quota (the first such cell on a
 #: tie) among those that still need more than they have running and have not hit their attempt cap.
 #: A yes/no slot asks for the answer ("yes" or "no", column `wanted`) its cell has fewer of, accepted
-#: or running ("yes" on a tie), so a cell's Yes and No counts end at most one apart.
+#: or running ("yes" on a tie), so a cell's Yes and No counts end at most one apart. A `retired` slot (its
+#: record left the dataset in that version, `graph.refresh`) counts as started only.
 CLAIM_SQL = """
 WITH abandoned AS (
     SELECT n FROM triad_samples
@@ -54,10 +56,12 @@ WITH abandoned AS (
     WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
     RETURNING n, question_type, is_binary, wanted, false AS fresh
 ), counts AS (
-    SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted') AS accepted,
+    SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted' AND retired IS NULL) AS accepted,
         count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started,
-        count(*) FILTER (WHERE wanted = 'yes' AND (outcome = 'accepted' OR status = 'running')) AS yes_taken,
-        count(*) FILTER (WHERE wanted = 'no' AND (outcome = 'accepted' OR status = 'running')) AS no_taken
+        count(*) FILTER (WHERE wanted = 'yes' AND retired IS NULL AND (outcome = 'accepted' OR status = 'running'))
+            AS yes_taken,
+        count(*) FILTER (WHERE wanted = 'no' AND retired IS NULL AND (outcome = 'accepted' OR status = 'running'))
+            AS no_taken
     FROM triad_samples WHERE run_id = %(run_id)s GROUP BY question_type, is_binary
 ), choice AS (
     SELECT cell.question_type, cell.is_binary, CASE WHEN cell.is_binary THEN

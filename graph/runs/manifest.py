@@ -10,18 +10,13 @@ Kept in run.json (`manifest`) and in the state database (`triad_runs.manifest`):
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from prompts import PROMPT_VERSION
-
-
-def text_digest(text: str) -> str:
-    """A chunk text's fingerprint: the first 16 hex digits of its SHA-256."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+from state.record import text_digest
 
 
 def record_chunks(record: Mapping[str, Any]) -> dict[str, str]:

@@ -39,6 +39,7 @@ class RunSeeds:
         seed: int | None = None,
         batch: int = 1,
         weights: dict[str, int] | None = None,
+        preferred: Iterable[str] = (),
     ) -> None:
         self._corpus = corpus
         self._ledger = ledger
@@ -50,6 +51,9 @@ class RunSeeds:
         self._ready: collections.deque[str] = collections.deque()
         self._weights = dict(sorted(weights.items())) if weights is not None else None
         """Seeds from queries: the only chunks drawn, each as likely as the number of queries that retrieved it."""
+        self._preferred = sorted(set(preferred))
+        """Chunks drawn first, uniformly, while any is unused (graph.refresh: those of documents added since the
+        run); the others after them."""
 
     async def draw(self, *, min_chars: int) -> str | None:
         # One draw at a time from the shared generator and used set.
@@ -70,6 +74,9 @@ class RunSeeds:
             return self._ready.popleft()
 
     async def _sample(self, min_chars: int) -> list[str]:
+        preferred = [chunk_id for chunk_id in self._preferred if chunk_id not in self._used]
+        if preferred:  # checked for length when they were listed
+            return [self._rng.choice(preferred)]
         if self._weights is None:
             return await self._corpus.sample_ids(1, exclude=self._used, min_chars=min_chars, rng=self._rng)
         # The weighted chunks were checked for length when the queries retrieved them.

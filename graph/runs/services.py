@@ -157,13 +157,24 @@ class RunServices:
         seed: int | None = None,
         batch: int = 1,
         weights: dict[str, int] | None = None,
+        preferred: Iterable[str] = (),
     ) -> RunSeeds:
         """The seed pool of run `run_id`, recorded in the state database; in memory only without a run id.
 
-        `weights` limits the seeds to the chunks real queries retrieved, weighted by how many did.
+        `weights` limits the seeds to the chunks real queries retrieved, weighted by how many did; `preferred`
+        chunks are drawn first.
         """
         ledger = self.state.ledger if self.state is not None and run_id else None
-        return RunSeeds(self.corpus, ledger=ledger, run_id=run_id, used=used, seed=seed, batch=batch, weights=weights)
+        return RunSeeds(
+            self.corpus,
+            ledger=ledger,
+            run_id=run_id,
+            used=used,
+            seed=seed,
+            batch=batch,
+            weights=weights,
+            preferred=preferred,
+        )
 
     def ports_for(
         self, seeds: SeedPool, questions: QuestionRegistry | None = None, queries: QueryGuide | None = None

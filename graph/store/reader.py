@@ -308,6 +308,19 @@ class CollectionReader:
             self._all_ids_min_chars = min_chars
         return self._all_ids
 
+    async def ids_of_sources(self, sources: Sequence[str], min_chars: int) -> list[str]:
+        """The usable chunks of these documents (by their metadata's `source`), each at least `min_chars` long."""
+        if not sources:
+            return []
+        layout = self.layout
+        query = sql.SQL(
+            "SELECT {id}::text FROM {table} WHERE {scope} AND {usable} AND {meta}->>'source' = ANY(%s::text[])"
+            " ORDER BY 1"
+        ).format(
+            id=layout.id_column, table=layout.table, scope=layout.scope, usable=self._usable(), meta=layout.metadata
+        )
+        return [row[0] for row in await self._fetch(query, (*layout.scope_params, max(1, min_chars), list(sources)))]
+
     async def _sample_pages(self, k: int, excluded: set[str], min_chars: int, rng: random.Random) -> list[str]:
         layout = self.layout
         table_rows = await self.estimated_rows()

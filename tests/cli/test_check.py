@@ -33,9 +33,9 @@ def write_documents(folder: Path, documents: dict[str, list[dict[str, Any]]]) ->
         (folder / f"{name}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
-def ingest(folder: Path, url: str) -> None:
+def ingest(folder: Path, url: str, collection: str = "living") -> None:
     result = run_cli(
-        "graph.ingest", str(folder), "--collection", "living", "--embedding", VECTORS, "--database-url", url
+        "graph.ingest", str(folder), "--collection", collection, "--embedding", VECTORS, "--database-url", url
     )
     assert result.returncode == 0, result.stderr
 

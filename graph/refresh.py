@@ -1,0 +1,289 @@
+"""Write the next version of a run's dataset, true to its store as it is now.
+
+    python -m graph.refresh RUN_ID                       # runs/RUN_ID/dataset.jsonl is then the new version
+    python -m graph.refresh RUN_ID --concurrency 8 --max-cost-usd 2
+
+Records whose chunks are unchanged are kept as they are (their reviewers' labels with them); moved
+chunks are re-pointed; a record whose supporting chunks changed is judged again on the new texts and
+revised within --max-revisions, or dropped; contexts are extracted again where their texts changed;
+records whose supporting chunks are gone are dropped; generated unanswerable questions that the
+store may now answer are judged again. Then new samples fill each cell back to its quota, seeded
+first from documents added since the run. Each judged record runs in a checkpointed sample thread:
+an interrupted refresh continues where it stopped when run again.
+
+Writes dataset.jsonl (the new version), versions/<n>/dataset.jsonl and versions/<n>/changes.jsonl
+(every record kept, updated, replaced, dropped or added, with the reason and the chunk ids), a new
+manifest in run.json, check.json and report.html. `graph.export RUN_ID --version N` exports an earlier version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from graph.check import run_sources
+from graph.config.cli import (
+    add_collection_options,
+    add_column_options,
+    add_database_options,
+    add_state_options,
+    command_parser,
+    models_from_args,
+    run_async,
+    settings_from_args,
+)
+from graph.config.errors import UserError, exit_on_user_error, first_line
+from graph.config.logs import configure_logging
+from graph.config.settings import Settings
+from graph.evaluation.session import as_the_run_read_it, run_settings
+from graph.llm.from_settings import build_gateway
+from graph.runs.dataset import read_dataset
+from graph.runs.drift import add_drift_section, check_records, drift_lines
+from graph.runs.files import RunFolder, dataset_lines, write_atomically
+from graph.runs.job import Run, rewrite_run_files, sample_runner, tell
+from graph.runs.manifest import build_manifest, collection_fingerprint
+from graph.runs.options import ATTEMPT_FACTOR, RunOptions, stored_settings
+from graph.runs.outages import DATABASE_ERRORS, Outages
+from graph.runs.progress import Progress
+from graph.runs.queries import open_query_book, queries_of_run
+from graph.runs.refresh import (
+    DROP,
+    KEEP,
+    RE_POINT,
+    RELABEL,
+    RecordPlan,
+    ThreadStart,
+    plan_record,
+    re_pointed,
+    refreshed_record,
+    run_in_lanes,
+    run_refresh_thread,
+    thread_of,
+    thread_start,
+)
+from graph.runs.report import write_report
+from graph.runs.runner import build_runner
+from graph.runs.services import RunServices, StateDatabase, open_services, open_state
+from graph.runs.versions import changes, dataset_version, keep_version, read_run_json, write_version
+from graph.runs.worker import SlotWorker, WorkerPlan
+from nodes.context import Context
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = command_parser("graph.refresh", __doc__)
+    parser.add_argument("run_id", help="the run to refresh (its folder under --runs-dir)")
+    parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs; TRIAD_RUNS_DIR)")
+    parser.add_argument("--concurrency", type=int, default=1, help="samples in flight at once (default 1)")
+    parser.add_argument("--max-revisions", type=int, help="revisions of a record judged again (default: the run's)")
+    models = parser.add_argument_group("models (default: the run's)")
+    models.add_argument("--llm", help="one model spec for all roles")
+    for role in ("generator", "validator", "extractor"):
+        models.add_argument(f"--{role}-model", help=f"{role} spec")
+    models.add_argument("--requests-per-minute", type=float, help="requests per minute to each model (its quota)")
+    models.add_argument("--tokens-per-minute", type=float, help="prompt tokens per minute to each model (its quota)")
+    models.add_argument("--max-concurrent-requests", type=int, help="provider requests in flight (default 16)")
+    models.add_argument("--max-cost-usd", type=float, help="stop starting samples once this much is spent")
+    add_collection_options(parser)
+    add_column_options(parser)
+    add_database_options(parser)
+    add_state_options(parser)
+    return parser
+
+
+async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """Refresh run `run_id` to its next dataset version; run.json's version entry."""
+    folder = RunFolder(settings.runs_dir / run_id)
+    document = read_run_json(folder.folder)
+    version = dataset_version(document) + 1
+    base = read_dataset(keep_version(folder.folder, version - 1))
+    async with open_state(settings, concurrency=args.concurrency) as state:
+        stored = await state.ledger.options(run_id)
+        options = RunOptions.from_stored(stored)
+        if args.max_revisions is not None:
+            options = replace(options, max_revisions=args.max_revisions)
+        settings = stored_settings(settings, stored, models_from_args(args))
+        run = Run(run_id, options, settings, continuing=True)
+        gateway = build_gateway(settings, seed=options.seed)
+        async with open_services(settings, gateway=gateway, state=state, warm=True) as services:
+            tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
+            drift = await check_records(base, services.corpus, run_sources(folder.run_json))
+            plans = [plan_record(r, d) for r, d in zip(base, drift["records"], strict=True)]
+            done, stopped = await judge_again(run, services, plans, version, args.concurrency)
+            if stopped:
+                raise CostLimit(version)
+            await apply(state, run_id, plans, done, version)
+            stopped = await refill(run, services, drift["summary"]["new_sources"] or [], version, args.concurrency)
+            if stopped:
+                raise CostLimit(version)
+            folder, finished, examples = await rewrite_run_files(run, state)
+            after = list(dataset_lines(folder.dataset))
+            entries = changes(
+                [{"id": p.record["id"], "reason": done.get(p.n, (None, p.reason))[1], "chunks": p.chunks,
+                  "thread_id": thread_of(p, version, run_id) if p.n in done else None} for p in plans],
+                base, after,
+            )  # fmt: skip
+            path = write_version(folder.folder, version, entries)
+            sources = await services.corpus.sources()
+            collection = await collection_fingerprint(services.corpus, sources)
+            entry = version_entry(version, entries, path)
+            document = {**document, "dataset_version": version, "versions": [*document.get("versions", []), entry]}
+            document["manifest"] = build_manifest(document, after, collection)
+            await state.ledger.save_manifest(run_id, document["manifest"])
+            check = await check_records(after, services.corpus, collection["sources"])
+    folder.write_run_json(document)
+    write_report(folder, document, finished, examples)
+    check["run_id"] = run_id
+    write_atomically(folder.folder / "check.json", json.dumps(check, indent=1, ensure_ascii=False) + "\n")
+    add_drift_section(folder.report, check)
+    return entry | {"check": check}
+
+
+class CostLimit(UserError):
+    def __init__(self, version: int) -> None:
+        super().__init__(
+            f"stopped at the cost limit before version {version} was complete; finished records are kept: "
+            "raise --max-cost-usd and run graph.refresh again to go on"
+        )
+
+
+async def judge_again(
+    run: Run, services: RunServices, plans: list[RecordPlan], version: int, concurrency: int
+) -> tuple[dict[int, tuple[dict[str, Any] | None, str]], bool]:
+    """Every record that is judged or relabelled again, in its thread: slot -> (its new record or None when it
+    is dropped, why), and whether the budget stopped it. Re-pointed records are re-pointed here, without a call."""
+    done: dict[int, tuple[dict[str, Any] | None, str]] = {}
+    for plan in plans:
+        if plan.action == RE_POINT:
+            done[plan.n] = (re_pointed(plan.record, plan.drift["moved"], version), plan.reason)
+        elif plan.action == DROP:
+            done[plan.n] = (None, plan.reason)
+    threads = [plan for plan in plans if plan.action not in (KEEP, RE_POINT, DROP)]
+    if not threads:
+        return done, False
+    tell(f"judging {len(threads)} record(s) again on the store's new texts")
+    runner = build_runner(
+        services, services.seed_pool(), run_id=run.run_id, dataset_version=version, **run.options.context_overrides()
+    )
+
+    async def work(plan: RecordPlan) -> tuple[dict[str, Any] | None, str]:
+        thread_id = thread_of(plan, version, run.run_id)
+        start = await thread_start(
+            plan, services.corpus, thread_id, run.options.max_revisions, runner.context.neighbours_n
+        )
+        if not isinstance(start, ThreadStart):
+            return None, start
+        result = await run_refresh_thread(runner, thread_id, start)
+        done = "contexts extracted again" if plan.action == RELABEL else "judged again"
+        if result.record is None:
+            return None, f"{plan.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
+        revised = result.state.get("revisions", 0) > (start.values.get("revisions") or 0)
+        return refreshed_record(result, plan), f"{plan.reason}; {done}: accepted{', revised' if revised else ''}"
+
+    limit = run.settings.max_cost_usd
+    results, stopped = await run_in_lanes(
+        threads, work, concurrency, lambda: limit is not None and services.gateway.cost_usd >= limit
+    )
+    for plan, outcome in zip(threads, results, strict=True):
+        if outcome is not None:
+            done[plan.n] = outcome
+    return done, stopped
+
+
+async def apply(state: StateDatabase, run_id: str, plans: list[RecordPlan], done: dict[int, Any], version: int) -> None:
+    """The refreshed records written back to the run's state; the dropped ones retired."""
+    updated = {n: record for n, (record, _) in done.items() if record is not None}
+    dropped = [n for n, (record, _) in done.items() if record is None]
+    await state.ledger.update_records(run_id, updated)
+    await state.ledger.retire(run_id, dropped, version)
+    if dropped:
+        tell(f"{len(updated)} record(s) updated, {len(dropped)} dropped")
+
+
+async def refill(run: Run, services: RunServices, new_sources: list[str], version: int, concurrency: int) -> bool:
+    """New samples until every cell is back at its quota, seeded first from `new_sources`; whether the budget
+    stopped them."""
+    assert services.state is not None
+    ledger, options = services.state.ledger, run.options
+    retired = await ledger.retired_per_cell(run.run_id)
+    cells = [
+        replace(cell, cap=cell.cap + ATTEMPT_FACTOR * retired.get((cell.question_type, cell.binary), 0))
+        for cell in options.cells()
+    ]
+    finished = await ledger.finished(run.run_id)
+    await ledger.release_dead_local_workers(run.run_id, socket.gethostname())
+    preferred = await services.corpus.ids_of_sources(new_sources, Context.min_chunk_chars)
+    book = None
+    if options.queries is not None:
+        queries = queries_of_run(run.run_id, options.queries, options.queries_digest, None)
+        book = await open_query_book(services, queries, options, tell)
+    embeddings = services.embeddings if options.dedup_threshold > 0 else None
+    runner = await sample_runner(
+        run, services, finished, embeddings, book, preferred=preferred, dataset_version=version
+    )
+    plan = WorkerPlan(
+        run_id=run.run_id,
+        cells=cells,
+        worker=f"{socket.gethostname()}-{os.getpid()}",
+        concurrency=concurrency,
+        hops=options.hops,
+        role=options.role,
+        max_cost_usd=run.settings.max_cost_usd,
+    )
+    folder = RunFolder(run.settings.runs_dir / run.run_id)
+    outages = Outages(
+        run.run_id,
+        run.settings.database_wait_seconds,
+        (services.state.checkpoints, services.state.bookkeeping, services.corpus.pool),
+        tell,
+    )
+    with Progress(cells, finished, services.gateway, live=sys.stderr.isatty()) as progress:
+        worker = SlotWorker(plan, ledger, runner, folder, services.gateway, outages, on_done=progress.sample_done)
+        result = await worker.run()
+    return result.stopped_by_cost
+
+
+def version_entry(version: int, entries: list[dict[str, Any]], path: Path) -> dict[str, Any]:
+    counts = {kind: sum(e["change"] == kind for e in entries) for kind in CHANGE_KINDS}
+    return {
+        "version": version,
+        "written_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "changes": counts,
+        "changes_file": str(path.relative_to(path.parents[2])),
+    }
+
+
+CHANGE_KINDS = ("kept", "updated", "replaced", "dropped", "added")
+
+
+@exit_on_user_error
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    configure_logging(level="warning")
+    settings = settings_from_args(args)
+    folder = settings.runs_dir / args.run_id
+    if not (folder / "dataset.jsonl").is_file():
+        raise UserError(f"no run {args.run_id!r} in {settings.runs_dir}; check the run id and --runs-dir")
+    settings = as_the_run_read_it(settings, run_settings(folder / "run.json"), args)
+    try:
+        entry = run_async(refresh_run(args.run_id, settings, args))
+    except DATABASE_ERRORS as error:
+        raise UserError(
+            f"lost the database ({first_line(error)}); finished records are kept: start it, then run graph.refresh "
+            f"{args.run_id} again"
+        ) from None
+    counts = ", ".join(f"{n} {kind}" for kind, n in entry["changes"].items())
+    print(f"version {entry['version']}: {counts}")
+    for line in drift_lines(entry["check"]):
+        print(line)
+    print(f"wrote {folder / 'dataset.jsonl'} and {folder / entry['changes_file']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,230 @@
+"""What a refresh does with each record of a dataset, and the sample threads that judge stale ones again.
+
+From a record's drift (`graph.runs.drift`):
+
+    fresh                                         kept as it is
+    re-pointed (chunks moved, texts unchanged)    its chunk ids re-pointed
+    a supporting chunk gone                       dropped
+    a supporting chunk changed                    judged again on the new texts (quality, sufficiency), revised
+                                                  within the run's revisions, its contexts extracted again
+    only contexts changed or gone                 its contexts extracted again (labels of unchanged texts kept)
+    a generated unanswerable question, stale      judged again on what its retrieval returns now, written
+                                                  again within the run's revisions
+
+A record judged again runs in a sample thread of its own, `<run_id>/<n>@v<version>`, started from a
+checkpoint that holds the record's draft on the store's texts as if the node before the first check
+had just written it: a crash resumes it, and LangGraph Studio and `graph.replay` open it like any sample.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graph.runs.runner import SampleResult, SampleRunner
+from nodes.common import chunk_ref
+from state.record import text_digest
+from state.sample import UNANSWERABLE, Draft, KnownRelevance, SampleInput
+
+KEEP, RE_POINT, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "re-judge", "relabel", "drop"
+
+
+@dataclass
+class RecordPlan:
+    """What the refresh does with one record, and why."""
+
+    n: int
+    """The record's slot in the run (`<run_id>/<n>`)."""
+    record: dict[str, Any]
+    drift: dict[str, Any]
+    """Its entry of the check (`check_records`)."""
+    action: str
+    reason: str
+
+    @property
+    def chunks(self) -> list[str]:
+        """The chunk ids its drift names: changed, gone, moved and unchecked."""
+        drift = self.drift
+        return sorted({*drift["changed"], *drift["gone"], *drift["moved"], *drift["unchecked"]})
+
+
+def slot_of(record: dict[str, Any]) -> int:
+    """The slot number of a record of a run (`<run_id>/<n>`)."""
+    number = str(record["id"]).rpartition("/")[2]
+    if not number.isdigit():
+        raise ValueError(f"record {record['id']!r} is not a sample of a run")
+    return int(number)
+
+
+def plan_record(record: dict[str, Any], drift: dict[str, Any]) -> RecordPlan:
+    """What to do with `record`, from its drift."""
+    n = slot_of(record)
+    if drift["status"] == "fresh":
+        return RecordPlan(n, record, drift, KEEP, "unchanged")
+    if drift["status"] == "re-pointed":
+        return RecordPlan(n, record, drift, RE_POINT, "its chunks' texts are unchanged under new ids")
+    if not record.get("answerable", True):
+        why = (
+            f"chunks its judge never read are now retrieved for it: {', '.join(drift['unchecked'])}"
+            if drift["unchecked"]
+            else "a chunk its judge read changed or is gone"
+        )
+        return RecordPlan(n, record, drift, RE_JUDGE, why)
+    supporting = {str(c["id"]) for c in record["supporting"]}
+    if gone := sorted(supporting & set(drift["gone"])):
+        return RecordPlan(n, record, drift, DROP, f"supporting chunk {', '.join(gone)} is gone")
+    if changed := sorted(supporting & set(drift["changed"])):
+        return RecordPlan(n, record, drift, RE_JUDGE, f"supporting chunk {', '.join(changed)} changed")
+    return RecordPlan(n, record, drift, RELABEL, "a context changed or is gone")
+
+
+def re_pointed(record: dict[str, Any], moved: dict[str, str], version: int) -> dict[str, Any]:
+    """The record with every moved chunk id replaced by the id its text is under now."""
+    new = copy.deepcopy(record)
+    for chunk in [*new.get("supporting", []), *new.get("contexts", [])]:
+        chunk["id"] = moved.get(str(chunk["id"]), chunk["id"])
+    if new.get("unanswerable"):
+        new["unanswerable"]["contexts"] = [moved.get(i, i) for i in new["unanswerable"]["contexts"]]
+    if new.get("retrieval_check"):
+        check = new["retrieval_check"]
+        check["chunk_ids"] = [moved.get(i, i) for i in check["chunk_ids"]]
+        check["seed_id"] = moved.get(check["seed_id"], check["seed_id"])
+    new["version"] = version
+    return new
+
+
+def thread_of(plan: RecordPlan, version: int, run_id: str) -> str:
+    return f"{run_id}/{plan.n}@v{version}"
+
+
+@dataclass(frozen=True)
+class ThreadStart:
+    """The checkpoint a record's refresh thread starts from: its state, written as if `as_node` had just run."""
+
+    values: dict[str, Any]
+    as_node: str
+
+
+def draft_of(record: dict[str, Any], revision: int) -> Draft:
+    draft = Draft(
+        question=record["question"], answer=record["answer"], origin="generate" if revision == 0 else "revise",
+        revision=revision,
+    )  # fmt: skip
+    draft["construction"] = {
+        "compared_entities": [],
+        "hidden_entities": [],
+        **(record.get("construction") or {}),
+    }  # type: ignore[typeddict-item]
+    return draft
+
+
+def known_relevance(record: dict[str, Any]) -> KnownRelevance:
+    """The record's distractor labels by text, for the question and answer they were given for."""
+    labels = {text_digest(c["text"]): bool(c["relevant"]) for c in record["contexts"] if c["origin"] == "distractor"}
+    return KnownRelevance(question=record["question"], answer=record["answer"], labels=labels)
+
+
+async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisions: int, neighbours_n: int) -> (
+    ThreadStart | str
+):  # fmt: skip
+    """Where the record's refresh thread starts, on the store's texts as they are now; or why it cannot start
+    (a chunk it needs is gone)."""
+    record, moved = plan.record, plan.drift["moved"]
+    base: dict[str, Any] = {
+        "question_type": record["question_type"],
+        "binary": record["binary"],
+        "role": record["role"],
+        "thread_id": thread_id,
+        "bridge_attempts": [],
+        "relevance_labels": [],
+        "llm_calls": [],
+        **({"language": record["language"]} if record.get("language") else {}),
+    }
+    if record["question_type"] == UNANSWERABLE:
+        seed_id = str(record["retrieval_check"]["seed_id"])
+        found = await corpus.get([moved.get(seed_id, seed_id)])
+        if not found:
+            return f"the chunk it was written from ({seed_id}) is gone"
+        seed = chunk_ref(found[0])
+        hits = await corpus.neighbours(seed["id"], neighbours_n)
+        values = base | {
+            "hops": 2,
+            "seed": seed,
+            "neighbours": [chunk_ref(hit.chunk) for hit in hits],
+            "drafts": [draft_of(record, 0)],
+            "verdicts": [],
+            "revisions": 0,
+            "revisions_left": max_revisions,
+        }
+        return ThreadStart(values, "generate_unanswerable")
+    ids = [moved.get(str(c["id"]), str(c["id"])) for c in record["supporting"]]
+    found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
+    if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
+        return f"supporting chunk {', '.join(missing)} is gone"
+    supporting = [chunk_ref(found[chunk_id]) for chunk_id in ids]
+    values = base | {
+        "hops": len(supporting),
+        "seed": supporting[0],
+        "supporting": supporting,
+        "bridge_topic": record["bridge_topic"],
+        "known_relevance": known_relevance(record),
+    }
+    if plan.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
+        revisions = int(record["validation"]["revisions"])
+        values |= {
+            "drafts": [draft_of(record, revisions)],
+            "verdicts": list(record["validation"]["verdicts"]),
+            "revisions": revisions,
+            "revisions_left": 0,
+            "temporal": record["temporal"],
+        }
+        return ThreadStart(values, "classify_temporal")
+    values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}
+    return ThreadStart(values, "generate_question")
+
+
+async def run_refresh_thread(runner: SampleRunner, thread_id: str, start: ThreadStart) -> SampleResult:
+    """The record's refresh thread run to its end: started from `start` when it has no checkpoint yet, else
+    continued (a finished one is read back without a model call)."""
+    config = runner.config(thread_id)
+    snapshot = await runner.graph.aget_state(config)
+    if not snapshot.values:
+        await runner.graph.aupdate_state(config, start.values, as_node=start.as_node)
+    spec = SampleInput(question_type=start.values["question_type"], binary=start.values["binary"])
+    return await runner.run(spec, thread_id)
+
+
+def refreshed_record(result: SampleResult, plan: RecordPlan) -> dict[str, Any]:
+    """The accepted record of a refresh thread under the record's own id, linked to the same real query."""
+    assert result.record is not None
+    return {**result.record, "id": plan.record["id"], "seed_query": plan.record.get("seed_query")}
+
+
+async def run_in_lanes(
+    items: Sequence[Any],
+    work: Callable[[Any], Any],
+    concurrency: int,
+    over_budget: Callable[[], bool],
+) -> tuple[list[Any], bool]:
+    """`work` on each item, `concurrency` at a time, none started once `over_budget()`; the results in order
+    (None for items not started) and whether the budget stopped it."""
+    results: list[Any] = [None] * len(items)
+    queue = list(enumerate(items))
+    stopped = False
+
+    async def lane() -> None:
+        nonlocal stopped
+        while queue:
+            if over_budget():
+                stopped = True
+                return
+            index, item = queue.pop(0)
+            results[index] = await work(item)
+
+    async with asyncio.TaskGroup() as lanes:
+        for _ in range(max(1, concurrency)):
+            lanes.create_task(lane())
+    return results, stopped

@@ -1,0 +1,121 @@
+"""A run's dataset versions: `dataset.jsonl` is the latest; each version is kept in `versions/<n>/`.
+
+    runs/<run_id>/dataset.jsonl                 the latest version (what evaluate, review and export read)
+    runs/<run_id>/versions/<n>/dataset.jsonl    version n as it was written (version 1: the run's)
+    runs/<run_id>/versions/<n>/changes.jsonl    how version n differs from version n - 1 (n >= 2)
+
+run.json says which version is the latest (`dataset_version`, 1 when absent) and lists the refreshes
+(`versions`).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from graph.config.errors import UserError
+from graph.runs.files import make_folder, write_atomically
+
+#: The keys of run.json that say which dataset versions a run has: kept when a run's files are written again.
+VERSION_KEYS = ("dataset_version", "versions")
+
+
+def dataset_version(document: dict[str, Any]) -> int:
+    """The latest dataset version of a run, from its run.json document."""
+    version = document.get("dataset_version", 1)
+    return version if isinstance(version, int) and version >= 1 else 1
+
+
+def read_run_json(folder: Path) -> dict[str, Any]:
+    """A run folder's run.json, or an empty document when it has none (or one that is not JSON)."""
+    try:
+        document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return document if isinstance(document, dict) else {}
+
+
+def version_folder(folder: Path, version: int) -> Path:
+    return folder / "versions" / str(version)
+
+
+def keep_version(folder: Path, version: int) -> Path:
+    """Version `version`'s dataset, copied from dataset.jsonl into its folder unless it is there already."""
+    kept = version_folder(folder, version) / "dataset.jsonl"
+    if not kept.is_file():
+        make_folder(kept.parent)
+        partial = kept.with_name(".dataset.jsonl.partial")
+        shutil.copyfile(folder / "dataset.jsonl", partial)
+        partial.replace(kept)
+    return kept
+
+
+def version_dataset(folder: Path, version: int | None) -> Path:
+    """The dataset.jsonl of version `version` of the run in `folder` (None: the latest)."""
+    latest = dataset_version(read_run_json(folder))
+    if version is None or version == latest:
+        return folder / "dataset.jsonl"
+    kept = version_folder(folder, version) / "dataset.jsonl"
+    if not 1 <= version < latest or not kept.is_file():
+        raise UserError(f"run {folder.name} has no dataset version {version}; its versions are 1 to {latest}")
+    return kept
+
+
+def changes(
+    plans: Iterable[dict[str, Any]], before: list[dict[str, Any]], after: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """changes.jsonl: every record of the version `before` (kept, updated, replaced or dropped) and every record
+    `after` adds, from the refresh's `plans` (per record: id, reason, chunks, thread_id)."""
+    why = {plan["id"]: plan for plan in plans}
+    now = {record["id"]: record for record in after}
+    earlier = {record["id"] for record in before}
+    added = [record for record in after if record["id"] not in earlier]
+    free: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
+    for record in added:
+        free[(record["question_type"], record["binary"])].append(record)
+    replaced_by: dict[str, str] = {}
+    entries = []
+    for record in before:
+        plan = why.get(record["id"], {"reason": "unchanged", "chunks": []})
+        entry: dict[str, Any] = {"id": record["id"], "question_type": record["question_type"]}
+        entry |= {"binary": record["binary"], "reason": plan["reason"], "chunks": plan["chunks"]}
+        if record["id"] in now:
+            entry["change"] = "kept" if now[record["id"]] == record else "updated"
+            if entry["change"] == "updated" and plan.get("thread_id"):
+                entry["thread_id"] = plan["thread_id"]
+        elif substitutes := free[(record["question_type"], record["binary"])]:
+            entry["change"] = "replaced"
+            entry["replaced_by"] = replaced_by[record["id"]] = substitutes.pop(0)["id"]
+        else:
+            entry["change"] = "dropped"
+        entries.append({"change": entry.pop("change"), **entry})
+    replaces = {new: old for old, new in replaced_by.items()}
+    for record in added:
+        sources = sorted({str(c.get("metadata", {}).get("source")) for c in record["supporting"]} - {"None"})
+        entries.append(
+            {
+                "change": "added",
+                "id": record["id"],
+                "question_type": record["question_type"],
+                "binary": record["binary"],
+                "reason": "fills its cell back to its quota",
+                "chunks": [c["id"] for c in record["supporting"] or record["contexts"]],
+                "replaces": replaces.get(record["id"]),
+                "sources": sources,
+            }
+        )
+    return entries
+
+
+def write_version(folder: Path, version: int, entries: list[dict[str, Any]]) -> Path:
+    """Version `version`: the latest dataset.jsonl copied into its folder, beside its changes.jsonl."""
+    target = version_folder(folder, version)
+    make_folder(target)
+    write_atomically(target / "dataset.jsonl", (folder / "dataset.jsonl").read_text(encoding="utf-8"))
+    text = "".join(json.dumps(entry, ensure_ascii=False) + "\n" for entry in entries)
+    write_atomically(target / "changes.jsonl", text)
+    return target / "changes.jsonl"
