@@ -102,9 +102,9 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
     folder = RunFolder(settings.runs_dir / run_id)
     document = read_run_json(folder.folder)
     version = dataset_version(document) + 1
-    base = read_dataset(keep_version(folder.folder, version - 1))
     async with open_state(settings, concurrency=args.concurrency) as state:
-        stored = await state.ledger.options(run_id)
+        stored = await state.ledger.options(run_id)  # a run the state database does not know fails here
+        base = read_dataset(keep_version(folder.folder, version - 1))
         options = RunOptions.from_stored(stored)
         if args.max_revisions is not None:
             options = replace(options, max_revisions=args.max_revisions)
@@ -145,7 +145,9 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
     return entry | {"check": check}
 
 
-class CostLimit(UserError):
+class CostLimit(Exception):
+    """The budget ran out before the version was complete."""
+
     def __init__(self, version: int) -> None:
         super().__init__(
             f"stopped at the cost limit before version {version} was complete; finished records are kept: "
@@ -273,6 +275,9 @@ def main(argv: list[str] | None = None) -> None:
     settings = as_the_run_read_it(settings, run_settings(folder / "run.json"), args)
     try:
         entry = run_async(refresh_run(args.run_id, settings, args))
+    except CostLimit as stopped:
+        print(stopped, file=sys.stderr)
+        raise SystemExit(1) from None
     except DATABASE_ERRORS as error:
         raise UserError(
             f"lost the database ({first_line(error)}); finished records are kept: start it, then run graph.refresh "

@@ -50,7 +50,7 @@ def build_app(review: Review) -> Starlette:
     async def listing(request: Request) -> Response:
         filters = {key: request.query_params.get(key, "") for key in FILTERS}
         reviews = await review.labels.of_run(review.run_id)
-        reviewed = {row["n"] for row in reviews if row["reviewer"] == review.reviewer}
+        reviewed = {row["n"]: row["updated_at"] for row in reviews if row["reviewer"] == review.reviewer}
         html = list_page(
             review.run_id, review.samples, review.order, set(review.review_set), reviewed, filters, review.reviewer
         )
@@ -71,7 +71,8 @@ def build_app(review: Review) -> Starlette:
         shown = review.samples[n]
         if not shown.accepted and review.chunks is not None and shown.line.get("supporting_ids"):
             shown = replace(shown, line={**shown.line, "supporting": await review.chunks(shown.line["supporting_ids"])})
-        return HTMLResponse(sample_page(review.run_id, shown, labels, previous, following))
+        reviewed_at = mine[0]["updated_at"] if mine else None
+        return HTMLResponse(sample_page(review.run_id, shown, labels, previous, following, reviewed_at))
 
     async def save(request: Request) -> Response:
         n = int(request.path_params["n"])

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from graph.reviewing.labels import CRITERIA
-from graph.reviewing.samples import ReviewSample
+from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
@@ -46,14 +46,15 @@ def marked(text: str, bridge: str, answer: str, language: str = DEFAULT_LANGUAGE
 FILTERS = ("cell", "outcome", "language", "temporal", "difficulty", "status")
 
 
-def matches(sample: ReviewSample, reviewed: bool, filters: dict[str, str]) -> bool:
+def matches(sample: ReviewSample, status: str, filters: dict[str, str]) -> bool:
+    """Whether the sample, with its review `status` (`ReviewSample.status`), passes every filter given."""
     values = {
         "cell": sample.cell,
         "outcome": sample.outcome,
         "language": sample.language,
         "temporal": "" if sample.temporal is None else str(sample.temporal).lower(),
         "difficulty": sample.difficulty or "",
-        "status": "reviewed" if reviewed else "to review",
+        "status": status,
     }
     return all(values[key] == wanted for key, wanted in filters.items() if wanted)
 
@@ -79,22 +80,24 @@ def list_page(
     samples: dict[int, ReviewSample],
     order: list[int],
     review_set: set[int],
-    reviewed: set[int],
+    reviewed: dict[int, str],
     filters: dict[str, str],
     reviewer: str,
 ) -> str:
-    shown = [samples[n] for n in order if matches(samples[n], n in reviewed, filters)]
+    """The run's samples with filters; `reviewed`: when the reviewer last saved each sample they reviewed."""
+    status = {n: sample.status(reviewed.get(n)) for n, sample in samples.items()}
+    shown = [samples[n] for n in order if matches(samples[n], status[n], filters)]
     options = {
         "cell": sorted({s.cell for s in samples.values()}),
         "outcome": sorted({s.outcome for s in samples.values()}),
         "language": sorted({s.language for s in samples.values() if s.language}),
         "temporal": ["true", "false"],
         "difficulty": ["hard", "medium", "easy"],
-        "status": ["to review", "reviewed"],
+        "status": ["to review", "reviewed", CHANGED_SINCE_REVIEWED],
     }
 
     def count(name: str, value: str) -> int:
-        return sum(matches(s, s.n in reviewed, {name: value}) for s in samples.values())
+        return sum(matches(s, status[s.n], {name: value}) for s in samples.values())
 
     selects = "".join(
         f'<label>{name} <select name="{name}"><option value="">all</option>'
@@ -109,7 +112,7 @@ def list_page(
     rows = "".join(
         f'<tr data-n="{s.n}"><td><a href="/sample/{s.n}">{s.n}</a>{" <span class=pill>review set</span>" if s.n in review_set else ""}</td>'
         f"<td>{esc(s.cell)}</td><td>{esc(s.outcome)}{(' · ' + esc(s.end_reason)) if s.end_reason else ''}</td>"
-        f"<td>{esc(s.question)}</td><td>{'reviewed' if s.n in reviewed else ''}</td></tr>"
+        f"<td>{esc(s.question)}</td><td>{'' if status[s.n] == 'to review' else esc(status[s.n])}</td></tr>"
         for s in shown
     )
     counts = (
@@ -118,7 +121,7 @@ def list_page(
     )
     body = (
         f'<h1>Run {esc(run_id)}</h1><form class="filters" method="get">{selects}<button>filter</button></form>'
-        f"{counts}{_languages_line(samples, reviewed)}<table><tr><th>#</th><th>cell</th><th>outcome</th><th>question</th><th>status</th></tr>{rows}</table>"
+        f"{counts}{_languages_line(samples, set(reviewed))}<table><tr><th>#</th><th>cell</th><th>outcome</th><th>question</th><th>status</th></tr>{rows}</table>"
     )
     return page(f"run {run_id}", body)
 
@@ -163,7 +166,12 @@ def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
 
 
 def sample_page(
-    run_id: str, sample: ReviewSample, labels: dict[str, Any], previous: int | None, next_: int | None
+    run_id: str,
+    sample: ReviewSample,
+    labels: dict[str, Any],
+    previous: int | None,
+    next_: int | None,
+    reviewed_at: str | None = None,
 ) -> str:
     line = sample.line
     bridge, answer = str(line.get("bridge_topic") or ""), str(line.get("answer", ""))
@@ -172,6 +180,12 @@ def sample_page(
         answer = ""  # nothing to mark: the collection holds no answer
     parts = [
         f"<h1>{esc(sample.question) or '(no question)'}</h1>",
+        (
+            f"<p class=changed><b>Changed since you reviewed it:</b> version {esc(str(line.get('version')))} of the "
+            f"dataset ({esc(sample.changed_at or '')}) holds this record anew; check your labels again</p>"
+            if sample.status(reviewed_at) == CHANGED_SINCE_REVIEWED
+            else ""
+        ),
         (
             "<p><b>Expected:</b> abstain (a generated unanswerable question; "
             f"not in the collection: {esc(str((line.get('construction') or {}).get('missing', '')) or '-')})</p>"

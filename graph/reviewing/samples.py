@@ -6,12 +6,17 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
 from graph.reviewing.labels import UNANSWERABLE_CRITERIA, criteria_for
 from graph.runs.funnel import cell_name
+from graph.runs.versions import read_run_json
+
+#: A sample reviewed before its record was refreshed: its review is of an earlier version.
+CHANGED_SINCE_REVIEWED = "changed since reviewed"
 
 
 @dataclass(frozen=True)
@@ -23,6 +28,18 @@ class ReviewSample:
     question_type: str
     binary: bool
     line: dict[str, Any]
+    changed_at: str | None = None
+    """When its record's current version was written (graph.refresh); None for a record as the run wrote it."""
+
+    def status(self, reviewed_at: str | None) -> str:
+        """to review; reviewed; or changed since reviewed (its record refreshed after the review, `reviewed_at`)."""
+        if reviewed_at is None:
+            return "to review"
+        if self.changed_at is not None and datetime.fromisoformat(self.changed_at) > datetime.fromisoformat(
+            reviewed_at
+        ):
+            return CHANGED_SINCE_REVIEWED
+        return "reviewed"
 
     @property
     def accepted(self) -> bool:
@@ -80,6 +97,7 @@ def load_samples(folder: Path) -> dict[int, ReviewSample]:
     if not folder.is_dir():
         raise UserError(f"no run folder {folder}; give a run id under --runs-dir")
     samples: dict[int, ReviewSample] = {}
+    written = {entry.get("version"): entry.get("written_at") for entry in read_run_json(folder).get("versions", [])}
     for name in ("dataset.jsonl", "rejected.jsonl"):
         path = folder / name
         if not path.is_file():
@@ -93,7 +111,10 @@ def load_samples(folder: Path) -> dict[int, ReviewSample]:
             if slot is None:
                 continue
             outcome = "accepted" if name == "dataset.jsonl" else str(line.get("outcome", "rejected"))
-            samples[slot] = ReviewSample(slot, outcome, str(line.get("question_type")), bool(line.get("binary")), line)
+            changed_at = written.get(line.get("version")) if name == "dataset.jsonl" else None
+            samples[slot] = ReviewSample(
+                slot, outcome, str(line.get("question_type")), bool(line.get("binary")), line, changed_at
+            )
     if not samples:
         raise UserError(f"run {folder.name} has no finished sample to review; run it first (python -m graph.run)")
     return dict(sorted(samples.items()))

@@ -14,6 +14,7 @@ from graph.config.settings import resolve_settings
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
+from graph.runs.refresh import RecordPlan, ThreadStart, run_refresh_thread, thread_start
 from graph.runs.runner import SampleResult, build_runner
 from graph.runs.services import open_services
 from graph.testing.scripted import ScriptedChatModel
@@ -60,6 +61,39 @@ class Harness:
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
                 # The state a run hands back is the one its last checkpoint holds, on every path.
                 assert result.state == (await runner.graph.aget_state(runner.config(thread_id))).values
+                visits = [
+                    name
+                    async for snapshot in runner.graph.aget_state_history(runner.config(thread_id))
+                    for name in snapshot.next
+                ]
+            return result, list(reversed(visits))
+
+        result, visits = asyncio.run(go())
+        return result, model, visits
+
+    def refresh(
+        self, script: dict[str, Any], plan: RecordPlan, *, max_revisions: int = 1, version: int = 2
+    ) -> tuple[SampleResult | str, ScriptedChatModel, list[str]]:
+        """Run a record's refresh thread (`graph.refresh`) as the refresh does; the reason instead of a result
+        when the thread cannot start."""
+        model = ScriptedChatModel(script=script)
+        thread_id = f"test-{next(_threads)}/{plan.n}@v{version}"
+
+        async def go() -> tuple[SampleResult | str, list[str]]:
+            roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
+            gateway = LLMGateway(roles, requests_per_second=1000)
+            settings = resolve_settings(
+                {"database_url": self.url, "state_url": self.url, "collection": self.collection, "llm_cache": False},
+                env={},
+            )
+            async with open_services(settings, gateway=gateway) as services:
+                runner = build_runner(
+                    services, services.seed_pool(), run_id="test", dataset_version=version, max_revisions=max_revisions
+                )
+                start = await thread_start(plan, services.corpus, thread_id, max_revisions, runner.context.neighbours_n)
+                if not isinstance(start, ThreadStart):
+                    return start, []
+                result = await run_refresh_thread(runner, thread_id, start)
                 visits = [
                     name
                     async for snapshot in runner.graph.aget_state_history(runner.config(thread_id))

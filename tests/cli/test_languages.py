@@ -77,7 +77,7 @@ def test_a_collection_in_another_language_gives_questions_in_that_language(
     # The exports keep the language; the review app shows it and filters by it.
     assert {row["language"] for row in answerable_rows(records)} == {language}
     samples = load_samples(folder)
-    listing = list_page("r", samples, sorted(samples), set(), set(), {"language": language}, "me")
+    listing = list_page("r", samples, sorted(samples), set(), {}, {"language": language}, "me")
     assert f'<option value="{language}" selected>{language} (' in listing
     drafted = sum(sample.language == language for sample in samples.values())
     assert f"({language}): {drafted} samples, 2 accepted, 0 reviewed" in listing

@@ -16,10 +16,10 @@ from graph.runs.funnel import cell_name
 from graph.testing.commands import assert_one_line_error, run_cli
 from tests.cli.test_check import SCRIPTED, VECTORS, ingest, used_chunks, write_documents
 
-PAGES = ("postgresql-15/routine-vacuuming.html", "postgresql-15/runtime-config-autovacuum.html",
-         "postgresql-15/sql-vacuum.html", "postgresql-15/wal-configuration.html", "postgresql-15/wal-intro.html",
-         "postgresql-15/wal-reliability.html", "postgresql-15/wal-async-commit.html", "postgresql-15/wal-internals.html",
-         "postgresql-15/runtime-config-wal.html", "postgresql-15/app-vacuumdb.html")  # fmt: skip
+PAGES = tuple(f"postgresql-15/{name}.html" for name in (
+    "routine-vacuuming", "runtime-config-autovacuum", "sql-vacuum", "wal-configuration", "wal-intro",
+    "wal-reliability", "wal-async-commit", "wal-internals", "runtime-config-wal", "app-vacuumdb",
+))  # fmt: skip
 #: A page of the manual added to the folder after the run.
 NEW_PAGE = "postgresql-15/sql-analyze.html"
 

@@ -222,3 +222,37 @@ def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
 
     drawn = with_ledger(pg_url, body)
     assert sorted(drawn[:2]) == ["a", "c"] and drawn[2] is None  # type: ignore[type-var]
+
+
+def test_a_retired_slot_leaves_its_cell_and_its_question(pg_url: str) -> None:
+    """graph.refresh retires the slot of a dropped record: its cell opens again, its question may be asked again,
+    and the run's finished samples no longer list it."""
+    cells = [COMPARISON]
+
+    async def body(ledger: RunLedger, run_id: str) -> tuple[Any, ...]:
+        slots = [await ledger.claim(run_id, cells, "w") for _ in range(2)]
+        for slot in slots:
+            assert slot is not None
+            await ledger.complete(Completion(slot, "accepted", {"id": f"{run_id}/{slot.n}"}, None, {}))
+        assert await ledger.claim_question(run_id, 0, "Which came first?") is None
+        full = await ledger.claim(run_id, cells, "w")
+        await ledger.retire(run_id, [0], version=2)
+        await ledger.retire(run_id, [0], version=3)  # a repeated retirement keeps the first version
+        await ledger.update_records(run_id, {1: {"id": f"{run_id}/1", "version": 2}})
+        reopened = await ledger.claim(run_id, [CellPlan("comparison", False, quota=2, cap=3)], "w")
+        again = await ledger.claim_question(run_id, 5, "Which came first?")
+        finished = [row["n"] for row in await ledger.finished(run_id)]
+        async with ledger.pool.connection() as conn:
+            cursor = await conn.execute(
+                "SELECT n, retired, record FROM triad_samples WHERE run_id = %s AND n < 2 ORDER BY n", (run_id,)
+            )
+            rows = await cursor.fetchall()
+        return full, reopened, again, finished, rows, await ledger.retired_per_cell(run_id)
+
+    full, reopened, again, finished, rows, retired = with_ledger(pg_url, body)
+    assert full is None  # both accepted: the cell was full
+    assert reopened is not None and reopened.n == 2 and reopened.fresh
+    assert again is None  # the retired record's question is free again
+    assert finished == [1]
+    assert rows[0][1] == 2 and rows[1][1] is None and rows[1][2]["version"] == 2
+    assert retired == {("comparison", False): 1}

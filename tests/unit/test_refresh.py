@@ -1,0 +1,126 @@
+"""What a refresh does with each record, the changes it lists, its versions, and what reviewers are shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graph.config.errors import UserError
+from graph.reviewing.pages import list_page, sample_page
+from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, load_samples
+from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
+from graph.runs.versions import changes, keep_version, version_dataset
+
+
+def record(n: int, *, answerable: bool = True, question_type: str = "comparison") -> dict[str, Any]:
+    supporting = [{"id": f"s{n}a", "text": "A", "metadata": {}}, {"id": f"s{n}b", "text": "B", "metadata": {}}]
+    contexts = [{"id": c["id"], "text": c["text"], "relevant": True, "origin": "supporting"} for c in supporting]
+    contexts += [{"id": f"d{n}", "text": "D", "relevant": False, "origin": "distractor"}]
+    return {
+        "id": f"run/{n}",
+        "question": f"question {n}",
+        "answer": "x",
+        "question_type": question_type if answerable else "unanswerable",
+        "binary": False,
+        "answerable": answerable,
+        "supporting": supporting if answerable else [],
+        "contexts": contexts,
+        "unanswerable": {"contexts": [f"d{n}", f"s{n}b"]} if answerable else None,
+        "retrieval_check": None if answerable else {"k": 3, "chunk_ids": [f"d{n}"], "seed_id": f"d{n}"},
+        "version": 1,
+    }
+
+
+def drift(status: str = "stale", **found: Any) -> dict[str, Any]:
+    return {"status": status, "changed": [], "gone": [], "moved": {}, "unchecked": [], **found}
+
+
+@pytest.mark.parametrize(
+    ("found", "status", "action"),
+    [
+        ({}, "fresh", KEEP),
+        ({"moved": {"s1a": "new"}}, "re-pointed", RE_POINT),
+        ({"gone": ["s1a"], "changed": ["s1b"]}, "stale", DROP),
+        ({"changed": ["s1b"]}, "stale", RE_JUDGE),
+        ({"changed": ["d1"]}, "stale", RELABEL),
+        ({"gone": ["d1"], "moved": {"s1a": "new"}}, "stale", RELABEL),
+    ],
+)
+def test_each_drift_has_its_action(found: dict[str, Any], status: str, action: str) -> None:
+    plan = plan_record(record(1), drift(status, **found))
+    assert (plan.n, plan.action) == (1, action)
+    assert plan.chunks == sorted({*found.get("changed", []), *found.get("gone", []), *found.get("moved", {})})
+
+
+def test_a_stale_generated_unanswerable_question_is_judged_again() -> None:
+    plan = plan_record(record(2, answerable=False), drift(unchecked=["new1"]))
+    assert plan.action == RE_JUDGE and "new1" in plan.reason
+
+
+def test_re_pointing_replaces_every_moved_id() -> None:
+    moved = {"s1a": "n1", "d1": "n2"}
+    new = re_pointed(record(1), moved, version=3)
+    assert [c["id"] for c in new["supporting"]] == ["n1", "s1b"]
+    assert [c["id"] for c in new["contexts"]] == ["n1", "s1b", "n2"]
+    assert new["unanswerable"]["contexts"] == ["n2", "s1b"] and new["version"] == 3
+    unanswerable = re_pointed(record(2, answerable=False), {"d2": "n3"}, version=2)
+    assert unanswerable["retrieval_check"] == {"k": 3, "chunk_ids": ["n3"], "seed_id": "n3"}
+
+
+def test_changes_pair_each_dropped_record_with_a_new_one_of_its_cell() -> None:
+    before = [record(0), record(1), record(2), record(3, question_type="composition")]
+    updated = {**record(1), "question": "new question", "version": 2}
+    added = {**record(7), "version": 2}
+    added["supporting"][0]["metadata"] = {"source": "appendix"}
+    after = [record(0), updated, added]
+    plans = [
+        {"id": "run/1", "reason": "supporting chunk s1a changed", "chunks": ["s1a"], "thread_id": "run/1@v2"},
+        {"id": "run/2", "reason": "supporting chunk s2a is gone", "chunks": ["s2a"], "thread_id": None},
+        {"id": "run/3", "reason": "supporting chunk s3a is gone", "chunks": ["s3a"], "thread_id": None},
+    ]
+    entries = {(e["change"], e["id"]): e for e in changes(plans, before, after)}
+    assert set(entries) == {
+        ("kept", "run/0"), ("updated", "run/1"), ("replaced", "run/2"), ("dropped", "run/3"), ("added", "run/7"),
+    }  # fmt: skip
+    assert entries[("updated", "run/1")]["thread_id"] == "run/1@v2"
+    assert entries[("replaced", "run/2")]["replaced_by"] == "run/7"
+    assert entries[("added", "run/7")]["replaces"] == "run/2"
+    assert entries[("added", "run/7")]["sources"] == ["appendix"]
+    assert entries[("dropped", "run/3")]["chunks"] == ["s3a"]
+
+
+def test_versions_are_kept_and_read_back(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "dataset.jsonl").write_text('{"id": "run/0"}\n')
+    kept = keep_version(folder, 1)
+    (folder / "dataset.jsonl").write_text('{"id": "run/1"}\n')
+    assert keep_version(folder, 1).read_text() == '{"id": "run/0"}\n'  # a kept version is never overwritten
+    assert version_dataset(folder, None) == folder / "dataset.jsonl"
+    (folder / "run.json").write_text(json.dumps({"dataset_version": 2}))
+    assert version_dataset(folder, 1) == kept and version_dataset(folder, 2) == folder / "dataset.jsonl"
+    with pytest.raises(UserError, match="has no dataset version 3; its versions are 1 to 2"):
+        version_dataset(folder, 3)
+
+
+def test_a_record_refreshed_after_its_review_is_marked(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    old, new = {**record(0), "language": "en"}, {**record(1), "version": 2, "language": "en"}
+    (folder / "dataset.jsonl").write_text(json.dumps(old) + "\n" + json.dumps(new) + "\n")
+    written = "2026-12-02T10:00:00+00:00"
+    versions = [{"version": 2, "written_at": written}]
+    (folder / "run.json").write_text(json.dumps({"dataset_version": 2, "versions": versions}))
+    samples = load_samples(folder)
+    assert samples[0].changed_at is None and samples[1].changed_at == written
+    before, after = "2026-12-01T09:00:00+00:00", "2026-12-02T11:00:00+00:00"
+    assert samples[1].status(before) == CHANGED_SINCE_REVIEWED
+    assert samples[1].status(after) == "reviewed" and samples[0].status(before) == "reviewed"
+    assert samples[1].status(None) == "to review"
+    listing = list_page("run", samples, [0, 1], set(), {0: before, 1: before}, {"status": CHANGED_SINCE_REVIEWED}, "me")
+    assert 'data-n="1"' in listing and 'data-n="0"' not in listing
+    assert "Changed since you reviewed it" in sample_page("run", samples[1], {}, None, None, before)
+    assert "Changed since you reviewed it" not in sample_page("run", samples[1], {}, None, None, after)
