@@ -25,6 +25,7 @@ UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
         "graph.export",
         "graph.review",
         "graph.check",
+        "graph.refresh",
     ],
 )
 def test_every_command_has_help(module: str) -> None:

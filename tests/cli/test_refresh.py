@@ -160,3 +160,11 @@ def test_refresh_writes_a_version_true_to_the_changed_store(
 
 def test_refresh_of_a_run_that_does_not_exist_is_one_line(tmp_path: Path) -> None:
     assert_one_line_error(run_cli("graph.refresh", "nosuch", "--runs-dir", str(tmp_path)), "no run 'nosuch'")
+
+
+def test_refresh_of_a_run_the_state_database_does_not_know_is_one_line(pg_url: str, tmp_path: Path) -> None:
+    (tmp_path / "orphan").mkdir()
+    (tmp_path / "orphan" / "dataset.jsonl").write_text("")
+    result = run_cli("graph.refresh", "orphan", "--runs-dir", str(tmp_path), "--collection", "refreshed")
+    assert_one_line_error(result, "no run 'orphan' in this state database")
+    assert not (tmp_path / "orphan" / "versions").exists()

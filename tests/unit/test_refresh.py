@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,7 @@ import pytest
 from graph.config.errors import UserError
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, load_samples
-from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
+from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed, run_in_lanes
 from graph.runs.versions import changes, keep_version, version_dataset
 
 
@@ -124,3 +125,16 @@ def test_a_record_refreshed_after_its_review_is_marked(tmp_path: Path) -> None:
     assert 'data-n="1"' in listing and 'data-n="0"' not in listing
     assert "Changed since you reviewed it" in sample_page("run", samples[1], {}, None, None, before)
     assert "Changed since you reviewed it" not in sample_page("run", samples[1], {}, None, None, after)
+
+
+def test_lanes_start_nothing_once_the_budget_is_spent() -> None:
+    spent: list[int] = []
+
+    async def work(item: int) -> int:
+        spent.append(item)
+        await asyncio.sleep(0)
+        return item * 10
+
+    results, stopped = asyncio.run(run_in_lanes([1, 2, 3, 4, 5], work, 2, lambda: len(spent) >= 3))
+    assert stopped and results[:3] == [10, 20, 30] and results[3:] == [None, None]
+    assert asyncio.run(run_in_lanes([1, 2], work, 4, lambda: False)) == ([10, 20], False)
