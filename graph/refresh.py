@@ -48,6 +48,7 @@ from graph.runs.dataset import read_dataset
 from graph.runs.drift import add_drift_section, check_records, drift_lines
 from graph.runs.files import RunFolder, dataset_lines, write_atomically
 from graph.runs.job import Run, rewrite_run_files, sample_runner, tell
+from graph.runs.lanes import run_in_lanes
 from graph.runs.manifest import build_manifest, collection_fingerprint
 from graph.runs.options import ATTEMPT_FACTOR, RunOptions, stored_settings
 from graph.runs.outages import DATABASE_ERRORS, Outages
@@ -63,7 +64,6 @@ from graph.runs.refresh import (
     plan_record,
     re_pointed,
     refreshed_record,
-    run_in_lanes,
     run_refresh_thread,
     thread_of,
     thread_start,

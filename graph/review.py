@@ -5,6 +5,8 @@
     python -m graph.review RUN_ID --reviewer bob --port 8766   # a second reviewer, at the same time
     python -m graph.review RUN_ID --summary              # the paper's human-validation table for the run
     python -m graph.review RUN_ID --export labels.jsonl  # every label as JSONL
+    python -m graph.review RUN_ID --calibrate --validator-model google_genai:gemini-2.5-flash-lite
+                                                         # other validators against the reviewers' labels
 
 For an accepted sample a reviewer answers the paper's four criteria (answerable from the supporting
 chunks, answer correct, multi-hop, unambiguous; keys 1-4) and may correct any context's relevance
@@ -12,6 +14,12 @@ label; for a generated unanswerable question, whether a user could ask it and wh
 chunk answers it (keys 1-2, shown apart from the paper's figures); for a rejected one, whether the
 rejection was right. Every change is saved at once. Bound to
 another address than 127.0.0.1 (`--host`), the app asks for the token its printed URL carries.
+
+`--calibrate` judges the labelled samples again with each `--validator-model` (any provider, in
+checkpointed threads: a repeated calibration makes no call) and scores every validator, the run's own
+from the verdicts it recorded, against the reviewers: accuracy, Cohen's kappa, per quality dimension,
+the share of its rejections people found right, calls and cost per sample. The table is printed, kept
+in calibration.json and written into report.html.
 """
 
 from __future__ import annotations
@@ -32,10 +40,12 @@ from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.reviewing.app import Review, build_app
+from graph.reviewing.calibrate import CostLimitReached, calibrate
+from graph.reviewing.calibration import format_calibration
 from graph.reviewing.samples import load_samples, review_set
 from graph.reviewing.session import open_labels, refresh_report, run_store
 from graph.reviewing.summary import format_summary, summarise
-from graph.runs.files import check_run_id
+from graph.runs.files import check_run_id, write_atomically
 
 DEFAULT_PORT = 8765
 
@@ -53,6 +63,22 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--summary", action="store_true", help="print the human-validation table and exit")
     parser.add_argument("--export", type=Path, metavar="FILE", help="write every label as JSONL and exit")
     parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs)")
+    calibration = parser.add_argument_group("calibration")
+    calibration.add_argument(
+        "--calibrate", action="store_true", help="score validators against the reviewers' labels and exit"
+    )
+    calibration.add_argument(
+        "--validator-model",
+        action="append",
+        default=[],
+        dest="calibration_models",
+        metavar="SPEC",
+        help="a validator to judge the labelled samples again (repeatable), e.g. google_genai:gemini-2.5-flash-lite",
+    )
+    calibration.add_argument("--concurrency", type=int, default=1, help="samples judged at once (default 1)")
+    calibration.add_argument("--requests-per-minute", type=float, help="requests per minute to each model")
+    calibration.add_argument("--tokens-per-minute", type=float, help="prompt tokens per minute to each model")
+    calibration.add_argument("--max-cost-usd", type=float, help="stop judging once this much is spent")
     add_database_options(parser)
     add_state_options(parser)
     return parser
@@ -85,6 +111,9 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
             print(format_summary(figures))
             if await refresh_report(settings, args.run_id, figures):
                 print(f"wrote the table into {settings.runs_dir / args.run_id / 'report.html'}")
+            return
+        if args.calibrate:
+            await _calibrate(args, settings, samples, await labels.of_run(args.run_id))
             return
         if args.export is not None:
             rows = await labels.of_run(args.run_id)
@@ -128,6 +157,26 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
         await pool.close()
 
 
+async def _calibrate(
+    args: argparse.Namespace, settings: Settings, samples: dict[int, Any], reviews: list[dict[str, Any]]
+) -> None:
+    try:
+        calibration = await calibrate(
+            args.run_id, settings, samples, reviews, args.calibration_models, concurrency=args.concurrency,
+            say=lambda line: print(line, file=sys.stderr),
+        )  # fmt: skip
+    except CostLimitReached as stopped:
+        print(stopped, file=sys.stderr)
+        raise SystemExit(1) from None
+    path = settings.runs_dir / args.run_id / "calibration.json"
+    with writing(path, "make room or fix the folder"):
+        write_atomically(path, json.dumps(calibration, indent=1, ensure_ascii=False) + "\n")
+    print(format_calibration(calibration))
+    print(f"wrote {path}")
+    if await refresh_report(settings, args.run_id, summarise(samples, reviews)):
+        print(f"wrote the table into {settings.runs_dir / args.run_id / 'report.html'}")
+
+
 @exit_on_user_error
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
@@ -135,6 +184,10 @@ def main(argv: list[str] | None = None) -> None:
     check_run_id(args.run_id)
     if args.sample is not None and args.sample < 1:
         raise UserError("--sample must be at least 1")
+    if args.calibration_models and not args.calibrate:
+        raise UserError("--validator-model names a validator to calibrate: add --calibrate")
+    if args.concurrency < 1:
+        raise UserError("--concurrency must be at least 1")
     settings = settings_from_args(args)
     run_async(_main(args, settings))
     sys.stdout.flush()

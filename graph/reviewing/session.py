@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import sys
 from typing import Any
@@ -14,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
 from graph.evaluation.session import as_the_run_read_it, run_settings
+from graph.reviewing.calibration import calibration_html
 from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import summary_html
 from graph.runs.files import RunFolder
@@ -84,5 +86,10 @@ async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any
         finished = await state.ledger.finished(run_id)
         slots = [row["n"] for row in finished]
         examples = await state.ledger.accepted_records(run_id, slots, REPORT_EXAMPLES)
-    write_report(RunFolder(folder), document, finished, examples, summary_html(figures))
+    reviewed = summary_html(figures)
+    calibration = folder / "calibration.json"
+    if calibration.is_file():  # the validators against the same reviewers, beside their table
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            reviewed += calibration_html(json.loads(calibration.read_text(encoding="utf-8")))
+    write_report(RunFolder(folder), document, finished, examples, reviewed)
     return True

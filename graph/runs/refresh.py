@@ -18,9 +18,7 @@ had just written it: a crash resumes it, and LangGraph Studio and `graph.replay`
 
 from __future__ import annotations
 
-import asyncio
 import copy
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,30 +199,3 @@ def refreshed_record(result: SampleResult, plan: RecordPlan) -> dict[str, Any]:
     """The accepted record of a refresh thread under the record's own id, linked to the same real query."""
     assert result.record is not None
     return {**result.record, "id": plan.record["id"], "seed_query": plan.record.get("seed_query")}
-
-
-async def run_in_lanes(
-    items: Sequence[Any],
-    work: Callable[[Any], Any],
-    concurrency: int,
-    over_budget: Callable[[], bool],
-) -> tuple[list[Any], bool]:
-    """`work` on each item, `concurrency` at a time, none started once `over_budget()`; the results in order
-    (None for items not started) and whether the budget stopped it."""
-    results: list[Any] = [None] * len(items)
-    queue = list(enumerate(items))
-    stopped = False
-
-    async def lane() -> None:
-        nonlocal stopped
-        while queue:
-            if over_budget():
-                stopped = True
-                return
-            index, item = queue.pop(0)
-            results[index] = await work(item)
-
-    async with asyncio.TaskGroup() as lanes:
-        for _ in range(max(1, concurrency)):
-            lanes.create_task(lane())
-    return results, stopped

@@ -12,7 +12,8 @@ import pytest
 from graph.config.errors import UserError
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, load_samples
-from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed, run_in_lanes
+from graph.runs.lanes import run_in_lanes
+from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
 from graph.runs.versions import changes, keep_version, version_dataset
 
 

@@ -1,0 +1,187 @@
+"""Judging labelled samples again with other validators: one checkpointed thread per sample and validator.
+
+A calibration thread starts from a checkpoint that holds the sample's judged draft (its final one when
+accepted, the one its rejection was for when rejected), its supporting chunks and its language, as if
+lint had just passed it; it runs the run's own judge nodes, judge_quality then judge_sufficiency (when
+quality accepts), and stops before anything follows. A finished thread is read back without a call,
+an interrupted one continues, and the model cache serves a request asked before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, cast
+
+from graph.builder import compile_graph
+from graph.config.errors import UserError
+from graph.config.settings import Settings
+from graph.llm.cache import LLMCache
+from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway
+from graph.reviewing.calibration import DIMENSIONS, Judgement, Labelled, labelled_samples, score
+from graph.reviewing.samples import ReviewSample
+from graph.runs.lanes import run_in_lanes
+from graph.runs.options import RunOptions, stored_settings
+from graph.runs.runner import SampleRunner, context_for
+from graph.runs.services import open_state
+from nodes.ports import Ports
+from state.usage import ROLES
+
+#: Where a calibration thread stops: whatever would follow its judges.
+AFTER_JUDGES = ["classify_temporal", "revise_question", "reject_sample"]
+JUDGE_NODES = ("judge_quality", "judge_sufficiency")
+#: Labelled samples a calibration wants at least, said when a run has none.
+FEW_LABELS = 20
+
+
+@dataclass(frozen=True)
+class JudgedDraft:
+    """A labelled sample as its calibration threads start from it, and how the run's own validator judged it."""
+
+    values: dict[str, Any]
+    recorded: Judgement
+
+
+def judged_draft(values: dict[str, Any]) -> JudgedDraft | None:
+    """The last draft of a sample's final state with the run's verdicts on it; None when no judge gave one
+    (lint alone rejected it, or it never reached a draft)."""
+    drafts = values.get("drafts") or []
+    if not drafts or not values.get("supporting"):
+        return None
+    draft = drafts[-1]
+    verdicts = [
+        v
+        for v in values.get("verdicts", [])
+        if v["revision"] == draft["revision"] and v["judge"] in ("quality", "sufficiency")
+    ]
+    quality = next((v for v in verdicts if v["judge"] == "quality"), None)
+    if quality is None:
+        return None
+    recorded = Judgement(
+        accepted=all(v["accepted"] for v in verdicts),
+        dimensions={name: bool(quality["details"][name]) for name in DIMENSIONS if name in quality["details"]},
+        calls=[call for call in values.get("llm_calls", []) if call.get("node") in JUDGE_NODES],
+    )
+    kept = ("question_type", "binary", "role", "hops", "language", "seed", "supporting", "bridge_topic", "style_role")
+    start = {key: values[key] for key in kept if key in values}
+    start |= {
+        "drafts": [draft],
+        "verdicts": [],
+        "revisions": draft["revision"],
+        "revisions_left": 0,
+        "bridge_attempts": [],
+        "relevance_labels": [],
+        "llm_calls": [],
+    }
+    return JudgedDraft(start, recorded)
+
+
+def sample_thread(sample: ReviewSample) -> str:
+    """The thread a sample's last state is in: an accepted record names it (a refreshed one's differs)."""
+    provenance = sample.line.get("provenance") or {}
+    return str(provenance.get("thread_id") or sample.line.get("id"))
+
+
+def calibration_thread(thread_id: str, spec: str) -> str:
+    return f"{thread_id}~calibrate~{re.sub(r'[^A-Za-z0-9._:-]+', '-', spec)}"
+
+
+async def judge_again(runner: SampleRunner, thread_id: str, start: dict[str, Any]) -> Judgement:
+    """The thread's judges' verdict on the draft: run now, continued, or read back when finished."""
+    graph, config = runner.graph, runner.config(thread_id)
+    snapshot = await graph.aget_state(config)
+    if not snapshot.values:
+        await graph.aupdate_state(config, start, as_node="lint_question")
+        snapshot = await graph.aget_state(config)
+    if snapshot.next and not set(snapshot.next) & set(AFTER_JUDGES) and "outcome" not in snapshot.values:
+        await graph.ainvoke(None, config, context=runner.context, interrupt_before=AFTER_JUDGES, durability="async")
+        snapshot = await graph.aget_state(config)
+    judged = judged_draft(snapshot.values)
+    if judged is None:  # the model gave no usable answer: the sample failed
+        reason = snapshot.values.get("end_reason", "no verdict")
+        raise UserError(f"the validator gave no usable verdict on {thread_id} ({reason}); try another model")
+    return judged.recorded
+
+
+async def calibrate(
+    run_id: str,
+    settings: Settings,
+    samples: dict[int, ReviewSample],
+    reviews: list[dict[str, Any]],
+    specs: list[str],
+    *,
+    concurrency: int = 1,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    """Every validator's figures against the reviewers: the run's own (from its recorded verdicts) and each
+    of `specs` (judging again). Raises `CostLimitReached` when the budget runs out first."""
+    labelled = labelled_samples(samples, reviews)
+    if not labelled:
+        raise UserError(
+            f"no typed sample of run {run_id} is labelled yet; review at least {FEW_LABELS} first: "
+            f"python -m graph.review {run_id} --sample {FEW_LABELS}"
+        )
+    async with open_state(settings, concurrency=concurrency) as state:
+        stored = await state.ledger.options(run_id)
+        options = RunOptions.from_stored(stored)
+        reader = compile_graph(state.saver)
+        starts: dict[int, JudgedDraft] = {}
+        for sample in labelled:
+            snapshot = await reader.aget_state({"configurable": {"thread_id": sample_thread(samples[sample.n])}})
+            if (judged := judged_draft(snapshot.values)) is not None:
+                starts[sample.n] = judged
+        ours = [s for s in labelled if s.n in starts]
+        validators = {
+            f"{stored['settings']['validator_model']} (the run's)": score(
+                ours, {n: judged.recorded for n, judged in starts.items()}
+            )
+        }
+        # Every model resolves before any is asked: an unknown provider or a missing key fails here.
+        runners = {spec: calibration_runner(settings, stored, options, spec, state.saver) for spec in specs}
+        spent, limit = 0.0, settings.max_cost_usd
+        for spec, runner in runners.items():
+            gateway = cast(LLMGateway, runner.ports.llm)
+            if settings.llm_cache:
+                gateway.cache = LLMCache(state.conninfo)
+            say(f"judging {len(ours)} labelled samples with {spec}")
+
+            async def work(sample: Labelled, runner: SampleRunner = runner, spec: str = spec) -> Judgement:
+                thread = calibration_thread(sample_thread(samples[sample.n]), spec)
+                return await judge_again(runner, thread, starts[sample.n].values)
+
+            def over_budget(gateway: LLMGateway = gateway, before: float = spent) -> bool:
+                return limit is not None and before + gateway.cost_usd >= limit
+
+            try:
+                results, stopped = await run_in_lanes(ours, work, concurrency, over_budget)
+            finally:
+                if gateway.cache is not None:
+                    await gateway.cache.close()
+            spent += gateway.cost_usd
+            if stopped:
+                raise CostLimitReached(limit or 0.0)
+            validators[spec] = score(ours, {s.n: j for s, j in zip(ours, results, strict=True)})
+    return {"run_id": run_id, "labelled": len(ours), "validators": validators}
+
+
+def calibration_runner(
+    settings: Settings, stored: dict[str, Any], options: RunOptions, spec: str, saver: Any
+) -> SampleRunner:
+    """The run's judges with `spec` as every role's model (only the validator is asked)."""
+    run_settings = stored_settings(settings, stored, dict.fromkeys(ROLES, spec))
+    gateway = build_gateway(run_settings, seed=options.seed)
+    context = context_for(
+        run_settings, gateway, run_id=stored.get("run_id", "calibration"), **options.context_overrides()
+    )
+    # The judges read the sample's chunks from its state, never from the store or the seed pool.
+    return SampleRunner(Ports(corpus=cast(Any, None), llm=gateway, seeds=cast(Any, None)), saver, context)
+
+
+class CostLimitReached(Exception):
+    def __init__(self, limit: float) -> None:
+        super().__init__(
+            f"stopped at the cost limit of {limit} USD; what was judged is kept: raise --max-cost-usd and run "
+            "the calibration again to go on"
+        )
