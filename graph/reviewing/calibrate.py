@@ -117,15 +117,17 @@ async def calibrate(
 ) -> dict[str, Any]:
     """Every validator's figures against the reviewers: the run's own (from its recorded verdicts) and each
     of `specs` (judging again). Raises `CostLimitReached` when the budget runs out first."""
-    labelled = labelled_samples(samples, reviews)
-    if not labelled:
-        raise UserError(
-            f"no typed sample of run {run_id} is labelled yet; review at least {FEW_LABELS} first: "
-            f"python -m graph.review {run_id} --sample {FEW_LABELS}"
-        )
     async with open_state(settings, concurrency=concurrency) as state:
         stored = await state.ledger.options(run_id)
         options = RunOptions.from_stored(stored)
+        # Every model resolves before any is asked: an unknown provider or a missing key fails here.
+        runners = {spec: calibration_runner(settings, stored, options, spec, state.saver) for spec in specs}
+        labelled = labelled_samples(samples, reviews)
+        if not labelled:
+            raise UserError(
+                f"no typed sample of run {run_id} is labelled yet; review at least {FEW_LABELS} first: "
+                f"python -m graph.review {run_id} --sample {FEW_LABELS}"
+            )
         reader = compile_graph(state.saver)
         starts: dict[int, JudgedDraft] = {}
         for sample in labelled:
@@ -138,8 +140,6 @@ async def calibrate(
                 ours, {n: judged.recorded for n, judged in starts.items()}
             )
         }
-        # Every model resolves before any is asked: an unknown provider or a missing key fails here.
-        runners = {spec: calibration_runner(settings, stored, options, spec, state.saver) for spec in specs}
         spent, limit = 0.0, settings.max_cost_usd
         for spec, runner in runners.items():
             gateway = cast(LLMGateway, runner.ports.llm)

@@ -87,6 +87,11 @@ def test_validators_of_known_behaviour_against_two_reviewers(
     accepted = lines(runs / "calibrated" / "dataset.jsonl")
     rejected = [r for r in lines(runs / "calibrated" / "rejected.jsonl") if r["outcome"] == "rejected"]
     assert len(accepted) >= 4 and len(rejected) >= 4
+    calibrate = ("graph.review", "calibrated", "--runs-dir", str(runs), "--calibrate")
+    unlabelled = run_cli(*calibrate, "--validator-model", AGREEING)
+    assert_one_line_error(unlabelled, "is labelled yet; review at least 20 first: python -m graph.review calibrated")
+    unknown = run_cli(*calibrate, "--validator-model", "nosuch:model")
+    assert_one_line_error(unknown, "nosuch")
     slot = {r["id"]: int(r["id"].rpartition("/")[2]) for r in [*accepted, *rejected]}
     a0, a1, a2, a3 = (slot[r["id"]] for r in accepted[:4])
     r0, r1, r2, r3 = (slot[r["id"]] for r in rejected[:4])
@@ -103,7 +108,6 @@ def test_validators_of_known_behaviour_against_two_reviewers(
     }
     PEOPLE_REJECT.update(questions[n] for n in (a0, a1, r0, r1, r2))
 
-    calibrate = ("graph.review", "calibrated", "--runs-dir", str(runs), "--calibrate")
     # Interrupted after three samples were judged: the next calibration judges only the other five.
     judged: list[int] = []
     original = graph.reviewing.calibrate.judge_again
