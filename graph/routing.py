@@ -12,7 +12,7 @@ from langgraph.graph import END as GRAPH_END
 from langgraph.runtime import Runtime
 
 from nodes.context import Context
-from state.sample import SampleState, is_unanswerable
+from state.sample import SampleState, is_single_hop, is_unanswerable
 
 #: LangGraph's END, typed as the literal the routes' return annotations name.
 END = cast(Literal["__end__"], GRAPH_END)
@@ -26,9 +26,14 @@ def route_after_select_seed(state: SampleState) -> Literal["retrieve_neighbours"
     return END if _ended(state) else "retrieve_neighbours"
 
 
-def route_after_neighbours(state: SampleState) -> Literal["propose_bridge", "generate_unanswerable"]:
-    """A generated unanswerable question is written from the seed's neighbourhood: it needs no bridge."""
-    return "generate_unanswerable" if is_unanswerable(state) else "propose_bridge"
+def route_after_neighbours(
+    state: SampleState,
+) -> Literal["propose_bridge", "generate_unanswerable", "generate_question"]:
+    """A generated unanswerable question is written from the seed's neighbourhood, a single-hop one from the seed
+    alone: neither needs a bridge."""
+    if is_unanswerable(state):
+        return "generate_unanswerable"
+    return "generate_question" if is_single_hop(state) else "propose_bridge"
 
 
 def route_after_propose_bridge(state: SampleState) -> Literal["generate_question", "match_bridge", "__end__"]:
@@ -81,16 +86,21 @@ def route_after_judge_unanswerable(
 
 def route_after_judge_quality(
     state: SampleState, runtime: Runtime[Context]
-) -> Literal["judge_sufficiency", "revise_question", "reject_sample", "__end__"]:
+) -> Literal["judge_sufficiency", "classify_temporal", "revise_question", "reject_sample", "__end__"]:
     """A quality reject goes to revision, unless the run asks for sufficiency checks regardless (while
     revisions are left); with revisions spent the sample is rejected."""
     if _ended(state):
         return END
+    single_hop = is_single_hop(state)  # one chunk: nothing for sufficiency to test
     if not round_rejected(state):
-        return "judge_sufficiency"
+        return "classify_temporal" if single_hop else "judge_sufficiency"
     if revisions_spent(state):
         return "reject_sample"
-    return "judge_sufficiency" if runtime.context.sufficiency_after_quality_reject else "revise_question"
+    return (
+        "judge_sufficiency"
+        if runtime.context.sufficiency_after_quality_reject and not single_hop
+        else "revise_question"
+    )
 
 
 def route_after_judge_sufficiency(

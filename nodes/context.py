@@ -47,6 +47,8 @@ class Context:
     """Lint: a longer question is sent back for revision."""
     max_answer_words: int = 20
     """Lint: a longer answer is sent back for revision."""
+    max_procedure_words: int = 80
+    """Lint: the longest answer of a procedural question (its steps)."""
     hard_extra: int = 0
     """Difficulty: relevant contexts <= hops + hard_extra is hard."""
     medium_extra: int = 2
@@ -96,6 +98,7 @@ class Context:
             "min_chunk_chars": 0,
             "max_question_words": 1,
             "max_answer_words": 1,
+            "max_procedure_words": 1,
             "hard_extra": 0,
         }
         for name, lowest in at_least.items():

@@ -10,7 +10,7 @@ from nodes.context import Context
 from nodes.language import decided_language, quoted_yes_no
 from prompts import delimit, delimit_all, generate, revise
 from state.languages import language_name
-from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, latest_draft
+from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, is_single_hop, latest_draft
 from state.schemas import QuestionDraft
 
 
@@ -62,14 +62,15 @@ def _shared_fields(state: SampleState, language: str, style: Style = None) -> di
         "role": asker(state, style),
         "hops": str(len(state["supporting"])),
         "labels": joined(letter_labels(len(state["supporting"]))),
-        "bridge_topic": state["bridge_topic"],
+        "bridge_topic": state.get("bridge_topic", ""),
         "chunks": labelled_chunks(state),
     }
 
 
 def generation_messages(state: SampleState, language: str, style: Style = None) -> list[BaseMessage]:
-    user = generate.USER.format(**_shared_fields(state, language, style))
-    return instructed(generate.SYSTEM, with_style(user, style))
+    single = is_single_hop(state)
+    user = (generate.SINGLE_HOP_USER if single else generate.USER).format(**_shared_fields(state, language, style))
+    return instructed(generate.SINGLE_HOP_SYSTEM if single else generate.SYSTEM, with_style(user, style))
 
 
 def revision_feedback(state: SampleState) -> str:
@@ -81,13 +82,14 @@ def revision_feedback(state: SampleState) -> str:
 
 def revision_messages(state: SampleState, language: str, style: Style = None) -> list[BaseMessage]:
     draft = latest_draft(state)
-    user = revise.USER.format(
+    single = is_single_hop(state)
+    user = (revise.SINGLE_HOP_USER if single else revise.USER).format(
         **_shared_fields(state, language, style),
         question=delimit("question", "draft", draft["question"]),
         answer=delimit("answer", "draft", draft["answer"]),
         feedback=revision_feedback(state),
     )
-    return instructed(revise.SYSTEM, with_style(user, style))
+    return instructed(revise.SINGLE_HOP_SYSTEM if single else revise.SYSTEM, with_style(user, style))
 
 
 def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:

@@ -23,13 +23,14 @@ from nodes.common import (
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from nodes.language import quoted_yes_no, sample_language
+from nodes.ports import StructuredChat
 from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
 from prompts import temporal as temporal_prompt
 from state.languages import language_name
-from state.sample import SampleState
-from state.schemas import QualityVerdict, SufficiencyVerdict, TemporalLabel
+from state.sample import SampleState, is_single_hop
+from state.schemas import QualityVerdict, SingleHopVerdict, SufficiencyVerdict, TemporalLabel
 from state.usage import CallRecord
 
 #: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
@@ -52,6 +53,30 @@ def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
     return f"{joined(failed)} failed" + (f": {judge_reason}" if judge_reason else "") + f". To fix {fixes}"
 
 
+async def _judge_single_hop(
+    state: SampleState, llm: StructuredChat, question: str, answer: str, language: str
+) -> Update:
+    """Quality and unambiguity of a question written from one chunk (multi-hop does not apply)."""
+    messages = instructed(
+        quality_prompt.SINGLE_HOP_SYSTEM,
+        quality_prompt.SINGLE_HOP_USER.format(
+            type_definition=quality_prompt.TYPE_DEFINITIONS[state["question_type"]],
+            binary=yes_no_line(state["binary"], language),
+            language=language_name(language),
+            question=question,
+            answer=answer,
+            chunks=labelled_chunks(state),
+        ),
+    )
+    verdict, call = await llm.ask("validator", SingleHopVerdict, messages, node="judge_quality")
+    dimensions = {"quality": verdict.quality, "unambiguous": verdict.unambiguous}
+    accepted = verdict.accepted and all(dimensions.values())
+    reason = quality_feedback(dimensions, verdict.reason)
+    details = {**dimensions, "reasoning": verdict.reasoning}
+    update = recorded_verdict(state, "quality", accepted=accepted, reason=reason, details=details)
+    return update | {"llm_calls": [call]}
+
+
 def yes_no_line(binary: bool, language: str) -> str:
     """How the quality judge is told whether the question is a yes/no one, and its answer words."""
     if not binary:
@@ -62,11 +87,13 @@ def yes_no_line(binary: bool, language: str) -> str:
 
 @records_failure
 async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """Quality, multi-hop and unambiguity in one strict verdict."""
+    """Quality, multi-hop and unambiguity in one strict verdict (quality and unambiguity for a single-hop question)."""
     llm = runtime.context.require_ports().llm
     question, answer = delimited_draft(state)
     hops = len(state["supporting"])
     language = sample_language(state, runtime.context)
+    if is_single_hop(state):
+        return await _judge_single_hop(state, llm, question, answer, language)
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(

@@ -303,7 +303,9 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         wanted=state.get("wanted_answer"),
         language=sample_language(state, context),
         max_question_words=context.max_question_words,
-        max_answer_words=context.max_answer_words,
+        max_answer_words=context.max_procedure_words
+        if state["question_type"] == "procedural"
+        else context.max_answer_words,
     )
     problems = [message for _, message in findings]
     details = {"failed": problems, "rules": [rule for rule, _ in findings]}

@@ -75,8 +75,9 @@ class CorpusReader(Protocol):
 class SeedPool(Protocol):
     """Seeds of one run: each chunk is drawn at most once per run."""
 
-    async def draw(self, *, min_chars: int) -> str | None:
-        """A random chunk id not yet used as a seed in this run, or None when none is left."""
+    async def draw(self, *, min_chars: int, procedural: bool = False) -> str | None:
+        """A random chunk id not yet used as a seed in this run, or None when none is left; with `procedural`,
+        only a chunk that holds numbered steps."""
         ...
 
     async def claim(self, chunk_id: str) -> None:

@@ -6,7 +6,8 @@ from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref
 from nodes.context import Context
-from state.sample import SampleState, input_problem
+from state.procedure import looks_procedural
+from state.sample import SampleState, input_problem, is_single_hop
 
 
 async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
@@ -25,13 +26,18 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
         found = await ports.corpus.get([manual])
         if not found:
             return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} is not in the collection"}
+        if state["question_type"] == "procedural" and not looks_procedural(found[0].text):
+            return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} holds no numbered steps to ask about"}
         await ports.seeds.claim(manual)
         return {"seed": chunk_ref(found[0]), "restarts": restarts}
-    seed_id = await ports.seeds.draw(min_chars=runtime.context.min_chunk_chars)
+    procedural = state["question_type"] == "procedural"
+    seed_id = await ports.seeds.draw(min_chars=runtime.context.min_chunk_chars, procedural=procedural)
     if seed_id is None:
         return {
             "outcome": "no_bridge",
-            "end_reason": "no unused seed chunk left in the collection (or among the chunks its queries retrieved)",
+            "end_reason": "no unused seed chunk left in the collection (or among the chunks its queries retrieved)"
+            if not procedural
+            else "no unused chunk with numbered steps left for a procedural question",
             "restarts": restarts,
         }
     (seed,) = await ports.corpus.get([seed_id])
@@ -39,7 +45,12 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
 
 
 async def retrieve_neighbours(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """The seed's nearest chunks by its stored embedding; the seed and duplicate texts are excluded."""
+    """The seed's nearest chunks by its stored embedding; the seed and duplicate texts are excluded.
+
+    A single-hop question is written from the seed alone: it becomes the one supporting chunk.
+    """
+    if is_single_hop(state):
+        return {"supporting": [state["seed"]], "bridge_topic": ""}
     ports = runtime.context.require_ports()
     hits = await ports.corpus.neighbours(state["seed"]["id"], runtime.context.neighbours_n)
     return {"neighbours": [chunk_ref(hit.chunk) for hit in hits]}

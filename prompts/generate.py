@@ -1,4 +1,8 @@
-"""generate_question: write one typed multi-hop question, its answer, and how it was built."""
+"""generate_question: write one typed question, its answer, and how it was built.
+
+Multi-hop types (comparison, intersection, composition) combine several supporting chunks; single-hop
+types (factual, procedural) are written from one chunk, with rules of their own (`SINGLE_HOP_RULES`).
+"""
 
 RULES = """Every question you write must meet all of these requirements.
 
@@ -71,6 +75,22 @@ TYPE_INSTRUCTIONS = {
     ),
 }
 
+#: Single-hop types: one supporting chunk, labelled A.
+TYPE_INSTRUCTIONS |= {
+    "factual": (
+        "Question type: factual (one chunk). Ask for one fact that chunk A states: a value, name, date, place, "
+        "default, limit, definition or relation. The question names what it is about (the anchor), so that a "
+        'retriever finds chunk A from the question alone. Shape: "What is the default value of X?", "Which '
+        'release introduced Y?" As a yes/no question: "Is X enabled by default?" (answered Yes or No)'
+    ),
+    "procedural": (
+        "Question type: procedural (one chunk). Chunk A describes a task step by step; ask how to do that task, "
+        "naming the task and what it applies to so that a retriever finds chunk A from the question alone. The "
+        "answer gives the steps chunk A states, in its order, each in a few words (separate them with "
+        '"; "), leaving none out and adding none. Shape: "How do you restore X from a base backup?"'
+    ),
+}
+
 #: The answer form, by the sample's kind of answer: open, yes/no (either), or yes/no with the answer the run wants.
 #: {yes} and {no} are the language's words, quoted ("Ja", "Nein").
 BINARY_INSTRUCTIONS = {
@@ -88,6 +108,60 @@ BINARY_INSTRUCTIONS = {
 
 #: How the task's last line repeats the answer asked for, by answer form.
 ANSWER_NOTES = {"open": "", "either": "", "yes": ", answered {yes}", "no": ", answered {no}"}
+
+SINGLE_HOP_RULES = """Every question you write must meet all of these requirements.
+
+1. It is a query for a retrieval system. The retriever sees the question and nothing else, so the
+   question must make sense to someone who has never seen the chunk. Name its anchor explicitly (the
+   product, parameter, command, organisation, person, place, event or work it is about). Never refer
+   to the material itself ("according to the text", "in the provided context", "the passage", "the
+   document above", "mentioned above", "described here", "listed below") and never use a pronoun or
+   generic phrase ("it", "they", "the company", "this setting") whose referent the question does not
+   name.
+2. It is answered by chunk A alone, and asks one thing: not two questions joined by "and".
+3. It is specific: it could not be answered by a different passage of the same documents with another
+   answer; name what sets its subject apart (a version, a component, a condition) where the chunk does.
+4. It is concise and clear: one sentence where possible, no filler words.
+5. It does not leak its answer: the question neither states the answer nor copies the phrase of the
+   chunk that gives it away.
+6. The answer is stated in chunk A: take it from there, as short as the question allows.
+7. Everything comes from the chunk: use no outside knowledge and invent no facts.
+8. A yes/no answer rests on facts the chunk states. A "No" needs a stated fact that contradicts the
+   question, never a fact the chunk leaves out.
+
+Reply with your plan first: which statement of chunk A answers the question, and what the question
+names so that a retriever finds it. Then the question, the answer and the construction fields below;
+every field is required: leave compared_entities and hidden_entities empty.
+"""
+
+SINGLE_HOP_SYSTEM = (
+    "You write evaluation questions for retrieval-augmented generation systems.\n\n"
+    + SINGLE_HOP_RULES
+    + "\n"
+    + REPLY_FORMAT
+)
+
+#: A single-hop task, as generation and revision state it.
+SINGLE_HOP_TASK = """{type_instruction}
+{binary_instruction}
+Language: write the question and the answer in {language}, whatever language the chunk is in; keep
+names, identifiers and values as the chunk writes them.
+Write it as {role} would ask it.
+"""
+
+SINGLE_HOP_RESTATED = (
+    "Now write the plan, then one {question_type} question in {language} answered by chunk A{answer_note}, as JSON.\n"
+)
+
+SINGLE_HOP_USER = (
+    SINGLE_HOP_TASK
+    + """
+Supporting chunk:
+{chunks}
+
+"""
+    + SINGLE_HOP_RESTATED
+)
 
 #: How a request names a language's yes and no when triad has no words for them.
 UNKNOWN_YES_NO = ('the {language} word for "yes"', 'the {language} word for "no"')

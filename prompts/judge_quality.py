@@ -1,4 +1,5 @@
-"""judge_quality: a strict verdict on quality, multi-hop and unambiguity of a question and its answer."""
+"""judge_quality: a strict verdict on quality, multi-hop and unambiguity of a question and its answer; for a
+single-hop question (factual, procedural), on quality and unambiguity (`SINGLE_HOP_SYSTEM`)."""
 
 SYSTEM = """You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
 question, its reference answer and the supporting chunks it was written from. Judge three dimensions.
@@ -76,4 +77,64 @@ Supporting chunks:
 {chunks}
 
 Now judge this question and answer: reasoning first, then quality, multi_hop, unambiguous, accepted, reason.
+"""
+
+TYPE_DEFINITIONS |= {
+    "factual": "factual (one chunk): one fact that chunk A states, asked so that a retriever finds chunk A.",
+    "procedural": "procedural (one chunk): how to do a task chunk A describes step by step; the answer gives "
+    "the chunk's steps in its order, none left out and none added.",
+}
+
+SINGLE_HOP_SYSTEM = """You are a strict reviewer of single-chunk evaluation questions for retrieval systems. You
+see a question, its reference answer and the one supporting chunk it was written from. Judge two
+dimensions.
+
+1. quality. It holds only when all six of these hold:
+   A. Correctness: the question is meaningful, and has no contradiction, false assumption or
+      nonsensical premise.
+   B. Answerable from the chunk alone: everything the question and the answer need is stated
+      explicitly in the chunk. Nothing may come from outside knowledge or from an inference the chunk
+      does not state.
+   C. Standalone retrieval clarity: the question is understandable without the chunk, and specific
+      enough that a retriever given only the question would find this chunk rather than another
+      passage of the same documents.
+   D. Explicit entity grounding: the question names what it is about. No unresolved pronoun or generic
+      reference ("it", "they", "the text", "the provided context", "this document", "mentioned above").
+   E. Answer correctness: the reference answer is exactly what the chunk gives. For a procedural
+      question the answer holds the chunk's steps in the chunk's order, none left out and none added;
+      a "No" must rest on a fact the chunk states, never on something it leaves out.
+   F. Language: the question and the answer are written in the language the request names (names,
+      identifiers and values kept as the chunk writes them are fine).
+   Examples (not from the chunk you judge):
+   - Bad: "What is its default value?" ("its" is unresolved)
+   - Bad: "What does the passage say about backups?" (refers to the material; asks nothing specific)
+   - Good: "What is the default value of max_connections in PostgreSQL 15?"
+   - Good: "How do you restore a PostgreSQL cluster from a base backup?"
+
+2. unambiguous. The question has one interpretation and the chunk supports exactly one answer; it asks
+   one thing, not two joined by "and". Ambiguity in the question counts even when reading the chunk
+   would resolve it.
+
+Strict rules for both: use no outside knowledge and assume no missing information. When you are
+uncertain about a dimension, it fails.
+
+Write your reasoning first, then the two booleans. Set accepted to true only when both hold. When a
+dimension fails, the reason names it (quality with the letter of each failed criterion, or
+unambiguous) and gives a concrete suggestion to fix it; when both hold, leave the reason empty.
+
+Reply with JSON only: {"reasoning": str, "quality": bool, "unambiguous": bool, "accepted": bool,
+"reason": str}.
+"""
+
+SINGLE_HOP_USER = """Question type: {type_definition}
+Yes/no question: {binary}
+Language of the question and answer: {language}
+
+{question}
+{answer}
+
+Supporting chunk:
+{chunks}
+
+Now judge this question and answer: reasoning first, then quality, unambiguous, accepted, reason.
 """

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from state.languages import DEFAULT_LANGUAGE, answer_words
-from state.sample import MAX_HOPS, MIN_HOPS, UNANSWERABLE, Difficulty, SampleKind
+from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Difficulty, SampleKind
 
 
 def text_digest(text: str) -> str:
@@ -114,7 +114,8 @@ class DatasetRecord(BaseModel):
     answer: str
     """The reference answer; empty for a generated unanswerable question (`expected` is then "abstain")."""
     question_type: SampleKind
-    """comparison, intersection, composition; `unanswerable` for a generated unanswerable question."""
+    """comparison, intersection, composition; factual, procedural (single-hop); `unanswerable` for a generated
+    unanswerable question."""
     binary: bool
     language: str | None = Field(default=None, pattern=r"^[a-z]{2}$")
     """ISO 639-1 code of the language the question and answer are written in; None where a record does not say."""
@@ -124,7 +125,7 @@ class DatasetRecord(BaseModel):
     bridge_topic: str
     construction: Construction = Field(default_factory=Construction)
     hops: int = Field(ge=0, le=MAX_HOPS)
-    """Supporting chunks; 0 for a generated unanswerable question."""
+    """Supporting chunks; 1 for a single-hop question (factual, procedural), 0 for a generated unanswerable one."""
     supporting: list[SupportingChunk]
     contexts: list[Context]
     n_relevant: int = Field(ge=0)
@@ -153,9 +154,16 @@ class DatasetRecord(BaseModel):
             return self._consistent_unanswerable()
         if self.question_type == UNANSWERABLE or self.expected != "answer":
             raise ValueError("a generated unanswerable question has answerable false")
-        if self.hops < MIN_HOPS or not self.answer.strip() or self.temporal is None or self.difficulty is None:
+        least = 1 if self.question_type in SINGLE_HOP_TYPES else MIN_HOPS
+        most = 1 if self.question_type in SINGLE_HOP_TYPES else MAX_HOPS
+        if (
+            not least <= self.hops <= most
+            or not self.answer.strip()
+            or self.temporal is None
+            or self.difficulty is None
+        ):
             raise ValueError(
-                f"an answerable question has {MIN_HOPS} to {MAX_HOPS} hops, an answer, temporal and difficulty"
+                f"a {self.question_type} question has {least} to {most} hops, an answer, temporal and difficulty"
             )
         if len(self.supporting) != self.hops:
             raise ValueError(f"{len(self.supporting)} supporting chunks for hops={self.hops}")

@@ -14,12 +14,18 @@ from typing_extensions import TypedDict
 from state.languages import Polarity
 from state.usage import CallRecord
 
-QuestionType = Literal["comparison", "intersection", "composition"]
-QUESTION_TYPES: tuple[QuestionType, ...] = ("comparison", "intersection", "composition")
+QuestionType = Literal["comparison", "intersection", "composition", "factual", "procedural"]
+#: The paper's multi-hop types: a run's default.
+MULTI_HOP_TYPES: tuple[QuestionType, ...] = ("comparison", "intersection", "composition")
+#: Questions written from one chunk: a fact it states, or the steps of a task it describes.
+SINGLE_HOP_TYPES: tuple[QuestionType, ...] = ("factual", "procedural")
+QUESTION_TYPES: tuple[QuestionType, ...] = (*MULTI_HOP_TYPES, *SINGLE_HOP_TYPES)
+#: Types with no yes/no form: a procedure's steps are not answered Yes or No.
+OPEN_ONLY_TYPES: tuple[QuestionType, ...] = ("procedural",)
 #: The cell kind of generated unanswerable questions: plausible questions the collection has no answer to.
 UNANSWERABLE: Literal["unanswerable"] = "unanswerable"
-#: What a sample is asked to write: a typed multi-hop question, or a generated unanswerable one.
-SampleKind = Literal["comparison", "intersection", "composition", "unanswerable"]
+#: What a sample is asked to write: a typed question, or a generated unanswerable one.
+SampleKind = Literal["comparison", "intersection", "composition", "factual", "procedural", "unanswerable"]
 SAMPLE_KINDS: tuple[SampleKind, ...] = (*QUESTION_TYPES, UNANSWERABLE)
 Outcome = Literal["accepted", "rejected", "no_bridge", "failed"]
 Judge = Literal["lint", "quality", "sufficiency", "unanswerable"]
@@ -28,7 +34,7 @@ Difficulty = Literal["easy", "medium", "hard"]
 #: Who asks when a run names no role: general, so it fits any corpus.
 DEFAULT_ROLE = "a person looking for specific facts"
 
-#: Supporting chunks a question may combine (SPEC 2.1).
+#: Supporting chunks a multi-hop question may combine (SPEC 2.1); a single-hop question has one.
 MIN_HOPS, MAX_HOPS = 2, 4
 
 
@@ -244,7 +250,14 @@ def input_problem(spec: SampleInput) -> str | None:
         return f"hops must be a whole number from {MIN_HOPS} to {MAX_HOPS}, not {hops!r}"
     if spec.get("question_type") not in SAMPLE_KINDS:
         return f"question_type must be one of {', '.join(SAMPLE_KINDS)}, not {spec.get('question_type')!r}"
+    if spec.get("binary") and spec.get("question_type") in OPEN_ONLY_TYPES:
+        return f"a {spec.get('question_type')} question has no yes/no form: set binary to false"
     return None
+
+
+def is_single_hop(state: SampleState | SampleInput) -> bool:
+    """Whether the sample writes a question from one chunk (factual, procedural): no bridge, no sufficiency check."""
+    return state.get("question_type") in SINGLE_HOP_TYPES
 
 
 def is_unanswerable(state: SampleState | SampleInput) -> bool:

@@ -68,6 +68,21 @@ class QualityVerdict(BaseModel):
     reason: str = Field(description="Each failed dimension with a concrete suggestion to fix it; empty when accepted.")
 
 
+class SingleHopVerdict(BaseModel):
+    """The quality judge's verdict on a single-hop question: reasoning first, then one boolean per dimension."""
+
+    reasoning: str = Field(
+        description="Step by step: each quality criterion, the statement of the chunk that answers it, the "
+        "possible readings and answers.",
+    )
+    quality: bool = Field(
+        description="Correct, answerable from the chunk alone, clear standalone, its subject named explicitly."
+    )
+    unambiguous: bool = Field(description="One interpretation, one thing asked, and exactly one answer in the chunk.")
+    accepted: bool = Field(description="True only when quality and unambiguous both hold.")
+    reason: str = Field(description="Each failed dimension with a concrete suggestion to fix it; empty when accepted.")
+
+
 class SufficiencyVerdict(BaseModel):
     """Whether the given text alone answers the question: reasoning first (required), then the verdict."""
 

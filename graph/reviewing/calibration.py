@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.reviewing.labels import CRITERIA
+from graph.reviewing.labels import CRITERIA, criteria_for
 from graph.reviewing.summary import PAPER_REJECTIONS_RIGHT, Z95, cohen_kappa, share
 from graph.webpage import esc, table
 
@@ -35,11 +35,12 @@ class Labelled:
     accepted: bool
     labels: dict[str, dict[str, Any]]
     """reviewer -> their labels."""
+    question_type: str = "comparison"
 
     def accepted_by(self, reviewer: str) -> bool:
         labels = self.labels[reviewer]
         if self.accepted:
-            return all(labels.get(name) is True for name in CRITERIA)
+            return all(labels.get(name) is True for name in criteria_for(self.question_type))
         return labels.get("rejection_right") is False
 
     @property
@@ -48,8 +49,11 @@ class Labelled:
         return all(self.accepted_by(reviewer) for reviewer in self.labels)
 
     def criterion(self, name: str) -> bool | None:
-        """Whether every reviewer ticked `name` (an accepted sample's criterion); None on a rejected sample."""
-        return all(labels.get(name) is True for labels in self.labels.values()) if self.accepted else None
+        """Whether every reviewer ticked `name` (an accepted sample's criterion); None on a rejected sample or
+        where the criterion does not apply (multi-hop for a single-hop question)."""
+        if not self.accepted or name not in criteria_for(self.question_type):
+            return None
+        return all(labels.get(name) is True for labels in self.labels.values())
 
 
 @dataclass
@@ -76,7 +80,9 @@ def labelled_samples(samples: dict[int, Any], reviews: Iterable[dict[str, Any]])
         if not sample.accepted and not isinstance(labels.get("rejection_right"), bool):
             continue
         by_sample.setdefault(review["n"], {})[review["reviewer"]] = labels
-    return [Labelled(n, samples[n].accepted, labels) for n, labels in sorted(by_sample.items())]
+    return [
+        Labelled(n, samples[n].accepted, labels, samples[n].question_type) for n, labels in sorted(by_sample.items())
+    ]
 
 
 def kappa_interval(pairs: Sequence[tuple[bool, bool]]) -> tuple[float | None, float | None, float | None]:
@@ -119,7 +125,7 @@ def score(labelled: Sequence[Labelled], judged: dict[int, Judgement]) -> dict[st
             dimension_pairs = [
                 (judged[s.n].dimensions[dimension], bool(s.criterion(criterion)))
                 for s in samples
-                if s.accepted and dimension in judged[s.n].dimensions
+                if s.criterion(criterion) is not None and dimension in judged[s.n].dimensions
             ]
             dimensions[f"{dimension}/{criterion}"] = agreement(dimension_pairs)
     rejected = [s for s in samples if not judged[s.n].accepted]

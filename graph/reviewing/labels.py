@@ -7,17 +7,21 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from state.sample import UNANSWERABLE
+from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
 
 #: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.
 CRITERIA = ("answerable", "correct", "multi_hop", "unambiguous")
 #: A generated unanswerable question's: a user of the collection could ask it, and nothing retrieved answers it.
 UNANSWERABLE_CRITERIA = ("plausible", "unanswered")
+#: A single-hop question's (factual, procedural): the paper's criteria but multi-hop.
+SINGLE_HOP_CRITERIA = ("answerable", "correct", "unambiguous")
 
 
 def criteria_for(question_type: str) -> tuple[str, ...]:
     """The criteria a reviewer ticks for an accepted sample of this cell kind."""
-    return UNANSWERABLE_CRITERIA if question_type == UNANSWERABLE else CRITERIA
+    if question_type == UNANSWERABLE:
+        return UNANSWERABLE_CRITERIA
+    return SINGLE_HOP_CRITERIA if question_type in SINGLE_HOP_TYPES else CRITERIA
 
 
 SCHEMA = """

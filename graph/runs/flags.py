@@ -12,7 +12,7 @@ from graph.runs.options import BINARY_MODES, NEW_RUN_ONLY, RunOptions, RunReques
 from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import parse_node_options
 from nodes.context import DEFAULT_MODELS, Context
-from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, QUESTION_TYPES
+from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, MULTI_HOP_TYPES, QUESTION_TYPES
 from state.usage import ROLES
 
 
@@ -33,7 +33,11 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         "--demo", action="store_true", help=f"use the bundled demo collection {DEMO_COLLECTION!r} (loaded on first use)"
     )
     run.add_argument(
-        "--types", type=parse_types, default=QUESTION_TYPES, help="question types, comma-separated (default: all three)"
+        "--types",
+        type=parse_types,
+        default=MULTI_HOP_TYPES,
+        help="question types, comma-separated: comparison, intersection, composition (multi-hop, the default), "
+        "factual, procedural (one chunk each)",
     )
     run.add_argument(
         "--binary",

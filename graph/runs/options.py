@@ -14,7 +14,15 @@ from graph.runs.ledger import CellPlan
 from graph.runs.stages import context_overrides
 from nodes.context import Context
 from state.languages import check_language_code
-from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, QUESTION_TYPES, UNANSWERABLE
+from state.sample import (
+    DEFAULT_ROLE,
+    MAX_HOPS,
+    MIN_HOPS,
+    MULTI_HOP_TYPES,
+    OPEN_ONLY_TYPES,
+    QUESTION_TYPES,
+    UNANSWERABLE,
+)
 from state.usage import ROLES
 
 #: A cell may start this many samples per accepted sample it wants before it is given up.
@@ -38,13 +46,23 @@ def plan_cells(
     count -= unanswerable
     if count == 0:
         return cells
-    pairs = [(question_type, binary) for question_type in types for binary in binary_modes]
+    pairs = cell_pairs(types, binary_modes)
     share, remainder = divmod(count, len(pairs))
     for index, (question_type, binary) in enumerate(pairs):
         quota = share + (1 if index < remainder else 0)
         if quota:
             cells.append(CellPlan(question_type, binary, quota, cap=attempt_factor * quota))
     return cells
+
+
+def cell_pairs(types: Sequence[str], binary_modes: Sequence[bool]) -> list[tuple[str, bool]]:
+    """The plan's cells: every type in every binary mode, but a yes/no form only for types that have one."""
+    return [
+        (question_type, binary)
+        for question_type in types
+        for binary in binary_modes
+        if not (binary and question_type in OPEN_ONLY_TYPES)
+    ]
 
 
 #: --binary: which binary modes the quota plan covers.
@@ -60,8 +78,8 @@ class RunOptions:
 
     count: int = 6
     """Accepted samples wanted."""
-    types: tuple[str, ...] = QUESTION_TYPES
-    """Question types of the quota plan."""
+    types: tuple[str, ...] = MULTI_HOP_TYPES
+    """Question types of the quota plan (default: the paper's three multi-hop types)."""
     binary: str = "mixed"
     """Binary modes of the plan: a key of `BINARY_MODES`."""
     hops: int = 2
@@ -115,6 +133,8 @@ class RunOptions:
             return f"--types takes {', '.join(QUESTION_TYPES)}, not {', '.join(self.types) or 'nothing'}"
         if self.binary not in BINARY_MODES:
             return f"--binary takes {', '.join(sorted(BINARY_MODES))}, not {self.binary!r}"
+        if not cell_pairs(self.types, BINARY_MODES[self.binary]):
+            return f"--binary {self.binary} leaves no cell: {', '.join(OPEN_ONLY_TYPES)} questions have no yes/no form"
         if self.max_revisions < 0 or self.max_restarts < 0:
             return "--max-revisions and --max-restarts cannot be negative"
         if not 0 <= self.dedup_threshold <= 1:

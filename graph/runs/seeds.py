@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from graph.runs.ledger import RunLedger
 from graph.store.corpus import Corpus
+from state.procedure import looks_procedural
 
 #: Seeds a run's worker draws and records at a time.
 SEED_BATCH = 8
@@ -51,13 +52,16 @@ class RunSeeds:
         self._ready: collections.deque[str] = collections.deque()
         self._weights = dict(sorted(weights.items())) if weights is not None else None
         """Seeds from queries: the only chunks drawn, each as likely as the number of queries that retrieved it."""
+        self._procedure_ids: list[str] | None = None
         self._preferred = sorted(set(preferred))
         """Chunks drawn first, uniformly, while any is unused (graph.refresh: those of documents added since the
         run); the others after them."""
 
-    async def draw(self, *, min_chars: int) -> str | None:
+    async def draw(self, *, min_chars: int, procedural: bool = False) -> str | None:
         # One draw at a time from the shared generator and used set.
         async with self._lock:
+            if procedural:
+                return await self._draw_procedural(min_chars)
             while not self._ready:
                 drawn: list[str] = []
                 for _ in range(self._batch):
@@ -72,6 +76,32 @@ class RunSeeds:
                 taken = set(drawn) if self._ledger is None else await self._ledger.claim_seeds(self._run_id, drawn)
                 self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
             return self._ready.popleft()
+
+    async def _draw_procedural(self, min_chars: int) -> str | None:
+        """One chunk that holds numbered steps (`state.procedure`), drawn and recorded on its own."""
+        while True:
+            if self._weights is None:
+                found = await self._corpus.sample_ids(
+                    1, exclude=self._used, min_chars=min_chars, rng=self._rng, procedural=True
+                )
+            else:
+                left = [chunk_id for chunk_id in await self._procedural_weighted() if chunk_id not in self._used]
+                found = self._rng.choices(left, weights=[self._weights[i] for i in left]) if left else []
+            if not found:
+                return None
+            self._used.update(found)
+            taken = set(found) if self._ledger is None else await self._ledger.claim_seeds(self._run_id, found)
+            if taken:
+                return found[0]
+
+    async def _procedural_weighted(self) -> list[str]:
+        """The weighted chunks that hold numbered steps, read once."""
+        if self._procedure_ids is None:
+            assert self._weights is not None
+            ids = list(self._weights)
+            chunks = [c for start in range(0, len(ids), 500) for c in await self._corpus.get(ids[start : start + 500])]
+            self._procedure_ids = sorted(c.id for c in chunks if looks_procedural(c.text))
+        return self._procedure_ids
 
     async def _sample(self, min_chars: int) -> list[str]:
         preferred = [chunk_id for chunk_id in self._preferred if chunk_id not in self._used]

@@ -166,21 +166,33 @@ class Corpus(CollectionReader):
         return found
 
     async def sample_ids(
-        self, k: int, *, exclude: Iterable[str] = (), min_chars: int = 0, rng: random.Random | None = None
+        self,
+        k: int,
+        *,
+        exclude: Iterable[str] = (),
+        min_chars: int = 0,
+        rng: random.Random | None = None,
+        procedural: bool = False,
     ) -> list[str]:
         """Up to `k` distinct random usable chunk ids, none in `exclude`, each at least `min_chars` long.
 
         A collection of up to `IN_MEMORY_SAMPLING_LIMIT` chunks is sampled exactly uniformly from
         its id list (read once). A larger one is sampled with TABLESAMPLE SYSTEM, which reads a
         few random pages instead of the table: every chunk has the same chance, at a cost that does
-        not grow with the table. Pass `rng` for a reproducible draw.
+        not grow with the table. Pass `rng` for a reproducible draw; `procedural` draws only chunks that hold
+        numbered steps (`state.procedure`).
         """
         rng = rng or random.Random()
         excluded = set(exclude)
         if await self.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
-            candidates = [i for i in await self._ids_with_min_chars(min_chars) if i not in excluded]
+            every = (
+                await self._procedural_ids_with_min_chars(min_chars)
+                if procedural
+                else await self._ids_with_min_chars(min_chars)
+            )
+            candidates = [i for i in every if i not in excluded]
             return rng.sample(candidates, min(k, len(candidates)))
-        return await self._sample_pages(k, excluded, min_chars, rng)
+        return await self._sample_pages(k, excluded, min_chars, rng, procedural)
 
     async def neighbours(self, chunk_id: str, n: int) -> list[Hit]:
         """The `n` usable chunks nearest to a stored chunk by its stored embedding.

@@ -23,6 +23,7 @@ from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.embeddings import embedding_dimension
 from graph.store.layout import Layout
+from state.procedure import PROCEDURE_PATTERNS
 
 #: Seconds a query waits at most for a pooled connection.
 POOL_TIMEOUT_S = 30.0
@@ -66,6 +67,7 @@ class CollectionReader:
         """Embedded rows whose dimension is not the collection's (a plain `vector` column can mix them)."""
         self._all_ids: list[str] | None = None
         self._all_ids_min_chars = 0
+        self._procedural_ids: dict[int, list[str]] = {}
 
     @property
     def pool(self) -> AsyncConnectionPool:
@@ -308,6 +310,30 @@ class CollectionReader:
             self._all_ids_min_chars = min_chars
         return self._all_ids
 
+    def procedural(self) -> sql.Composable:
+        """Rows holding numbered steps (`state.procedure`): the two patterns, case-insensitive."""
+        text = self.layout.text_column
+        return sql.SQL(" AND ").join(
+            sql.SQL("{text} ~* {pattern}").format(text=text, pattern=sql.Literal(pattern))
+            for pattern in PROCEDURE_PATTERNS
+        )
+
+    async def _procedural_ids_with_min_chars(self, min_chars: int) -> list[str]:
+        if min_chars not in self._procedural_ids:
+            layout = self.layout
+            query = sql.SQL(
+                "SELECT {id}::text FROM {table} WHERE {scope} AND {usable} AND {procedural} ORDER BY 1"
+            ).format(
+                id=layout.id_column,
+                table=layout.table,
+                scope=layout.scope,
+                usable=self._usable(),
+                procedural=self.procedural(),
+            )
+            rows = await self._fetch(query, (*layout.scope_params, max(1, min_chars)))
+            self._procedural_ids[min_chars] = [row[0] for row in rows]
+        return self._procedural_ids[min_chars]
+
     async def ids_of_sources(self, sources: Sequence[str], min_chars: int) -> list[str]:
         """The usable chunks of these documents (by their metadata's `source`), each at least `min_chars` long."""
         if not sources:
@@ -321,7 +347,9 @@ class CollectionReader:
         )
         return [row[0] for row in await self._fetch(query, (*layout.scope_params, max(1, min_chars), list(sources)))]
 
-    async def _sample_pages(self, k: int, excluded: set[str], min_chars: int, rng: random.Random) -> list[str]:
+    async def _sample_pages(
+        self, k: int, excluded: set[str], min_chars: int, rng: random.Random, procedural: bool = False
+    ) -> list[str]:
         layout = self.layout
         table_rows = await self.estimated_rows()
         # Fraction of the collection in a shared (legacy) table, to size the page sample.
@@ -331,7 +359,14 @@ class CollectionReader:
         for _ in range(8):
             query = sql.SQL(
                 "SELECT {id}::text FROM {table} TABLESAMPLE SYSTEM (%s) REPEATABLE (%s) WHERE {scope} AND {usable}"
-            ).format(id=layout.id_column, table=layout.table, scope=layout.scope, usable=self._usable())
+                " AND {procedural}"
+            ).format(
+                id=layout.id_column,
+                table=layout.table,
+                scope=layout.scope,
+                usable=self._usable(),
+                procedural=self.procedural() if procedural else sql.SQL("true"),
+            )
             rows = await self._fetch(query, (percent, rng.randrange(2**31), *layout.scope_params, max(1, min_chars)))
             fresh = [row[0] for row in rows if row[0] not in excluded and row[0] not in chosen]
             rng.shuffle(fresh)

@@ -128,9 +128,38 @@ def asked_language(text: str) -> str:
     return _CODES_BY_NAME.get(match.group(1).strip(), "en") if match else "en"
 
 
+#: Single-hop questions (English whatever the language asked: the tests run them on English documents).
+SINGLE_HOP = {
+    "factual": 'What is the section number of "{title}" in the PostgreSQL 15 manual?',
+    "factual_binary": 'Is "{title}" section {number} of the PostgreSQL 15 manual?',
+    "opening": 'What does the documentation page "{title}" begin with?',
+    "procedural": 'How do you carry out the procedure "{title}"?',
+}
+_STEP = re.compile(r"^\s*(?:\d+[.)]|step\s+\d+[.:)]?)\s+(.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def _single_hop_question(text: str, chunk: str) -> dict[str, Any]:
+    """A factual question about chunk A's heading, or the steps of its procedure."""
+    number, title = section(chunk)
+    if "Question type: procedural" in text:
+        steps = [" ".join(step.split()[:6]) for step in _STEP.findall(chunk)]
+        return {"question": SINGLE_HOP["procedural"].format(title=title), "answer": "; ".join(steps)}
+    if "It is not a yes/no question" not in text:
+        wanted = re.search(r'whose correct answer is "([^"]+)"', text)
+        asked = number if wanted is None or wanted.group(1) == "Yes" else f"{number}9"
+        answer = "Yes" if asked == number else "No"
+        return {"question": SINGLE_HOP["factual_binary"].format(title=title, number=asked), "answer": answer}
+    if number:
+        return {"question": SINGLE_HOP["factual"].format(title=title), "answer": number}
+    opening = " ".join(chunk.split("\n", 1)[-1].split()[:6])
+    return {"question": SINGLE_HOP["opening"].format(title=title), "answer": opening}
+
+
 def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     text = prompt(messages)
     chunks = tagged(messages, "chunk")
+    if "Question type: factual" in text or "Question type: procedural" in text:
+        return _single_hop_question(text, chunks["A"])
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
     (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
     language = asked_language(text)
@@ -256,6 +285,12 @@ def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
+def judge_single_hop(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Accepts a short question written in the language asked for, as `judge_quality` does."""
+    verdict = judge_quality(messages)
+    return {key: value for key, value in verdict.items() if key != "multi_hop"}
+
+
 def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
     """Answer with the section number of a context whose heading the question quotes, else decline."""
     question = next(iter(tagged(messages, "question").values()), "")
@@ -289,6 +324,7 @@ PLAUSIBLE_SCRIPT = {
     "BridgeProposal": propose,
     "QuestionDraft": write_question,
     "QualityVerdict": judge_quality,
+    "SingleHopVerdict": judge_single_hop,
     "UnanswerableDraft": write_unanswerable,
     "UnanswerableVerdict": judge_unanswerable,
     "SufficiencyVerdict": lambda messages: {

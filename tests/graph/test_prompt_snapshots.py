@@ -64,3 +64,20 @@ def test_rendered_unanswerable_prompts_match_the_snapshots(harness, seed_chunk_i
     check("generate_unanswerable", render(drafts[0]))
     check("revise_unanswerable", render(drafts[1]))
     check("judge_unanswerable", render(judged[0]))
+
+
+def test_rendered_single_hop_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
+    draft = {"plan": "A states the default", "question": "What is the default of autovacuum_naptime?",
+             "answer": "1min", "compared_entities": [], "hidden_entities": []}  # fmt: skip
+    reject = {"reasoning": "two settings fit", "quality": True, "unambiguous": False, "accepted": False,
+              "reason": "unambiguous: name the launcher"}  # fmt: skip
+    accept = {**reject, "unambiguous": True, "accepted": True, "reason": ""}
+    replies = script(QuestionDraft=[draft], SingleHopVerdict=[reject, accept])
+    _, model, visits = harness.run(
+        replies, spec={"question_type": "factual", "binary": False, "seed_id": seed_chunk_id}
+    )
+    assert "propose_bridge" not in visits and "judge_sufficiency" not in visits
+    calls = {key: [messages for name, messages in model.calls if name == key] for key, _ in model.calls}
+    check("generate_factual", render(calls["QuestionDraft"][0]))
+    check("revise_factual", render(calls["QuestionDraft"][1]))
+    check("judge_single_hop", render(calls["SingleHopVerdict"][0]))
