@@ -35,6 +35,7 @@ from graph.config.cli import (
 )
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
+from graph.evaluation.diagnosis import diagnosis_lines
 from graph.evaluation.report import format_summaries
 from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
@@ -84,6 +85,9 @@ def main(argv: list[str] | None = None) -> None:
         check_answering_model(setup, settings)
     summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print)
     print(format_summaries(summaries))
+    print("what the figures suggest:")
+    for line in diagnosis_lines(summaries):
+        print(f"  {line}")
     print(f"wrote {dataset.parent / 'eval.jsonl'}, eval-summary.json and eval-report.html in {dataset.parent}")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from graph.evaluation.diagnosis import diagnose
 from graph.evaluation.scoring import GROUPS, METRICS
 from graph.webpage import bar_chart, document, esc, table
 
@@ -30,11 +31,22 @@ def _mean(summaries: dict[str, Any], name: str, field: str, value: str, metric: 
     return (summaries[name][field].get(value) or {}).get(metric)
 
 
+def diagnosis_section(summaries: dict[str, Any]) -> str:
+    """What the figures suggest, per setup (`graph.evaluation.diagnosis`)."""
+    items = "".join(
+        f"<li><b>{esc(name)}</b>: "
+        + ("; ".join(esc(finding) for finding in findings) if findings else "none of the known patterns shows")
+        + "</li>"
+        for name, findings in ((name, diagnose(summary)) for name, summary in summaries.items())
+    )
+    return f'<section id="diagnosis"><h2>What the figures suggest</h2><ul>{items}</ul></section>'
+
+
 def render_eval_report(summaries: dict[str, Any]) -> str:
     """One section per metric: bars grouped by group value, one bar per setup, and the differences."""
     names = list(summaries)
     groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
-    parts = ["<h1>triad evaluation</h1>"]
+    parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries)]
     for metric in METRICS:
         # A mean over no samples (the metric does not apply to the group) is left out of the bars, "-" in the table.
         bars = [

@@ -60,7 +60,9 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert again.returncode == 0, again.stderr
     assert "k3: evaluating" not in again.stdout and "k8: evaluating 12 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
-    assert (folder / "eval-report.html").read_text().count("<section") == len(METRICS)  # one per metric
+    report = (folder / "eval-report.html").read_text()
+    assert report.count("<section") == len(METRICS) + 1  # one per metric, and what the figures suggest
+    assert 'id="diagnosis"' in report and "what the figures suggest:" in first.stdout
     assert 0.0 <= k3["correctness"] <= 1.0  # graded answer correctness beside the verdict
 
 

@@ -120,6 +120,7 @@ def test_exports_and_evaluation_break_down_by_type(single_hop_run: Path, pg_url:
     assert evaluated.returncode == 0, evaluated.stderr
     by_type = json.loads((single_hop_run / "single" / "eval-summary.json").read_text())["base"]["question_type"]
     assert {"factual", "procedural", "composition"} <= set(by_type)
+    assert "what the figures suggest:" in evaluated.stdout
 
 
 def test_a_procedural_question_has_no_yes_no_form(tmp_path: Path) -> None:
