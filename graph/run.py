@@ -3,6 +3,7 @@
     python -m graph.run --demo --count 6 --llm recorded:graph/demo/recorded_calls.jsonl --seed 7
     python -m graph.run --collection my_docs --count 60 --types comparison,composition --hops 3
     python -m graph.run --collection my_docs --count 50 --queries q.txt --unanswerable-share 0.2
+    python -m graph.run --collection my_docs --count 60 --types factual,procedural,composition --weights weights.txt
 
 Writes runs/<run_id>/dataset.jsonl (accepted records), rejected.jsonl (every other sample with its
 history) and run.json (configuration without secrets, funnel, tokens, cost), then prints the funnel.
@@ -26,7 +27,14 @@ from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm.from_settings import build_gateway
-from graph.runs.flags import add_log_options, add_model_options, add_query_options, add_run_options, run_request
+from graph.runs.flags import (
+    add_log_options,
+    add_model_options,
+    add_query_options,
+    add_run_options,
+    add_weight_options,
+    run_request,
+)
 from graph.runs.job import run_job
 from graph.runs.outages import DATABASE_ERRORS
 
@@ -35,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = command_parser("graph.run", __doc__)
     add_run_options(parser.add_argument_group("run"))
     add_query_options(parser.add_argument_group("queries and unanswerable questions"))
+    add_weight_options(parser.add_argument_group("document weights"))
     add_model_options(parser.add_argument_group("models"))
     add_collection_options(parser)
     add_column_options(parser)

@@ -152,6 +152,11 @@ def coverage_lines(coverage: Mapping[str, Any]) -> list[str]:
             f"coverage: {documents['covered']} of {documents['documents']} documents ({documents['share']:.0%}) "
             "supplied a supporting chunk"
         )
+    for weight_class in coverage.get("by_weight") or []:
+        lines.append(
+            f"coverage: weight {weight_class['weight']:g}: {weight_class['covered']} of {weight_class['documents']} "
+            f"documents ({weight_class['share']:.0%})"
+        )
     queries = coverage.get("queries")
     if queries and queries["share"] is not None:
         lines.append(

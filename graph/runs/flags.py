@@ -11,6 +11,7 @@ from graph.demo import DEMO_COLLECTION
 from graph.runs.options import BINARY_MODES, NEW_RUN_ONLY, RunOptions, RunRequest, refuse_new_run_options
 from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import parse_node_options
+from graph.runs.weights import read_weights, weight_key
 from nodes.context import DEFAULT_MODELS, Context
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, MULTI_HOP_TYPES, QUESTION_TYPES
 from state.usage import ROLES
@@ -98,6 +99,21 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         type=float,
         default=RunOptions.dedup_threshold,
         help="reject a question whose embedding cosine to an accepted one reaches this (0 = exact duplicates only)",
+    )
+
+
+def add_weight_options(weights: argparse._ArgumentGroup) -> None:
+    weights.add_argument(
+        "--weight-by",
+        metavar="metadata.KEY",
+        help="seeds weighted by this metadata key: its value is the weight, or, with --weights, names it",
+    )
+    weights.add_argument(
+        "--weights",
+        type=Path,
+        metavar="FILE",
+        help="a document's source (or a --weight-by value) and its weight per line: heavier documents seed "
+        "proportionally more questions",
     )
 
 
@@ -211,6 +227,8 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         role_from_queries=args.role_from_queries,
         keep_queries=args.keep_queries,
         question_language=asked_language(args, settings),
+        weight_by=weight_key(args.weight_by) if args.weight_by else None,
+        weights=read_weights(args.weights) if args.weights else None,
         **(query_file(args.queries) if args.queries else {}),
     )
     given = models_from_args(args)

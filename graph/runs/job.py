@@ -41,6 +41,7 @@ from graph.runs.runner import SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.versions import VERSION_KEYS, read_run_json
+from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from nodes.context import Context
 from state.usage import ROLES
@@ -138,6 +139,12 @@ async def run_coverage(
     briefs = [row["brief"] for row in finished if row.get("brief")]
     used = {source for brief in briefs for source in brief.get("sources") or [] if isinstance(source, str)}
     coverage: dict[str, Any] = {"documents": document_coverage(sources, used)}
+    options = run.options
+    if options.weighted:
+        _, weighted = await document_weights(
+            services.corpus, options.weight_by, options.weights, Context.min_chunk_chars
+        )
+        coverage["by_weight"] = coverage_by_weight(weighted, used)
     if book is not None:
         model = services.embeddings
 
@@ -247,7 +254,9 @@ async def sample_runner(
     questions = RunQuestions(ledger, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
     await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
     used = await ledger.used_seeds(run.run_id)
-    weights = book.weights if book is not None else None
+    weights = await seed_weights(
+        services.corpus, options, book.weights if book is not None else None, Context.min_chunk_chars
+    )
     seeds = services.seed_pool(
         run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights, preferred=preferred
     )

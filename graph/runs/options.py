@@ -112,6 +112,16 @@ class RunOptions:
     """Records and the report show query texts; else their hashes."""
     question_language: str | None = None
     """ISO 639-1 code of the language every question and answer is written in; None: each sample's chunks' own."""
+    weight_by: str | None = None
+    """The metadata key seeds are weighted by (`--weight-by metadata.KEY`); None: by document, with `weights`."""
+    weights: dict[str, float] | None = None
+    """A weight per document or per `weight_by` value (`--weights FILE`, kept here as read); None: the metadata
+    value is the weight, or no weighting."""
+
+    @property
+    def weighted(self) -> bool:
+        """Whether seeds are drawn by document weight (`graph.runs.weights`)."""
+        return self.weight_by is not None or self.weights is not None
 
     def __post_init__(self) -> None:
         """Options no run can use are refused here, for the command and the Python API alike."""
@@ -209,7 +219,7 @@ class InvalidOptions(UserError, ValueError):
 
 
 #: Options a continued run keeps from when it began: asking for them again is refused.
-NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share", "question_language")
+NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share", "question_language", "weight_by", "weights")
 
 
 def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
@@ -217,7 +227,7 @@ def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
     if resume and any(given.get(name) for name in NEW_RUN_ONLY):
         raise InvalidOptions(
             "a continued run keeps the options it began with: --role-from-queries, --keep-queries, "
-            "--unanswerable-share and --question-language apply to new runs"
+            "--unanswerable-share, --question-language, --weight-by and --weights apply to new runs"
         )
 
 

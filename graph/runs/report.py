@@ -171,6 +171,9 @@ def _coverage_section(coverage: Mapping[str, Any] | None) -> str:
             parts.append("<h3>Largest documents without a question</h3>" + table(["source", "chunks"], rows))
         if documents["chunks_without_source"]:
             parts.append(f'<p class="note">{documents["chunks_without_source"]} chunks have no source.</p>')
+    if coverage.get("by_weight"):
+        rows = [[f"{c['weight']:g}", c["documents"], c["covered"], f"{c['share']:.0%}"] for c in coverage["by_weight"]]
+        parts.append("<h3>By document weight</h3>" + table(["weight", "documents", "with a question", "share"], rows))
     queries = coverage.get("queries")
     if queries:
         parts.append(

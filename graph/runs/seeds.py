@@ -39,7 +39,7 @@ class RunSeeds:
         used: Iterable[str] = (),
         seed: int | None = None,
         batch: int = 1,
-        weights: dict[str, int] | None = None,
+        weights: dict[str, float] | None = None,
         preferred: Iterable[str] = (),
     ) -> None:
         self._corpus = corpus
@@ -50,8 +50,9 @@ class RunSeeds:
         self._lock = asyncio.Lock()
         self._batch = max(1, batch)
         self._ready: collections.deque[str] = collections.deque()
-        self._weights = dict(sorted(weights.items())) if weights is not None else None
-        """Seeds from queries: the only chunks drawn, each as likely as the number of queries that retrieved it."""
+        self._weights = {k: w for k, w in sorted(weights.items()) if w > 0} if weights is not None else None
+        """The only chunks drawn, each as likely as its weight: the number of queries that retrieved it, its
+        document's weight (`graph.runs.weights`), or both multiplied."""
         self._procedure_ids: list[str] | None = None
         self._preferred = sorted(set(preferred))
         """Chunks drawn first, uniformly, while any is unused (graph.refresh: those of documents added since the

@@ -156,13 +156,13 @@ class RunServices:
         used: Iterable[str] = (),
         seed: int | None = None,
         batch: int = 1,
-        weights: dict[str, int] | None = None,
+        weights: dict[str, float] | None = None,
         preferred: Iterable[str] = (),
     ) -> RunSeeds:
         """The seed pool of run `run_id`, recorded in the state database; in memory only without a run id.
 
-        `weights` limits the seeds to the chunks real queries retrieved, weighted by how many did; `preferred`
-        chunks are drawn first.
+        `weights` limits the seeds to the chunks it weighs, drawn in proportion to their weights (queries that
+        retrieved them, document weights); `preferred` chunks are drawn first.
         """
         ledger = self.state.ledger if self.state is not None and run_id else None
         return RunSeeds(

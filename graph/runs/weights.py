@@ -91,6 +91,25 @@ def combined(documents: Mapping[str, float] | None, queries: Mapping[str, int] |
     return {chunk_id: count * documents.get(chunk_id, DEFAULT_WEIGHT) for chunk_id, count in queries.items()}
 
 
+async def document_weights(corpus: Any, key: str | None, table: Mapping[str, float] | None, min_chars: int) -> (
+    tuple[dict[str, float], list[tuple[str | None, float]]]
+):  # fmt: skip
+    """Every usable chunk's weight, and (source, weight) per chunk for the coverage by weight."""
+    rows = await corpus.metadata_values(key or SOURCE_KEY, min_chars)
+    weights = chunk_weights(((chunk_id, value) for chunk_id, _, value in rows), table)
+    return weights, [(source, weights[chunk_id]) for chunk_id, source, _ in rows]
+
+
+async def seed_weights(
+    corpus: Any, options: Any, query_weights: Mapping[str, int] | None, min_chars: int
+) -> dict[str, float] | None:
+    """A run's seed weights (`RunOptions`): its documents' and its queries', combined; None: uniform."""
+    documents = None
+    if options.weighted:
+        documents, _ = await document_weights(corpus, options.weight_by, options.weights, min_chars)
+    return combined(documents, query_weights)
+
+
 def coverage_by_weight(chunks: Iterable[tuple[str | None, float]], used: set[str]) -> list[dict[str, Any]]:
     """Per weight, heaviest first: the documents whose chunks carry it and how many supplied a supporting chunk
     (`chunks`: (source, weight) of every chunk)."""

@@ -334,6 +334,17 @@ class CollectionReader:
             self._procedural_ids[min_chars] = [row[0] for row in rows]
         return self._procedural_ids[min_chars]
 
+    async def metadata_values(self, key: str, min_chars: int) -> list[tuple[str, str | None, str | None]]:
+        """(id, source, value of metadata `key`) of every usable chunk at least `min_chars` long."""
+        layout = self.layout
+        query = sql.SQL(
+            "SELECT {id}::text, {meta}->>'source', {meta}->>%s FROM {table} WHERE {scope} AND {usable} ORDER BY 1"
+        ).format(
+            id=layout.id_column, meta=layout.metadata, table=layout.table, scope=layout.scope, usable=self._usable()
+        )
+        rows = await self._fetch(query, (key, *layout.scope_params, max(1, min_chars)))
+        return [(chunk_id, source, value) for chunk_id, source, value in rows]
+
     async def ids_of_sources(self, sources: Sequence[str], min_chars: int) -> list[str]:
         """The usable chunks of these documents (by their metadata's `source`), each at least `min_chars` long."""
         if not sources:

@@ -129,3 +129,26 @@ def test_a_procedural_question_has_no_yes_no_form(tmp_path: Path) -> None:
         "--runs-dir", str(tmp_path), "--llm", SCRIPTED,
     )  # fmt: skip
     assert_one_line_error(result, "procedural questions have no yes/no form")
+
+
+def test_weights_keep_a_document_from_seeding_and_coverage_counts_per_weight(
+    single_hop_run: Path, pg_url: str, tmp_path: Path
+) -> None:
+    weights = tmp_path / "weights.txt"
+    weights.write_text("# the runbook is out of scope this quarter\nrunbook 0\nwal-intro 5\n")
+    run = run_cli(
+        "graph.run", "--collection", "single_hop", "--embedding", VECTORS, "--count", "3", "--types", "factual",
+        "--binary", "no", "--llm", SCRIPTED, "--seed", "4", "--dedup-threshold", "0", "--weights", str(weights),
+        "--database-url", pg_url, "--runs-dir", str(tmp_path / "runs"), "--run-id", "weighted",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    found = [json.loads(line) for line in (tmp_path / "runs" / "weighted" / "dataset.jsonl").read_text().splitlines()]
+    assert len(found) == 3 and all(r["supporting"][0]["metadata"]["source"] != "runbook" for r in found)
+    document = json.loads((tmp_path / "runs" / "weighted" / "run.json").read_text())
+    assert document["options"]["weights"] == {"runbook": 0.0, "wal-intro": 5.0}
+    by_weight = {c["weight"]: c for c in document["coverage"]["by_weight"]}
+    assert set(by_weight) == {5.0, 1.0, 0.0} and by_weight[0.0]["covered"] == 0
+    assert "coverage: weight 5:" in run.stderr
+    assert "By document weight" in (tmp_path / "runs" / "weighted" / "report.html").read_text()
+    bad = run_cli("graph.run", "--collection", "single_hop", "--weight-by", "priority", "--runs-dir", str(tmp_path))
+    assert_one_line_error(bad, "--weight-by takes metadata.KEY")
