@@ -13,11 +13,21 @@ from graph.reviewing.pages import sample_page
 from graph.reviewing.samples import load_samples
 from graph.runs.funnel import cell_name
 from graph.testing.commands import assert_one_line_error, run_cli
+from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.testing.scripted import ScriptedChatModel
 from state.procedure import looks_procedural
 from tests.cli.test_check import VECTORS, ingest, write_documents
 from tests.cli.test_refresh import demo_documents
 
 SCRIPTED = "import:graph.testing.plausible:plausible_model"
+EAGER = "import:tests.cli.test_single_hop:always_answers"
+
+
+def always_answers() -> ScriptedChatModel:
+    """An answering model that never abstains: it answers every question, whatever its contexts hold."""
+    return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "RagAnswer": [{"answer": "42"}]})
+
+
 PAGES = tuple(f"postgresql-15/{name}.html" for name in (
     "routine-vacuuming", "runtime-config-autovacuum", "sql-vacuum", "wal-configuration", "wal-intro",
 ))  # fmt: skip
@@ -115,12 +125,15 @@ def test_exports_and_evaluation_break_down_by_type(single_hop_run: Path, pg_url:
     assert "procedural" in text and "factual" in text
     evaluated = run_cli(
         "graph.evaluate", "single", "--runs-dir", str(single_hop_run), "--database-url", pg_url,
-        "--setup", f"base=k=3,model={SCRIPTED}", "--validator-model", SCRIPTED, "--extractor-model", SCRIPTED,
+        "--setup", f"base=k=3,model={SCRIPTED}", "--setup", f"eager=k=3,model={EAGER}",
+        "--validator-model", SCRIPTED, "--extractor-model", SCRIPTED,
     )  # fmt: skip
     assert evaluated.returncode == 0, evaluated.stderr
     by_type = json.loads((single_hop_run / "single" / "eval-summary.json").read_text())["base"]["question_type"]
     assert {"factual", "procedural", "composition"} <= set(by_type)
     assert "what the figures suggest:" in evaluated.stdout
+    # A setup that answers whatever its contexts hold shows the pattern of no abstention.
+    assert "eager: it answered 100% of the simulated unanswerable variants" in evaluated.stdout
 
 
 def test_a_procedural_question_has_no_yes_no_form(tmp_path: Path) -> None:
