@@ -4,6 +4,9 @@
     python -m graph.evaluate runs/RUN_ID/dataset.jsonl \
         --setup base=collection=docs,embedding=minilm,k=5,model=google_genai:gemini-2.5-flash-lite
     python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag
+    python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag \
+        --fail-under recall=0.8,composition.correct=0.6 --baseline main/eval-summary.json --max-drop 0.03 \
+        --junit eval-junit.xml                                    # a CI gate: exit 1 when a metric falls short
 
 A setup is `NAME=key=value,...` with `collection`, `embedding`, `k` (default 5) and `model` (the
 answering model, default gemini-2.5-flash-lite), or `url` of an external RAG service that answers
@@ -16,6 +19,10 @@ judge for the rest). On a generated unanswerable question (`answerable: false`) 
 and answers for itself, and `abstained_generated` says whether it declined. Rows go to eval.jsonl
 beside the dataset, cached per (setup, sample): adding a setup pays only for the new one. Means by
 answerable, question type, binary, temporal and difficulty go to eval-summary.json and eval-report.html.
+
+`--fail-under` and `--baseline` make it a regression gate: every setup is held to each threshold and,
+against the baseline's same-named setup, may lose at most `--max-drop` on any metric; a shortfall is
+one line each and exit code 1 (bad input stays 2). `--junit` writes the checks as a JUnit report.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from graph.check import store_changed
 from graph.config.cli import (
@@ -33,13 +41,22 @@ from graph.config.cli import (
     run_async,
     settings_from_args,
 )
-from graph.config.errors import exit_on_user_error
+from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.evaluation.diagnosis import diagnosis_lines
+from graph.evaluation.gate import (
+    Threshold,
+    baseline_checks,
+    junit_xml,
+    parse_thresholds,
+    read_baseline,
+    threshold_checks,
+)
 from graph.evaluation.report import format_summaries
 from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.runs.dataset import read_dataset
+from graph.runs.files import write_atomically
 from graph.runs.languages import evaluation_note
 
 
@@ -55,6 +72,19 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
     parser.add_argument("--llm-base-url", help="base URL of an OpenAI-compatible server")
     parser.add_argument("--runs-dir", type=Path)
+    gate = parser.add_argument_group("regression gate (CI)")
+    gate.add_argument(
+        "--fail-under",
+        metavar="METRIC=VALUE,...",
+        help="exit 1 when a setup's metric is below its value; SLICE.METRIC for one slice, e.g. composition.recall",
+    )
+    gate.add_argument(
+        "--baseline", type=Path, metavar="EVAL_SUMMARY", help="an earlier eval-summary.json to compare with"
+    )
+    gate.add_argument(
+        "--max-drop", type=float, default=0.0, help="how far a metric may fall below the baseline (default 0)"
+    )
+    gate.add_argument("--junit", type=Path, metavar="FILE", help="write the gate's checks as a JUnit XML report")
     add_collection_options(parser)
     add_column_options(parser)
     add_database_options(parser)
@@ -68,6 +98,10 @@ def main(argv: list[str] | None = None) -> None:
     settings = settings_from_args(args)
     given = Path(args.dataset)
     dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.dataset / "dataset.jsonl"
+    thresholds = parse_thresholds(args.fail_under) if args.fail_under else []
+    baseline = read_baseline(args.baseline) if args.baseline else None
+    if not 0 <= args.max_drop <= 1:
+        raise UserError(f"--max-drop takes a value from 0 to 1, not {args.max_drop}")
     records = read_dataset(dataset)
     settings = as_the_run_read_it(settings, run_settings(dataset.parent / "run.json"), args)
     if settings.collection and run_async(store_changed(settings, dataset.parent)):
@@ -89,6 +123,33 @@ def main(argv: list[str] | None = None) -> None:
     for line in diagnosis_lines(summaries):
         print(f"  {line}")
     print(f"wrote {dataset.parent / 'eval.jsonl'}, eval-summary.json and eval-report.html in {dataset.parent}")
+    if thresholds or baseline is not None:
+        gate(summaries, thresholds, baseline, args)
+
+
+def gate(
+    summaries: dict[str, Any], thresholds: list[Threshold], baseline: dict[str, Any] | None, args: argparse.Namespace
+) -> None:
+    """Hold the summaries to the thresholds and the baseline: a line per shortfall, exit 1 when there is one."""
+    checks = threshold_checks(summaries, thresholds)
+    if baseline is not None:
+        checks += baseline_checks(summaries, baseline, args.max_drop)
+        for name in summaries:
+            if name not in baseline:
+                print(f"note: the baseline has no setup {name!r}; it is held to the thresholds only", file=sys.stderr)
+    if args.junit is not None:
+        with writing(args.junit, "fix --junit"):
+            write_atomically(args.junit, junit_xml(checks))
+        print(f"wrote {args.junit}")
+    failed = [check for check in checks if not check.passed]
+    for check in checks:
+        if check.skipped:
+            print(f"note: {check.line()}", file=sys.stderr)
+    for check in failed:
+        print(check.line(), file=sys.stderr)
+    print(f"gate: {len(checks) - len(failed)} of {len(checks)} checks pass")
+    if failed:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

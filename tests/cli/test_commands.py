@@ -108,3 +108,16 @@ def test_embedded_server_starts_once_is_shared_and_stops(tmp_path: Path) -> None
         stopped = run_cli("graph.db", "stop", env=env)
     assert stopped.stdout.strip() == "stopped"
     assert "state: stopped" in run_cli("graph.db", "status", env=env).stdout
+
+
+def test_the_triad_command_lists_the_commands_and_runs_each_with_its_own_help() -> None:
+    """`triad` is installed with the package (`pip install -e .`) beside the interpreter."""
+    triad = Path(sys.executable).parent / "triad"
+    listing = subprocess.run([str(triad), "--help"], capture_output=True, text=True, timeout=60)
+    assert listing.returncode == 0, listing.stderr
+    for name in ("run", "review", "evaluate", "export", "check", "refresh", "ingest", "replay", "db"):
+        assert f"\n  {name} " in listing.stdout
+    same = subprocess.run([str(triad), "check", "--help"], capture_output=True, text=True, timeout=60)
+    assert same.returncode == 0 and same.stdout == run_process("graph.check", "--help").stdout
+    unknown = run_cli("graph.cli", "nosuch")
+    assert unknown.returncode == 2 and "no command 'nosuch'; triad --help lists them" in unknown.stderr

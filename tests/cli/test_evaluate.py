@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -64,6 +65,39 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert report.count("<section") == len(METRICS) + 1  # one per metric, and what the figures suggest
     assert 'id="diagnosis"' in report and "what the figures suggest:" in first.stdout
     assert 0.0 <= k3["correctness"] <= 1.0  # graded answer correctness beside the verdict
+
+
+def test_the_ci_gate_fails_a_setup_below_its_threshold_and_passes_it_above(  # noqa: ANN001
+    dataset_run, tmp_path: Path
+) -> None:
+    folder, env = dataset_run
+    setup = ("--setup", f"k3=k=3,model={SCRIPTED}", *JUDGES)
+    plain = run_cli("graph.evaluate", "evalme", *setup, env=env)
+    assert plain.returncode == 0, plain.stderr
+    recall = summary(folder)["k3"]["all"]["recall"]
+    junit = tmp_path / "gate.xml"
+    above = f"recall={recall + 0.05:.3f},answerable.recall=0.01"
+    failing = run_cli("graph.evaluate", "evalme", *setup, "--fail-under", above, "--junit", str(junit), env=env)
+    assert failing.returncode == 1, failing.stderr
+    assert f"k3: recall {recall:.3f}, wanted >= {recall + 0.05:.3f}: FAILS" in failing.stderr
+    suite = ElementTree.parse(junit).getroot()
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
+    below = f"recall={recall - 0.05:.3f}"
+    passing = run_cli("graph.evaluate", "evalme", *setup, "--fail-under", below, "--junit", str(junit), env=env)
+    assert passing.returncode == 0, passing.stderr
+    assert "gate: 1 of 1 checks pass" in passing.stdout
+    assert ElementTree.parse(junit).getroot().get("failures") == "0"
+    # Against a baseline where recall was higher: a drop beyond --max-drop fails, within it passes.
+    baseline = tmp_path / "baseline.json"
+    better = summary(folder)
+    better["k3"]["all"]["recall"] = recall + 0.1
+    baseline.write_text(json.dumps(better))
+    dropped = run_cli("graph.evaluate", "evalme", *setup, "--baseline", str(baseline), "--max-drop", "0.05", env=env)
+    assert dropped.returncode == 1 and "k3: recall" in dropped.stderr and "below" in dropped.stderr
+    kept = run_cli("graph.evaluate", "evalme", *setup, "--baseline", str(baseline), "--max-drop", "0.2", env=env)
+    assert kept.returncode == 0, kept.stderr
+    bad = run_cli("graph.evaluate", "evalme", *setup, "--fail-under", "recal=0.5", env=env)
+    assert bad.returncode == 2 and "--fail-under takes METRIC=VALUE" in bad.stderr
 
 
 def test_judging_unlabelled_chunks_can_only_add_relevant_ones(dataset_run) -> None:  # noqa: ANN001
