@@ -27,6 +27,7 @@ from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm.from_settings import build_gateway
+from graph.runs.estimate import estimate_run
 from graph.runs.flags import (
     add_log_options,
     add_model_options,
@@ -65,6 +66,14 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging(json_lines=args.log_json, level=args.log_level or ("info" if args.log_json else "warning"))
     settings = run_settings(args)
     request = run_request(args, settings)
+    if args.estimate:
+        if not settings.collection:
+            raise UserError("name the collection to estimate a run on with --collection NAME, or pass --demo")
+        for line in run_async(estimate_run(request, settings, args.like)):
+            print(line)
+        return
+    if args.like:
+        raise UserError("--like names the run an --estimate scales; add --estimate")
     gateway = None
     if not args.resume:
         if not settings.collection:

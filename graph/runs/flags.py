@@ -91,6 +91,12 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
     run.add_argument("--runs-dir", type=Path, help="where run folders go (default ./runs; TRIAD_RUNS_DIR)")
     run.add_argument("--concurrency", type=int, default=1, help="samples in flight at once (default %(default)s)")
     run.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the run's expected calls, tokens, USD and time per role, and exit without a model call",
+    )
+    run.add_argument("--like", metavar="RUN_ID", help="with --estimate: a finished run whose counts to scale")
+    run.add_argument(
         "--resume", metavar="RUN_ID", help="continue an interrupted run (its options come from the state database)"
     )
     run.add_argument("--worker", action="store_true", help="with --resume: join a run other processes work on too")

@@ -9,7 +9,10 @@ from xml.etree import ElementTree
 
 import pytest
 
+from graph.config.settings import resolve_settings
 from graph.evaluation.scoring import METRICS
+from graph.runs.estimate import estimate
+from graph.runs.options import RunOptions
 from graph.testing.commands import create_store_table, run_cli
 from graph.testing.stubs.rag import serve_rag
 
@@ -221,3 +224,41 @@ def test_a_setup_whose_answering_model_lacks_its_key_fails_before_any_setup_runs
     )
     assert "evaluating" not in result.stdout
     assert not (dataset.parent / "eval.jsonl").exists()
+
+
+def test_an_estimate_calls_no_model_and_a_finished_runs_profile_brackets_the_next_run(  # noqa: ANN001
+    dataset_run, pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    """`graph.run --estimate`, from the paper's funnel and, with `--like`, from this module's 12-sample run."""
+    folder, env = dataset_run
+    runs = folder.parent
+    store = ("--collection", scale_collection, "--database-url", pg_url, "--runs-dir", str(runs))
+    # No key for the paper's default models: an estimate asks none of them.
+    printed = run_cli("graph.run", *store, "--count", "30", "--estimate", env={"GOOGLE_API_KEY": ""})
+    assert printed.returncode == 0, printed.stderr
+    assert "estimate from the paper's funnel" in printed.stdout and "no model was called" in printed.stdout
+    for role in ("generator", "validator", "extractor", "total"):
+        assert f"\n{role} " in printed.stdout
+    assert "time: about" in printed.stdout
+    with_like = run_cli("graph.run", *store, "--count", "6", "--estimate", "--like", "evalme")
+    assert with_like.returncode == 0 and "estimate from a finished run (12 accepted)" in with_like.stdout
+
+    like = json.loads((folder / "run.json").read_text())["funnel"]
+    settings = resolve_settings({"collection": scale_collection, "llm": SCRIPTED}, env={})
+    figures = estimate(RunOptions(count=6, seed=5, dedup_threshold=0), settings, 250.0, like=like)
+    run = run_cli(
+        "graph.run", *store, "--count", "6", "--seed", "5", "--llm", SCRIPTED, "--concurrency", "4",
+        "--dedup-threshold", "0", "--run-id", "six",
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    actual = json.loads((runs / "six" / "run.json").read_text())["funnel"]["llm"]["per_role"]
+    low, high = figures["range"]
+    for figure in ("calls", "input_tokens", "output_tokens"):
+        counted = sum(role[figure] for role in actual.values())
+        likely = figures["total"][figure]
+        assert likely * low <= counted <= likely * high, (figure, likely, counted, figures["range"])
+
+    missing = run_cli("graph.run", *store, "--estimate", "--like", "nosuch")
+    assert missing.returncode == 2 and "no finished run 'nosuch'" in missing.stderr
+    alone = run_cli("graph.run", *store, "--like", "evalme")
+    assert alone.returncode == 2 and "add --estimate" in alone.stderr

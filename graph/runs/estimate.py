@@ -1,0 +1,265 @@
+"""The cost of a run before the spend: calls, tokens, USD and time per role, with no model call.
+
+A profile says, per node, how many calls a started sample makes and how many tokens each takes in and
+gives out, and how many samples are started per accepted one. Scaled by the run's quota plan it gives
+the likely figures; a range around them says how sure they are.
+
+    the paper's profile   the TRIAD paper's funnel (of 703 drafts 135 failed the quality judge and 97
+                          the sufficiency check), the run's revisions, hops and k, the prompts' own sizes
+                          and the collection's real chunk lengths; output sizes are typical replies.
+                          Range: 0.6 to 1.6 times the likely value.
+    --like RUN_ID         a finished run's own counts per node and its acceptance rate. Range: 1 +- 2 /
+                          sqrt(the accepted samples it saw), at least +-20%.
+
+Time: the calls at `--concurrency`, each taking the profile's seconds per call (3 s for a hosted model
+by default), slowed to the requests and tokens per minute the quotas allow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from graph.config.errors import UserError
+from graph.demo import DEMO_COLLECTION
+from graph.llm.models import DEFAULT_PRICES, price_per_million
+from graph.runs.options import RunOptions
+from graph.runs.services import ensure_demo, open_corpus
+from graph.store.database import database_url
+from nodes.context import Context
+from prompts import bridge as bridge_prompt
+from prompts import generate, judge_quality, judge_sufficiency, relevance, revise, temporal, unanswerable
+from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
+from state.usage import ROLES, Role
+
+#: The paper's funnel (SPEC section 8), per draft.
+QUALITY_REJECTED, SUFFICIENCY_REJECTED = 135 / 703, 97 / 703
+#: Bridge proposals per started multi-hop sample (restarts after a failed bridge search).
+PROPOSALS_PER_SAMPLE = 1.3
+#: Distractor candidates left per supporting chunk's neighbours once duplicates are gone.
+DISTINCT_CANDIDATES = 0.8
+#: A generated unanswerable draft the judge accepts.
+UNANSWERABLE_ACCEPTED = 0.8
+#: Seconds a hosted model takes per call, when no finished run says.
+SECONDS_PER_CALL = 3.0
+#: Typical reply sizes in tokens, per node.
+OUTPUT_TOKENS = {
+    "propose_bridge": 250, "generate_question": 180, "revise_question": 180, "judge_quality": 220,
+    "judge_sufficiency": 120, "classify_temporal": 40, "extract_contexts": 50, "generate_unanswerable": 120,
+    "judge_unanswerable": 150,
+}  # fmt: skip
+NODE_ROLES: dict[str, Role] = {
+    "propose_bridge": "generator", "generate_question": "generator", "revise_question": "generator",
+    "generate_unanswerable": "generator", "judge_quality": "validator", "judge_sufficiency": "validator",
+    "classify_temporal": "validator", "judge_unanswerable": "validator", "extract_contexts": "extractor",
+}  # fmt: skip
+#: The instructions each node sends besides its chunks: the prompt's own size.
+PROMPTS = {
+    "propose_bridge": bridge_prompt.SYSTEM + bridge_prompt.USER,
+    "generate_question": generate.SYSTEM + generate.USER,
+    "revise_question": revise.SYSTEM + revise.USER,
+    "judge_quality": judge_quality.SYSTEM + judge_quality.USER,
+    "judge_sufficiency": judge_sufficiency.SYSTEM + judge_sufficiency.USER,
+    "classify_temporal": temporal.SYSTEM + temporal.USER,
+    "extract_contexts": relevance.CARE_SYSTEM + relevance.CARE_USER,
+    "generate_unanswerable": unanswerable.GENERATE_SYSTEM + unanswerable.GENERATE_USER,
+    "judge_unanswerable": unanswerable.JUDGE_SYSTEM + unanswerable.JUDGE_USER,
+}
+CHARS_PER_TOKEN = 4
+
+
+@dataclass
+class NodeProfile:
+    calls: float = 0.0
+    """Per started sample."""
+    input_tokens: float = 0.0
+    """Per call."""
+    output_tokens: float = 0.0
+    thinking_tokens: float = 0.0
+    seconds: float = SECONDS_PER_CALL
+
+
+@dataclass
+class Profile:
+    nodes: dict[str, NodeProfile]
+    started_per_accepted: float
+    spread: tuple[float, float]
+    """The range around the likely value, as factors."""
+    source: str
+
+
+def paper_profile(kind: str, options: RunOptions, chunk_tokens: float, context: Context) -> Profile:
+    """One cell kind's profile from the paper's funnel, the run's options and the collection's chunk size."""
+    overhead = {node: len(text) / CHARS_PER_TOKEN for node, text in PROMPTS.items()}
+
+    def node(name: str, calls: float, chunks: float) -> tuple[str, NodeProfile]:
+        tokens = overhead[name] + chunks * chunk_tokens
+        return name, NodeProfile(calls, tokens, OUTPUT_TOKENS[name])
+
+    revisions = options.max_revisions
+    if kind == UNANSWERABLE:
+        fail = 1 - UNANSWERABLE_ACCEPTED
+        drafts = (1 - fail ** (revisions + 1)) / (1 - fail)
+        nodes = dict(
+            [
+                node("generate_unanswerable", drafts, 1 + context.neighbours_n),
+                node("judge_unanswerable", drafts, options.retrieval_k),
+            ]
+        )
+        return Profile(nodes, 1 / (1 - fail ** (revisions + 1)), (0.6, 1.6), "the paper's funnel")
+    single = kind in SINGLE_HOP_TYPES
+    hops = 1 if single else options.hops
+    quality_rejected = QUALITY_REJECTED
+    fail = quality_rejected + (0 if single else SUFFICIENCY_REJECTED)
+    drafts = (1 - fail ** (revisions + 1)) / (1 - fail)
+    accepted = 1 - fail ** (revisions + 1)
+    tested_sets = 0 if single else hops if hops == 2 else 2 * hops
+    candidates = context.distractors_k * hops * DISTINCT_CANDIDATES
+    nodes = dict(
+        [
+            node("generate_question", 1, hops),
+            node("revise_question", drafts - 1, hops),
+            node("judge_quality", drafts, hops),
+            node("classify_temporal", accepted, hops),
+            node("extract_contexts", accepted * candidates, hops + 1),
+        ]
+    )
+    if not single:
+        nodes.update(
+            [
+                node("propose_bridge", PROPOSALS_PER_SAMPLE, 1 + context.neighbours_n),
+                node("judge_sufficiency", drafts * (1 - quality_rejected) * tested_sets, max(1, hops - 1)),
+            ]
+        )
+    return Profile(nodes, 1 / accepted, (0.6, 1.6), "the paper's funnel")
+
+
+def run_profile(funnel: Mapping[str, Any]) -> Profile:
+    """A finished run's own profile (its run.json funnel): every kind of sample alike."""
+    started, accepted = funnel["samples_started"], funnel["accepted"]
+    if not accepted:
+        raise ValueError("the run accepted no sample")
+    nodes = {}
+    for name, totals in funnel["llm"]["per_node"].items():
+        calls = totals["calls"]
+        if calls:
+            nodes[name] = NodeProfile(
+                calls / started,
+                totals["input_tokens"] / calls,
+                totals["output_tokens"] / calls,
+                totals.get("thinking_tokens", 0) / calls,
+                totals.get("seconds", calls * SECONDS_PER_CALL) / calls,
+            )
+    half = max(0.2, 2 / math.sqrt(accepted))
+    return Profile(nodes, started / accepted, (max(0.05, 1 - half), 1 + half), f"a finished run ({accepted} accepted)")
+
+
+def estimate(
+    options: RunOptions,
+    settings: Any,
+    chunk_tokens: float,
+    *,
+    concurrency: int = 1,
+    like: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The run's expected calls, tokens, USD and time, per role and in all, each likely with a low and a high."""
+    context = Context(**options.context_overrides())
+    shared = run_profile(like) if like is not None else None
+    empty = {"calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "thinking_tokens": 0.0, "usd": 0.0}
+    roles = {role: dict(empty) for role in ROLES}
+    seconds = 0.0
+    spread = (1.0, 1.0)
+    for cell in options.cells():
+        profile = shared or paper_profile(cell.question_type, options, chunk_tokens, context)
+        spread = profile.spread
+        started = cell.quota * profile.started_per_accepted
+        for name, node in profile.nodes.items():
+            role = NODE_ROLES.get(name, "generator")
+            calls = started * node.calls
+            figures = roles[role]
+            figures["calls"] += calls
+            figures["input_tokens"] += calls * node.input_tokens
+            figures["output_tokens"] += calls * node.output_tokens
+            figures["thinking_tokens"] += calls * node.thinking_tokens
+            price = price_per_million(settings.model_for(role), {**DEFAULT_PRICES, **settings.prices})
+            figures["usd"] += calls * price.cost(int(node.input_tokens), int(node.output_tokens + node.thinking_tokens))
+            seconds += calls * node.seconds
+    total = {key: sum(figures[key] for figures in roles.values()) for key in roles["generator"]}
+    minutes = wall_minutes(total, seconds, concurrency, settings)
+    low, high = spread
+    return {
+        "profile": (shared.source if shared else "the paper's funnel"),
+        "range": [low, high],
+        "roles": roles,
+        "total": total,
+        "minutes": minutes,
+    }
+
+
+def wall_minutes(total: Mapping[str, float], seconds: float, concurrency: int, settings: Any) -> float:
+    """Minutes the calls take at `concurrency`, or longer where the per-minute quotas hold them back."""
+    minutes = seconds / max(1, concurrency) / 60
+    if settings.requests_per_minute:
+        minutes = max(minutes, total["calls"] / settings.requests_per_minute)
+    if settings.tokens_per_minute:
+        minutes = max(minutes, total["input_tokens"] / settings.tokens_per_minute)
+    return minutes
+
+
+async def mean_chunk_tokens(corpus: Any, seed: int = 0, size: int = 200) -> float:
+    """The mean length in tokens of up to `size` of the collection's usable chunks, drawn at random."""
+    ids = await corpus.sample_ids(size, min_chars=Context.min_chunk_chars, rng=random.Random(seed))
+    chunks = await corpus.get(ids)
+    if not chunks:
+        return 0.0
+    return sum(len(chunk.text) for chunk in chunks) / len(chunks) / CHARS_PER_TOKEN
+
+
+def estimate_lines(figures: Mapping[str, Any]) -> list[str]:
+    """The estimate as the terminal shows it: per role and in all, likely [low, high]."""
+    low, high = figures["range"]
+
+    def shown(value: float, digits: int = 0) -> str:
+        return f"{value:,.{digits}f} [{value * low:,.{digits}f}, {value * high:,.{digits}f}]"
+
+    lines = [f"estimate from {figures['profile']} (likely [low, high]); no model was called", ""]
+    lines.append(f"{'role':<11}{'calls':>28}{'input tokens':>34}{'output tokens':>34}{'USD':>26}")
+    for role, values in [*figures["roles"].items(), ("total", figures["total"])]:
+        thinking = values["thinking_tokens"]
+        output = shown(values["output_tokens"] + thinking)
+        lines.append(
+            f"{role:<11}{shown(values['calls']):>28}{shown(values['input_tokens']):>34}{output:>34}"
+            f"{shown(values['usd'], 4):>26}"
+        )
+    minutes = figures["minutes"]
+    lines.append("")
+    lines.append(f"time: about {minutes:,.0f} minutes [{minutes * low:,.0f}, {minutes * high:,.0f}]")
+    return lines
+
+
+async def estimate_run(request: Any, settings: Any, like: str | None) -> list[str]:
+    """`graph.run --estimate`: the request's plan on its collection, from the paper's profile or a finished run's."""
+    funnel = None
+    if like is not None:
+        path = settings.runs_dir / like / "run.json"
+        try:
+            funnel = json.loads(path.read_text(encoding="utf-8"))["funnel"]
+        except (OSError, ValueError, KeyError):
+            raise UserError(f"no finished run {like!r} in {settings.runs_dir} to estimate from; check --like") from None
+        if not funnel.get("accepted"):
+            raise UserError(f"run {like!r} accepted no sample: it has nothing to scale; pick another --like")
+    url = await asyncio.to_thread(database_url, settings)
+    if settings.collection == DEMO_COLLECTION:
+        await asyncio.to_thread(ensure_demo, url)
+    corpus = await open_corpus(settings, url)
+    try:
+        chunk_tokens = await mean_chunk_tokens(corpus, seed=request.options.seed or 0)
+    finally:
+        await corpus.close()
+    figures = estimate(request.options, settings, chunk_tokens, concurrency=request.concurrency, like=funnel)
+    return estimate_lines(figures)
