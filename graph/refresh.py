@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import sys
 from dataclasses import replace
@@ -42,11 +43,15 @@ from graph.config.cli import (
 from graph.config.errors import UserError, exit_on_user_error, first_line
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
-from graph.evaluation.session import as_the_run_read_it, run_settings
+from graph.evaluation.session import STORE_SETTINGS, as_the_run_read_it, run_settings
 from graph.llm.from_settings import build_gateway
+from graph.reviewing.samples import load_samples
+from graph.reviewing.session import refresh_report, run_labels
+from graph.reviewing.summary import summarise
 from graph.runs.dataset import read_dataset
 from graph.runs.drift import add_drift_section, check_records, drift_lines
 from graph.runs.files import RunFolder, dataset_lines, write_atomically
+from graph.runs.funnel import funnel
 from graph.runs.job import Run, rewrite_run_files, sample_runner, tell
 from graph.runs.lanes import run_in_lanes
 from graph.runs.manifest import build_manifest, collection_fingerprint
@@ -59,6 +64,7 @@ from graph.runs.refresh import (
     KEEP,
     RE_POINT,
     RELABEL,
+    Outcome,
     RecordPlan,
     ThreadStart,
     plan_record,
@@ -71,7 +77,14 @@ from graph.runs.refresh import (
 from graph.runs.report import write_report
 from graph.runs.runner import build_runner
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
-from graph.runs.versions import changes, dataset_version, keep_version, read_run_json, write_version
+from graph.runs.versions import (
+    changes,
+    dataset_version,
+    keep_version,
+    read_run_json,
+    version_folder,
+    write_version,
+)
 from graph.runs.worker import SlotWorker, WorkerPlan
 from nodes.context import Context
 
@@ -108,7 +121,8 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
         options = RunOptions.from_stored(stored)
         if args.max_revisions is not None:
             options = replace(options, max_revisions=args.max_revisions)
-        settings = stored_settings(settings, stored, models_from_args(args))
+        given = {name: getattr(args, name) for name in STORE_SETTINGS if getattr(args, name, None) is not None}
+        settings = stored_settings(settings, stored, models_from_args(args)).model_copy(update=given)
         run = Run(run_id, options, settings, continuing=True)
         gateway = build_gateway(settings, seed=options.seed)
         async with open_services(settings, gateway=gateway, state=state, warm=True) as services:
@@ -118,15 +132,17 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
             done, stopped = await judge_again(run, services, plans, version, args.concurrency)
             if stopped:
                 raise CostLimit(version)
-            await apply(state, run_id, plans, done, version)
+            if failed := [outcome for outcome in done.values() if outcome.failed]:
+                raise Unfinished(failed)
+            await apply(state, run_id, done, version)
             stopped = await refill(run, services, drift["summary"]["new_sources"] or [], version, args.concurrency)
             if stopped:
                 raise CostLimit(version)
             folder, finished, examples = await rewrite_run_files(run, state)
             after = list(dataset_lines(folder.dataset))
             entries = changes(
-                [{"id": p.record["id"], "reason": done.get(p.n, (None, p.reason))[1], "chunks": p.chunks,
-                  "thread_id": thread_of(p, version, run_id) if p.n in done else None} for p in plans],
+                [{"id": p.record["id"], "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
+                  "thread_id": done[p.n].thread_id if p.n in done else None} for p in plans],
                 base, after,
             )  # fmt: skip
             path = write_version(folder.folder, version, entries)
@@ -134,15 +150,29 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
             collection = await collection_fingerprint(services.corpus, sources)
             entry = version_entry(version, entries, path)
             document = {**document, "dataset_version": version, "versions": [*document.get("versions", []), entry]}
+            document |= funnel_of(document, finished)
             document["manifest"] = build_manifest(document, after, collection)
             await state.ledger.save_manifest(run_id, document["manifest"])
             check = await check_records(after, services.corpus, collection["sources"])
     folder.write_run_json(document)
-    write_report(folder, document, finished, examples)
+    reviews = await run_labels(settings, run_id)
+    if not (reviews and await refresh_report(settings, run_id, summarise(load_samples(folder.folder), reviews))):
+        write_report(folder, document, finished, examples)
     check["run_id"] = run_id
     write_atomically(folder.folder / "check.json", json.dumps(check, indent=1, ensure_ascii=False) + "\n")
     add_drift_section(folder.report, check)
     return entry | {"check": check}
+
+
+class Unfinished(Exception):
+    """Records a model gave no usable answer for: the version waits for them."""
+
+    def __init__(self, failed: list[Outcome]) -> None:
+        first = failed[0]
+        super().__init__(
+            f"{len(failed)} record(s) could not be judged again (the model gave no usable answer; first: "
+            f"{first.thread_id}: {first.reason}); nothing was dropped or added: run graph.refresh again"
+        )
 
 
 class CostLimit(Exception):
@@ -155,17 +185,21 @@ class CostLimit(Exception):
         )
 
 
+#: Threads a record may end in without a usable model answer, in all and new per refresh.
+MAX_ATTEMPTS, NEW_ATTEMPTS = 6, 2
+
+
 async def judge_again(
     run: Run, services: RunServices, plans: list[RecordPlan], version: int, concurrency: int
-) -> tuple[dict[int, tuple[dict[str, Any] | None, str]], bool]:
-    """Every record that is judged or relabelled again, in its thread: slot -> (its new record or None when it
-    is dropped, why), and whether the budget stopped it. Re-pointed records are re-pointed here, without a call."""
-    done: dict[int, tuple[dict[str, Any] | None, str]] = {}
+) -> tuple[dict[int, Outcome], bool]:
+    """Every record that is judged or relabelled again, in its thread: slot -> what became of it, and whether
+    the budget stopped it. Re-pointed records are re-pointed here, without a call."""
+    done: dict[int, Outcome] = {}
     for plan in plans:
         if plan.action == RE_POINT:
-            done[plan.n] = (re_pointed(plan.record, plan.drift["moved"], version), plan.reason)
+            done[plan.n] = Outcome(re_pointed(plan.record, plan.drift["moved"], version), plan.reason)
         elif plan.action == DROP:
-            done[plan.n] = (None, plan.reason)
+            done[plan.n] = Outcome(None, plan.reason)
     threads = [plan for plan in plans if plan.action not in (KEEP, RE_POINT, DROP)]
     if not threads:
         return done, False
@@ -174,19 +208,34 @@ async def judge_again(
         services, services.seed_pool(), run_id=run.run_id, dataset_version=version, **run.options.context_overrides()
     )
 
-    async def work(plan: RecordPlan) -> tuple[dict[str, Any] | None, str]:
-        thread_id = thread_of(plan, version, run.run_id)
-        start = await thread_start(
-            plan, services.corpus, thread_id, run.options.max_revisions, runner.context.neighbours_n
-        )
-        if not isinstance(start, ThreadStart):
-            return None, start
-        result = await run_refresh_thread(runner, thread_id, start)
+    async def work(plan: RecordPlan) -> Outcome:
         done = "contexts extracted again" if plan.action == RELABEL else "judged again"
+        started = 0
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            thread_id = thread_of(plan, version, run.run_id, attempt)
+            start = await thread_start(
+                plan, services.corpus, thread_id, run.options.max_revisions, runner.context.neighbours_n
+            )
+            if not isinstance(start, ThreadStart):
+                return Outcome(None, start)
+            started += not (await runner.graph.aget_state(runner.config(thread_id))).values
+            result = await run_refresh_thread(runner, thread_id, start)
+            if result.outcome != "failed":
+                break
+            if started >= NEW_ATTEMPTS:  # this refresh tried enough; the next one goes on
+                break
+        reason = f"{plan.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
+        if result.outcome == "failed":
+            return Outcome(None, reason, thread_id, failed=True)
         if result.record is None:
-            return None, f"{plan.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
+            return Outcome(None, reason, thread_id)
+        assert isinstance(start, ThreadStart)
         revised = result.state.get("revisions", 0) > (start.values.get("revisions") or 0)
-        return refreshed_record(result, plan), f"{plan.reason}; {done}: accepted{', revised' if revised else ''}"
+        return Outcome(
+            refreshed_record(result, plan),
+            f"{plan.reason}; {done}: accepted{', revised' if revised else ''}",
+            thread_id,
+        )
 
     limit = run.settings.max_cost_usd
     results, stopped = await run_in_lanes(
@@ -198,10 +247,10 @@ async def judge_again(
     return done, stopped
 
 
-async def apply(state: StateDatabase, run_id: str, plans: list[RecordPlan], done: dict[int, Any], version: int) -> None:
+async def apply(state: StateDatabase, run_id: str, done: dict[int, Outcome], version: int) -> None:
     """The refreshed records written back to the run's state; the dropped ones retired."""
-    updated = {n: record for n, (record, _) in done.items() if record is not None}
-    dropped = [n for n, (record, _) in done.items() if record is None]
+    updated = {n: outcome.record for n, outcome in done.items() if outcome.record is not None}
+    dropped = [n for n, outcome in done.items() if outcome.record is None]
     await state.ledger.update_records(run_id, updated)
     await state.ledger.retire(run_id, dropped, version)
     if dropped:
@@ -238,7 +287,8 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
         role=options.role,
         max_cost_usd=run.settings.max_cost_usd,
     )
-    folder = RunFolder(run.settings.runs_dir / run.run_id)
+    # The new samples' lines go to a scratch folder: dataset.jsonl stays the earlier version until the new one is whole.
+    scratch = RunFolder(version_folder(run.settings.runs_dir / run.run_id, version) / ".refill")
     outages = Outages(
         run.run_id,
         run.settings.database_wait_seconds,
@@ -246,9 +296,19 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
         tell,
     )
     with Progress(cells, finished, services.gateway, live=sys.stderr.isatty()) as progress:
-        worker = SlotWorker(plan, ledger, runner, folder, services.gateway, outages, on_done=progress.sample_done)
+        worker = SlotWorker(plan, ledger, runner, scratch, services.gateway, outages, on_done=progress.sample_done)
         result = await worker.run()
+    shutil.rmtree(scratch.folder, ignore_errors=True)
     return result.stopped_by_cost
+
+
+def funnel_of(document: dict[str, Any], finished: list[dict[str, Any]]) -> dict[str, Any]:
+    """run.json's funnel and shortfall for the samples the new version holds."""
+    summary = funnel(row["summary"] for row in finished if row["summary"])
+    quotas = document.get("quotas", {})
+    accepted = {name: summary["cells"].get(name, {}).get("accepted", 0) for name in quotas}
+    shortfall = {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota}
+    return {"funnel": summary, "shortfall": shortfall}
 
 
 def version_entry(version: int, entries: list[dict[str, Any]], path: Path) -> dict[str, Any]:
@@ -268,6 +328,8 @@ CHANGE_KINDS = ("kept", "updated", "replaced", "dropped", "added")
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     configure_logging(level="warning")
+    if args.concurrency < 1:
+        raise UserError("--concurrency must be at least 1")
     settings = settings_from_args(args)
     folder = settings.runs_dir / args.run_id
     if not (folder / "dataset.jsonl").is_file():
@@ -275,7 +337,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = as_the_run_read_it(settings, run_settings(folder / "run.json"), args)
     try:
         entry = run_async(refresh_run(args.run_id, settings, args))
-    except CostLimit as stopped:
+    except (CostLimit, Unfinished) as stopped:
         print(stopped, file=sys.stderr)
         raise SystemExit(1) from None
     except DATABASE_ERRORS as error:

@@ -85,20 +85,26 @@ def evaluate_setups(
     """
     judge_model = settings.model_for("validator")
     eval_path = folder / "eval.jsonl"
-    rows = {(row["signature"], row["sample_id"]): row for row in cached_rows(eval_path)}
+    # A record graph.refresh rewrote is judged anew: its version is part of what a judgement is kept under.
+    rows = {(row["signature"], row["sample_id"], row.get("sample_version", 1)): row for row in cached_rows(eval_path)}
+    versions = {r["id"]: r.get("version", 1) for r in records}
     summaries = {}
     for setup in setups:
         signature = setup.signature(judge_model, judge_unlabelled)
-        missing = [r for r in records if (signature, r["id"]) not in rows]
+        missing = [r for r in records if (signature, r["id"], versions[r["id"]]) not in rows]
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
             for row in run_async(evaluate_setup(setup, missing, settings, judge_unlabelled)):
-                rows[(signature, row["sample_id"])] = {**row, "signature": signature}
+                version = versions[row["sample_id"]]
+                kept = {**row, "signature": signature} | ({"sample_version": version} if version > 1 else {})
+                rows[(signature, row["sample_id"], version)] = kept
             # Kept as each setup ends: a later setup that fails does not lose this one's judgements.
             with writing(eval_path, MAKE_ROOM):
                 write_jsonl(eval_path, rows.values())
         # Rows judged before a record field became a group take the field from the record.
-        judged = [{**rows[(signature, r["id"])], "answerable": r.get("answerable", True)} for r in records]
+        judged = [
+            {**rows[(signature, r["id"], versions[r["id"]])], "answerable": r.get("answerable", True)} for r in records
+        ]
         summaries[setup.name] = grouped_means(judged, METRICS, GROUPS)
     summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
     with writing(summary_path, MAKE_ROOM):

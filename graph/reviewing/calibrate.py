@@ -32,6 +32,8 @@ from state.usage import ROLES
 #: Where a calibration thread stops: whatever would follow its judges.
 AFTER_JUDGES = ["classify_temporal", "revise_question", "reject_sample"]
 JUDGE_NODES = ("judge_quality", "judge_sufficiency")
+#: Threads a sample's judgement may take with one model, when its replies are unusable.
+ATTEMPTS = 3
 #: Labelled samples a calibration wants at least, said when a run has none.
 FEW_LABELS = 20
 
@@ -89,20 +91,27 @@ def calibration_thread(thread_id: str, spec: str) -> str:
 
 
 async def judge_again(runner: SampleRunner, thread_id: str, start: dict[str, Any]) -> Judgement:
-    """The thread's judges' verdict on the draft: run now, continued, or read back when finished."""
-    graph, config = runner.graph, runner.config(thread_id)
-    snapshot = await graph.aget_state(config)
-    if not snapshot.values:
-        await graph.aupdate_state(config, start, as_node="lint_question")
+    """The judges' verdict on the draft: run now, continued, or read back when finished. A thread that ended
+    without a usable model answer is followed by a new one (`thread_id~2`, ...): a failed check never counts
+    as a verdict."""
+    reason = "no verdict"
+    for attempt in range(1, ATTEMPTS + 1):
+        thread = thread_id if attempt == 1 else f"{thread_id}~{attempt}"
+        graph, config = runner.graph, runner.config(thread)
         snapshot = await graph.aget_state(config)
-    if snapshot.next and not set(snapshot.next) & set(AFTER_JUDGES) and "outcome" not in snapshot.values:
-        await graph.ainvoke(None, config, context=runner.context, interrupt_before=AFTER_JUDGES, durability="async")
-        snapshot = await graph.aget_state(config)
-    judged = judged_draft(snapshot.values)
-    if judged is None:  # the model gave no usable answer: the sample failed
-        reason = snapshot.values.get("end_reason", "no verdict")
-        raise UserError(f"the validator gave no usable verdict on {thread_id} ({reason}); try another model")
-    return judged.recorded
+        if not snapshot.values:
+            await graph.aupdate_state(config, start, as_node="lint_question")
+            snapshot = await graph.aget_state(config)
+        if snapshot.next and not set(snapshot.next) & set(AFTER_JUDGES) and "outcome" not in snapshot.values:
+            await graph.ainvoke(None, config, context=runner.context, interrupt_before=AFTER_JUDGES, durability="async")
+            snapshot = await graph.aget_state(config)
+        if snapshot.values.get("outcome") == "failed":
+            reason = snapshot.values.get("end_reason", reason)
+            continue
+        judged = judged_draft(snapshot.values)
+        if judged is not None:
+            return judged.recorded
+    raise UserError(f"the validator gave no usable verdict on {thread_id} ({reason}); try again or another model")
 
 
 async def calibrate(

@@ -11,7 +11,8 @@ From a record's drift (`graph.runs.drift`):
     a generated unanswerable question, stale      judged again on what its retrieval returns now, written
                                                   again within the run's revisions
 
-A record judged again runs in a sample thread of its own, `<run_id>/<n>@v<version>`, started from a
+A record judged again runs in a sample thread of its own, `<run_id>/<n>@v<version>` (`.2`, `.3` for a
+new attempt after a model gave no usable answer), started from a
 checkpoint that holds the record's draft on the store's texts as if the node before the first check
 had just written it: a crash resumes it, and LangGraph Studio and `graph.replay` open it like any sample.
 """
@@ -94,8 +95,20 @@ def re_pointed(record: dict[str, Any], moved: dict[str, str], version: int) -> d
     return new
 
 
-def thread_of(plan: RecordPlan, version: int, run_id: str) -> str:
-    return f"{run_id}/{plan.n}@v{version}"
+def thread_of(plan: RecordPlan, version: int, run_id: str, attempt: int = 1) -> str:
+    """The record's refresh thread; a later attempt (after a model gave no usable answer) has its own."""
+    return f"{run_id}/{plan.n}@v{version}" + (f".{attempt}" if attempt > 1 else "")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the refresh did with a record: its new version (None: dropped), why, and the thread that judged it."""
+
+    record: dict[str, Any] | None
+    reason: str
+    thread_id: str | None = None
+    failed: bool = False
+    """No usable model answer: the record is neither kept nor dropped until a refresh judges it."""
 
 
 @dataclass(frozen=True)
