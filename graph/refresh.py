@@ -63,16 +63,11 @@ from graph.runs.refresh import (
     DROP,
     KEEP,
     RE_POINT,
-    RELABEL,
     Outcome,
     RecordPlan,
-    ThreadStart,
     plan_record,
     re_pointed,
-    refreshed_record,
-    run_refresh_thread,
-    thread_of,
-    thread_start,
+    refresh_record,
 )
 from graph.runs.report import write_report
 from graph.runs.runner import build_runner
@@ -185,10 +180,6 @@ class CostLimit(Exception):
         )
 
 
-#: Threads a record may end in without a usable model answer, in all and new per refresh.
-MAX_ATTEMPTS, NEW_ATTEMPTS = 6, 2
-
-
 async def judge_again(
     run: Run, services: RunServices, plans: list[RecordPlan], version: int, concurrency: int
 ) -> tuple[dict[int, Outcome], bool]:
@@ -209,33 +200,7 @@ async def judge_again(
     )
 
     async def work(plan: RecordPlan) -> Outcome:
-        done = "contexts extracted again" if plan.action == RELABEL else "judged again"
-        started = 0
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            thread_id = thread_of(plan, version, run.run_id, attempt)
-            start = await thread_start(
-                plan, services.corpus, thread_id, run.options.max_revisions, runner.context.neighbours_n
-            )
-            if not isinstance(start, ThreadStart):
-                return Outcome(None, start)
-            started += not (await runner.graph.aget_state(runner.config(thread_id))).values
-            result = await run_refresh_thread(runner, thread_id, start)
-            if result.outcome != "failed":
-                break
-            if started >= NEW_ATTEMPTS:  # this refresh tried enough; the next one goes on
-                break
-        reason = f"{plan.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
-        if result.outcome == "failed":
-            return Outcome(None, reason, thread_id, failed=True)
-        if result.record is None:
-            return Outcome(None, reason, thread_id)
-        assert isinstance(start, ThreadStart)
-        revised = result.state.get("revisions", 0) > (start.values.get("revisions") or 0)
-        return Outcome(
-            refreshed_record(result, plan),
-            f"{plan.reason}; {done}: accepted{', revised' if revised else ''}",
-            thread_id,
-        )
+        return await refresh_record(runner, plan, services.corpus, version, run.options.max_revisions)
 
     limit = run.settings.max_cost_usd
     results, stopped = await run_in_lanes(

@@ -212,3 +212,35 @@ def refreshed_record(result: SampleResult, plan: RecordPlan) -> dict[str, Any]:
     """The accepted record of a refresh thread under the record's own id, linked to the same real query."""
     assert result.record is not None
     return {**result.record, "id": plan.record["id"], "seed_query": plan.record.get("seed_query")}
+
+
+#: Threads a record may end in without a usable model answer, in all and new per refresh.
+MAX_ATTEMPTS, NEW_ATTEMPTS = 6, 2
+
+
+async def refresh_record(
+    runner: SampleRunner, plan: RecordPlan, corpus: Any, version: int, max_revisions: int
+) -> Outcome:
+    """A record judged or relabelled again in its thread (`plan.action` RE_JUDGE or RELABEL). A thread that ends
+    without a usable model answer is followed by a new one, `NEW_ATTEMPTS` per refresh and `MAX_ATTEMPTS` in
+    all; a record still unjudged comes back `failed`: neither kept nor dropped."""
+    done = "contexts extracted again" if plan.action == RELABEL else "judged again"
+    started = 0
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        thread_id = thread_of(plan, version, runner.context.run_id, attempt)
+        start = await thread_start(plan, corpus, thread_id, max_revisions, runner.context.neighbours_n)
+        if not isinstance(start, ThreadStart):
+            return Outcome(None, start)
+        started += not (await runner.graph.aget_state(runner.config(thread_id))).values
+        result = await run_refresh_thread(runner, thread_id, start)
+        if result.outcome != "failed" or started >= NEW_ATTEMPTS:
+            break
+    reason = f"{plan.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
+    if result.outcome == "failed":
+        return Outcome(None, reason, thread_id, failed=True)
+    if result.record is None:
+        return Outcome(None, reason, thread_id)
+    revisions_before = start.values.get("revisions") or 0 if isinstance(start, ThreadStart) else 0
+    revised = result.state.get("revisions", 0) > revisions_before
+    accepted = f"{plan.reason}; {done}: accepted{', revised' if revised else ''}"
+    return Outcome(refreshed_record(result, plan), accepted, thread_id)

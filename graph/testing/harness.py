@@ -14,7 +14,7 @@ from graph.config.settings import resolve_settings
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
-from graph.runs.refresh import RecordPlan, ThreadStart, run_refresh_thread, thread_start
+from graph.runs.refresh import Outcome, RecordPlan, refresh_record
 from graph.runs.runner import SampleResult, build_runner
 from graph.runs.services import open_services
 from graph.testing.scripted import ScriptedChatModel
@@ -73,33 +73,33 @@ class Harness:
 
     def refresh(
         self, script: dict[str, Any], plan: RecordPlan, *, max_revisions: int = 1, version: int = 2
-    ) -> tuple[SampleResult | str, ScriptedChatModel, list[str]]:
-        """Run a record's refresh thread (`graph.refresh`) as the refresh does; the reason instead of a result
-        when the thread cannot start."""
+    ) -> tuple[Outcome, ScriptedChatModel, list[str]]:
+        """A record's refresh (`graph.refresh`) as the refresh runs it; the visits of its last thread."""
         model = ScriptedChatModel(script=script)
-        thread_id = f"test-{next(_threads)}/{plan.n}@v{version}"
+        run_id = f"test-{next(_threads)}"
 
-        async def go() -> tuple[SampleResult | str, list[str]]:
+        async def go() -> tuple[Outcome, list[str]]:
             roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
-            gateway = LLMGateway(roles, requests_per_second=1000)
+            gateway = LLMGateway(
+                roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=1, base_delay_s=0.001, max_delay_s=0.01)
+            )
             settings = resolve_settings(
                 {"database_url": self.url, "state_url": self.url, "collection": self.collection, "llm_cache": False},
                 env={},
             )
             async with open_services(settings, gateway=gateway) as services:
                 runner = build_runner(
-                    services, services.seed_pool(), run_id="test", dataset_version=version, max_revisions=max_revisions
+                    services, services.seed_pool(), run_id=run_id, dataset_version=version, max_revisions=max_revisions
                 )
-                start = await thread_start(plan, services.corpus, thread_id, max_revisions, runner.context.neighbours_n)
-                if not isinstance(start, ThreadStart):
-                    return start, []
-                result = await run_refresh_thread(runner, thread_id, start)
-                visits = [
-                    name
-                    async for snapshot in runner.graph.aget_state_history(runner.config(thread_id))
-                    for name in snapshot.next
-                ]
-            return result, list(reversed(visits))
+                outcome = await refresh_record(runner, plan, services.corpus, version, max_revisions)
+                visits = []
+                if outcome.thread_id:
+                    visits = [
+                        name
+                        async for snapshot in runner.graph.aget_state_history(runner.config(outcome.thread_id))
+                        for name in snapshot.next
+                    ]
+            return outcome, list(reversed(visits))
 
         result, visits = asyncio.run(go())
         return result, model, visits

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from graph.runs.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record, refreshed_record
-from graph.runs.runner import SampleResult
+from graph.llm.gateway import MAX_SCHEMA_RETRIES
+from graph.runs.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
 from graph.testing.harness import Harness
 from graph.testing.scripted import ScriptedChatModel
 from graph.testing.scripts import ACCEPT, drafted, script
@@ -37,25 +37,24 @@ def test_a_record_judged_again_keeps_its_id_and_its_unchanged_labels(
     record = accepted_record(harness)
     plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
     assert plan.action == RE_JUDGE
-    result, model, visits = harness.refresh(script(), plan)
-    assert isinstance(result, SampleResult) and result.outcome == "accepted", result
+    outcome, model, visits = harness.refresh(script(), plan)
+    assert outcome.record is not None and not outcome.failed, outcome
     assert visits[:3] == ["lint_question", "judge_quality", "judge_sufficiency"]
     assert "select_seed" not in visits and "generate_question" not in visits
     assert calls_of(model, "QuestionDraft") == 0 and calls_of(model, "QualityVerdict") == 1
     # The store's texts are those the labels were given for: no candidate is asked again.
     assert calls_of(model, "RelevanceVerdict") == 0
-    new = refreshed_record(result, plan)
+    new = outcome.record
     assert new["id"] == "run/3" and new["version"] == 2 and new["question"] == record["question"]
     assert [(c["id"], c["relevant"]) for c in new["contexts"]] == [(c["id"], c["relevant"]) for c in record["contexts"]]
-    assert {label["labeller"] for label in result.state["relevance_labels"]} == {"kept"}
+    assert outcome.reason.endswith("judged again: accepted") and outcome.thread_id.endswith("/3@v2")
 
 
 def test_a_record_that_fails_again_without_revisions_left_is_rejected(harness: Harness) -> None:
     record = accepted_record(harness)
     plan = plan_record(record, stale(record, changed=[record["supporting"][1]["id"]]))
-    result, _, visits = harness.refresh(script(QualityVerdict=[REJECT]), plan, max_revisions=0)
-    assert isinstance(result, SampleResult) and result.outcome == "rejected" and result.record is None
-    assert visits[-1] == "reject_sample"
+    outcome, _, visits = harness.refresh(script(QualityVerdict=[REJECT]), plan, max_revisions=0)
+    assert outcome.record is None and not outcome.failed and visits[-1] == "reject_sample"
 
 
 def test_a_revised_draft_has_its_contexts_labelled_anew(
@@ -64,12 +63,12 @@ def test_a_revised_draft_has_its_contexts_labelled_anew(
     record = accepted_record(harness)
     plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
     revised = drafted("How long does the autovacuum launcher wait between runs by default?", "1 minute")
-    result, model, visits = harness.refresh(script(QualityVerdict=[REJECT, ACCEPT], QuestionDraft=[revised]), plan)
-    assert isinstance(result, SampleResult) and result.outcome == "accepted"
+    outcome, model, visits = harness.refresh(script(QualityVerdict=[REJECT, ACCEPT], QuestionDraft=[revised]), plan)
+    assert outcome.record is not None and outcome.reason.endswith("accepted, revised")
     assert "revise_question" in visits and calls_of(model, "QuestionDraft") == 1
     distractors = [c for c in record["contexts"] if c["origin"] == "distractor"]
     assert calls_of(model, "RelevanceVerdict") == len(distractors)
-    assert refreshed_record(result, plan)["question"] == revised["question"]
+    assert outcome.record["question"] == revised["question"]
 
 
 def test_contexts_alone_are_extracted_again_without_judging_the_draft(
@@ -79,11 +78,10 @@ def test_contexts_alone_are_extracted_again_without_judging_the_draft(
     distractor = next(c for c in record["contexts"] if c["origin"] == "distractor")
     plan = plan_record(record, stale(record, changed=[distractor["id"]]))
     assert plan.action == RELABEL
-    result, model, visits = harness.refresh(script(), plan)
-    assert isinstance(result, SampleResult) and result.outcome == "accepted"
-    assert visits == ["extract_contexts", "finalize_sample"]
+    outcome, model, visits = harness.refresh(script(), plan)
+    assert outcome.record is not None and visits == ["extract_contexts", "finalize_sample"]
     assert calls_of(model, "QualityVerdict") == 0 and calls_of(model, "SufficiencyVerdict") == 0
-    new = refreshed_record(result, plan)
+    new = outcome.record
     assert new["validation"] == record["validation"] and new["temporal"] == record["temporal"]
 
 
@@ -91,5 +89,21 @@ def test_a_record_whose_supporting_chunk_is_gone_cannot_start(harness: Harness) 
     record = accepted_record(harness)
     record["supporting"][0] = {**record["supporting"][0], "id": "00000000-0000-0000-0000-000000000000"}
     plan = RecordPlan(3, record, stale(record), RE_JUDGE, "changed")
-    reason, _, _ = harness.refresh(script(), plan)
-    assert reason == "supporting chunk 00000000-0000-0000-0000-000000000000 is gone"
+    outcome, _, _ = harness.refresh(script(), plan)
+    assert outcome.record is None and not outcome.failed
+    assert outcome.reason == "supporting chunk 00000000-0000-0000-0000-000000000000 is gone"
+
+
+def test_a_thread_without_a_usable_answer_is_tried_again_and_never_drops_the_record(harness: Harness) -> None:
+    record = accepted_record(harness)
+    plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
+    asked = []
+
+    def judge_once_unusable(messages: list[Any]) -> Any:
+        asked.append(1)
+        return "It reads well to me." if len(asked) <= MAX_SCHEMA_RETRIES + 1 else ACCEPT
+
+    outcome, _, _ = harness.refresh(script(QualityVerdict=judge_once_unusable), plan)
+    assert outcome.record is not None and outcome.thread_id.endswith("/3@v2.2")  # the first thread failed
+    always, _, _ = harness.refresh(script(QualityVerdict=["It reads well to me."]), plan)
+    assert always.failed and always.record is None and "no usable QualityVerdict" in always.reason
