@@ -11,6 +11,7 @@ import pytest
 
 import graph.reviewing.calibrate
 from graph.config.settings import Settings
+from graph.llm.gateway import MAX_SCHEMA_RETRIES
 from graph.reviewing.labels import CRITERIA
 from graph.reviewing.session import open_labels
 from graph.testing.commands import assert_one_line_error, run_cli
@@ -42,6 +43,19 @@ def agreeing_validator() -> ScriptedChatModel:
 
     model = ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": judge})
     BUILT.append(model)
+    return model
+
+
+def flaky_validator() -> ScriptedChatModel:
+    """The agreeing judge, whose first replies are prose: the first sample's thread ends without a verdict."""
+    model = agreeing_validator()
+    judge, asked = model.script["QualityVerdict"], []
+
+    def first_unusable(messages: list[Any]) -> Any:
+        asked.append(1)
+        return "It reads well to me." if len(asked) <= MAX_SCHEMA_RETRIES + 1 else judge(messages)
+
+    model.script["QualityVerdict"] = first_unusable
     return model
 
 
@@ -153,6 +167,13 @@ def test_validators_of_known_behaviour_against_two_reviewers(
     assert "no rejections" in result.stdout and "85-90%" in result.stdout
     report = (runs / "calibrated" / "report.html").read_text()
     assert 'id="calibration"' in report and AGREEING in report
+
+    # A validator whose first answers are unusable: that sample is judged again in a new thread, and the figures
+    # are those of the agreeing judge.
+    flaky = run_cli(*calibrate, "--validator-model", "import:tests.cli.test_calibrate:flaky_validator")
+    assert flaky.returncode == 0, flaky.stderr
+    flaky_figures = json.loads((runs / "calibrated" / "calibration.json").read_text())["validators"]
+    assert flaky_figures["import:tests.cli.test_calibrate:flaky_validator"]["accuracy"]["passed"] == 8
 
     # Again: every thread is read back, no model is asked.
     built = len(BUILT)
