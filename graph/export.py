@@ -25,6 +25,7 @@ from pathlib import Path
 from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
 from graph.config.errors import UserError, exit_on_user_error
 from graph.reviewing.reviewed import reviewed_records
+from graph.reviewing.samples import current_reviews, load_samples
 from graph.reviewing.session import run_labels
 from graph.runs.dataset import EXTENSIONS, export, read_dataset
 from graph.runs.versions import version_dataset
@@ -70,7 +71,8 @@ def main(argv: list[str] | None = None) -> None:
     output = args.output or folder / "export" / f"{name}{EXTENSIONS[args.fmt]}"
     records = read_dataset(dataset)
     if args.reviewed:
-        reviews = run_async(run_labels(settings, folder.name))
+        # Labels saved before graph.refresh rewrote a record are of its earlier version: they do not count.
+        reviews = current_reviews(load_samples(folder), run_async(run_labels(settings, folder.name)))
         records = reviewed_records(records, reviews)
         if not records:
             raise UserError(

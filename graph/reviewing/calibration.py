@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graph.reviewing.labels import CRITERIA, criteria_for
+from graph.reviewing.samples import current_reviews
 from graph.reviewing.summary import PAPER_REJECTIONS_RIGHT, Z95, cohen_kappa, share
 from graph.webpage import esc, table
 
@@ -70,7 +71,7 @@ class Judgement:
 def labelled_samples(samples: dict[int, Any], reviews: Iterable[dict[str, Any]]) -> list[Labelled]:
     """The typed samples reviewers labelled (generated unanswerable questions have a judge of their own)."""
     by_sample: dict[int, dict[str, dict[str, Any]]] = {}
-    for review in reviews:
+    for review in current_reviews(samples, reviews):
         sample = samples.get(review["n"])
         if sample is None or sample.generated_unanswerable or sample.outcome in ("no_bridge", "failed"):
             continue

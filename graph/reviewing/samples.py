@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -85,6 +86,17 @@ class ReviewSample:
     @property
     def end_reason(self) -> str:
         return "" if self.accepted else str(self.line.get("end_reason", ""))
+
+
+def current_reviews(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The reviews that are of their sample's current record: one saved before graph.refresh rewrote the
+    record is of an earlier version, and left out."""
+    return [
+        review
+        for review in reviews
+        if (sample := samples.get(review["n"])) is None
+        or sample.status(review.get("updated_at")) != CHANGED_SINCE_REVIEWED
+    ]
 
 
 def _slot(line: dict[str, Any]) -> int | None:

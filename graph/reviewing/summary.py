@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graph.reviewing.labels import CRITERIA, UNANSWERABLE_CRITERIA
-from graph.reviewing.samples import ReviewSample
+from graph.reviewing.samples import ReviewSample, current_reviews
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959964
@@ -58,14 +58,15 @@ def cohen_kappa(pairs: list[tuple[bool, bool]]) -> float | None:
 
 
 def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """The table's figures from every reviewer's labels (each reviewer's label of a sample counts once)."""
+    """The table's figures from every reviewer's labels (each reviewer's label of a sample counts once); a label
+    saved before its record was refreshed is of an earlier version and does not count."""
     by_criterion: dict[str, list[bool]] = defaultdict(list)
     by_cell: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     rejections: list[bool] = []
     unanswerable: dict[str, list[bool]] = defaultdict(list)
     true_pos = false_pos = false_neg = 0
     per_sample: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for review in reviews:
+    for review in current_reviews(samples, reviews):
         sample = samples.get(review["n"])
         if sample is None:
             continue

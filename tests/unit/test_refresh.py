@@ -11,7 +11,8 @@ import pytest
 
 from graph.config.errors import UserError
 from graph.reviewing.pages import list_page, sample_page
-from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, load_samples
+from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
+from graph.reviewing.summary import summarise
 from graph.runs.lanes import run_in_lanes
 from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
 from graph.runs.versions import changes, keep_version, version_dataset
@@ -139,3 +140,22 @@ def test_lanes_start_nothing_once_the_budget_is_spent() -> None:
     results, stopped = asyncio.run(run_in_lanes([1, 2, 3, 4, 5], work, 2, lambda: len(spent) >= 3))
     assert stopped and results[:3] == [10, 20, 30] and results[3:] == [None, None]
     assert asyncio.run(run_in_lanes([1, 2], work, 4, lambda: False)) == ([10, 20], False)
+
+
+def test_labels_saved_before_a_refresh_do_not_count_for_the_new_record(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    old, new = {**record(0), "language": "en"}, {**record(1), "version": 2, "language": "en"}
+    (folder / "dataset.jsonl").write_text(json.dumps(old) + "\n" + json.dumps(new) + "\n")
+    versions = [{"version": 2, "written_at": "2026-12-02T10:00:00+00:00"}]
+    (folder / "run.json").write_text(json.dumps({"dataset_version": 2, "versions": versions}))
+    samples = load_samples(folder)
+    good = dict.fromkeys(("answerable", "correct", "multi_hop", "unambiguous"), True)
+    reviews = [
+        {"n": 0, "reviewer": "ann", "labels": good, "updated_at": "2026-12-01T09:00:00+00:00"},
+        {"n": 1, "reviewer": "ann", "labels": good, "updated_at": "2026-12-01T09:00:00+00:00"},  # before version 2
+    ]
+    assert [r["n"] for r in current_reviews(samples, reviews)] == [0]
+    assert summarise(samples, reviews)["reviewed_samples"] == 1
+    reviews[1]["updated_at"] = "2026-12-02T11:00:00+00:00"  # reviewed again since
+    assert summarise(samples, reviews)["reviewed_samples"] == 2
