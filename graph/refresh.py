@@ -19,6 +19,7 @@ manifest in run.json, check.json and report.html. `graph.export RUN_ID --version
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -135,6 +136,8 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
                 raise CostLimit(version)
             folder, finished, examples = await rewrite_run_files(run, state)
             after = list(dataset_lines(folder.dataset))
+            if after == base:  # nothing to judge, drop or add: no new version
+                return {"version": version - 1, "changes": {}, "unchanged": True}
             entries = changes(
                 [{"id": p.record["id"], "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
                   "thread_id": done[p.n].thread_id if p.n in done else None} for p in plans],
@@ -264,6 +267,8 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
         worker = SlotWorker(plan, ledger, runner, scratch, services.gateway, outages, on_done=progress.sample_done)
         result = await worker.run()
     shutil.rmtree(scratch.folder, ignore_errors=True)
+    with contextlib.suppress(OSError):  # the version's folder, while nothing else is in it
+        scratch.folder.parent.rmdir()
     return result.stopped_by_cost
 
 
@@ -310,6 +315,9 @@ def main(argv: list[str] | None = None) -> None:
             f"lost the database ({first_line(error)}); finished records are kept: start it, then run graph.refresh "
             f"{args.run_id} again"
         ) from None
+    if entry.get("unchanged"):
+        print(f"version {entry['version']} is true to the store: every record is fresh and every cell full")
+        return
     counts = ", ".join(f"{n} {kind}" for kind, n in entry["changes"].items())
     print(f"version {entry['version']}: {counts}")
     for line in drift_lines(entry["check"]):

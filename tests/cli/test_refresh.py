@@ -149,6 +149,11 @@ def test_refresh_writes_a_version_true_to_the_changed_store(
     ).read_text(encoding="utf-8")
     assert json.loads((run_folder / "run.json").read_text())["dataset_version"] == 2
 
+    # Nothing changed since: no new version.
+    again = run_cli("graph.refresh", "refreshed", "--runs-dir", str(runs), "--database-url", pg_url)
+    assert again.returncode == 0 and "version 2 is true to the store" in again.stdout, again.stderr
+    assert not (run_folder / "versions" / "3").exists()
+
     # graph.export reads either version.
     old = run_cli(
         "graph.export", "refreshed", "--format", "csv", "--version", "1", "--runs-dir", str(runs),
