@@ -5,6 +5,7 @@
     python -m graph.export runs/RUN_ID/dataset.jsonl --format csv --output my.csv
     python -m graph.export RUN_ID --format hotpotqa | hf
     python -m graph.export RUN_ID --format ragas --version 1       # an earlier version of a refreshed dataset
+    python -m graph.export RUN_ID --to langsmith --dataset docs-eval   # examples in LangSmith, updated in place
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
 `hf` (a folder `datasets.load_from_disk` reads; needs the `datasets` package), `csv`, `hotpotqa`
@@ -28,13 +29,20 @@ from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.samples import current_reviews, load_samples
 from graph.reviewing.session import run_labels
 from graph.runs.dataset import EXTENSIONS, export, read_dataset
+from graph.runs.platforms import push_langsmith
 from graph.runs.versions import version_dataset
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = command_parser("graph.export", __doc__)
     parser.add_argument("run", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
-    parser.add_argument("--format", required=True, choices=sorted(EXTENSIONS), dest="fmt")
+    parser.add_argument("--format", choices=sorted(EXTENSIONS), dest="fmt", help="a file format")
+    parser.add_argument(
+        "--to",
+        choices=["langsmith"],
+        help="push the dataset to a platform instead (LANGSMITH_API_KEY, LANGSMITH_ENDPOINT)",
+    )
+    parser.add_argument("--dataset", metavar="NAME", help="with --to: the platform's dataset to create or update")
     parser.add_argument("--split", choices=["answerable", "unanswerable"], default="answerable")
     parser.add_argument(
         "--output", type=Path, help="file (or folder for hf); default: <run folder>/export/<format>[-unanswerable]"
@@ -57,6 +65,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     settings = settings_from_args(args)
+    if (args.fmt is None) == (args.to is None):
+        raise UserError("name one of --format (a file) or --to (a platform, with --dataset NAME)")
+    if args.to and not args.dataset:
+        raise UserError(f"--to {args.to} needs --dataset NAME: the dataset to create or update there")
     given = Path(args.run)
     if given.suffix == ".jsonl":
         if args.version is not None:
@@ -66,9 +78,6 @@ def main(argv: list[str] | None = None) -> None:
         folder = settings.runs_dir / args.run
         dataset = version_dataset(folder, args.version)
     unanswerable = args.split == "unanswerable"
-    version = f"-v{args.version}" if args.version is not None else ""
-    name = f"{args.fmt}{version}{'-reviewed' if args.reviewed else ''}{'-unanswerable' if unanswerable else ''}"
-    output = args.output or folder / "export" / f"{name}{EXTENSIONS[args.fmt]}"
     records = read_dataset(dataset)
     if args.reviewed:
         # Labels saved before graph.refresh rewrote a record are of its earlier version: they do not count.
@@ -79,6 +88,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"no sample of run {folder.name} was accepted by its reviewers on all its criteria; "
                 f"review it with `python -m graph.review {folder.name}`"
             )
+    if args.to == "langsmith":
+        created, updated = push_langsmith(records, args.dataset)
+        print(f"LangSmith dataset {args.dataset!r}: {created} examples created, {updated} updated")
+        return
+    version = f"-v{args.version}" if args.version is not None else ""
+    name = f"{args.fmt}{version}{'-reviewed' if args.reviewed else ''}{'-unanswerable' if unanswerable else ''}"
+    output = args.output or folder / "export" / f"{name}{EXTENSIONS[args.fmt]}"
     written = export(records, args.fmt, unanswerable, output)
     print(f"wrote {written} {'unanswerable ' if unanswerable else ''}items to {output}")
 

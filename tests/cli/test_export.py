@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from graph.testing.commands import assert_one_line_error, run_cli, run_process
+from graph.testing.stubs.langsmith import serve_langsmith
 
 
 @pytest.fixture(scope="module")
@@ -164,3 +165,33 @@ def test_an_output_that_cannot_be_written_is_one_line(fmt: str, finished_run: Pa
             "graph.export", "export-me", "--format", fmt, "--runs-dir", str(finished_run), "--output", str(output)
         )
         assert_one_line_error(result, f"cannot write {output}", cause, "choose another --output")
+
+
+def test_langsmith_examples_are_created_then_updated_in_place(finished_run: Path) -> None:
+    """The real LangSmith SDK pointed at a local stand-in of its API: a second push updates, never duplicates."""
+    found = records(finished_run)
+    push = ("graph.export", "export-me", "--runs-dir", str(finished_run), "--to", "langsmith", "--dataset", "triad")
+    with serve_langsmith() as (url, state):
+        env = {"LANGSMITH_ENDPOINT": url, "LANGSMITH_API_KEY": state.key}
+        first = run_cli(*push, env=env)
+        assert first.returncode == 0, first.stderr
+        assert f"{len(found)} examples created, 0 updated" in first.stdout
+        assert len(state.datasets) == 1 and len(state.examples) == len(found)
+        by_record = {e["metadata"]["record_id"]: e for e in state.examples.values()}
+        record = found[0]
+        sent = by_record[record["id"]]
+        assert sent["inputs"] == {"question": record["question"]} and sent["outputs"] == {"answer": record["answer"]}
+        assert sent["metadata"]["supporting_ids"] == [c["id"] for c in record["supporting"]]
+        assert sent["metadata"]["relevant_context_ids"] == [c["id"] for c in record["contexts"] if c["relevant"]]
+        assert sent["metadata"]["thread_id"] == record["provenance"]["thread_id"]
+        again = run_cli(*push, env=env)
+        assert again.returncode == 0 and f"0 examples created, {len(found)} updated" in again.stdout
+        assert len(state.examples) == len(found) and ("PATCH", "/examples/bulk") in state.requests
+        refused = run_cli(*push, env={**env, "LANGSMITH_API_KEY": "wrong"})
+        assert_one_line_error(refused, "LangSmith refused the key")
+    missing = run_cli(*push, env={"LANGSMITH_API_KEY": "", "LANGCHAIN_API_KEY": ""})
+    assert_one_line_error(missing, "no LangSmith key: set LANGSMITH_API_KEY")
+    unreachable = run_cli(*push, env={"LANGSMITH_ENDPOINT": "http://127.0.0.1:9", "LANGSMITH_API_KEY": "k"})
+    assert_one_line_error(unreachable, "cannot reach LangSmith at http://127.0.0.1:9")
+    neither = run_cli("graph.export", "export-me", "--runs-dir", str(finished_run), "--to", "langsmith")
+    assert_one_line_error(neither, "needs --dataset NAME")

@@ -1,0 +1,84 @@
+"""A dataset pushed to where teams keep their datasets: LangSmith.
+
+One example per record: the question as input, the reference answer as output (a generated
+unanswerable question's expected abstention instead), and as metadata the cell, difficulty, temporal,
+language, the supporting chunk ids and the labelled context ids (so evaluators can score retrieval by
+id), the run and thread ids. Each example's id is derived from the run and the record, so pushing again
+updates the same examples, never duplicates them. The key and the endpoint come from LangSmith's usual
+environment variables (LANGSMITH_API_KEY, LANGSMITH_ENDPOINT).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from graph.config.errors import UserError
+
+#: The namespace of the examples' ids: uuid5 of the record's id (`<run_id>/<n>`).
+EXAMPLE_NAMESPACE = uuid.UUID("6f3c1a52-5d3e-4d8e-9a0b-2a7f3f0c1d11")
+
+
+def example_id(record: dict[str, Any]) -> str:
+    return str(uuid.uuid5(EXAMPLE_NAMESPACE, str(record["id"])))
+
+
+def example(record: dict[str, Any]) -> dict[str, Any]:
+    """One record as a dataset example."""
+    answerable = record.get("answerable", True)
+    outputs = {"answer": record["answer"]} if answerable else {"expected": "abstain"}
+    return {
+        "id": example_id(record),
+        "inputs": {"question": record["question"]},
+        "reference_outputs": outputs,
+        "metadata": {
+            "question_type": record["question_type"],
+            "binary": record["binary"],
+            "difficulty": record.get("difficulty"),
+            "temporal": record.get("temporal"),
+            "language": record.get("language"),
+            "answerable": answerable,
+            "supporting_ids": [c["id"] for c in record.get("supporting", [])],
+            "relevant_context_ids": [c["id"] for c in record.get("contexts", []) if c["relevant"]],
+            "context_ids": [c["id"] for c in record.get("contexts", [])],
+            "run_id": record["provenance"]["run_id"],
+            "thread_id": record["provenance"]["thread_id"],
+            "record_id": record["id"],
+            "version": record.get("version", 1),
+        },
+    }
+
+
+def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str) -> tuple[int, int]:
+    """Create or update one example per record in LangSmith dataset `dataset_name`: (created, updated)."""
+    if not (os.environ.get("LANGSMITH_API_KEY") or os.environ.get("LANGCHAIN_API_KEY")):
+        raise UserError("no LangSmith key: set LANGSMITH_API_KEY (and LANGSMITH_ENDPOINT for a self-hosted server)")
+    from langsmith import Client
+    from langsmith.utils import LangSmithAuthError, LangSmithConnectionError, LangSmithError
+
+    logging.getLogger("langsmith").setLevel(logging.CRITICAL)  # its failures become the one line below
+    client = Client()
+    try:
+        if client.has_dataset(dataset_name=dataset_name):
+            dataset = client.read_dataset(dataset_name=dataset_name)
+        else:
+            dataset = client.create_dataset(dataset_name, description="a triad dataset")
+        existing = {str(e.id) for e in client.list_examples(dataset_id=dataset.id)}
+        items = [example(record) for record in records]
+        new = [item for item in items if item["id"] not in existing]
+        known = [item for item in items if item["id"] in existing]
+        if new:
+            client.create_examples(dataset_id=dataset.id, examples=new)
+        if known:
+            client.update_examples(dataset_id=dataset.id, updates=known)
+    except LangSmithAuthError:
+        raise UserError("LangSmith refused the key in LANGSMITH_API_KEY; check it and its workspace") from None
+    except LangSmithConnectionError:
+        endpoint = os.environ.get("LANGSMITH_ENDPOINT", "https://api.smith.langchain.com")
+        raise UserError(f"cannot reach LangSmith at {endpoint}; check LANGSMITH_ENDPOINT and the network") from None
+    except LangSmithError as error:
+        raise UserError(f"LangSmith answered with an error ({str(error).splitlines()[0][:200]})") from None
+    return len(new), len(known)
