@@ -15,7 +15,7 @@ COMMANDS = {
     "replay": ("graph.replay", "list rejected samples; fork one from a checkpoint, with edits or other models"),
     "review": ("graph.review", "review samples in the browser; --summary, --export, --calibrate validators"),
     "evaluate": ("graph.evaluate", "score RAG setups on a run's dataset; --fail-under and --baseline gate CI"),
-    "export": ("graph.export", "the dataset for RAGAS, CSV, HotpotQA or Hugging Face datasets"),
+    "export": ("graph.export", "the dataset for RAGAS, CSV, HotpotQA, Hugging Face datasets, LangSmith or Langfuse"),
     "check": ("graph.check", "which records went stale since the documents changed"),
     "refresh": ("graph.refresh", "the next dataset version, true to the documents as they are now"),
     "ingest": ("graph.ingest", "documents or ready-cut chunks into a PGVectorStore table"),

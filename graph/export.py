@@ -6,6 +6,7 @@
     python -m graph.export RUN_ID --format hotpotqa | hf
     python -m graph.export RUN_ID --format ragas --version 1       # an earlier version of a refreshed dataset
     python -m graph.export RUN_ID --to langsmith --dataset docs-eval   # examples in LangSmith, updated in place
+    python -m graph.export RUN_ID --to langfuse --dataset docs-eval    # items in Langfuse (the langfuse extra)
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
 `hf` (a folder `datasets.load_from_disk` reads; needs the `datasets` package), `csv`, `hotpotqa`
@@ -29,8 +30,11 @@ from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.samples import current_reviews, load_samples
 from graph.reviewing.session import run_labels
 from graph.runs.dataset import EXTENSIONS, export, read_dataset
-from graph.runs.platforms import push_langsmith
+from graph.runs.platforms import push_langfuse, push_langsmith
 from graph.runs.versions import version_dataset
+
+#: --to: the platform's name and how a dataset is pushed there.
+PLATFORMS = {"langsmith": ("LangSmith", push_langsmith), "langfuse": ("Langfuse", push_langfuse)}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,8 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--format", choices=sorted(EXTENSIONS), dest="fmt", help="a file format")
     parser.add_argument(
         "--to",
-        choices=["langsmith"],
-        help="push the dataset to a platform instead (LANGSMITH_API_KEY, LANGSMITH_ENDPOINT)",
+        choices=sorted(PLATFORMS),
+        help="push the dataset to a platform instead (its usual environment variables hold the key)",
     )
     parser.add_argument("--dataset", metavar="NAME", help="with --to: the platform's dataset to create or update")
     parser.add_argument("--split", choices=["answerable", "unanswerable"], default="answerable")
@@ -88,9 +92,10 @@ def main(argv: list[str] | None = None) -> None:
                 f"no sample of run {folder.name} was accepted by its reviewers on all its criteria; "
                 f"review it with `python -m graph.review {folder.name}`"
             )
-    if args.to == "langsmith":
-        created, updated = push_langsmith(records, args.dataset)
-        print(f"LangSmith dataset {args.dataset!r}: {created} examples created, {updated} updated")
+    if args.to is not None:
+        name, push = PLATFORMS[args.to]
+        created, updated = push(records, args.dataset)
+        print(f"{name} dataset {args.dataset!r}: {created} examples created, {updated} updated")
         return
     version = f"-v{args.version}" if args.version is not None else ""
     name = f"{args.fmt}{version}{'-reviewed' if args.reviewed else ''}{'-unanswerable' if unanswerable else ''}"

@@ -1,11 +1,12 @@
-"""A dataset pushed to where teams keep their datasets: LangSmith.
+"""A dataset pushed to where teams keep their datasets: LangSmith or Langfuse.
 
 One example per record: the question as input, the reference answer as output (a generated
 unanswerable question's expected abstention instead), and as metadata the cell, difficulty, temporal,
 language, the supporting chunk ids and the labelled context ids (so evaluators can score retrieval by
 id), the run and thread ids. Each example's id is derived from the run and the record, so pushing again
-updates the same examples, never duplicates them. The key and the endpoint come from LangSmith's usual
-environment variables (LANGSMITH_API_KEY, LANGSMITH_ENDPOINT).
+updates the same examples, never duplicates them. Keys and endpoints come from each platform's usual
+environment variables (LANGSMITH_API_KEY, LANGSMITH_ENDPOINT; LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY,
+LANGFUSE_HOST). Langfuse's SDK is the `langfuse` extra.
 """
 
 from __future__ import annotations
@@ -82,3 +83,44 @@ def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str) -> tupl
     except LangSmithError as error:
         raise UserError(f"LangSmith answered with an error ({str(error).splitlines()[0][:200]})") from None
     return len(new), len(known)
+
+
+def push_langfuse(records: Sequence[dict[str, Any]], dataset_name: str) -> tuple[int, int]:
+    """Create or update one item per record in Langfuse dataset `dataset_name`: (created, updated)."""
+    if not (os.environ.get("LANGFUSE_PUBLIC_KEY") and os.environ.get("LANGFUSE_SECRET_KEY")):
+        raise UserError("no Langfuse keys: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY (and LANGFUSE_HOST)")
+    try:
+        import httpx
+        from langfuse import Langfuse
+        from langfuse.api import NotFoundError
+        from langfuse.api.core.api_error import ApiError
+    except ImportError:
+        raise UserError('Langfuse needs its SDK: pip install "triad[langfuse]"') from None
+    host = os.environ.get("LANGFUSE_HOST") or os.environ.get("LANGFUSE_BASE_URL") or "https://cloud.langfuse.com"
+    logging.getLogger("langfuse").setLevel(logging.CRITICAL)  # its failures become the one line below
+    client = Langfuse(tracing_enabled=False)
+    try:
+        try:
+            existing = {str(item.id) for item in client.get_dataset(dataset_name).items}
+        except NotFoundError:
+            client.create_dataset(name=dataset_name, description="a triad dataset")
+            existing = set()
+        items = [example(record) for record in records]
+        for item in items:
+            client.create_dataset_item(
+                dataset_name=dataset_name,
+                id=item["id"],
+                input=item["inputs"],
+                expected_output=item["reference_outputs"],
+                metadata=item["metadata"],
+            )
+    except ApiError as error:
+        if error.status_code in (401, 403):
+            raise UserError("Langfuse refused the keys in LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY") from None
+        raise UserError(f"Langfuse answered with an error (HTTP {error.status_code})") from None
+    except httpx.HTTPError:
+        raise UserError(f"cannot reach Langfuse at {host}; check LANGFUSE_HOST and the network") from None
+    finally:
+        client.shutdown()
+    updated = sum(item["id"] in existing for item in items)
+    return len(items) - updated, updated

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from graph.testing.commands import assert_one_line_error, run_cli, run_process
+from graph.testing.stubs.langfuse import serve_langfuse
 from graph.testing.stubs.langsmith import serve_langsmith
 
 
@@ -195,3 +196,31 @@ def test_langsmith_examples_are_created_then_updated_in_place(finished_run: Path
     assert_one_line_error(unreachable, "cannot reach LangSmith at http://127.0.0.1:9")
     neither = run_cli("graph.export", "export-me", "--runs-dir", str(finished_run), "--to", "langsmith")
     assert_one_line_error(neither, "needs --dataset NAME")
+
+
+def test_langfuse_items_are_created_then_updated_in_place(finished_run: Path) -> None:
+    """The real Langfuse SDK pointed at a local stand-in of its API: items are upserted by their ids."""
+    found = records(finished_run)
+    push = ("graph.export", "export-me", "--runs-dir", str(finished_run), "--to", "langfuse", "--dataset", "triad")
+    with serve_langfuse() as (url, state):
+        env = {"LANGFUSE_HOST": url, "LANGFUSE_PUBLIC_KEY": state.public_key, "LANGFUSE_SECRET_KEY": state.secret_key}
+        first = run_cli(*push, env=env)
+        assert first.returncode == 0, first.stderr
+        assert f"{len(found)} examples created, 0 updated" in first.stdout
+        assert list(state.datasets) == ["triad"] and len(state.items) == len(found)
+        by_record = {item["metadata"]["record_id"]: item for item in state.items.values()}
+        record = found[0]
+        assert by_record[record["id"]]["input"] == {"question": record["question"]}
+        assert by_record[record["id"]]["expectedOutput"] == {"answer": record["answer"]}
+        again = run_cli(*push, env=env)
+        assert again.returncode == 0 and f"0 examples created, {len(found)} updated" in again.stdout
+        assert len(state.items) == len(found) and list(state.datasets) == ["triad"]
+        # (Langfuse's SDK keeps one client per public key in a process: another key pair is another client.)
+        refused = run_cli(*push, env={**env, "LANGFUSE_PUBLIC_KEY": "pk-other", "LANGFUSE_SECRET_KEY": "wrong"})
+        assert_one_line_error(refused, "Langfuse refused the keys")
+    missing = run_cli(*push, env={"LANGFUSE_PUBLIC_KEY": "", "LANGFUSE_SECRET_KEY": ""})
+    assert_one_line_error(missing, "no Langfuse keys")
+    unreachable = run_cli(
+        *push, env={"LANGFUSE_HOST": "http://127.0.0.1:9", "LANGFUSE_PUBLIC_KEY": "pk-far", "LANGFUSE_SECRET_KEY": "sk"}
+    )
+    assert_one_line_error(unreachable, "cannot reach Langfuse at http://127.0.0.1:9")
