@@ -185,12 +185,7 @@ class Corpus(CollectionReader):
         rng = rng or random.Random()
         excluded = set(exclude)
         if await self.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
-            every = (
-                await self._procedural_ids_with_min_chars(min_chars)
-                if procedural
-                else await self._ids_with_min_chars(min_chars)
-            )
-            candidates = [i for i in every if i not in excluded]
+            candidates = [i for i in await self._ids_with_min_chars(min_chars, procedural) if i not in excluded]
             return rng.sample(candidates, min(k, len(candidates)))
         return await self._sample_pages(k, excluded, min_chars, rng, procedural)
 

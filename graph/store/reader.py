@@ -65,9 +65,8 @@ class CollectionReader:
         self._dimension: int | None = layout.declared_dimension
         self._other_dimensions = 0
         """Embedded rows whose dimension is not the collection's (a plain `vector` column can mix them)."""
-        self._all_ids: list[str] | None = None
-        self._all_ids_min_chars = 0
-        self._procedural_ids: dict[int, list[str]] = {}
+        self._usable_ids: dict[tuple[int, bool], list[str]] = {}
+        """Usable chunk ids per (minimum length, procedural only), read once."""
 
     @property
     def pool(self) -> AsyncConnectionPool:
@@ -300,15 +299,22 @@ class CollectionReader:
 
     # -- ids of usable chunks, for sampling ------------------------------------------------------
 
-    async def _ids_with_min_chars(self, min_chars: int) -> list[str]:
-        if self._all_ids is None or self._all_ids_min_chars != min_chars:
-            layout = self.layout
-            query = sql.SQL("SELECT {id}::text FROM {table} WHERE {scope} AND {usable} ORDER BY 1").format(
-                id=layout.id_column, table=layout.table, scope=layout.scope, usable=self._usable()
-            )
-            self._all_ids = [row[0] for row in await self._fetch(query, (*layout.scope_params, max(1, min_chars)))]
-            self._all_ids_min_chars = min_chars
-        return self._all_ids
+    def _usable_rows(self, columns: sql.Composable, condition: sql.Composable) -> sql.Composed:
+        """SELECT `columns` of the usable rows (`_usable`) that meet `condition`, by id. Parameters: those of
+        `columns`, the scope's, the minimum length, then those of `condition`."""
+        layout = self.layout
+        return sql.SQL("SELECT {columns} FROM {table} WHERE {scope} AND {usable} AND {condition} ORDER BY 1").format(
+            columns=columns, table=layout.table, scope=layout.scope, usable=self._usable(), condition=condition
+        )
+
+    async def _ids_with_min_chars(self, min_chars: int, procedural: bool = False) -> list[str]:
+        """The usable chunks' ids (with `procedural`, those holding numbered steps), read once per kind."""
+        if (min_chars, procedural) not in self._usable_ids:
+            condition = self.procedural() if procedural else sql.SQL("true")
+            query = self._usable_rows(sql.SQL("{}::text").format(self.layout.id_column), condition)
+            rows = await self._fetch(query, (*self.layout.scope_params, max(1, min_chars)))
+            self._usable_ids[min_chars, procedural] = [row[0] for row in rows]
+        return self._usable_ids[min_chars, procedural]
 
     def procedural(self) -> sql.Composable:
         """Rows holding numbered steps (`state.procedure`): the two patterns, case-insensitive."""
@@ -318,31 +324,15 @@ class CollectionReader:
             for pattern in PROCEDURE_PATTERNS
         )
 
-    async def _procedural_ids_with_min_chars(self, min_chars: int) -> list[str]:
-        if min_chars not in self._procedural_ids:
-            layout = self.layout
-            query = sql.SQL(
-                "SELECT {id}::text FROM {table} WHERE {scope} AND {usable} AND {procedural} ORDER BY 1"
-            ).format(
-                id=layout.id_column,
-                table=layout.table,
-                scope=layout.scope,
-                usable=self._usable(),
-                procedural=self.procedural(),
-            )
-            rows = await self._fetch(query, (*layout.scope_params, max(1, min_chars)))
-            self._procedural_ids[min_chars] = [row[0] for row in rows]
-        return self._procedural_ids[min_chars]
-
     async def metadata_values(self, key: str, min_chars: int) -> list[tuple[str, str | None, str | None]]:
         """(id, source, value of metadata `key`) of every usable chunk at least `min_chars` long."""
         layout = self.layout
-        query = sql.SQL(
-            "SELECT {id}::text, {meta}->>'source', {meta}->>%s FROM {table} WHERE {scope} AND {usable} ORDER BY 1"
-        ).format(
-            id=layout.id_column, meta=layout.metadata, table=layout.table, scope=layout.scope, usable=self._usable()
+        columns = sql.SQL("{id}::text, {meta}->>'source', {meta}->>%s").format(
+            id=layout.id_column, meta=layout.metadata
         )
-        rows = await self._fetch(query, (key, *layout.scope_params, max(1, min_chars)))
+        rows = await self._fetch(
+            self._usable_rows(columns, sql.SQL("true")), (key, *layout.scope_params, max(1, min_chars))
+        )
         return [(chunk_id, source, value) for chunk_id, source, value in rows]
 
     async def ids_of_sources(self, sources: Sequence[str], min_chars: int) -> list[str]:
@@ -350,11 +340,9 @@ class CollectionReader:
         if not sources:
             return []
         layout = self.layout
-        query = sql.SQL(
-            "SELECT {id}::text FROM {table} WHERE {scope} AND {usable} AND {meta}->>'source' = ANY(%s::text[])"
-            " ORDER BY 1"
-        ).format(
-            id=layout.id_column, table=layout.table, scope=layout.scope, usable=self._usable(), meta=layout.metadata
+        query = self._usable_rows(
+            sql.SQL("{}::text").format(layout.id_column),
+            sql.SQL("{meta}->>'source' = ANY(%s::text[])").format(meta=layout.metadata),
         )
         return [row[0] for row in await self._fetch(query, (*layout.scope_params, max(1, min_chars), list(sources)))]
 
