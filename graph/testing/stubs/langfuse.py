@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import base64
 import json
-import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
+
+from graph.testing.stubs.server import StubHandler, StubState, serve
 
 NOW = "2026-01-01T00:00:00.000Z"
 
@@ -29,25 +29,14 @@ class LangfuseState:
     requests: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _handler(state: LangfuseState) -> type[BaseHTTPRequestHandler]:
+def _handler(state: LangfuseState) -> type[StubHandler]:
     expected = "Basic " + base64.b64encode(f"{state.public_key}:{state.secret_key}".encode()).decode()
 
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            return
-
-        def _reply(self, value: Any, status: int = 200) -> None:
-            body = json.dumps(value).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
+    class Handler(StubHandler):
         def _authorised(self) -> bool:
             if self.headers.get("authorization") == expected:
                 return True
-            self._reply({"message": "Invalid credentials"}, 401)
+            self._send(401, {"message": "Invalid credentials"})
             return False
 
         def do_GET(self) -> None:
@@ -58,14 +47,14 @@ def _handler(state: LangfuseState) -> type[BaseHTTPRequestHandler]:
             if url.path.startswith("/api/public/v2/datasets/"):
                 name = unquote(url.path.rsplit("/", 1)[1])
                 if name not in state.datasets:
-                    return self._reply({"message": "Dataset not found"}, 404)
-                return self._reply(state.datasets[name])
+                    return self._send(404, {"message": "Dataset not found"})
+                return self._send(200, state.datasets[name])
             if url.path == "/api/public/dataset-items":
                 name = parse_qs(url.query).get("datasetName", [""])[0]
                 found = [item for item in state.items.values() if item["datasetName"] == name]
                 meta = {"page": 1, "limit": len(found) or 50, "totalItems": len(found), "totalPages": 1}
-                return self._reply({"data": found, "meta": meta})
-            self._reply({"message": "not found"}, 404)
+                return self._send(200, {"data": found, "meta": meta})
+            self._send(404, {"message": "not found"})
 
         def do_POST(self) -> None:
             url = urlparse(self.path)
@@ -77,15 +66,15 @@ def _handler(state: LangfuseState) -> type[BaseHTTPRequestHandler]:
                 dataset = {"id": str(uuid.uuid4()), "name": body["name"], "description": body.get("description"),
                            "metadata": None, "projectId": "project", "createdAt": NOW, "updatedAt": NOW}  # fmt: skip
                 state.datasets[body["name"]] = dataset
-                return self._reply(dataset)
+                return self._send(200, dataset)
             if url.path == "/api/public/dataset-items":
                 item = {"id": body.get("id") or str(uuid.uuid4()), "status": "ACTIVE", "input": body.get("input"),
                         "expectedOutput": body.get("expectedOutput"), "metadata": body.get("metadata"),
                         "datasetId": state.datasets[body["datasetName"]]["id"], "datasetName": body["datasetName"],
                         "createdAt": NOW, "updatedAt": NOW, "mediaReferences": []}  # fmt: skip
                 state.items[item["id"]] = item
-                return self._reply(item)
-            self._reply({"message": "not found"}, 404)
+                return self._send(200, item)
+            self._send(404, {"message": "not found"})
 
     return Handler
 
@@ -93,11 +82,5 @@ def _handler(state: LangfuseState) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def serve_langfuse(state: LangfuseState | None = None) -> Iterator[tuple[str, LangfuseState]]:
     state = state or LangfuseState()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", state
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve(_handler(state), StubState()) as url:
+        yield url, state
