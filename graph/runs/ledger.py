@@ -28,7 +28,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
 from graph.runs.files import FileLines, as_written
-from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, SCHEMA
+from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from nodes.common import normalise_question
 
 #: Finished samples per fetch when a run's files are rewritten.
@@ -220,17 +220,7 @@ class RunLedger:
         async with self.pool.connection() as conn:
             cursor = conn.cursor(row_factory=dict_row)
             set_json_loads(orjson.loads, cursor)
-            await cursor.execute(
-                "SELECT n, question_type, is_binary AS binary, outcome, summary, CASE WHEN record IS NOT NULL THEN"
-                " jsonb_build_object('question', record->'question', 'answer', record->'answer',"
-                " 'language', record->'language',"
-                " 'difficulty', record->'difficulty',"
-                " 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',"
-                " 'answerable', coalesce(record->'answerable', 'true'),"
-                " 'sources', jsonb_path_query_array(record, '$.supporting[*].metadata.source')) END AS brief"
-                " FROM triad_samples WHERE run_id = %s AND status = 'done' AND retired IS NULL ORDER BY n",
-                (run_id,),
-            )
+            await cursor.execute(FINISHED_SQL, (run_id,))
             return list(await cursor.fetchall())
 
     # -- dataset versions (graph.refresh) --------------------------------------------------------

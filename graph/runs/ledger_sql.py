@@ -88,3 +88,13 @@ COMPLETE_SQL = (
     "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
     " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s"
 )
+
+#: The finished slots still in the dataset, with the `brief` of an accepted record (see `RunLedger.finished`).
+FINISHED_SQL = """
+SELECT n, question_type, is_binary AS binary, outcome, summary, CASE WHEN record IS NOT NULL THEN
+    jsonb_build_object('question', record->'question', 'answer', record->'answer', 'language', record->'language',
+        'difficulty', record->'difficulty', 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',
+        'answerable', coalesce(record->'answerable', 'true'),
+        'sources', jsonb_path_query_array(record, '$.supporting[*].metadata.source')) END AS brief
+FROM triad_samples WHERE run_id = %s AND status = 'done' AND retired IS NULL ORDER BY n
+"""
