@@ -22,7 +22,8 @@ from psycopg_pool import AsyncConnectionPool
 from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.layout import READ_ONLY_SESSION, ColumnChoice, Layout, _connect, detect_layout
-from graph.store.reader import POOL_TIMEOUT_S, Chunk, CollectionReader, Hit
+from graph.store.reader import POOL_TIMEOUT_S, Chunk, Hit
+from graph.store.usable import UsableChunks
 from graph.store.vectors import VectorIndex, load_vector_index
 from nodes.common import normalise_text
 
@@ -52,9 +53,9 @@ DUPLICATE_HEADROOM = 5
 POOL_SIZE = 8
 
 
-class Corpus(CollectionReader):
+class Corpus(UsableChunks):
     """A read-only view of one collection: lookup, sampling and similarity search (counting and
-    the SQL every query shares come from `CollectionReader`).
+    the SQL every query shares come from `CollectionReader`, the usable chunks' ids from `UsableChunks`).
 
     Methods are coroutines on a small pool of read-only connections, so many samples can query
     at once.
