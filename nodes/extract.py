@@ -20,6 +20,7 @@ from nodes.implementations import resolve_implementation
 from nodes.ports import StructuredChat
 from prompts import delimit, delimit_all
 from prompts import relevance as relevance_prompt
+from state.location import where
 from state.record import text_digest
 from state.sample import ChunkRef, ContextItem, Difficulty, RelevanceLabel, SampleState, latest_draft
 from state.schemas import BatchRelevanceVerdict, CandidateAnswer, RelevanceVerdict
@@ -212,9 +213,15 @@ async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Upd
         if (digest := text_digest(c["text"])) in known
     ]
     relevant = {label["chunk_id"]: label["relevant"] for label in labels}
-    contexts = [ContextItem(id=c["id"], text=c["text"], relevant=True, origin="supporting") for c in supporting]
+    contexts = [
+        ContextItem(id=c["id"], text=c["text"], relevant=True, origin="supporting", where=where(c["metadata"]))
+        for c in supporting
+    ]
     contexts += [
-        ContextItem(id=c["id"], text=c["text"], relevant=relevant[c["id"]], origin="distractor") for c in candidates
+        ContextItem(
+            id=c["id"], text=c["text"], relevant=relevant[c["id"]], origin="distractor", where=where(c["metadata"])
+        )
+        for c in candidates
     ]
     n_relevant = sum(item["relevant"] for item in contexts)
     return {

@@ -12,6 +12,7 @@ from nodes.common import Update, normalised_answer
 from nodes.context import Context
 from nodes.language import sample_language
 from prompts import PROMPT_VERSION
+from state.location import where
 from state.record import DatasetRecord
 from state.sample import DEFAULT_ROLE, SampleState, is_unanswerable, latest_draft
 
@@ -70,7 +71,10 @@ def unanswerable_record(state: SampleState, context: Context) -> dict[str, Any]:
         "bridge_topic": "",
         "hops": 0,
         "supporting": [],
-        "contexts": [{"id": c["id"], "text": c["text"], "relevant": False, "origin": "retrieved"} for c in retrieved],
+        "contexts": [
+            {"id": c["id"], "text": c["text"], "relevant": False, "origin": "retrieved", "where": where(c["metadata"])}
+            for c in retrieved
+        ],
         "n_relevant": 0,
         "difficulty": None,
         "unanswerable": None,

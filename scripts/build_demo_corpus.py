@@ -25,7 +25,8 @@ import numpy as np
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from graph.demo import DEMO_EMBEDDING, DEMO_VECTORS, load_demo_chunks
-from graph.ingestion.loaders import html_to_text, stable_id
+from graph.ingestion.chunking import stable_id
+from graph.ingestion.formats import plain_html_text
 from graph.ingestion.writer import BATCH_SIZE
 from graph.store.embeddings import load_embeddings
 
@@ -72,7 +73,7 @@ def page_title(html: str) -> str:
 
 def page_chunks(page: Path) -> list[dict[str, object]]:
     html = page.read_text(encoding="utf-8")
-    text = html_to_text(html)
+    text = plain_html_text(html)
     splitter = RecursiveCharacterTextSplitter(chunk_size=CHUNK_CHARS, chunk_overlap=OVERLAP_CHARS, add_start_index=True)
     pieces = [(int(d.metadata["start_index"]), d.page_content) for d in splitter.create_documents([text])]
     merged: list[tuple[int, str]] = []

@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet torch==2.13.0 ${TRIAD_TORCH_INDEX:+--index-url "$TRIAD_TORCH_INDEX"}
-.venv/bin/python -m pip install --quiet -e ".[local-embeddings,dev]"
+.venv/bin/python -m pip install --quiet -e ".[local-embeddings,documents,dev]"
 echo "triad is installed in .venv; activate it with: . .venv/bin/activate"

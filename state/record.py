@@ -32,6 +32,8 @@ class Context(BaseModel):
     relevant: bool
     origin: Literal["supporting", "distractor", "retrieved"]
     """`retrieved`: a chunk the collection's retriever returned for a generated unanswerable question."""
+    where: str = ""
+    """Where the chunk comes from ("guide.pdf, p. 12, 3.2 Backups"); "" when its metadata does not say."""
 
 
 #: How many non-relevant contexts an unanswerable variant holds.

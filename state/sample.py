@@ -144,6 +144,8 @@ class ContextItem(TypedDict):
     text: str
     relevant: bool
     origin: Literal["supporting", "distractor"]
+    where: NotRequired[str]
+    """Where the chunk comes from ("guide.pdf, p. 12, 3.2 Backups"), from its metadata; "" when unknown."""
 
 
 class SampleInput(TypedDict):

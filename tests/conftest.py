@@ -16,7 +16,7 @@ from langchain_core.embeddings import Embeddings
 
 from graph.config.logs import configure_logging
 from graph.demo import demo_embeddings, load_demo_chunks
-from graph.ingestion.loaders import ChunkRecord
+from graph.ingestion.chunking import ChunkRecord
 from graph.ingestion.writer import ingest_chunks
 from graph.store.embeddings import load_embeddings
 from graph.testing.commands import TEST_STATE_URL

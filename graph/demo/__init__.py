@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.ingestion.loaders import ChunkRecord, read_jsonl_chunks
+from graph.ingestion.chunking import ChunkRecord
+from graph.ingestion.loaders import read_jsonl_chunks
 from graph.store.embeddings import DeferredEmbeddings, StoredEmbeddings
 
 DEMO_FILE = Path(__file__).resolve().parent / "pg15_manual.jsonl.gz"

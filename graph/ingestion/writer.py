@@ -11,6 +11,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import psycopg
 from langchain_core.embeddings import Embeddings
@@ -18,7 +19,8 @@ from psycopg import sql
 from tqdm import tqdm
 
 from graph.config.errors import UserError
-from graph.ingestion.loaders import FOLDER_KEY, ChunkRecord
+from graph.ingestion.chunking import ChunkRecord
+from graph.ingestion.loaders import FOLDER_KEY
 from graph.store.database import ensure_vector_extension
 from graph.store.embeddings import EmbeddingKeys, embedding_dimension, load_embeddings
 
@@ -54,30 +56,49 @@ def _create_table(conn: psycopg.Connection, table: sql.Identifier, dimension: in
     )
 
 
-def _stored_digests(conn: psycopg.Connection, table: sql.Identifier, ids: list[str]) -> dict[str, str]:
-    """MD5 of the stored text per id, for the ids already in the table."""
+def _stored(conn: psycopg.Connection, table: sql.Identifier, ids: list[str]) -> dict[str, tuple[str, Any]]:
+    """MD5 of the stored text and the stored metadata per id, for the ids already in the table."""
     if conn.execute("SELECT to_regclass(%s)", (table.as_string(conn),)).fetchone()[0] is None:  # type: ignore[index]
         return {}
     rows = conn.execute(
-        sql.SQL("SELECT langchain_id::text, md5(content) FROM {} WHERE langchain_id = ANY(%s::uuid[])").format(table),
+        sql.SQL(
+            "SELECT langchain_id::text, md5(content), langchain_metadata FROM {} WHERE langchain_id = ANY(%s::uuid[])"
+        ).format(table),
         (ids,),
     ).fetchall()
-    return {row[0]: row[1] for row in rows}
+    return {row[0]: (row[1], row[2]) for row in rows}
 
 
-def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> int:
+def _update_metadata(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord]) -> None:
+    """New metadata for chunks whose text is unchanged (a renamed title, a section found): no new embedding."""
+    update = sql.SQL("UPDATE {} SET langchain_metadata = %s::json WHERE langchain_id = %s::uuid").format(table)
+    with conn.transaction():
+        conn.cursor().executemany(update, [(json.dumps(chunk.metadata), chunk.id) for chunk in chunks])
+
+
+def _remove_stale(
+    conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord], kept_sources: Sequence[str]
+) -> int:
     """Delete chunks no longer produced: of the ingested sources (an edited file) and, for a folder, of its
     documents that are gone from it (a deleted file, a row removed from a JSONL file). A chunk another folder
-    was ingested from is never touched, whatever its source is called."""
+    was ingested from is never touched, whatever its source is called, nor one of `kept_sources` (files that
+    could not be read this time)."""
     sources = sorted({str(chunk.metadata.get("source")) for chunk in chunks})
     folders = sorted({str(chunk.metadata[FOLDER_KEY]) for chunk in chunks if FOLDER_KEY in chunk.metadata})
     cursor = conn.execute(
         sql.SQL(
-            "DELETE FROM {table} WHERE NOT (langchain_id = ANY(%(ids)s::uuid[])) AND ("
+            "DELETE FROM {table} WHERE NOT (langchain_id = ANY(%(ids)s::uuid[]))"
+            " AND coalesce(NOT (langchain_metadata->>'source' = ANY(%(kept)s)), true) AND ("
             " langchain_metadata->>%(key)s = ANY(%(folders)s)"
             " OR (langchain_metadata->>'source' = ANY(%(sources)s) AND langchain_metadata->>%(key)s IS NULL))"
         ).format(table=table),
-        {"ids": [chunk.id for chunk in chunks], "key": FOLDER_KEY, "folders": folders, "sources": sources},
+        {
+            "ids": [chunk.id for chunk in chunks],
+            "key": FOLDER_KEY,
+            "folders": folders,
+            "sources": sources,
+            "kept": list(kept_sources),
+        },
     )
     return cursor.rowcount
 
@@ -90,7 +111,9 @@ def _write_batches(
         " VALUES (%s::uuid, %s, %s::vector, %s::json) ON CONFLICT (langchain_id) DO UPDATE SET"
         " content = EXCLUDED.content, embedding = EXCLUDED.embedding, langchain_metadata = EXCLUDED.langchain_metadata"
     ).format(table)
-    with tqdm(total=len(chunks), desc="embedding", unit="chunk", disable=None, file=sys.stderr) as progress:
+    batches = -(-len(chunks) // BATCH_SIZE)
+    description = f"embedding {len(chunks)} chunks in {batches} batch{'es' if batches > 1 else ''}"
+    with tqdm(total=len(chunks), desc=description, unit="chunk", disable=None, file=sys.stderr) as progress:
         for start in range(0, len(chunks), BATCH_SIZE):
             batch = chunks[start : start + BATCH_SIZE]
             vectors = embeddings.embed_documents([chunk.text for chunk in batch])
@@ -111,11 +134,13 @@ def ingest_chunks(
     schema: str = "public",
     keys: EmbeddingKeys | None = None,
     embeddings: Embeddings | None = None,
+    kept_sources: Sequence[str] = (),
 ) -> dict[str, int]:
-    """Write the chunks not stored yet or changed; return counts of added, kept and removed chunks.
+    """Write the chunks not stored yet or changed; return counts of added, updated, kept and removed chunks.
 
     `embeddings` is the model named by `embedding_spec` when the caller has it already (the demo's
-    stored vectors); else it is loaded from the spec.
+    stored vectors); else it is loaded from the spec. Chunks of `kept_sources` stay as they are stored.
+    "updated" counts chunks whose text is unchanged and whose metadata is new.
     """
     if not chunks:
         raise UserError("no text found to ingest; check the path and that files are not empty")
@@ -129,9 +154,13 @@ def ingest_chunks(
                 f"cannot enable pgvector ({error.diag.message_primary}); "
                 "ask the database owner to run CREATE EXTENSION vector"
             ) from None
-        stored = _stored_digests(conn, table, [chunk.id for chunk in unique])
+        stored = _stored(conn, table, [chunk.id for chunk in unique])
         # New ids, and known ids whose text changed, are embedded and written.
-        new = [chunk for chunk in unique if stored.get(chunk.id) != hashlib.md5(chunk.text.encode()).hexdigest()]
+        new = [
+            chunk for chunk in unique if stored.get(chunk.id, ("",))[0] != hashlib.md5(chunk.text.encode()).hexdigest()
+        ]
+        written = {chunk.id for chunk in new}
+        relabelled = [c for c in unique if c.id not in written and stored[c.id][1] != c.metadata]
         if new:
             embeddings = embeddings or load_embeddings(embedding_spec, keys or EmbeddingKeys())
             dimension = embedding_dimension(embeddings)
@@ -144,7 +173,9 @@ def ingest_chunks(
                 )
             _create_table(conn, table, dimension)
             _write_batches(conn, table, new, embeddings)
-        removed = _remove_stale(conn, table, unique)
+        if relabelled:
+            _update_metadata(conn, table, relabelled)
+        removed = _remove_stale(conn, table, unique, kept_sources)
         conn.execute(
             sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_cosine_ops)").format(
                 sql.Identifier(index_name(collection)), table
@@ -152,4 +183,5 @@ def ingest_chunks(
         )
         if new or removed:
             conn.execute(sql.SQL("ANALYZE {}").format(table))
-    return {"added": len(new), "kept": len(unique) - len(new), "removed": removed}
+    kept = len(unique) - len(new) - len(relabelled)
+    return {"added": len(new), "updated": len(relabelled), "kept": kept, "removed": removed}

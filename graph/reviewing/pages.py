@@ -15,6 +15,7 @@ from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
+from state.location import where
 
 CRITERION_TEXT = {
     "answerable": "answerable from the supporting chunks",
@@ -208,7 +209,7 @@ def sample_page(
         parts.append("<h2>Supporting chunks</h2>")
     for chunk in supporting:
         parts.append(
-            f'<div class="chunk" data-chunk="{esc(str(chunk.get("id", "")))}"><div class=meta>{esc(str(chunk.get("id", "")))}</div>'
+            f'<div class="chunk" data-chunk="{esc(str(chunk.get("id", "")))}">{_meta(where(chunk.get("metadata")), chunk)}'
             f"{marked(str(chunk.get('text', '')), bridge, answer, language)}</div>"
         )
     if not supporting and line.get("supporting_ids"):
@@ -221,13 +222,15 @@ def sample_page(
         )
         parts.append(f"<h2>Contexts</h2><p class=meta>{note}</p>")
         flips = labels.get("relevance") or {}
+        supporting_metadata = {str(chunk.get("id")): chunk.get("metadata") for chunk in supporting}
         for context in sample.contexts:
             original = bool(context["relevant"])
             now = flips.get(context["id"], original)
             parts.append(
                 f'<div class="chunk"><label><input type="checkbox" data-context="{esc(context["id"])}"'
                 f' data-original="{str(original).lower()}"{" checked" if now else ""}> {esc(context["origin"])}'
-                f" · labelled {'relevant' if original else 'not relevant'}</label><div class=meta>{esc(context['id'])}</div>"
+                f" · labelled {'relevant' if original else 'not relevant'}</label>"
+                f"{_meta(context.get('where') or where(supporting_metadata.get(context['id'])), context)}"
                 f"{marked(str(context.get('text', '')), bridge, answer, language)}</div>"
             )
         unanswerable = line.get("unanswerable") or {}
@@ -238,6 +241,12 @@ def sample_page(
     parts.append("</form>")
     parts.append(_history(sample))
     return page(f"{run_id} · sample {sample.n}", "".join(parts), script=asset("review.js"))
+
+
+def _meta(place: str, chunk: dict[str, Any]) -> str:
+    """The line above a chunk: where it comes from ("guide.pdf, p. 12, 3.2 Backups"), then its id."""
+    lead = f"<b>{esc(place)}</b> · " if place else ""
+    return f"<div class=meta>{lead}{esc(str(chunk.get('id', '')))}</div>"
 
 
 def _kappa(value: float | None) -> str:

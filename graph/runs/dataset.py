@@ -1,6 +1,7 @@
 """A run's dataset as other tools read it: validated records, and rows in the export formats.
 
-Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids),
+Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids and
+reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"),
 `hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
 facts by chunk id, context list). The answerable split holds the answerable questions. The
 unanswerable split holds, where the expected behaviour is to abstain, each answerable record's
@@ -23,6 +24,7 @@ from pydantic import ValidationError
 
 from graph.config.errors import UserError, writing
 from graph.runs.files import write_atomically
+from state.location import where
 from state.record import DatasetRecord
 
 ABSTAIN = "abstain"
@@ -60,6 +62,12 @@ def _by_id(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {context["id"]: context for context in record["contexts"]}
 
 
+def sources(record: dict[str, Any], contexts: list[dict[str, Any]]) -> list[str]:
+    """Where each context comes from ("guide.pdf, p. 12, 3.2 Backups"); a supporting chunk's from its metadata."""
+    supporting = {chunk["id"]: chunk.get("metadata") for chunk in record.get("supporting", [])}
+    return [context.get("where") or where(supporting.get(context["id"])) for context in contexts]
+
+
 def is_generated_unanswerable(record: dict[str, Any]) -> bool:
     return not record.get("answerable", True)
 
@@ -77,6 +85,7 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reference": record["answer"],
                 "reference_contexts": [c["text"] for c in relevant],
                 "reference_context_ids": [c["id"] for c in relevant],
+                "reference_context_sources": sources(record, relevant),
                 "question_type": record["question_type"],
                 "binary": record["binary"],
                 "language": record.get("language"),
@@ -109,6 +118,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "reference": ABSTAIN,
                     "retrieved_contexts": [],
                     "retrieved_context_ids": [],
+                    "retrieved_context_sources": [],
                     "checked_context_ids": list(record["retrieval_check"]["chunk_ids"]),
                     "expected": ABSTAIN,
                     "variant": "generated",
@@ -129,6 +139,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reference": ABSTAIN,
                 "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
                 "retrieved_context_ids": list(variant["contexts"]),
+                "retrieved_context_sources": sources(record, [contexts[i] for i in variant["contexts"]]),
                 "checked_context_ids": [],
                 "expected": ABSTAIN,
                 "variant": "simulated",

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from graph.config.errors import UserError
+from state.location import where
 
 #: The namespace of the examples' ids: uuid5 of the record's id (`<run_id>/<n>`).
 EXAMPLE_NAMESPACE = uuid.UUID("6f3c1a52-5d3e-4d8e-9a0b-2a7f3f0c1d11")
@@ -43,6 +44,7 @@ def example(record: dict[str, Any]) -> dict[str, Any]:
             "language": record.get("language"),
             "answerable": answerable,
             "supporting_ids": [c["id"] for c in record.get("supporting", [])],
+            "supporting_sources": [where(c.get("metadata")) for c in record.get("supporting", [])],
             "relevant_context_ids": [c["id"] for c in record.get("contexts", []) if c["relevant"]],
             "context_ids": [c["id"] for c in record.get("contexts", [])],
             "run_id": record["provenance"]["run_id"],

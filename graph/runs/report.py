@@ -12,6 +12,7 @@ from graph.runs.funnel import cell_name
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
+from state.location import where
 from state.sample import UNANSWERABLE
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
@@ -199,7 +200,9 @@ def _example(record: Mapping[str, Any]) -> str:
             f'<div class="example"><p><b>{esc(record["question"])}</b><br>expected: abstain</p>'
             f'<p class="note">{esc(facts)}</p><p class="note">not in the collection: {esc(missing)}</p></div>'
         )
-    supporting = "".join(f"<li><code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"])
+    supporting = "".join(
+        f"<li>{_place(c)}<code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"]
+    )
     facts = (
         f"{record['question_type']}, binary {record['binary']}, "
         + (f"language {record['language']}, " if record.get("language") else "")
@@ -210,6 +213,12 @@ def _example(record: Mapping[str, Any]) -> str:
         f'<div class="example"><p><b>{esc(record["question"])}</b><br>answer: {esc(record["answer"])}</p>'
         f'<p class="note">{esc(facts)}</p><ul>{supporting}</ul></div>'
     )
+
+
+def _place(chunk: dict[str, Any]) -> str:
+    """Where a supporting chunk comes from, as the lead of its line; "" when its metadata does not say."""
+    place = where(chunk.get("metadata"))
+    return f"<b>{esc(place)}</b> " if place else ""
 
 
 def render_report(

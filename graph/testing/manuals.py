@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.ingestion.loaders import ChunkRecord, stable_id
+from graph.ingestion.chunking import ChunkRecord, stable_id
 from graph.store.embeddings import DeferredEmbeddings, StoredEmbeddings
 from graph.testing.commands import REPO_ROOT
 

@@ -114,15 +114,21 @@ def test_a_larger_limit_from_the_environment_lets_big_chunks_in(pg_url: str, dem
     assert result.returncode == 0, result.stderr
 
 
-def test_a_file_that_is_not_utf8_in_ingest(pg_url: str, tmp_path: Path) -> None:
+def test_files_that_cannot_be_read_are_one_line_each_and_end_in_one_error_when_nothing_is_left(
+    pg_url: str, tmp_path: Path
+) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "good.txt").write_text("Checkpoints flush dirty pages. " * 20)
-    (docs / "latin1.txt").write_bytes("Caf\xe9 au lait, r\xe9sum\xe9 ".encode("latin-1") * 20)
-    result = run_cli("graph.ingest", str(docs), "--collection", "bad_latin1", "--database-url", pg_url)
-    assert_one_line_error(result, "latin1.txt is not UTF-8 text", "convert it to UTF-8")
+    (docs / "garbled.txt").write_bytes(bytes(range(128, 256)) * 8)
+    (docs / "notes.jsonl").write_text('{"text": "ok"}\n{"id": 1}\n')
+    result = run_cli("graph.ingest", str(docs), "--collection", "bad_files", "--database-url", pg_url)
+    assert_one_line_error(result, "no text to ingest in", "2 skipped")
+    assert result.stderr.strip().splitlines()[:2] == [
+        "skipped garbled.txt: is not UTF-8 text (byte 0) and its encoding is unclear; convert it to UTF-8",
+        'skipped notes.jsonl: has a line 2 that is not a JSON object with a "text" field; fix it',
+    ]
     with psycopg.connect(pg_url) as conn:
-        assert conn.execute("SELECT to_regclass('bad_latin1')").fetchone()[0] is None  # nothing half-written
+        assert conn.execute("SELECT to_regclass('bad_files')").fetchone()[0] is None  # nothing half-written
 
 
 @pytest.mark.parametrize(

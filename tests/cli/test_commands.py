@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli, run_process
+from graph.testing.documents import encrypted_pdf, mixed_folder
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
@@ -41,13 +42,30 @@ def test_run_help_lists_the_run_options() -> None:
         assert option in out
 
 
-def test_ingest_a_folder_twice_then_nothing_to_do(pg_url: str, tmp_path: Path) -> None:
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "docs" / "page.html").write_text("<h1>Slots</h1><p>" + "Replication slots retain WAL. " * 50 + "</p>")
-    first = run_cli("graph.ingest", str(tmp_path / "docs"), "--collection", "cli_docs", "--database-url", pg_url)
+def test_ingest_a_folder_of_documents_names_the_unreadable_one_then_has_nothing_to_do(
+    pg_url: str, tmp_path: Path
+) -> None:
+    docs = mixed_folder(tmp_path / "docs")
+    encrypted_pdf(docs / "fontconfig-user.pdf", docs / "locked.pdf")
+    first = run_cli("graph.ingest", str(docs), "--collection", "cli_docs", "--database-url", pg_url)
     assert first.returncode == 0, first.stderr
+    assert first.stderr.strip().splitlines() == [
+        "skipped locked.pdf: is encrypted with a password; save an unencrypted copy (qpdf --decrypt) or remove it"
+    ]
     assert "chunks written" in first.stdout
-    again = run_cli("graph.ingest", str(tmp_path / "docs"), "--collection", "cli_docs", "--database-url", pg_url)
+    assert "7 files read into" in first.stdout
+    assert "1 skipped, their chunks already stored kept: locked.pdf" in first.stdout
+    with psycopg.connect(pg_url) as conn:
+        sources = {row[0] for row in conn.execute("SELECT langchain_metadata->>'source' FROM cli_docs")}
+    assert sources == {
+        "backups.md",
+        "cachelib/changes.html",
+        "cachelib/file.html",
+        "cachelib/redis.html",
+        "fontconfig-user.pdf",
+        "replication.docx",
+    }
+    again = run_cli("graph.ingest", str(docs), "--collection", "cli_docs", "--database-url", pg_url)
     assert again.returncode == 0 and "nothing to do" in again.stdout
 
 

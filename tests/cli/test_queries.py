@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from graph.ingestion.loaders import ChunkRecord, stable_id
+from graph.ingestion.chunking import ChunkRecord, stable_id
 from graph.ingestion.writer import ingest_chunks
 from graph.store.corpus import Corpus
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection

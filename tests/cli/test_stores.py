@@ -16,7 +16,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_postgres import Column, PGEngine, PGVectorStore
 
-from graph.ingestion.loaders import ChunkRecord
+from graph.ingestion.chunking import ChunkRecord
 from graph.testing.commands import assert_one_line_error, run_cli, state_connection
 
 SCRIPTED = "import:graph.testing.plausible:plausible_model"

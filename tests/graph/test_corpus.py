@@ -20,7 +20,7 @@ from langchain_core.embeddings import Embeddings
 from psycopg import sql
 
 from graph.config.errors import UserError
-from graph.ingestion.loaders import ChunkRecord
+from graph.ingestion.chunking import ChunkRecord
 from graph.store import corpus as corpus_module
 from graph.store.corpus import Corpus, normalise_text
 from graph.store.layout import ColumnChoice

@@ -1,4 +1,4 @@
-"""Turning files into chunks: HTML text, splitting, stable ids, JSONL chunks."""
+"""Turning files into chunks: the HTML tag cleaner, splitting, stable ids, JSONL chunks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ import pytest
 
 from graph.config.errors import UserError
 from graph.demo import DEMO_FILE, load_demo_chunks
-from graph.ingestion.loaders import html_to_text, load_chunks, read_jsonl_chunks
+from graph.ingestion.documents import Unreadable
+from graph.ingestion.formats import plain_html_text
+from graph.ingestion.loaders import load_chunks, read_jsonl_chunks
 
 
 def test_html_text_drops_navigation_and_keeps_paragraphs() -> None:
@@ -17,16 +19,16 @@ def test_html_text_drops_navigation_and_keeps_paragraphs() -> None:
         "<html><head><style>p{}</style></head><body><div class='navheader'>Prev Next</div>"
         "<h2>Vacuum</h2><p>VACUUM reclaims\n   storage.</p><script>x()</script><p>Second</p></body></html>"
     )
-    assert html_to_text(html) == "Vacuum\n\nVACUUM reclaims storage.\n\nSecond"
+    assert plain_html_text(html) == "Vacuum\n\nVACUUM reclaims storage.\n\nSecond"
 
 
 def test_splitting_keeps_source_position_and_gives_stable_ids(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "a.md").write_text(("The checkpointer writes dirty pages. " * 60).strip())
     (tmp_path / "b.txt").write_text("Short note about WAL archiving.")
-    (tmp_path / "ignored.pdf").write_bytes(b"%PDF")
-    first = load_chunks(tmp_path, chunk_size=400, chunk_overlap=40)
-    again = load_chunks(tmp_path, chunk_size=400, chunk_overlap=40)
+    (tmp_path / "ignored.csv").write_text("a,b")
+    first = load_chunks(tmp_path, chunk_size=400, chunk_overlap=40).chunks
+    again = load_chunks(tmp_path, chunk_size=400, chunk_overlap=40).chunks
     assert [c.id for c in first] == [c.id for c in again]
     assert {c.metadata["source"] for c in first} == {"b.txt", "sub/a.md"}
     md_chunks = [c for c in first if c.metadata["source"] == "sub/a.md"]
@@ -53,13 +55,15 @@ def test_jsonl_rows_are_chunks_with_their_ids_kept(tmp_path: Path) -> None:
 def test_bad_inputs_are_user_errors(tmp_path: Path) -> None:
     with pytest.raises(UserError, match="does not exist"):
         load_chunks(tmp_path / "nope", 100, 10)
-    (tmp_path / "latin1.txt").write_bytes("caf\xe9".encode("latin-1"))
-    with pytest.raises(UserError, match="not UTF-8"):
+    (tmp_path / "notes.csv").write_text("a,b")
+    with pytest.raises(UserError, match="no .txt, .md, .html, .pdf, .docx or .jsonl files under"):
         load_chunks(tmp_path, 100, 10)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"text": "ok"}\n{"id": 1}\n')
-    with pytest.raises(UserError, match="line 2"):
+    with pytest.raises(Unreadable, match="line 2"):
         read_jsonl_chunks(bad)
+    skipped = load_chunks(bad, 100, 10).skipped[0].skipped
+    assert skipped == 'has a line 2 that is not a JSON object with a "text" field; fix it'
     with pytest.raises(UserError, match="must be smaller"):
         load_chunks(bad, 100, 100)
 

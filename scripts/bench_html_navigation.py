@@ -1,0 +1,81 @@
+"""The share of chunks that hold navigation text, per way of reading an HTML manual.
+
+    python scripts/bench_html_navigation.py                       # the CacheLib Sphinx manual in tests/data
+    python scripts/bench_html_navigation.py /usr/share/doc/python3-cachelib/html --markers "Quick search"
+
+Every page is read three ways and cut by the same chunker (1,600 characters, 160 shared):
+  page text      the page's text with <nav>, <header>, <footer>, scripts and styles dropped
+  tag cleaner    also drops ARIA navigation landmarks and Sphinx/DocBook navigation classes
+                 (what ingestion uses when the documents extra is not installed)
+  main content   what `graph.ingest` reads: trafilatura's main content of the cleaned page
+A chunk holds navigation text when it contains one of the markers: strings of the manual's page
+template (menus, breadcrumbs, "next"/"previous" links, the sidebar search, the footer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from graph.ingestion.chunking import chunk_document
+from graph.ingestion.documents import Document, Segment
+from graph.ingestion.formats import plain_html_text, read_html
+
+MANUAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "documents" / "cachelib-html"
+
+#: Strings of a Sphinx page template that a manual's own text does not hold.
+SPHINX_TEMPLATE = (
+    "Navigation",
+    "Quick search",
+    "Created using",
+    "© Copyright",
+    "modules |",
+    "next |",
+    "previous |",
+    "Previous:",
+    "Next:",
+    "Show Source",
+    "View page source",
+)
+
+
+def page_text(html: str) -> str:
+    """The text a page shows, without the HTML5 navigation elements."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup(["head", "script", "style", "nav", "header", "footer", "noscript"]):
+        tag.decompose()
+    blocks = (" ".join(block.split()) for block in re.split(r"\n\s*\n", soup.get_text("\n\n")))
+    return "\n\n".join(block for block in blocks if block)
+
+
+def as_document(text_of: Callable[[str], str]) -> Callable[[Path], Document]:
+    return lambda path: Document(title=path.stem, segments=[Segment(text=text_of(path.read_text("utf-8")))])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", nargs="?", type=Path, default=MANUAL, help="a folder of HTML pages")
+    parser.add_argument("--markers", nargs="+", default=list(SPHINX_TEMPLATE), help="strings of the page template")
+    args = parser.parse_args()
+    pages = sorted(args.folder.glob("*.html"))
+    readers = {
+        "page text": as_document(page_text),
+        "tag cleaner": as_document(plain_html_text),
+        "main content": read_html,
+    }
+    print(f"{len(pages)} pages of {args.folder}")
+    print(f"{'read as':<14}{'characters':>11}{'chunks':>8}{'with navigation':>17}{'share':>8}")
+    for name, read in readers.items():
+        chunks = [chunk for page in pages for chunk in chunk_document(read(page), page.name, 1600, 160)]
+        flagged = [chunk for chunk in chunks if any(marker in chunk.text for marker in args.markers)]
+        share = len(flagged) / len(chunks) if chunks else 0.0
+        characters = sum(len(segment.text) for page in pages for segment in read(page).segments)
+        print(f"{name:<14}{characters:>11,}{len(chunks):>8}{len(flagged):>17}{share:>8.0%}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""Reading real documents: PDF pages and outline, Word headings and tables, HTML main content, Markdown sections."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from graph.ingestion.chunking import chunk_document
+from graph.ingestion.documents import Unreadable, decode_text, read_markdown
+from graph.ingestion.formats import read_docx, read_html, read_pdf
+from graph.ingestion.loaders import load_chunks
+from graph.testing.documents import (
+    GUIDE_MARKDOWN,
+    SPHINX_MANUAL,
+    SPHINX_NAVIGATION,
+    encrypted_pdf,
+    mixed_folder,
+    real_pdf,
+    word_file,
+)
+from state.location import where
+
+
+def test_markdown_is_cut_at_its_headings_with_the_heading_path_kept(tmp_path: Path) -> None:
+    path = tmp_path / "backups.md"
+    path.write_text(GUIDE_MARKDOWN)
+    document = read_markdown(path)
+    assert document.title == "Backup operations"  # the front matter's, which is not in the text
+    assert [segment.section for segment in document.segments] == [
+        ("Backups",),
+        ("Backups", "Schedules"),
+        ("Backups", "Schedules", "Retention"),
+        ("Backups", "Restores"),
+    ]
+    retention = document.segments[2].text
+    assert retention.startswith("### Retention") and "# restore --latest" in retention  # code is not a heading
+    chunks = chunk_document(document, "backups.md", chunk_size=120, chunk_overlap=0)
+    assert [chunk.metadata["section"] for chunk in chunks] == [
+        "Backups",
+        "Backups > Schedules",
+        "Backups > Schedules > Retention",
+        "Backups > Schedules > Retention",
+        "Backups > Restores",
+    ]
+    assert all(chunk.metadata["title"] == "Backup operations" for chunk in chunks)
+    assert chunks[-1].text.startswith("## Restores")  # a section starts its own chunk
+
+
+def test_short_sections_share_a_chunk_and_it_carries_the_first_section(tmp_path: Path) -> None:
+    path = tmp_path / "backups.md"
+    path.write_text(GUIDE_MARKDOWN)
+    chunks = chunk_document(read_markdown(path), "backups.md", chunk_size=1600, chunk_overlap=160)
+    assert len(chunks) == 1 and chunks[0].metadata["section"] == "Backups"
+    assert "Restores read the newest copy" in chunks[0].text
+
+
+def test_a_setext_heading_opens_a_section(tmp_path: Path) -> None:
+    path = tmp_path / "notes.md"
+    path.write_text("Install\n=======\n\nRun the installer.\n\nUpgrade\n-------\n\nStop the service first.\n")
+    document = read_markdown(path)
+    assert [segment.section for segment in document.segments] == [("Install",), ("Install", "Upgrade")]
+    assert document.title == "Install"
+
+
+def test_pdf_pages_and_outline_sections_are_kept(tmp_path: Path) -> None:
+    document = read_pdf(real_pdf(tmp_path))
+    pages = [segment.page for segment in document.segments]
+    assert pages == sorted(pages) and pages[0] == 1 and pages[-1] == 15
+    chunks = chunk_document(document, "fontconfig-user.pdf", 1600, 160)
+    first = chunks[0]
+    assert first.metadata["page"] == 1 and first.metadata["section"] == "fontsconf > Name"
+    assert first.text.startswith("Name\nfonts.conf")
+    matching = next(chunk for chunk in chunks if chunk.text.startswith("Font Matching"))
+    assert matching.metadata["section"].endswith("Functional Overview > Font Matching")
+    assert where(matching.metadata) == "fontconfig-user.pdf, pp. 2-3, Font Matching"  # text flows across pages
+    text = "".join(chunk.text for chunk in chunks)
+    assert "\ufb01" not in text and "configuration" in text  # the "fi" ligature is two letters
+
+
+def test_an_encrypted_or_broken_pdf_is_unreadable_with_the_fix(tmp_path: Path) -> None:
+    locked = encrypted_pdf(real_pdf(tmp_path), tmp_path / "locked.pdf")
+    with pytest.raises(Unreadable, match="encrypted with a password.*qpdf --decrypt"):
+        read_pdf(locked)
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\n" + b"\x00garbage" * 50)
+    with pytest.raises(Unreadable, match="not a readable PDF"):
+        read_pdf(broken)
+
+
+def test_word_headings_paragraphs_and_tables_are_read(tmp_path: Path) -> None:
+    document = read_docx(word_file(tmp_path / "handbook.docx"))
+    assert document.title == "Replication handbook"
+    sections = [segment.section for segment in document.segments]
+    assert sections[1:] == [
+        ("Replication handbook", "1 Streaming replication"),
+        ("Replication handbook", "1 Streaming replication", "1.1 Slots"),
+        ("Replication handbook", "2 Logical replication"),
+    ]
+    slots = document.segments[2].text
+    assert "max_wal_senders | 10" in slots and slots.startswith("1.1 Slots")
+    broken = tmp_path / "broken.docx"
+    broken.write_bytes(b"PK\x03\x04 not a zip archive")
+    with pytest.raises(Unreadable, match="not a readable Word file"):
+        read_docx(broken)
+
+
+def test_html_keeps_the_main_content_and_drops_the_manual_template() -> None:
+    document = read_html(SPHINX_MANUAL / "redis.html")
+    assert document.title == "Redis Backend — CacheLib Documentation (0.9.x)"
+    text = "\n\n".join(segment.text for segment in document.segments)
+    assert text.startswith("Redis Backend\n\nclass cachelib.redis.RedisCache(")
+    assert 'foo, bar = cache.get_many("foo", "bar")' in text  # a code block, whole
+    assert not [marker for marker in SPHINX_NAVIGATION if marker in text]
+    assert "¶" not in text  # Sphinx's permalink marks
+    changes = read_html(SPHINX_MANUAL / "changes.html")
+    assert ("Changes", "Version 0.9.0") in [segment.section for segment in changes.segments]
+
+
+def test_without_trafilatura_html_is_read_by_the_tag_cleaner(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "trafilatura", None)  # import fails as if the extra were not installed
+    document = read_html(SPHINX_MANUAL / "file.html")
+    text = document.segments[0].text
+    assert text.startswith("File Backend") and "class cachelib.file.FileSystemCache" in text
+    assert "Quick search" not in text and "Navigation" not in text
+
+
+def test_no_chunk_of_the_html_manual_holds_navigation_text() -> None:
+    chunks = load_chunks(SPHINX_MANUAL, 1600, 160).chunks
+    assert len(chunks) > 20
+    assert [chunk.metadata["source"] for chunk in chunks if any(m in chunk.text for m in SPHINX_NAVIGATION)] == []
+
+
+def test_text_that_is_not_utf8_is_decoded_when_its_encoding_is_clear() -> None:
+    assert decode_text("Café au lait, résumé, crème brûlée. ".encode("latin-1") * 4).startswith("Café au lait")
+    assert decode_text("\ufeffBOM first".encode("utf-8")) == "BOM first"
+    assert decode_text("Übersicht".encode("utf-16")) == "Übersicht"
+    with pytest.raises(Unreadable, match="encoding is unclear; convert it to UTF-8"):
+        decode_text(bytes(range(128, 256)) * 8)
+
+
+def test_a_folder_of_every_format_reads_what_it_can_and_names_the_rest(tmp_path: Path) -> None:
+    folder = mixed_folder(tmp_path / "docs")
+    encrypted_pdf(folder / "fontconfig-user.pdf", folder / "locked.pdf")
+    (folder / "empty.txt").write_text("   \n")
+    seen: list[str] = []
+    loaded = load_chunks(folder, 1600, 160, observe=lambda result: seen.append(result.source))
+    assert seen == sorted(seen) and len(seen) == loaded.files == 8
+    assert [(result.source, result.skipped) for result in loaded.skipped] == [
+        ("locked.pdf", "is encrypted with a password; save an unencrypted copy (qpdf --decrypt) or remove it")
+    ]
+    assert loaded.empty == ["empty.txt"]
+    by_source: dict[str, list] = {}
+    for chunk in loaded.chunks:
+        by_source.setdefault(chunk.metadata["source"], []).append(chunk)
+    assert set(by_source) == {
+        "backups.md",
+        "cachelib/changes.html",
+        "cachelib/file.html",
+        "cachelib/redis.html",
+        "fontconfig-user.pdf",
+        "replication.docx",
+    }
+    assert all(chunk.metadata["title"] for chunk in loaded.chunks)
+    assert all("page" in chunk.metadata for chunk in by_source["fontconfig-user.pdf"])
+    assert all("section" in chunk.metadata for source, chunks in by_source.items() for chunk in chunks)
+    again = load_chunks(folder, 1600, 160)
+    assert [chunk.id for chunk in again.chunks] == [chunk.id for chunk in loaded.chunks]  # stable ids
