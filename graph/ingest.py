@@ -114,8 +114,9 @@ def _summary(loaded: Loaded) -> str:
         return f"{len(loaded.chunks)} chunks read"
     parts = [f"{loaded.files} files read into {len(loaded.chunks)} chunks"]
     if loaded.skipped:
-        reasons = "; ".join(f"{result.source} ({result.skipped})" for result in loaded.skipped)
-        parts.append(f"{len(loaded.skipped)} skipped, their chunks already stored kept: {reasons}")
+        # The why of each, without the fix its own line gave above.
+        reasons = ", ".join(f"{result.source} ({str(result.skipped).split(';')[0]})" for result in loaded.skipped)
+        parts.append(f"{len(loaded.skipped)} skipped (chunks stored from them before are kept): {reasons}")
     if loaded.empty:
         parts.append(f"{len(loaded.empty)} without text: {', '.join(loaded.empty)}")
     return "; ".join(parts)

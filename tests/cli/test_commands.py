@@ -54,7 +54,9 @@ def test_ingest_a_folder_of_documents_names_the_unreadable_one_then_has_nothing_
     ]
     assert "chunks written" in first.stdout
     assert "7 files read into" in first.stdout
-    assert "1 skipped, their chunks already stored kept: locked.pdf" in first.stdout
+    assert (
+        "1 skipped (chunks stored from them before are kept): locked.pdf (is encrypted with a password)" in first.stdout
+    )
     with psycopg.connect(pg_url) as conn:
         sources = {row[0] for row in conn.execute("SELECT langchain_metadata->>'source' FROM cli_docs")}
     assert sources == {
