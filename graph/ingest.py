@@ -63,7 +63,10 @@ def main(argv: list[str] | None = None) -> None:
     settings = settings_from_args(args, **(demo if args.demo else {}))
     if not settings.collection:
         raise UserError("name the target table with --collection NAME (or TRIAD_COLLECTION)")
-    loaded = Loaded(chunks=load_demo_chunks()) if args.demo else _read(args.path, args.chunk_size, args.chunk_overlap)
+    if args.demo:
+        loaded = Loaded(chunks=load_demo_chunks())
+    else:
+        loaded = read_documents(args.path, args.chunk_size, args.chunk_overlap)
     url = database_url(settings)
     check_connection(url)
     keys = embedding_keys(settings)
@@ -89,7 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     print(_summary(loaded))
 
 
-def _read(path: Path, chunk_size: int, chunk_overlap: int) -> Loaded:
+def read_documents(path: Path, chunk_size: int, chunk_overlap: int) -> Loaded:
     """The chunks under `path`, with progress over its files (and an ETA); each skipped file named on one line."""
     chunks = 0
     with tqdm(total=len(iter_document_files(path)), desc="reading", unit="file", disable=None, file=sys.stderr) as bar:
