@@ -113,6 +113,9 @@ def read_file(path: Path, source: str, chunk_size: int, chunk_overlap: int) -> F
         document = READERS[path.suffix.lower()](path)
     except Unreadable as problem:
         return FileResult(source, skipped=str(problem))
+    except Exception as error:  # noqa: BLE001 - a reader library failing on one odd file must not stop the others
+        reason = f"could not be read ({type(error).__name__}: {error}); re-save it or remove it"
+        return FileResult(source, skipped=reason)
     return FileResult(source, chunk_document(document, source, chunk_size, chunk_overlap))
 
 

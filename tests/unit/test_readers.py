@@ -167,3 +167,19 @@ def test_a_folder_of_every_format_reads_what_it_can_and_names_the_rest(tmp_path:
     assert all("section" in chunk.metadata for source, chunks in by_source.items() for chunk in chunks)
     again = load_chunks(folder, 1600, 160)
     assert [chunk.id for chunk in again.chunks] == [chunk.id for chunk in loaded.chunks]  # stable ids
+
+
+def test_a_reader_failing_on_an_odd_file_skips_that_file_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from graph.ingestion import loaders
+
+    def failing(path: Path) -> None:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setitem(loaders.READERS, ".pdf", failing)
+    real_pdf(tmp_path)
+    (tmp_path / "notes.txt").write_text("Checkpoints flush dirty pages to disk.")
+    loaded = load_chunks(tmp_path, 1600, 160)
+    assert [chunk.metadata["source"] for chunk in loaded.chunks] == ["notes.txt"]
+    assert loaded.skipped[0].skipped == (
+        "could not be read (RecursionError: maximum recursion depth exceeded); re-save it or remove it"
+    )
