@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
         settings.schema_name,
         keys,
         embeddings=stored,
-        kept_sources=[result.source for result in loaded.skipped],
+        partial=bool(loaded.skipped),
     )
     if not (counts["added"] or counts["updated"] or counts["removed"]):
         print(f"nothing to do: all {counts['kept']} chunks are already in {settings.collection!r}")
@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> None:
 def read_documents(path: Path, chunk_size: int, chunk_overlap: int) -> Loaded:
     """The chunks under `path`, with progress over its files (and an ETA); each skipped file named on one line."""
     chunks = 0
-    with tqdm(total=len(iter_document_files(path)), desc="reading", unit="file", disable=None, file=sys.stderr) as bar:
+    files = iter_document_files(path)
+    with tqdm(total=len(files), desc="reading", unit="file", disable=None, file=sys.stderr) as bar:
 
         def observe(result: FileResult) -> None:
             nonlocal chunks
@@ -105,7 +106,7 @@ def read_documents(path: Path, chunk_size: int, chunk_overlap: int) -> Loaded:
             bar.set_postfix(chunks=chunks, refresh=False)
             bar.update(1)
 
-        loaded = load_chunks(path, chunk_size, chunk_overlap, observe)
+        loaded = load_chunks(path, chunk_size, chunk_overlap, observe, files)
     if not loaded.chunks:
         raise UserError(f"no text to ingest in {path}: {_summary(loaded)}")
     return loaded
@@ -117,8 +118,8 @@ def _summary(loaded: Loaded) -> str:
         return f"{len(loaded.chunks)} chunks read"
     parts = [f"{loaded.files} files read into {len(loaded.chunks)} chunks"]
     if loaded.skipped:
-        # The why of each, without the fix its own line gave above.
-        reasons = ", ".join(f"{result.source} ({str(result.skipped).split(';')[0]})" for result in loaded.skipped)
+        # The why of each, without the fix its own line gave above (a reason ends in "; <the fix>").
+        reasons = ", ".join(f"{result.source} ({str(result.skipped).rsplit('; ', 1)[0]})" for result in loaded.skipped)
         parts.append(f"{len(loaded.skipped)} skipped (chunks stored from them before are kept): {reasons}")
     if loaded.empty:
         parts.append(f"{len(loaded.empty)} without text: {', '.join(loaded.empty)}")

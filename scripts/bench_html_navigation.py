@@ -22,23 +22,7 @@ from pathlib import Path
 from graph.ingestion.chunking import chunk_document
 from graph.ingestion.documents import Document, Segment
 from graph.ingestion.formats import plain_html_text, read_html
-
-MANUAL = Path(__file__).resolve().parent.parent / "tests" / "data" / "documents" / "cachelib-html"
-
-#: Strings of a Sphinx page template that a manual's own text does not hold.
-SPHINX_TEMPLATE = (
-    "Navigation",
-    "Quick search",
-    "Created using",
-    "© Copyright",
-    "modules |",
-    "next |",
-    "previous |",
-    "Previous:",
-    "Next:",
-    "Show Source",
-    "View page source",
-)
+from graph.testing.documents import SPHINX_MANUAL, SPHINX_NAVIGATION
 
 
 def page_text(html: str) -> str:
@@ -58,8 +42,8 @@ def as_document(text_of: Callable[[str], str]) -> Callable[[Path], Document]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("folder", nargs="?", type=Path, default=MANUAL, help="a folder of HTML pages")
-    parser.add_argument("--markers", nargs="+", default=list(SPHINX_TEMPLATE), help="strings of the page template")
+    parser.add_argument("folder", nargs="?", type=Path, default=SPHINX_MANUAL, help="a folder of HTML pages")
+    parser.add_argument("--markers", nargs="+", default=list(SPHINX_NAVIGATION), help="strings of the page template")
     args = parser.parse_args()
     pages = sorted(args.folder.glob("*.html"))
     readers = {

@@ -71,8 +71,10 @@ def chunk_document(document: Document, source: str, chunk_size: int, chunk_overl
     offset = 0  # of the stretch in the whole document's text, the segments joined
     for run in _stretches(document.segments, chunk_size):
         text, starts = _joined(run)
+        local = 0
         for piece in splitter.create_documents([text]):
-            local = int(piece.metadata["start_index"])
+            # The splitter finds each piece in the text; should it not (-1), the piece takes the last one's place.
+            local = int(piece.metadata["start_index"]) if piece.metadata["start_index"] >= 0 else local
             first = run[bisect.bisect_right(starts, local) - 1]
             last = run[bisect.bisect_right(starts, local + len(piece.page_content) - 1) - 1]
             start = offset + local

@@ -48,11 +48,13 @@ class HeadingPath:
         self._open: list[tuple[int, str]] = []
 
     def enter(self, level: int, text: str) -> tuple[str, ...]:
+        """Open a heading of `level` titled `text`; the path now open."""
         self._open = [(lvl, title) for lvl, title in self._open if lvl < level] + [(level, text)]
         return self.path
 
     @property
     def path(self) -> tuple[str, ...]:
+        """The open headings' titles, outermost first."""
         return tuple(title for _, title in self._open)
 
 
@@ -89,6 +91,15 @@ def decode_text(raw: bytes) -> str:
 
     Detection needs some text to go on and is not trusted for UTF-16/32 without a byte order mark.
     """
+    return _unix_lines(_decoded(raw))
+
+
+def _unix_lines(text: str) -> str:
+    """Windows and old Mac line ends as \\n, so headings, front matter and paragraphs are found alike."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _decoded(raw: bytes) -> str:
     for bom, encoding in _BOMS:
         if raw.startswith(bom):
             return raw.decode(encoding)
@@ -105,6 +116,7 @@ def decode_text(raw: bytes) -> str:
 
 
 def read_bytes(path: Path) -> bytes:
+    """The file's bytes; a file the system will not give is unreadable."""
     try:
         return path.read_bytes()
     except OSError as error:
@@ -117,9 +129,11 @@ def read_plain_text(path: Path) -> Document:
     return Document(title=path.stem, segments=[Segment(text=text)] if text.strip() else [])
 
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)[ \t]*$")
+#: Lines that a setext underline does not make a heading: list items, quotes, table rows.
+_NOT_SETEXT = re.compile(r"^\s{0,3}([-*+][ \t]|\d+[.)][ \t]|>|\|)")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*\n", re.DOTALL)
 _FRONT_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 
@@ -128,13 +142,18 @@ def markdown_blocks(text: str) -> list[tuple[int, str]]:
     """(level, line) per heading and (0, line) per other line; headings inside fenced code do not count."""
     lines = text.split("\n")
     blocks: list[tuple[int, str]] = []
-    fenced = False
+    fence = ""  # the open fence; a fence closes with the same character, at least as long
     for number, line in enumerate(lines):
-        if _FENCE.match(line):
-            fenced = not fenced
+        marker = _FENCE.match(line)
+        if marker and not fence:
+            fence = marker.group(1)
+        elif marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
+            fence = ""
+        fenced = bool(fence) or bool(marker)
         atx = None if fenced else _ATX.match(line)
         following = lines[number + 1] if number + 1 < len(lines) else ""
-        setext = None if fenced or not line.strip() or _FENCE.match(line) else _SETEXT.match(following)
+        plain = line.strip() and not fenced and not _NOT_SETEXT.match(line)
+        setext = _SETEXT.match(following) if plain else None
         if atx:
             blocks.append((len(atx.group(1)), line))
         elif setext and not (blocks and blocks[-1][0] == 0 and blocks[-1][1].strip()):

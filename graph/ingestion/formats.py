@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import zipfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,8 @@ INSTALL_DOCUMENTS = "pip install 'triad[documents]'"
 
 #: Elements that are never a page's content: landmarks, Sphinx and DocBook navigation, permalink marks.
 _BOILERPLATE_XPATH = (
-    "//nav | //header | //footer | //aside | //script | //style | //noscript | //form"
+    "//nav | //header[not(ancestor::article or ancestor::main)] | //footer | //aside | //script | //style"
+    " | //noscript | //form[@role='search' or .//input[@type='search']]"
     " | //*[@role='navigation' or @role='search' or @role='banner' or @role='contentinfo']"
     + "".join(
         f" | //*[contains(concat(' ', normalize-space(@class), ' '), ' {name} ')]"
@@ -64,7 +66,7 @@ def read_pdf(path: Path) -> Document:
     pages = [_LIGATURES.sub(lambda m: _LIGATURE_TEXT[m.group()], page) for page in _without_running_lines(pages)]
     if not any(page.strip() for page in pages):
         raise Unreadable("has no text layer (a scan?); run OCR on it first or remove it")
-    return Document(title=metadata_title or path.stem, segments=_page_segments(pages, outline))
+    return Document(title=metadata_title or path.stem, segments=page_segments(pages, outline))
 
 
 #: Typographic ligatures PDF text extraction gives for "fi", "fl", ...: the letters, for search and matching.
@@ -72,34 +74,39 @@ _LIGATURE_TEXT = {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi
 _LIGATURES = re.compile("|".join(_LIGATURE_TEXT))
 
 
-def _page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) -> list[Segment]:
-    """Each page's text cut where an outline heading is printed on it, so every piece has its section.
+def page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) -> list[Segment]:
+    """Each page's text cut where an outline heading is printed on it (at the start of a line, its number
+    before it or not), so every piece has its section.
 
-    A heading not found in its page's text (worded otherwise) is taken to start where the page does.
+    A heading not found on its page (worded otherwise, or drawn) starts where the page does when no heading
+    was found before it there; after one, it holds from the next page on.
     """
     segments: list[Segment] = []
     section: tuple[str, ...] = ()
     for number, text in enumerate(pages, start=1):
-        cuts: list[tuple[int, tuple[str, ...]]] = []
-        position = 0
-        for page, path in outline:
-            if page != number:
-                continue
-            words = path[-1].split()
-            found = (
-                re.compile(r"\s+".join(map(re.escape, words)), re.IGNORECASE).search(text, position) if words else None
-            )
-            position = found.start() if found else position
-            cuts.append((position, path))
-        starts = [0] + [at for at, _ in cuts]
-        sections = [section] + [path for _, path in cuts]
-        for index, start in enumerate(starts):
-            end = starts[index + 1] if index + 1 < len(starts) else len(text)
+        cuts: list[tuple[int, tuple[str, ...]]] = [(0, section)]
+        position, last = 0, section
+        for path in (path for page, path in outline if page == number):
+            last = path
+            found = _heading_at_line_start(path[-1]).search(text, position)
+            if found:
+                cuts.append((found.start(), path))
+                position = found.end()
+            elif position == 0:
+                cuts.append((0, path))
+        for index, (start, path) in enumerate(cuts):
+            end = cuts[index + 1][0] if index + 1 < len(cuts) else len(text)
             piece = text[start:end].strip("\n")
             if piece.strip():
-                segments.append(Segment(text=piece, section=sections[index], page=number, opens_section=index > 0))
-        section = sections[-1]
+                segments.append(Segment(text=piece, section=path, page=number, opens_section=index > 0))
+        section = last
     return segments
+
+
+def _heading_at_line_start(title: str) -> re.Pattern[str]:
+    """A heading's words at the start of a line, its section number ("3.2", "3.2.") before them or not."""
+    words = r"\s+".join(map(re.escape, title.split())) or "(?!)"
+    return re.compile(rf"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?{words}", re.IGNORECASE | re.MULTILINE)
 
 
 def _outline_pages(reader: Any) -> list[tuple[int, tuple[str, ...]]]:
@@ -201,7 +208,8 @@ def _unique_cells(cells: list[Any]) -> list[str]:
 
 def read_html(path: Path) -> Document:
     """The page's main content, split at its headings; the title from the page."""
-    html = decode_text(read_bytes(path))
+    # lxml takes no XML declaration in a decoded page (XHTML manuals start with one).
+    html = re.sub(r"\A\s*<\?xml[^>]*\?>", "", decode_text(read_bytes(path)))
     try:
         import trafilatura
         from lxml import etree
@@ -235,7 +243,7 @@ def read_html(path: Path) -> Document:
 _CONTAINERS = {"list", "item", "table", "quote", "div", "main", "cell"}
 
 
-def _xml_blocks(element: Any) -> Any:
+def _xml_blocks(element: Any) -> Iterator[tuple[int, str]]:
     """(heading level, text) per block of trafilatura's XML: headings, paragraphs, list items, table rows, code."""
     for child in element:
         tag = child.tag
@@ -266,6 +274,7 @@ _LEAVES = {"head", "code", "row", "p"}
 
 
 def _inline_text(element: Any) -> str:
+    """An inline element's text and the text after it, up to the next element."""
     return "".join(element.itertext()) + (element.tail or "")
 
 
@@ -288,6 +297,7 @@ def plain_html_text(html: str) -> str:
 
 
 def _read_html_plainly(html: str, path: Path) -> Document:
+    """The page as one segment of the tag cleaner's text, titled by its <title>."""
     match = re.search(r"<title[^>]*>(.*?)</title>", html, re.S | re.I)
     title = " ".join(match.group(1).split()) if match else ""
     text = plain_html_text(html)

@@ -120,14 +120,19 @@ def read_file(path: Path, source: str, chunk_size: int, chunk_overlap: int) -> F
 
 
 def load_chunks(
-    root: Path, chunk_size: int, chunk_overlap: int, observe: Callable[[FileResult], None] | None = None
+    root: Path,
+    chunk_size: int,
+    chunk_overlap: int,
+    observe: Callable[[FileResult], None] | None = None,
+    files: list[Path] | None = None,
 ) -> Loaded:
-    """Every chunk from the files under `root`, sources named relative to it; `observe` sees each file's result."""
+    """Every chunk from the files under `root` (or the `files` of it already listed), sources named relative
+    to it; `observe` sees each file's result."""
     if chunk_overlap >= chunk_size:
         raise UserError(f"--chunk-overlap ({chunk_overlap}) must be smaller than --chunk-size ({chunk_size})")
     loaded = Loaded()
     base = root if root.is_dir() else root.parent
-    for path in iter_document_files(root):
+    for path in files if files is not None else iter_document_files(root):
         result = read_file(path, str(path.relative_to(base)), chunk_size, chunk_overlap)
         loaded.files += 1
         if result.skipped:

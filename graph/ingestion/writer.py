@@ -76,28 +76,26 @@ def _update_metadata(conn: psycopg.Connection, table: sql.Identifier, chunks: Se
         conn.cursor().executemany(update, [(json.dumps(chunk.metadata), chunk.id) for chunk in chunks])
 
 
-def _remove_stale(
-    conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord], kept_sources: Sequence[str]
-) -> int:
+def _remove_stale(conn: psycopg.Connection, table: sql.Identifier, chunks: Sequence[ChunkRecord], partial: bool) -> int:
     """Delete chunks no longer produced: of the ingested sources (an edited file) and, for a folder, of its
     documents that are gone from it (a deleted file, a row removed from a JSONL file). A chunk another folder
-    was ingested from is never touched, whatever its source is called, nor one of `kept_sources` (files that
-    could not be read this time)."""
+    was ingested from is never touched, whatever its source is called. A `partial` read (some files could
+    not be read) removes only chunks of the files read: whatever came from the others stays."""
     sources = sorted({str(chunk.metadata.get("source")) for chunk in chunks})
     folders = sorted({str(chunk.metadata[FOLDER_KEY]) for chunk in chunks if FOLDER_KEY in chunk.metadata})
     cursor = conn.execute(
         sql.SQL(
-            "DELETE FROM {table} WHERE NOT (langchain_id = ANY(%(ids)s::uuid[]))"
-            " AND coalesce(NOT (langchain_metadata->>'source' = ANY(%(kept)s)), true) AND ("
-            " langchain_metadata->>%(key)s = ANY(%(folders)s)"
-            " OR (langchain_metadata->>'source' = ANY(%(sources)s) AND langchain_metadata->>%(key)s IS NULL))"
+            "DELETE FROM {table} WHERE NOT (langchain_id = ANY(%(ids)s::uuid[])) AND ("
+            " (langchain_metadata->>%(key)s = ANY(%(folders)s) AND NOT %(partial)s)"
+            " OR (langchain_metadata->>'source' = ANY(%(sources)s)"
+            " AND coalesce(langchain_metadata->>%(key)s = ANY(%(folders)s), true)))"
         ).format(table=table),
         {
             "ids": [chunk.id for chunk in chunks],
             "key": FOLDER_KEY,
             "folders": folders,
             "sources": sources,
-            "kept": list(kept_sources),
+            "partial": partial,
         },
     )
     return cursor.rowcount
@@ -134,12 +132,13 @@ def ingest_chunks(
     schema: str = "public",
     keys: EmbeddingKeys | None = None,
     embeddings: Embeddings | None = None,
-    kept_sources: Sequence[str] = (),
+    partial: bool = False,
 ) -> dict[str, int]:
     """Write the chunks not stored yet or changed; return counts of added, updated, kept and removed chunks.
 
     `embeddings` is the model named by `embedding_spec` when the caller has it already (the demo's
-    stored vectors); else it is loaded from the spec. Chunks of `kept_sources` stay as they are stored.
+    stored vectors); else it is loaded from the spec. `partial` says some files could not be read: chunks
+    of documents not read this time stay as they are stored.
     "updated" counts chunks whose text is unchanged and whose metadata is new.
     """
     if not chunks:
@@ -175,7 +174,7 @@ def ingest_chunks(
             _write_batches(conn, table, new, embeddings)
         if relabelled:
             _update_metadata(conn, table, relabelled)
-        removed = _remove_stale(conn, table, unique, kept_sources)
+        removed = _remove_stale(conn, table, unique, partial)
         conn.execute(
             sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} USING hnsw (embedding vector_cosine_ops)").format(
                 sql.Identifier(index_name(collection)), table

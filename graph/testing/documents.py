@@ -14,8 +14,21 @@ DOCUMENTS = REPO_ROOT / "tests" / "data" / "documents"
 SPHINX_MANUAL = DOCUMENTS / "cachelib-html"
 PDF_MANUAL = DOCUMENTS / "fontconfig-user.pdf.gz"
 
-#: Strings of the Sphinx manual's page template (menus, "next"/"previous" links, sidebar, footer).
-SPHINX_NAVIGATION = ("Navigation", "Quick search", "Created using", "© Copyright", "modules |", "Previous:", "Next:")
+#: Strings of a Sphinx manual's page template (menus, "next"/"previous" links, the sidebar, the footer)
+#: that a manual's own text does not hold.
+SPHINX_NAVIGATION = (
+    "Navigation",
+    "Quick search",
+    "Created using",
+    "© Copyright",
+    "modules |",
+    "next |",
+    "previous |",
+    "Previous:",
+    "Next:",
+    "Show Source",
+    "View page source",
+)
 
 GUIDE_MARKDOWN = """\
 ---

@@ -84,15 +84,22 @@ def test_a_folder_of_documents_is_stored_with_its_places_and_an_unreadable_file_
     assert {"section", "title"} <= set(stored["replication.docx"]) and "page" not in stored["replication.docx"]
     pdf_rows = len([1 for _, meta in _rows(pg_url, "documents") if meta["source"] == "fontconfig-user.pdf"])
 
-    # The PDF is replaced by a copy that needs a password: skipped, and its stored chunks stay.
+    # The PDF is replaced by a copy that needs a password and the Markdown file is deleted: the PDF is
+    # skipped, and while a file could not be read nothing of the documents not read is removed.
     pdf = folder / "fontconfig-user.pdf"
+    readable = pdf.read_bytes()
     encrypted_pdf(pdf, tmp_path / "locked.pdf").replace(pdf)
+    (folder / "backups.md").unlink()
     again = load_chunks(folder, 1600, 160)
     assert [result.source for result in again.skipped] == ["fontconfig-user.pdf"]
-    kept = [result.source for result in again.skipped]
-    counts = ingest_chunks(pg_url, "documents", again.chunks, "minilm", kept_sources=kept)
+    counts = ingest_chunks(pg_url, "documents", again.chunks, "minilm", partial=True)
     assert counts == {"added": 0, "updated": 0, "kept": len(again.chunks), "removed": 0}
     assert len([1 for _, meta in _rows(pg_url, "documents") if meta["source"] == "fontconfig-user.pdf"]) == pdf_rows
+    # Once every file reads again, the deleted document's chunks go.
+    pdf.write_bytes(readable)
+    whole = load_chunks(folder, 1600, 160)
+    assert ingest_chunks(pg_url, "documents", whole.chunks, "minilm")["removed"] > 0
+    assert "backups.md" not in {meta["source"] for _, meta in _rows(pg_url, "documents")}
 
 
 def test_new_metadata_for_the_same_text_is_written_without_embedding_again(pg_url: str, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from graph.ingestion.chunking import chunk_document
 from graph.ingestion.documents import Unreadable, decode_text, read_markdown
-from graph.ingestion.formats import read_docx, read_html, read_pdf
+from graph.ingestion.formats import page_segments, read_docx, read_html, read_pdf
 from graph.ingestion.loaders import load_chunks
 from graph.testing.documents import (
     GUIDE_MARKDOWN,
@@ -183,3 +183,59 @@ def test_a_reader_failing_on_an_odd_file_skips_that_file_only(tmp_path: Path, mo
     assert loaded.skipped[0].skipped == (
         "could not be read (RecursionError: maximum recursion depth exceeded); re-save it or remove it"
     )
+
+
+def test_markdown_edge_cases_windows_lines_hashes_fences_and_lists(tmp_path: Path) -> None:
+    path = tmp_path / "edge.md"
+    path.write_bytes(
+        b"---\r\ntitle: Edge cases\r\n---\r\n## Using C#\r\n\r\n~~~\r\n```\r\n# a comment\r\n~~~\r\n\r\n"
+        b"# Real heading\r\n\r\n- a list item\r\n---\r\n\r\nText.\r\n"
+    )
+    document = read_markdown(path)
+    assert document.title == "Edge cases"
+    assert [segment.section for segment in document.segments] == [("Using C#",), ("Real heading",)]
+    assert "\r" not in "".join(segment.text for segment in document.segments)
+
+
+def test_pdf_headings_are_cut_at_line_starts_and_each_found_once() -> None:
+    pages = [
+        "Intro text that says see Backups below.\n1 Backups\nBackups run nightly.\n",
+        "Examples\nfirst example\n2 Restores\nExamples\nsecond example\n",
+        "Drawn heading text, not found.\nMore text.\n",
+    ]
+    outline = [
+        (1, ("Backups",)),
+        (2, ("Backups", "Examples")),
+        (2, ("Restores",)),
+        (2, ("Restores", "Examples")),
+        (2, ("Restores", "Not printed")),
+    ]
+    segments = page_segments(pages, outline)
+    assert [(segment.page, segment.section, segment.text.split("\n")[0]) for segment in segments] == [
+        (1, (), "Intro text that says see Backups below."),
+        (1, ("Backups",), "1 Backups"),
+        (2, ("Backups", "Examples"), "Examples"),
+        (2, ("Restores",), "2 Restores"),
+        (2, ("Restores", "Examples"), "Examples"),
+        (3, ("Restores", "Not printed"), "Drawn heading text, not found."),  # a heading not found: next page on
+    ]
+
+
+def test_xhtml_pages_and_article_headers_are_read(tmp_path: Path) -> None:
+    html = (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml">'
+        "<head><title>Slots</title></head><body><header>Site menu: Home | Docs</header><main><article>"
+        "<header><h1>Replication slots</h1></header><p>" + "A slot keeps the WAL a standby still needs. " * 6 + "</p>"
+        "<h2>Dropping a slot</h2><p>"
+        + "An unused slot holds WAL forever; drop it with pg_drop_replication_slot. " * 4
+        + "</p></article></main></body></html>"
+    )
+    path = tmp_path / "slots.html"
+    path.write_text(html)
+    document = read_html(path)
+    assert document.title == "Slots"
+    assert [segment.section for segment in document.segments] == [
+        ("Replication slots",),
+        ("Replication slots", "Dropping a slot"),
+    ]
+    assert "Site menu" not in "".join(segment.text for segment in document.segments)
