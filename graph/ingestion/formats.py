@@ -223,6 +223,8 @@ def read_html(path: Path) -> Document:
     page_title = " ".join((tree.findtext(".//title") or "").split())
     for element in tree.xpath(_BOILERPLATE_XPATH):
         element.drop_tree()
+    if _link_share(tree) > LINK_PAGE_SHARE:  # an index or a table of contents: nothing to ask about
+        return Document(title=page_title or path.stem)
     for pre in tree.iter("pre"):  # trafilatura keeps the line breaks of <pre><code> only
         if not list(pre.iter("code")):
             code = etree.SubElement(pre, "code")
@@ -238,6 +240,17 @@ def read_html(path: Path) -> Document:
     main = root.find("main")
     blocks = list(_xml_blocks(main)) if main is not None else []
     return Document(title=page_title or root.get("title") or path.stem, segments=sections_from_blocks(blocks))
+
+
+#: A page whose text is more than this share link text is a page of links (an index, a table of contents).
+LINK_PAGE_SHARE = 0.5
+
+
+def _link_share(tree: Any) -> float:
+    """The share of the page's text that is the text of links."""
+    total = len("".join(tree.text_content().split()))
+    links = sum(len("".join(link.text_content().split())) for link in tree.iter("a"))
+    return links / total if total else 0.0
 
 
 _CONTAINERS = {"list", "item", "table", "quote", "div", "main", "cell"}

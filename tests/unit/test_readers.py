@@ -239,3 +239,10 @@ def test_xhtml_pages_and_article_headers_are_read(tmp_path: Path) -> None:
         ("Replication slots", "Dropping a slot"),
     ]
     assert "Site menu" not in "".join(segment.text for segment in document.segments)
+
+
+def test_a_page_of_links_gives_no_chunks() -> None:
+    assert read_html(SPHINX_MANUAL / "genindex.html").segments == []  # the manual's index
+    assert read_html(SPHINX_MANUAL / "py-modindex.html").segments == []
+    loaded = load_chunks(SPHINX_MANUAL, 1600, 160)
+    assert {"genindex.html", "py-modindex.html"} <= set(loaded.empty)
