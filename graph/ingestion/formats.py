@@ -11,6 +11,7 @@ elements.
 
 from __future__ import annotations
 
+import logging
 import re
 import zipfile
 from collections import Counter
@@ -50,6 +51,7 @@ def read_pdf(path: Path) -> Document:
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
 
+    logging.getLogger("pypdf").setLevel(logging.ERROR)  # font-encoding notes per page say nothing to a user
     try:
         reader = PdfReader(path)
         if reader.is_encrypted and not reader.decrypt(""):
@@ -225,6 +227,8 @@ def read_html(path: Path) -> Document:
         element.drop_tree()
     if _link_share(tree) > LINK_PAGE_SHARE:  # an index or a table of contents: nothing to ask about
         return Document(title=page_title or path.stem)
+    _unwrap_headings(tree)
+    _mark_main(tree)
     for pre in tree.iter("pre"):  # trafilatura keeps the line breaks of <pre><code> only
         if not list(pre.iter("code")):
             code = etree.SubElement(pre, "code")
@@ -240,6 +244,36 @@ def read_html(path: Path) -> Document:
     main = root.find("main")
     blocks = list(_xml_blocks(main)) if main is not None else []
     return Document(title=page_title or root.get("title") or path.stem, segments=sections_from_blocks(blocks))
+
+
+def _unwrap_headings(tree: Any) -> None:
+    """Lift each heading out of the <div>s that hold nothing else (DocBook's "titlepage" nesting), and unwrap
+    link targets (`<a id=...>` without href): trafilatura drops a heading nested so, or one that reads as a link."""
+    for anchor in tree.xpath("//a[not(@href)]"):  # an anchor is no link: its text is the heading's own
+        anchor.drop_tag()
+    for heading in list(tree.iter("h1", "h2", "h3", "h4", "h5", "h6")):
+        wrapper = heading
+        while (parent := wrapper.getparent()) is not None and parent.tag == "div" and len(parent) == 1:
+            if (parent.text or "").strip() or (wrapper.tail or "").strip():
+                break
+            wrapper = parent
+        if wrapper is not heading:
+            heading.tail = None
+            wrapper.addprevious(heading)
+            wrapper.drop_tree()
+
+
+def _mark_main(tree: Any) -> None:
+    """Put a page without a <main>, <article> or role="main" (DocBook, hand-written pages) in an <article>:
+    without one, trafilatura falls back to a plain reading that loses the headings."""
+    body = tree.find("body")
+    if body is None or tree.xpath("//main | //article | //*[@role='main']"):
+        return
+    article = body.makeelement("article", {})
+    article.text, body.text = body.text, None
+    for child in list(body):
+        article.append(child)
+    body.append(article)
 
 
 #: A page whose text is more than this share link text is a page of links (an index, a table of contents).
@@ -265,8 +299,9 @@ def _xml_blocks(element: Any) -> Iterator[tuple[int, str]]:
             yield level, " ".join("".join(child.itertext()).split())
         elif tag == "code":
             yield 0, "".join(child.itertext()).strip("\n")
-        elif tag == "row":
-            yield 0, " | ".join(" ".join("".join(cell.itertext()).split()) for cell in child)
+        elif tag == "row":  # empty cells (an admonition's icon, layout) say nothing
+            cells = (" ".join("".join(cell.itertext()).split()) for cell in child)
+            yield 0, " | ".join(cell for cell in cells if cell)
         elif tag in _CONTAINERS:
             own = " ".join(
                 (

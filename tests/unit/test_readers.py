@@ -221,19 +221,44 @@ def test_pdf_headings_are_cut_at_line_starts_and_each_found_once() -> None:
     ]
 
 
-def test_xhtml_pages_and_article_headers_are_read(tmp_path: Path) -> None:
+def test_docbook_xhtml_pages_keep_their_nested_headings(tmp_path: Path) -> None:
+    def section(level: int, title: str, body: str) -> str:
+        return (
+            f'<div class="section"><div class="titlepage"><div><div><h{level} class="title"><a id="s{level}"/>'
+            f"{title}</h{level}></div></div></div><p>{body}</p>"
+        )
+
     html = (
-        '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml">'
-        "<head><title>Slots</title></head><body><header>Site menu: Home | Docs</header><main><article>"
-        "<header><h1>Replication slots</h1></header><p>" + "A slot keeps the WAL a standby still needs. " * 6 + "</p>"
-        "<h2>Dropping a slot</h2><p>"
-        + "An unused slot holds WAL forever; drop it with pg_drop_replication_slot. " * 4
-        + "</p></article></main></body></html>"
+        '<?xml version="1.0" encoding="UTF-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head>'
+        "<title>Kapitel 2. Paketmanagement</title></head><body>"
+        '<div class="navheader">Zurück | Weiter</div><div class="chapter">'
+        + section(2, "2.1. Grundlagen", "Debian verteilt vorkompilierte Binärpakete über sein Archiv. " * 4)
+        + section(3, "2.1.1. Konfiguration", "Die Paketkonfiguration folgt einigen wichtigen Regeln. " * 4)
+        + "</div></div></div>"
+        + '<table><tr><td><img src="note.png"/></td><td>Anmerkung</td></tr></table>'
+        + '</div><div class="navfooter">Zurück | Nach oben | Weiter</div></body></html>'
     )
-    path = tmp_path / "slots.html"
+    path = tmp_path / "ch02.de.html"
     path.write_text(html)
     document = read_html(path)
-    assert document.title == "Slots"
+    assert document.title == "Kapitel 2. Paketmanagement"
+    assert [segment.section for segment in document.segments] == [
+        ("2.1. Grundlagen",),
+        ("2.1. Grundlagen", "2.1.1. Konfiguration"),
+    ]
+    text = "\n".join(segment.text for segment in document.segments)
+    assert "Zurück" not in text and "\nAnmerkung" in text  # the table row without its empty cell
+
+
+def test_a_header_inside_the_article_is_content(tmp_path: Path) -> None:
+    path = tmp_path / "slots.html"
+    path.write_text(
+        "<html><head><title>Slots</title></head><body><header>Site menu: Home | Docs</header><main><article>"
+        "<header><h1>Replication slots</h1></header><p>" + "A slot keeps the WAL a standby still needs. " * 6 + "</p>"
+        "<h2>Dropping a slot</h2><p>" + "An unused slot holds WAL forever; drop it. " * 4 + "</p></article></main>"
+        "</body></html>"
+    )
+    document = read_html(path)
     assert [segment.section for segment in document.segments] == [
         ("Replication slots",),
         ("Replication slots", "Dropping a slot"),
