@@ -21,7 +21,7 @@ from pathlib import Path
 
 from graph.ingestion.chunking import chunk_document
 from graph.ingestion.documents import Document, Segment
-from graph.ingestion.formats import plain_html_text, read_html
+from graph.ingestion.web import plain_html_text, read_html
 from graph.testing.documents import SPHINX_MANUAL, SPHINX_NAVIGATION
 
 

@@ -26,7 +26,7 @@ from langchain_text_splitters import RecursiveCharacterTextSplitter
 
 from graph.demo import DEMO_EMBEDDING, DEMO_VECTORS, load_demo_chunks
 from graph.ingestion.chunking import stable_id
-from graph.ingestion.formats import plain_html_text
+from graph.ingestion.web import plain_html_text
 from graph.ingestion.writer import BATCH_SIZE
 from graph.store.embeddings import load_embeddings
 

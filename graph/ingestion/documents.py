@@ -4,7 +4,7 @@ A segment is the text of one section (a heading and its body) or of one PDF page
 the heading path it sits under; its `page` is the 1-based page it is printed on. `opens_section`
 says the segment starts with a heading, where a chunk should start too.
 
-Plain text and Markdown are read here; the other formats in `graph.ingestion.formats`.
+Plain text and Markdown are read here; PDF, Word and HTML in `graph.ingestion.pdf`, `.word` and `.web`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Turn a folder of files into chunks with stable ids and their place, ready to embed.
 
-Each format has a reader (`graph.ingestion.documents`, `graph.ingestion.formats`) and every document
+Each format has a reader (`graph.ingestion.documents`, `.pdf`, `.word`, `.web`) and every document
 is cut by `graph.ingestion.chunking`. A JSONL file holds chunks that are already cut
 (`{"id"?, "text", "metadata"?}` per line) and is taken line by line, unsplit. A file that cannot be
 read is skipped with the reason, and the others are read.
@@ -17,7 +17,9 @@ from pathlib import Path
 from graph.config.errors import UserError
 from graph.ingestion.chunking import ChunkRecord, chunk_document, stable_id
 from graph.ingestion.documents import Document, Unreadable, decode_text, read_bytes, read_markdown, read_plain_text
-from graph.ingestion.formats import read_docx, read_html, read_pdf
+from graph.ingestion.pdf import read_pdf
+from graph.ingestion.web import read_html
+from graph.ingestion.word import read_docx
 
 #: The reader of each document format, by file suffix.
 READERS: dict[str, Callable[[Path], Document]] = {

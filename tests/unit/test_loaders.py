@@ -10,8 +10,8 @@ import pytest
 from graph.config.errors import UserError
 from graph.demo import DEMO_FILE, load_demo_chunks
 from graph.ingestion.documents import Unreadable
-from graph.ingestion.formats import plain_html_text
 from graph.ingestion.loaders import load_chunks, read_jsonl_chunks
+from graph.ingestion.web import plain_html_text
 
 
 def test_html_text_drops_navigation_and_keeps_paragraphs() -> None:

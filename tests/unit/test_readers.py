@@ -9,8 +9,10 @@ import pytest
 
 from graph.ingestion.chunking import chunk_document
 from graph.ingestion.documents import Unreadable, decode_text, read_markdown
-from graph.ingestion.formats import page_segments, read_docx, read_html, read_pdf
 from graph.ingestion.loaders import load_chunks
+from graph.ingestion.pdf import page_segments, read_pdf
+from graph.ingestion.web import read_html
+from graph.ingestion.word import read_docx
 from graph.testing.documents import (
     GUIDE_MARKDOWN,
     SPHINX_MANUAL,
