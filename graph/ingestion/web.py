@@ -109,7 +109,7 @@ LINK_PAGE_SHARE = 0.5
 def _link_share(tree: Any) -> float:
     """The share of the page's text that is the text of links."""
     total = len("".join(tree.text_content().split()))
-    links = sum(len("".join(link.text_content().split())) for link in tree.iter("a"))
+    links = sum(len("".join(link.text_content().split())) for link in tree.xpath("//a[@href]"))
     return links / total if total else 0.0
 
 
