@@ -54,10 +54,13 @@ def main() -> None:
     print(f"{len(pages)} pages of {args.folder}")
     print(f"{'read as':<14}{'characters':>11}{'chunks':>8}{'with navigation':>17}{'share':>8}")
     for name, read in readers.items():
-        chunks = [chunk for page in pages for chunk in chunk_document(read(page), page.name, 1600, 160)]
+        documents = {page.name: read(page) for page in pages}
+        chunks = [
+            chunk for source, document in documents.items() for chunk in chunk_document(document, source, 1600, 160)
+        ]
         flagged = [chunk for chunk in chunks if any(marker in chunk.text for marker in args.markers)]
         share = len(flagged) / len(chunks) if chunks else 0.0
-        characters = sum(len(segment.text) for page in pages for segment in read(page).segments)
+        characters = sum(len(segment.text) for document in documents.values() for segment in document.segments)
         print(f"{name:<14}{characters:>11,}{len(chunks):>8}{len(flagged):>17}{share:>8.0%}")
 
 

@@ -15,7 +15,7 @@ from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
-from state.location import where
+from state.location import context_places, where
 
 CRITERION_TEXT = {
     "answerable": "answerable from the supporting chunks",
@@ -222,15 +222,14 @@ def sample_page(
         )
         parts.append(f"<h2>Contexts</h2><p class=meta>{note}</p>")
         flips = labels.get("relevance") or {}
-        supporting_metadata = {str(chunk.get("id")): chunk.get("metadata") for chunk in supporting}
-        for context in sample.contexts:
+        for context, place in zip(sample.contexts, context_places(line, sample.contexts), strict=True):
             original = bool(context["relevant"])
             now = flips.get(context["id"], original)
             parts.append(
                 f'<div class="chunk"><label><input type="checkbox" data-context="{esc(context["id"])}"'
                 f' data-original="{str(original).lower()}"{" checked" if now else ""}> {esc(context["origin"])}'
                 f" · labelled {'relevant' if original else 'not relevant'}</label>"
-                f"{_meta(context.get('where') or where(supporting_metadata.get(context['id'])), context)}"
+                f"{_meta(place, context)}"
                 f"{marked(str(context.get('text', '')), bridge, answer, language)}</div>"
             )
         unanswerable = line.get("unanswerable") or {}

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from graph.config.errors import UserError, writing
 from graph.runs.files import write_atomically
-from state.location import where
+from state.location import context_places
 from state.record import DatasetRecord
 
 ABSTAIN = "abstain"
@@ -62,12 +62,6 @@ def _by_id(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {context["id"]: context for context in record["contexts"]}
 
 
-def sources(record: dict[str, Any], contexts: list[dict[str, Any]]) -> list[str]:
-    """Where each context comes from ("guide.pdf, p. 12, 3.2 Backups"); a supporting chunk's from its metadata."""
-    supporting = {chunk["id"]: chunk.get("metadata") for chunk in record.get("supporting", [])}
-    return [context.get("where") or where(supporting.get(context["id"])) for context in contexts]
-
-
 def is_generated_unanswerable(record: dict[str, Any]) -> bool:
     return not record.get("answerable", True)
 
@@ -85,7 +79,7 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reference": record["answer"],
                 "reference_contexts": [c["text"] for c in relevant],
                 "reference_context_ids": [c["id"] for c in relevant],
-                "reference_context_sources": sources(record, relevant),
+                "reference_context_sources": context_places(record, relevant),
                 "question_type": record["question_type"],
                 "binary": record["binary"],
                 "language": record.get("language"),
@@ -139,7 +133,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "reference": ABSTAIN,
                 "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
                 "retrieved_context_ids": list(variant["contexts"]),
-                "retrieved_context_sources": sources(record, [contexts[i] for i in variant["contexts"]]),
+                "retrieved_context_sources": context_places(record, [contexts[i] for i in variant["contexts"]]),
                 "checked_context_ids": [],
                 "expected": ABSTAIN,
                 "variant": "simulated",
