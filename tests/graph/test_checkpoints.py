@@ -143,6 +143,7 @@ def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_save
         return found[0] if found else -1
 
     async def main() -> list[int]:
+        prepare_state_schema(pg_url, STATE_SCHEMA)
         async with AsyncPostgresSaver.from_conn_string(in_schema(pg_url, STATE_SCHEMA)) as upstream:
             await upstream.setup()
             await history(upstream, upstream_thread)
