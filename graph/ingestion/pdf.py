@@ -43,23 +43,28 @@ _LIGATURES = re.compile("|".join(_LIGATURE_TEXT))
 
 
 def page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) -> list[Segment]:
-    """Each page's text cut where an outline heading is printed on it (at the start of a line, its number
+    """Each page's text cut where an outline heading is printed on it (as a line of its own, its number
     before it or not), so every piece has its section.
 
-    A heading not found on its page (worded otherwise, or drawn) starts where the page does when no heading
-    was found before it there; after one, it holds from the next page on.
+    Headings are found in outline order; one whose words are printed only after the next heading's (a parent
+    whose title the page never prints as a heading) counts as not found. A heading not found on its page
+    (worded otherwise, or drawn) starts where the page does when no heading was found before it there;
+    after one, it holds from the next page on.
     """
     segments: list[Segment] = []
     section: tuple[str, ...] = ()
     for number, text in enumerate(pages, start=1):
         cuts: list[tuple[int, tuple[str, ...]]] = [(0, section)]
         position, last = 0, section
-        for path in (path for page, path in outline if page == number):
+        headings = [path for page, path in outline if page == number]
+        for index, path in enumerate(headings):
             last = path
-            found = _heading_at_line_start(path[-1]).search(text, position)
+            found = _find_heading(path[-1], text, position)
+            if found and any(_printed_before(later[-1], text, position, found[0]) for later in headings[index + 1 :]):
+                found = None  # a later heading comes first: these words are text here (a file name, an example)
             if found:
-                cuts.append((found.start(), path))
-                position = found.end()
+                cuts.append((found[0], path))
+                position = found[1]
             elif position == 0:
                 cuts.append((0, path))
         for index, (start, path) in enumerate(cuts):
@@ -71,10 +76,51 @@ def page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) 
     return segments
 
 
-def _heading_at_line_start(title: str) -> re.Pattern[str]:
-    """A heading's words at the start of a line, its section number ("3.2", "3.2.") before them or not."""
-    words = r"\s+".join(map(re.escape, title.split())) or "(?!)"
-    return re.compile(rf"^[ \t]*(?:\d+(?:\.\d+)*\.?[ \t]+)?{words}", re.IGNORECASE | re.MULTILINE)
+def _printed_before(title: str, text: str, position: int, end: int) -> bool:
+    found = _find_heading(title, text, position)
+    return found is not None and found[0] < end
+
+
+#: A printed word for heading matching: letters and digits only, so punctuation an outline leaves out or
+#: spells otherwise (quotes, dashes, `<tag>`, `ignore_missing`) does not matter.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _words(text: str) -> list[str]:
+    return [word.casefold() for word in _WORD.findall(text)]
+
+
+def _find_heading(title: str, text: str, position: int) -> tuple[int, int] | None:
+    """Where an outline heading is printed as a line of its own, from `position` on: the line's start and the
+    end of its last line (a heading may wrap onto the next line); None when it is not printed there.
+
+    Its section number ("3.2", "3.2.") may be printed before it or not. A line that only begins with the
+    heading's words is text, not the heading: "Config" is not "ConfigLoadAndParse reads ...", and "fonts.conf"
+    is not "fonts.conf — Font configuration files".
+    """
+    wanted = "".join(_words(title))
+    if not wanted:
+        return None
+    lines: list[tuple[int, str]] = []
+    for line in text[position:].split("\n"):
+        lines.append((position, line))
+        position += len(line) + 1
+    for index, (start, line) in enumerate(lines):
+        first = _words(line)
+        if not first:
+            continue
+        following = _words(lines[index + 1][1]) if index + 1 < len(lines) else []
+        numbers = next((i for i, word in enumerate(first) if not word.isdigit()), len(first))
+        for skip in range(numbers + 1):
+            joined = ""
+            for used, word in enumerate([*first, *following][skip:], start=skip + 1):
+                joined += word
+                if joined == wanted and used in (len(first), len(first) + len(following)):
+                    last = index if used == len(first) else index + 1
+                    return start, lines[last][0] + len(lines[last][1])
+                if not wanted.startswith(joined):
+                    break
+    return None
 
 
 def _outline_pages(reader: Any) -> list[tuple[int, tuple[str, ...]]]:

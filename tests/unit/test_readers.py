@@ -77,6 +77,8 @@ def test_pdf_pages_and_outline_sections_are_kept(tmp_path: Path) -> None:
     matching = next(chunk for chunk in chunks if chunk.text.startswith("Font Matching"))
     assert matching.metadata["section"].endswith("Functional Overview > Font Matching")
     assert where(matching.metadata) == "fontconfig-user.pdf, pp. 2-3, Font Matching"  # text flows across pages
+    element = next(chunk for chunk in chunks if chunk.text.startswith('<include ignore_missing="no"'))
+    assert element.metadata["section"].endswith('File Format > include ignoremissing="no" prefix="default"')
     text = "".join(chunk.text for chunk in chunks)
     assert "\ufb01" not in text and "configuration" in text  # the "fi" ligature is two letters
 
@@ -220,6 +222,28 @@ def test_pdf_headings_are_cut_at_line_starts_and_each_found_once() -> None:
         (2, ("Restores",), "2 Restores"),
         (2, ("Restores", "Examples"), "Examples"),
         (3, ("Restores", "Not printed"), "Drawn heading text, not found."),  # a heading not found: next page on
+    ]
+
+
+def test_pdf_headings_match_on_their_words_alone_and_only_as_whole_lines() -> None:
+    pages = [
+        'Manual\nSynopsis\n~/.fonts.conf\n<include ignore_missing="no">\nReads a file.\n'
+        "ConfigLoadAndParse reads it.\n<config>\nHolds settings.\n3.2. Backups and\nRestores\nCopies.\n",
+    ]
+    outline = [
+        (1, ("fontsconf",)),  # a parent the page prints only as a file name, after its child
+        (1, ("fontsconf", "Synopsis")),
+        (1, ("fontsconf", 'include ignoremissing="no"')),  # the outline drops "<", ">" and "_"
+        (1, ("fontsconf", "config")),
+        (1, ("fontsconf", "Backups and Restores")),  # wrapped onto a second line, numbered
+    ]
+    segments = page_segments(pages, outline)
+    assert [(segment.section[-1], segment.text.split("\n")[0]) for segment in segments] == [
+        ("fontsconf", "Manual"),
+        ("Synopsis", "Synopsis"),
+        ('include ignoremissing="no"', '<include ignore_missing="no">'),
+        ("config", "<config>"),  # not the line that begins "ConfigLoadAndParse"
+        ("Backups and Restores", "3.2. Backups and"),
     ]
 
 
