@@ -134,6 +134,8 @@ _ATX = re.compile(r"^\s{0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^\s{0,3}(=+|-+)[ \t]*$")
 #: Lines that a setext underline does not make a heading: list items, quotes, table rows.
 _NOT_SETEXT = re.compile(r"^\s{0,3}([-*+][ \t]|\d+[.)][ \t]|>|\|)")
+#: A thematic break (`---`, `***`, `___`): it ends a paragraph, so a line after it may be a setext heading.
+_BREAK = re.compile(r"^\s{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*\n", re.DOTALL)
 _FRONT_TITLE = re.compile(r"^title:[ \t]*(.+?)[ \t]*$", re.MULTILINE)
 
@@ -156,13 +158,18 @@ def markdown_blocks(text: str) -> list[tuple[int, str]]:
         setext = _SETEXT.match(following) if plain else None
         if atx:
             blocks.append((len(atx.group(1)), line))
-        elif setext and not (blocks and blocks[-1][0] == 0 and blocks[-1][1].strip()):
+        elif setext and not (blocks and blocks[-1][0] == 0 and _continues_paragraph(blocks[-1][1])):
             # A setext heading is one line of text underlined by = (level 1) or - (level 2).
             blocks.append((1 if setext.group(1).startswith("=") else 2, f"{line}\n{following}"))
             lines[number + 1] = ""
         else:
             blocks.append((0, line))
     return blocks
+
+
+def _continues_paragraph(previous: str) -> bool:
+    """Whether a line after `previous` continues its paragraph (then an underline below it is no heading)."""
+    return bool(previous.strip()) and not _BREAK.match(previous)
 
 
 def heading_text(markdown_heading: str) -> str:

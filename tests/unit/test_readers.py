@@ -193,11 +193,15 @@ def test_markdown_edge_cases_windows_lines_hashes_fences_and_lists(tmp_path: Pat
     path = tmp_path / "edge.md"
     path.write_bytes(
         b"---\r\ntitle: Edge cases\r\n---\r\n## Using C#\r\n\r\n~~~\r\n```\r\n# a comment\r\n~~~\r\n\r\n"
-        b"# Real heading\r\n\r\n- a list item\r\n---\r\n\r\nText.\r\n"
+        b"# Real heading\r\n\r\n- a list item\r\n---\r\n\r\nText.\r\n\r\n***\r\nAfter a break\r\n----\r\nMore.\r\n"
     )
     document = read_markdown(path)
     assert document.title == "Edge cases"
-    assert [segment.section for segment in document.segments] == [("Using C#",), ("Real heading",)]
+    assert [segment.section for segment in document.segments] == [
+        ("Using C#",),
+        ("Real heading",),
+        ("Real heading", "After a break"),
+    ]
     assert "\r" not in "".join(segment.text for segment in document.segments)
 
 
