@@ -21,7 +21,7 @@ from pathlib import Path
 
 from graph.ingestion.chunking import chunk_document
 from graph.ingestion.documents import Document, Segment
-from graph.ingestion.web import plain_html_text, read_html
+from graph.ingestion.web import read_html, read_html_plainly
 from graph.testing.documents import SPHINX_MANUAL, SPHINX_NAVIGATION
 
 
@@ -48,7 +48,7 @@ def main() -> None:
     pages = sorted(args.folder.glob("*.html"))
     readers = {
         "page text": as_document(page_text),
-        "tag cleaner": as_document(plain_html_text),
+        "tag cleaner": lambda page: read_html_plainly(page.read_text("utf-8"), page),
         "main content": read_html,
     }
     print(f"{len(pages)} pages of {args.folder}")

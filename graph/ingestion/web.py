@@ -1,15 +1,16 @@
 """HTML pages, read with trafilatura (Apache-2.0, the `documents` extra): the page's main content, split at its
 headings. Menus, sidebars, breadcrumbs, search forms and permalink marks are removed before trafilatura sees
-the page. Without the extra, a plain cleaner drops only the usual navigation elements."""
+the page. Without the extra, a plain cleaner drops only the usual navigation elements and splits at headings."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
-from graph.ingestion.documents import Document, Segment, Unreadable, decode_text, read_bytes, sections_from_blocks
+from graph.ingestion.documents import Document, Unreadable, decode_text, read_bytes, sections_from_blocks
 
 #: Elements that are never a page's content: landmarks, Sphinx and DocBook navigation, permalink marks.
 _BOILERPLATE_XPATH = (
@@ -43,7 +44,7 @@ def read_html(path: Path) -> Document:
         from lxml import etree
         from lxml import html as lxml_html
     except ImportError:
-        return _read_html_plainly(html, path)
+        return read_html_plainly(html, path)
     try:
         tree = lxml_html.document_fromstring(html)
     except (etree.ParserError, ValueError) as error:
@@ -154,6 +155,15 @@ def _inline_text(element: Any) -> str:
 
 def plain_html_text(html: str) -> str:
     """A page's text with the usual navigation elements dropped, one block per paragraph (no trafilatura)."""
+    return "\n\n".join(text for _, text in plain_html_blocks(html))
+
+
+#: Marks a heading's level in the tag cleaner's text until its blocks are split.
+_LEVEL_MARK = re.compile(r"\A\x00([1-6])\x00\s*")
+
+
+def plain_html_blocks(html: str) -> list[tuple[int, str]]:
+    """(heading level, text) per block of a page, 0 for body text, the usual navigation elements dropped."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(html, "html.parser")
@@ -165,14 +175,22 @@ def plain_html_text(html: str) -> str:
         tag.decompose()
     for tag in soup.find_all(["p", "pre", "li", "dt", "dd", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "div", "table"]):
         tag.insert_before("\n\n")
+    for heading in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
+        heading.insert(0, f"\x00{heading.name[1]}\x00")
+        heading.insert_after("\n\n")
     # Block elements were marked with blank lines; line breaks inside a block are only source layout.
-    blocks = (" ".join(block.split()) for block in re.split(r"\n\s*\n", soup.get_text()))
-    return "\n\n".join(block for block in blocks if block)
+    blocks: list[tuple[int, str]] = []
+    for raw in re.split(r"\n\s*\n", soup.get_text()):
+        text = " ".join(raw.split())
+        mark = _LEVEL_MARK.match(text)
+        level, text = (int(mark.group(1)), text[mark.end() :]) if mark else (0, text)
+        if text:
+            blocks.append((level, text))
+    return blocks
 
 
-def _read_html_plainly(html: str, path: Path) -> Document:
-    """The page as one segment of the tag cleaner's text, titled by its <title>."""
+def read_html_plainly(html: str, path: Path) -> Document:
+    """The page split at its headings by the tag cleaner, titled by its <title>."""
     match = re.search(r"<title[^>]*>(.*?)</title>", html, re.S | re.I)
-    title = " ".join(match.group(1).split()) if match else ""
-    text = plain_html_text(html)
-    return Document(title=title or path.stem, segments=[Segment(text=text)] if text else [])
+    title = " ".join(unescape(match.group(1)).split()) if match else ""
+    return Document(title=title or path.stem, segments=sections_from_blocks(plain_html_blocks(html)))

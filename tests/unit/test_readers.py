@@ -125,9 +125,12 @@ def test_html_keeps_the_main_content_and_drops_the_manual_template() -> None:
 def test_without_trafilatura_html_is_read_by_the_tag_cleaner(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "trafilatura", None)  # import fails as if the extra were not installed
     document = read_html(SPHINX_MANUAL / "file.html")
+    assert document.title == "File Backend — CacheLib Documentation (0.9.x)"
     text = document.segments[0].text
     assert text.startswith("File Backend") and "class cachelib.file.FileSystemCache" in text
     assert "Quick search" not in text and "Navigation" not in text
+    changes = read_html(SPHINX_MANUAL / "changes.html")
+    assert ("Changes", "Version 0.9.0") in [segment.section for segment in changes.segments]
 
 
 def test_no_chunk_of_the_html_manual_holds_navigation_text() -> None:
