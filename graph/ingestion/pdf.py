@@ -7,7 +7,7 @@ import logging
 import re
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from graph.ingestion.documents import Document, Segment, Unreadable
 
@@ -43,28 +43,34 @@ _LIGATURES = re.compile("|".join(_LIGATURE_TEXT))
 
 
 def page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) -> list[Segment]:
-    """Each page's text cut where an outline heading is printed on it (as a line of its own, its number
-    before it or not), so every piece has its section.
+    """Each page's text cut where an outline heading is printed on it (see `_find_heading`), so every piece
+    has its section.
 
-    Headings are found in outline order; one whose words are printed only after the next heading's (a parent
-    whose title the page never prints as a heading) counts as not found. A heading not found on its page
-    (worded otherwise, or drawn) starts where the page does when no heading was found before it there;
-    after one, it holds from the next page on.
+    Headings are found in outline order. One found only after a place where the next heading is printed,
+    and that heading nowhere after it, counts as not found: its words are text there (a parent whose title
+    the page prints only as a file name). A heading not found on its page (worded otherwise, or drawn)
+    starts where the page does when no heading was found before it there; after one, it holds from the
+    next page on.
     """
     segments: list[Segment] = []
     section: tuple[str, ...] = ()
     for number, text in enumerate(pages, start=1):
+        lines = _page_lines(text)
         cuts: list[tuple[int, tuple[str, ...]]] = [(0, section)]
         position, last = 0, section
         headings = [path for page, path in outline if page == number]
         for index, path in enumerate(headings):
             last = path
-            found = _find_heading(path[-1], text, position)
-            if found and any(_printed_before(later[-1], text, position, found[0]) for later in headings[index + 1 :]):
-                found = None  # a later heading comes first: these words are text here (a file name, an example)
+            found = _find_heading(path[-1], lines, position)
+            if found and index + 1 < len(headings):
+                following = headings[index + 1][-1]
+                if _find_heading(following, lines, position, stop=found[0]) and not _find_heading(
+                    following, lines, found[1] + 1
+                ):
+                    found = None
             if found:
-                cuts.append((found[0], path))
-                position = found[1]
+                cuts.append((lines[found[0]].start, path))
+                position = found[1] + 1
             elif position == 0:
                 cuts.append((0, path))
         for index, (start, path) in enumerate(cuts):
@@ -76,50 +82,69 @@ def page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) 
     return segments
 
 
-def _printed_before(title: str, text: str, position: int, end: int) -> bool:
-    found = _find_heading(title, text, position)
-    return found is not None and found[0] < end
-
-
 #: A printed word for heading matching: letters and digits only, so punctuation an outline leaves out or
 #: spells otherwise (quotes, dashes, `<tag>`, `ignore_missing`) does not matter.
 _WORD = re.compile(r"[^\W_]+")
+#: How many lines a printed heading may wrap onto.
+_HEADING_LINES = 3
 
 
-def _words(text: str) -> list[str]:
-    return [word.casefold() for word in _WORD.findall(text)]
+class _Line(NamedTuple):
+    start: int
+    words: tuple[str, ...]
 
 
-def _find_heading(title: str, text: str, position: int) -> tuple[int, int] | None:
-    """Where an outline heading is printed as a line of its own, from `position` on: the line's start and the
-    end of its last line (a heading may wrap onto the next line); None when it is not printed there.
+def _page_lines(text: str) -> list[_Line]:
+    lines, start = [], 0
+    for line in text.split("\n"):
+        lines.append(_Line(start, tuple(word.casefold() for word in _WORD.findall(line))))
+        start += len(line) + 1
+    return lines
 
-    Its section number ("3.2", "3.2.") may be printed before it or not. A line that only begins with the
-    heading's words is text, not the heading: "Config" is not "ConfigLoadAndParse reads ...", and "fonts.conf"
-    is not "fonts.conf — Font configuration files".
+
+def _find_heading(title: str, lines: list[_Line], first: int, stop: int | None = None) -> tuple[int, int] | None:
+    """The first and last line of a page where an outline heading is printed, looking at lines `first` to
+    `stop`; None when it is not printed there.
+
+    A heading is a line of its own (wrapped onto up to two more lines or not), its section number ("3.2",
+    "3.2.") printed before it or not; only where no such line holds it, a line that begins with its words
+    and goes on (a run-in heading). Either way it ends where a printed word does: "Config" is not the
+    start of "ConfigLoadAndParse reads ...".
     """
-    wanted = "".join(_words(title))
+    wanted = "".join(word.casefold() for word in _WORD.findall(title))
     if not wanted:
         return None
-    lines: list[tuple[int, str]] = []
-    for line in text[position:].split("\n"):
-        lines.append((position, line))
-        position += len(line) + 1
-    for index, (start, line) in enumerate(lines):
-        first = _words(line)
-        if not first:
-            continue
-        following = _words(lines[index + 1][1]) if index + 1 < len(lines) else []
-        numbers = next((i for i, word in enumerate(first) if not word.isdigit()), len(first))
-        for skip in range(numbers + 1):
-            joined = ""
-            for used, word in enumerate([*first, *following][skip:], start=skip + 1):
-                joined += word
-                if joined == wanted and used in (len(first), len(first) + len(following)):
-                    last = index if used == len(first) else index + 1
-                    return start, lines[last][0] + len(lines[last][1])
-                if not wanted.startswith(joined):
-                    break
+    end = len(lines) if stop is None else stop
+    for whole in (True, False):
+        for index in range(first, end):
+            last = _heading_end(wanted, lines, index, whole=whole)
+            if last is not None:
+                return index, last
+    return None
+
+
+def _heading_end(wanted: str, lines: list[_Line], index: int, *, whole: bool) -> int | None:
+    """The last line of heading `wanted` when it is printed from line `index` on, else None."""
+    words = lines[index].words
+    numbers = 0 if wanted.isdigit() else next((n for n, word in enumerate(words) if not word.isdigit()), len(words))
+    skips = [skip for skip in range(min(numbers, len(words) - 1) + 1) if wanted.startswith(words[skip])]
+    if not skips:
+        return None
+    span = [
+        (word, row, place == len(lines[row].words) - 1)
+        for row in range(index, min(index + _HEADING_LINES, len(lines)))
+        for place, word in enumerate(lines[row].words)
+    ]
+    for skip in skips:
+        joined = ""
+        for word, row, line_end in span[skip:]:
+            joined += word
+            if joined == wanted:
+                if line_end or not whole:
+                    return row
+                break
+            if not wanted.startswith(joined):
+                break
     return None
 
 

@@ -173,11 +173,11 @@ def plain_html_blocks(html: str) -> list[tuple[int, str]]:
         tag.decompose()
     for tag in soup.find_all(class_=["navheader", "navfooter", "toc", "related", "sphinxsidebar", "headerlink"]):
         tag.decompose()
+    for heading in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):  # its words as one block, level marked
+        heading.string = f"\x00{heading.name[1]}\x00" + " ".join(heading.get_text().split())
+        heading.insert_after("\n\n")
     for tag in soup.find_all(["p", "pre", "li", "dt", "dd", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "div", "table"]):
         tag.insert_before("\n\n")
-    for heading in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):
-        heading.insert(0, f"\x00{heading.name[1]}\x00")
-        heading.insert_after("\n\n")
     # Block elements were marked with blank lines; line breaks inside a block are only source layout.
     blocks: list[tuple[int, str]] = []
     for raw in re.split(r"\n\s*\n", soup.get_text()):

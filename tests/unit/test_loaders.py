@@ -11,7 +11,7 @@ from graph.config.errors import UserError
 from graph.demo import DEMO_FILE, load_demo_chunks
 from graph.ingestion.documents import Unreadable
 from graph.ingestion.loaders import load_chunks, read_jsonl_chunks
-from graph.ingestion.web import plain_html_text
+from graph.ingestion.web import plain_html_blocks, plain_html_text
 
 
 def test_html_text_drops_navigation_and_keeps_paragraphs() -> None:
@@ -20,6 +20,8 @@ def test_html_text_drops_navigation_and_keeps_paragraphs() -> None:
         "<h2>Vacuum</h2><p>VACUUM reclaims\n   storage.</p><script>x()</script><p>Second</p></body></html>"
     )
     assert plain_html_text(html) == "Vacuum\n\nVACUUM reclaims storage.\n\nSecond"
+    nested = "<body><h2><div>Routine <b>Vacuuming</b></div></h2>Text after it<h3 class='x'>Autovacuum</h3></body>"
+    assert plain_html_blocks(nested) == [(2, "Routine Vacuuming"), (0, "Text after it"), (3, "Autovacuum")]
 
 
 def test_splitting_keeps_source_position_and_gives_stable_ids(tmp_path: Path) -> None:

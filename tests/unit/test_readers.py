@@ -232,10 +232,12 @@ def test_pdf_headings_are_cut_at_line_starts_and_each_found_once() -> None:
     ]
 
 
-def test_pdf_headings_match_on_their_words_alone_and_only_as_whole_lines() -> None:
+def test_pdf_headings_match_on_their_words_alone_as_whole_lines_first() -> None:
     pages = [
         'Manual\nSynopsis\n~/.fonts.conf\n<include ignore_missing="no">\nReads a file.\n'
-        "ConfigLoadAndParse reads it.\n<config>\nHolds settings.\n3.2. Backups and\nRestores\nCopies.\n",
+        "ConfigLoadAndParse reads it.\nConfig files are read first.\n<config>\nHolds settings.\n"
+        "3.2. Backups and\nRestores\nCopies.\nSee Notes below.\nNotes\nUsage\nuse it\nNotes\nnote text\n",
+        "Intro.\n4 Retention Keep copies a week.\n",
     ]
     outline = [
         (1, ("fontsconf",)),  # a parent the page prints only as a file name, after its child
@@ -243,14 +245,21 @@ def test_pdf_headings_match_on_their_words_alone_and_only_as_whole_lines() -> No
         (1, ("fontsconf", 'include ignoremissing="no"')),  # the outline drops "<", ">" and "_"
         (1, ("fontsconf", "config")),
         (1, ("fontsconf", "Backups and Restores")),  # wrapped onto a second line, numbered
+        (1, ("fontsconf", "Usage")),  # "Notes" is printed before it, and again after it
+        (1, ("fontsconf", "Notes")),
+        (2, ("fontsconf", "Retention")),  # printed only as the start of a line of text
     ]
     segments = page_segments(pages, outline)
     assert [(segment.section[-1], segment.text.split("\n")[0]) for segment in segments] == [
         ("fontsconf", "Manual"),
         ("Synopsis", "Synopsis"),
         ('include ignoremissing="no"', '<include ignore_missing="no">'),
-        ("config", "<config>"),  # not the line that begins "ConfigLoadAndParse"
+        ("config", "<config>"),  # not "ConfigLoadAndParse", not the line of text that begins "Config"
         ("Backups and Restores", "3.2. Backups and"),
+        ("Usage", "Usage"),
+        ("Notes", "Notes"),
+        ("Notes", "Intro."),
+        ("Retention", "4 Retention Keep copies a week."),
     ]
 
 
