@@ -85,7 +85,7 @@ def page_segments(pages: list[str], outline: list[tuple[int, tuple[str, ...]]]) 
 #: A printed word for heading matching: letters and digits only, so punctuation an outline leaves out or
 #: spells otherwise (quotes, dashes, `<tag>`, `ignore_missing`) does not matter.
 _WORD = re.compile(r"[^\W_]+")
-#: How many lines a printed heading may wrap onto.
+#: How many lines one printed heading may take.
 _HEADING_LINES = 3
 
 
@@ -95,6 +95,7 @@ class _Line(NamedTuple):
 
 
 def _page_lines(text: str) -> list[_Line]:
+    """A page's lines: where each starts in the text, and its words for heading matching."""
     lines, start = [], 0
     for line in text.split("\n"):
         lines.append(_Line(start, tuple(word.casefold() for word in _WORD.findall(line))))
