@@ -94,6 +94,19 @@ def word_file(target: Path) -> Path:
     return target
 
 
+#: The documents of `mixed_folder` that hold text, by source (the path below the folder).
+MIXED_FOLDER_SOURCES = frozenset(
+    {
+        "backups.md",
+        "cachelib/changes.html",
+        "cachelib/file.html",
+        "cachelib/redis.html",
+        "fontconfig-user.pdf",
+        "replication.docx",
+    }
+)
+
+
 def mixed_folder(folder: Path) -> Path:
     """A PDF, three pages of the Sphinx manual, a Word file and a Markdown file in `folder`."""
     folder.mkdir(parents=True, exist_ok=True)

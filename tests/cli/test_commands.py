@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli, run_process
-from graph.testing.documents import encrypted_pdf, mixed_folder
+from graph.testing.documents import MIXED_FOLDER_SOURCES, encrypted_pdf, mixed_folder
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 
@@ -59,14 +59,7 @@ def test_ingest_a_folder_of_documents_names_the_unreadable_one_then_has_nothing_
     )
     with psycopg.connect(pg_url) as conn:
         sources = {row[0] for row in conn.execute("SELECT langchain_metadata->>'source' FROM cli_docs")}
-    assert sources == {
-        "backups.md",
-        "cachelib/changes.html",
-        "cachelib/file.html",
-        "cachelib/redis.html",
-        "fontconfig-user.pdf",
-        "replication.docx",
-    }
+    assert sources == MIXED_FOLDER_SOURCES
     again = run_cli("graph.ingest", str(docs), "--collection", "cli_docs", "--database-url", pg_url)
     assert again.returncode == 0 and "nothing to do" in again.stdout
 

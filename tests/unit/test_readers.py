@@ -15,6 +15,7 @@ from graph.ingestion.web import read_html
 from graph.ingestion.word import read_docx
 from graph.testing.documents import (
     GUIDE_MARKDOWN,
+    MIXED_FOLDER_SOURCES,
     SPHINX_MANUAL,
     SPHINX_NAVIGATION,
     encrypted_pdf,
@@ -161,14 +162,7 @@ def test_a_folder_of_every_format_reads_what_it_can_and_names_the_rest(tmp_path:
     by_source: dict[str, list] = {}
     for chunk in loaded.chunks:
         by_source.setdefault(chunk.metadata["source"], []).append(chunk)
-    assert set(by_source) == {
-        "backups.md",
-        "cachelib/changes.html",
-        "cachelib/file.html",
-        "cachelib/redis.html",
-        "fontconfig-user.pdf",
-        "replication.docx",
-    }
+    assert set(by_source) == MIXED_FOLDER_SOURCES
     assert all(chunk.metadata["title"] for chunk in loaded.chunks)
     assert all("page" in chunk.metadata for chunk in by_source["fontconfig-user.pdf"])
     assert all("section" in chunk.metadata for source, chunks in by_source.items() for chunk in chunks)
