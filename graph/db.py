@@ -16,7 +16,7 @@ from pathlib import Path
 from graph.config.cli import command_parser
 from graph.config.errors import exit_on_user_error, redact
 from graph.config.settings import resolve_settings
-from graph.store.database import embedded_status, embedded_url, stop_embedded
+from graph.store.embedded import embedded_status, embedded_url, stop_embedded
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -24,7 +24,7 @@ from psycopg import sql
 
 from graph.runs import drift
 from graph.store.corpus import Corpus
-from graph.store.database import embedded_url, stop_embedded
+from graph.store.embedded import embedded_url, stop_embedded
 
 RECORDS, CHUNKS_PER_RECORD = 40, 12
 

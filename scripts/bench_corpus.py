@@ -25,7 +25,7 @@ from psycopg import sql
 
 from graph.ingestion.writer import index_name
 from graph.store.corpus import EXACT_SEARCH_LIMIT, Corpus
-from graph.store.database import embedded_url, stop_embedded
+from graph.store.embedded import embedded_url, stop_embedded
 
 DIMENSION = 384
 QUERIES = 200

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import shutil
 import tempfile
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from langchain_core.embeddings import Embeddings
 
@@ -18,8 +15,9 @@ from graph.config.logs import configure_logging
 from graph.demo import demo_embeddings, load_demo_chunks
 from graph.ingestion.chunking import ChunkRecord
 from graph.ingestion.writer import ingest_chunks
+from graph.store.embedded import start_server, stop_embedded
 from graph.store.embeddings import load_embeddings
-from graph.testing.commands import TEST_STATE_URL
+from graph.testing.commands import TEST_HOME, TEST_STATE_URL
 
 configure_logging(level="warning")
 
@@ -33,29 +31,45 @@ SLICE_SOURCES = (
 SLICE_TABLE = "demo_slice"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def scratch_home() -> Iterator[Path]:
+    """The data home of every command a test runs without a home of its own, instead of the checkout's
+    `.triad`; a server a command left running there is stopped at the end."""
+    folder = Path(tempfile.mkdtemp(prefix="triad-test-home-"))
+    folder.chmod(0o755)  # an embedded server's own user must reach `<home>/pg`
+    os.environ[TEST_HOME] = str(folder)
+    try:
+        yield folder
+    finally:
+        os.environ.pop(TEST_HOME, None)
+        stop_embedded(folder / "pg")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
-    """A PostgreSQL 16 + pgvector server of this test session, deleted at the end.
+    """A PostgreSQL 16 + pgvector server of this test session, started as the commands start theirs,
+    stopped and deleted at the end (also when its start fails halfway).
 
     Its data folder lies outside pytest's temporary root: another pytest session on the machine
     resets that root's permissions, which would lock the server's own user out of its folder.
     """
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    import pgserver
-
     folder = Path(tempfile.mkdtemp(prefix="triad-test-pg-"))
     folder.chmod(0o755)  # the server runs as its own user, which must reach the data folder
-    server = pgserver.get_server(folder / "data", cleanup_mode="delete")
-    url = server.get_uri()
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    # Commands keep their runs on this server (schema triad), not in embedded servers of their own.
-    os.environ[TEST_STATE_URL] = url
-    yield url
-    os.environ.pop(TEST_STATE_URL, None)
-    server.cleanup()
-    shutil.rmtree(folder, ignore_errors=True)
+    server = None
+    try:
+        server = start_server(folder / "data", cleanup_mode="delete")
+        url = server.get_uri()
+        # Commands keep their runs on this server (schema triad), not in embedded servers of their own.
+        os.environ[TEST_STATE_URL] = url
+        yield url
+    finally:
+        os.environ.pop(TEST_STATE_URL, None)
+        if server is not None:
+            server.cleanup()
+        else:  # a start that failed halfway may have left a server running in the folder
+            stop_embedded(folder / "data")
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

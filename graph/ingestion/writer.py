@@ -21,7 +21,7 @@ from tqdm import tqdm
 from graph.config.errors import UserError
 from graph.ingestion.chunking import ChunkRecord
 from graph.ingestion.loaders import FOLDER_KEY
-from graph.store.database import ensure_vector_extension
+from graph.store.embedded import ensure_vector_extension
 from graph.store.embeddings import EmbeddingKeys, embedding_dimension, load_embeddings
 
 #: Chunks embedded and written per batch.

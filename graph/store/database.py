@@ -1,4 +1,4 @@
-"""The database: the embedded PostgreSQL + pgvector server, or a server the user names.
+"""The database: the embedded PostgreSQL + pgvector server (`graph.store.embedded`), or a server the user names.
 
 With no database URL, commands start (or attach to) one pgserver instance under `<home>/pg` and
 leave it running, so the next command reuses it. Every URL shown to a user goes through `redact`.
@@ -7,88 +7,17 @@ leave it running, so the next command reuses it. Every URL shown to a user goes 
 from __future__ import annotations
 
 import contextlib
-import logging
-import os
-import warnings
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
-import fasteners
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from graph.config.errors import UserError, first_line, reason, redact
+from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
+from graph.store.embedded import embedded_url
 
 #: Seconds a connection attempt may take before the URL is reported as unreachable.
 CONNECT_TIMEOUT_S = 5
-
-
-def _quiet_pgserver() -> None:
-    # pgserver logs every start-up step at INFO and warns about XDG_RUNTIME_DIR; neither helps a user.
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-
-
-def embedded_url(pg_dir: Path) -> str:
-    """Start or attach to the embedded server in `pg_dir`; return its URL with pgvector enabled.
-
-    Two commands may call this at once. pgserver serialises the server's start-up with an
-    inter-process lock, but before taking it creates the data folder (failing when it already exists)
-    and, as root, its system user. So the folder is made here first, and a lock of our own next to it
-    covers the whole call where that folder's parent is writable.
-    `cleanup_mode=None` keeps the server running after this process exits.
-    """
-    _quiet_pgserver()
-    import pgserver
-
-    pg_dir = pg_dir.expanduser().resolve()
-    try:
-        pg_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UserError(
-            f"cannot create the embedded database's folder {pg_dir}: {reason(error)}; fix --home / "
-            "TRIAD_HOME, or pass --database-url to use another server"
-        ) from None
-    try:
-        with _start_up_lock(pg_dir):
-            server = pgserver.get_server(pg_dir, cleanup_mode=None)
-    except Exception as error:  # pgserver raises bare subprocess/assertion errors
-        raise UserError(
-            f"cannot start the embedded PostgreSQL in {pg_dir} ({type(error).__name__}); "
-            f"see {pg_dir / 'log'}, or pass --database-url to use another server"
-        ) from None
-    url = server.get_uri()
-    with psycopg.connect(url, autocommit=True) as conn:
-        ensure_vector_extension(conn)
-    return url
-
-
-@contextlib.contextmanager
-def _start_up_lock(pg_dir: Path) -> Iterator[None]:
-    """Hold `.<name>.lock` beside the data folder; go on without it where the parent is read-only.
-
-    The lock cannot live inside the folder: initdb wants it empty.
-    """
-    lock = fasteners.InterProcessLock(pg_dir.parent / f".{pg_dir.name}.lock")
-    try:
-        lock.acquire()
-    except OSError:
-        yield
-        return
-    try:
-        yield
-    finally:
-        lock.release()
-
-
-def ensure_vector_extension(conn: psycopg.Connection) -> None:
-    """CREATE EXTENSION vector, safe when another command does the same at the same moment."""
-    # IF NOT EXISTS is not atomic: a concurrent session may create it first.
-    with contextlib.suppress(psycopg.errors.UniqueViolation, psycopg.errors.DuplicateObject):
-        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
 
 
 def database_url(settings: Settings) -> str:
@@ -151,30 +80,3 @@ def check_connection(url: str) -> None:
             f"cannot connect to {redact(url)} ({reason}); fix --database-url / TRIAD_DATABASE_URL "
             "or leave it unset to use the embedded database"
         ) from None
-
-
-def embedded_status(pg_dir: Path) -> dict[str, Any]:
-    """State of the embedded server without starting it."""
-    _quiet_pgserver()
-    from pgserver.utils import PostmasterInfo
-
-    pg_dir = pg_dir.expanduser().resolve()
-    info = PostmasterInfo.read_from_pgdata(pg_dir) if pg_dir.exists() else None
-    if info is None or not info.is_running():
-        state = "stopped" if (pg_dir / "PG_VERSION").exists() else "not created"
-        return {"state": state, "data_dir": str(pg_dir), "url": None, "pid": None}
-    return {"state": "running", "data_dir": str(pg_dir), "url": info.get_uri(), "pid": info.pid}
-
-
-def stop_embedded(pg_dir: Path) -> bool:
-    """Stop the embedded server; False when it was not running."""
-    _quiet_pgserver()
-    from pgserver._commands import pg_ctl  # type: ignore[attr-defined]  # made per executable at import
-
-    pg_dir = pg_dir.expanduser().resolve()
-    if embedded_status(pg_dir)["state"] != "running":
-        return False
-    # The server runs as the `pgserver` system user when started by root.
-    user = "pgserver" if os.geteuid() == 0 else None
-    pg_ctl(["-w", "-m", "fast", "stop"], pgdata=pg_dir, user=user)
-    return True

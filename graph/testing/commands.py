@@ -47,18 +47,25 @@ SLOW_MODEL = "import:graph.testing.plausible:plausible_model_200ms"
 #: keeps the default, the embedded database.
 TEST_STATE_URL = "TRIAD_TEST_STATE_URL"
 
+#: Names the test session's scratch data home: commands that start an embedded server or write caches do it
+#: there, not in the checkout's `.triad`, unless a test gives TRIAD_HOME itself.
+TEST_HOME = "TRIAD_TEST_HOME"
+
 #: Where runs live in a state database by default.
 STATE_SCHEMA = "triad"
 
 
 def user_environment(env: dict[str, str] | None = None, environ: dict[str, str] | None = None) -> dict[str, str]:
     """The environment (this process's by default) without TRIAD_* settings and API keys, plus the test
-    state URL and `env`."""
+    state URL, the test home and `env`."""
     environ = dict(os.environ) if environ is None else environ
     base = {k: v for k, v in environ.items() if not k.startswith("TRIAD_") and k not in HOSTED_KEYS}
     if environ.get(TEST_STATE_URL):
         base["TRIAD_STATE_URL"] = environ[TEST_STATE_URL]
         base[TEST_STATE_URL] = environ[TEST_STATE_URL]
+    if environ.get(TEST_HOME):
+        base["TRIAD_HOME"] = environ[TEST_HOME]
+        base[TEST_HOME] = environ[TEST_HOME]
     return {**base, **(env or {})}
 
 

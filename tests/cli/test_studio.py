@@ -4,6 +4,7 @@ with an interrupt before judge_quality, reads and edits the draft, and resumes i
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -24,6 +25,18 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def checkout_config(folder: Path) -> Path:
+    """The checkout's langgraph.json with its paths made absolute, written to `folder`: `langgraph dev` finds
+    graphs from its working folder and keeps its in-memory runtime's files in `.langgraph_api` there, so
+    it runs in `folder`, not in the checkout."""
+    config = json.loads((REPO_ROOT / "langgraph.json").read_text())
+    config["dependencies"] = [str(REPO_ROOT / dependency) for dependency in config["dependencies"]]
+    config["graphs"] = {name: str(REPO_ROOT / spec) for name, spec in config["graphs"].items()}
+    path = folder / "langgraph.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
 @pytest.fixture
 def studio_server(pg_url: str, demo_slice: str, tmp_path: Path) -> Iterator[str]:
     port = free_port()
@@ -37,8 +50,9 @@ def studio_server(pg_url: str, demo_slice: str, tmp_path: Path) -> Iterator[str]
     }
     log = (tmp_path / "langgraph-dev.log").open("w")
     server = subprocess.Popen(
-        [str(langgraph), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [str(langgraph), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port),
+         "--config", str(checkout_config(tmp_path))],
+        cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
