@@ -48,6 +48,11 @@ def _tagged_parts(text: str) -> tuple[tuple[str, str, str], ...]:
     return tuple(parts)
 
 
+#: The quality judge's feedback on a long question, and how many words of a heading the revision keeps.
+TOO_LONG = "too long; shorten it"
+SHORT_TITLE_WORDS = 4
+
+
 def heading(text: str) -> str:
     return text.split("\n", 1)[0].strip()
 
@@ -107,6 +112,8 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
         return _single_hop_question(text, chunks["A"])
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
     (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
+    if TOO_LONG in text:  # a revision told to shorten the question quotes less of each heading
+        title_a, title_b = (" ".join(title.split()[:SHORT_TITLE_WORDS]) for title in (title_a, title_b))
     language = asked_language(text)
     words = TEMPLATES.get(language, TEMPLATES["en"])
     if "It is not a yes/no question" not in text:
@@ -210,7 +217,7 @@ def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
     written = detect_language(_QUOTED.sub(" ", question))
     in_language = written is None or written == asked_code
     accepted = short and in_language
-    reason = "" if accepted else "too long; shorten it" if not short else f"F: written in {written}, not {asked_code}"
+    reason = "" if accepted else TOO_LONG if not short else f"F: written in {written}, not {asked_code}"
     return {
         "reasoning": f"{len(question.split())} words; each chunk holds one of the two section headings",
         "quality": accepted,
