@@ -259,6 +259,7 @@ def lint_problems(
     max_answer_words: int,
     wanted: str | None = None,
     language: str = "en",
+    hops: int = 2,
 ) -> list[Finding]:
     """Every failed check: the rule it breaks and what to fix.
 

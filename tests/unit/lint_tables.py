@@ -1,0 +1,873 @@
+"""Tables of good and defective drafts, one per family of lint rules, in English, German, French and Spanish.
+
+Written from real text: the PostgreSQL 15 manual (the demo corpus) and the Debian Reference in its German,
+French and Spanish translations (tests/data/manuals). A good case is a draft a careful reader accepts: the
+family's rules must pass it. A defective case breaks the family's concept: its rules must refuse it.
+`scripts/lint_tables.py` prints the false refusals and misses per family and language; test_lint_families.py
+holds every case to its verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Case:
+    language: str
+    question: str
+    answer: str
+    defective: bool
+    question_type: str = "intersection"
+    binary: bool = False
+    compared: tuple[str, ...] = ()
+    hidden: tuple[str, ...] = ()
+    hops: int = 2
+
+
+@dataclass(frozen=True)
+class Family:
+    rules: frozenset[str]
+    """The lint rules that speak for the family: a defective case must fail one of them, a good case none."""
+    cases: tuple[Case, ...] = field(default_factory=tuple)
+
+
+def _family(rules: set[str], *groups: list[Case]) -> Family:
+    return Family(frozenset(rules), tuple(case for group in groups for case in group))
+
+
+def _cases(language: str, defective: bool, rows: list[tuple[str, str]], **fixed: object) -> list[Case]:
+    return [Case(language, question, answer, defective, **fixed) for question, answer in rows]  # type: ignore[arg-type]
+
+
+# -- two questions in one -----------------------------------------------------------------------
+TWO_QUESTIONS = _family(
+    {"two_questions"},
+    _cases(
+        "en",
+        False,
+        [
+            (
+                "Which configuration parameter controls both the size of the WAL buffers and when they are flushed?",
+                "wal_buffers",
+            ),
+            (
+                "Which table-level storage parameter overrides autovacuum_vacuum_threshold and also applies to TOAST "
+                "tables?",
+                "toast.autovacuum_vacuum_threshold",
+            ),
+            (
+                "Which process, started by the postmaster and woken every autovacuum_naptime seconds, launches the "
+                "vacuum workers?",
+                "the autovacuum launcher",
+            ),
+            ("Which command both reclaims storage and updates the statistics used by the planner?", "VACUUM ANALYZE"),
+            (
+                "In which year was the release that introduced both pg_basebackup and streaming replication published?",
+                "2010",
+            ),
+            (
+                "Which setting decides how long the checkpointer waits and how much WAL it may write before a "
+                "checkpoint?",
+                "checkpoint_timeout",
+            ),
+            (
+                "What is the default of the parameter that limits how many autovacuum workers run and when they start?",
+                "3",
+            ),
+            (
+                "Who maintains the Debian package that provides both the postgres server and its client tools?",
+                "the PostgreSQL Debian group",
+            ),
+            (
+                "Which error does VACUUM FULL raise when it runs inside a transaction block and why does it need an "
+                "exclusive lock?",
+                "a lock error",
+            ),
+        ],
+    ),
+    _cases(
+        "en",
+        True,
+        [
+            ("Which setting controls the size of the WAL buffers, and what is its default?", "wal_buffers"),
+            ("Which setting controls the size of the WAL buffers and what is its default value?", "wal_buffers"),
+            ("Who wrote the autovacuum daemon? And when was it added to PostgreSQL?", "Alvaro Herrera"),
+            ("Which command reclaims dead tuples; what lock does it take?", "VACUUM"),
+            (
+                "Which parameter sets the naptime of the launcher, and in which release was it introduced?",
+                "autovacuum_naptime",
+            ),
+            ("Which release added pg_basebackup, and by whom?", "9.1"),
+            ("Which view shows the progress of VACUUM and how often is it updated?", "pg_stat_progress_vacuum"),
+            ("What does wal_level control, and how many values can it take?", "the amount of WAL written"),
+            (
+                "Which server process writes dirty buffers to disk? Which parameter sets its delay?",
+                "the background writer",
+            ),
+        ],
+    ),
+    _cases(
+        "de",
+        False,
+        [
+            ("Welches Paket stellt sowohl den Befehl apt-get als auch die Bibliothek libapt bereit?", "apt"),
+            ("Welcher Befehl zeigt an, welche Pakete installiert sind und wann sie aktualisiert wurden?", "dpkg -l"),
+            (
+                "Welche Datei bestimmt, aus welchen Paketquellen APT Pakete holt und wie sie priorisiert werden?",
+                "/etc/apt/sources.list",
+            ),
+            ("In welchem Verzeichnis liegen die Pseudo-Dateisysteme procfs und sysfs eingebunden?", "/proc"),
+            ("Welches Werkzeug, das in Debian enthalten ist und auf dpkg aufbaut, löst Abhängigkeiten auf?", "apt"),
+            (
+                "Welcher Dienst startet beim Booten sowohl die Netzwerkschnittstellen als auch den SSH-Server?",
+                "systemd",
+            ),
+            (
+                "Wie heißt die Datei, in der steht, welche Dateisysteme beim Start eingebunden werden und wo?",
+                "/etc/fstab",
+            ),
+            (
+                "Welche Sektion des Debian-Archivs enthält Pakete, die frei sind und von unfreier Software abhängen?",
+                "contrib",
+            ),
+        ],
+    ),
+    _cases(
+        "de",
+        True,
+        [
+            ("Welches Paket stellt apt-get bereit, und wann wurde es zuerst veröffentlicht?", "apt"),
+            ("Welches Paket stellt apt-get bereit und wann wurde es zuerst veröffentlicht?", "apt"),
+            ("Wer betreut das Paket dpkg? Und wann erschien seine erste Version?", "das dpkg-Team"),
+            ("Welche Datei listet die Paketquellen auf; welches Format hat sie?", "/etc/apt/sources.list"),
+            ("Welcher Befehl bindet ein Dateisystem ein, und in welchem Paket ist er enthalten?", "mount"),
+            ("Welche Sektion enthält unfreie Software, und von wem wird sie gepflegt?", "non-free"),
+            ("Welches Programm ersetzt sysvinit, und von wem?", "systemd"),
+            ("Welcher Dienst startet den SSH-Server und wie viele Prozesse hat er?", "systemd"),
+        ],
+    ),
+    _cases(
+        "fr",
+        False,
+        [
+            ("Quel paquet fournit à la fois la commande apt-get et la bibliothèque libapt ?", "apt"),
+            ("Quelle commande indique quels paquets sont installés et quand ils ont été mis à jour ?", "dpkg -l"),
+            (
+                "Quel fichier détermine les sources de paquets qu'utilise APT et la façon dont elles sont classées ?",
+                "/etc/apt/sources.list",
+            ),
+            ("Dans quel répertoire le pseudo-système de fichiers procfs est-il monté ?", "/proc"),
+            ("Quel outil, fourni par Debian et construit sur dpkg, résout les dépendances ?", "apt"),
+            (
+                "Quelle section de l'archive Debian contient des paquets libres dépendant de logiciels non libres ?",
+                "contrib",
+            ),
+            (
+                "Quel fichier précise quels systèmes de fichiers sont montés au démarrage et où ils le sont ?",
+                "/etc/fstab",
+            ),
+            ("Quel service démarre à la fois les interfaces réseau et le serveur SSH ?", "systemd"),
+        ],
+    ),
+    _cases(
+        "fr",
+        True,
+        [
+            ("Quel paquet fournit apt-get, et quand a-t-il été publié pour la première fois ?", "apt"),
+            ("Quel paquet fournit apt-get et quand a-t-il été publié ?", "apt"),
+            ("Qui maintient le paquet dpkg ? Et quand sa première version est-elle parue ?", "l'équipe dpkg"),
+            ("Quel fichier liste les sources de paquets ; quel est son format ?", "/etc/apt/sources.list"),
+            ("Quelle commande monte un système de fichiers, et dans quel paquet se trouve-t-elle ?", "mount"),
+            ("Quel programme a remplacé sysvinit, et par qui ?", "systemd"),
+            ("Quelle section contient les logiciels non libres et quelle est sa taille ?", "non-free"),
+            ("Quel service démarre le serveur SSH, et combien de processus lance-t-il ?", "systemd"),
+        ],
+    ),
+    _cases(
+        "es",
+        False,
+        [
+            ("¿Qué paquete proporciona tanto la orden apt-get como la biblioteca libapt?", "apt"),
+            ("¿Qué orden muestra qué paquetes están instalados y cuándo se actualizaron?", "dpkg -l"),
+            (
+                "¿Qué archivo determina de qué repositorios obtiene APT los paquetes y cómo se priorizan?",
+                "/etc/apt/sources.list",
+            ),
+            ("¿En qué directorio se monta el pseudo sistema de archivos procfs?", "/proc"),
+            ("¿Qué herramienta, incluida en Debian y basada en dpkg, resuelve las dependencias?", "apt"),
+            (
+                "¿Qué sección del archivo de Debian contiene paquetes libres que dependen de software no libre?",
+                "contrib",
+            ),
+            ("¿Qué archivo indica qué sistemas de archivos se montan al arrancar y dónde?", "/etc/fstab"),
+            ("¿Qué servicio inicia tanto las interfaces de red como el servidor SSH?", "systemd"),
+        ],
+    ),
+    _cases(
+        "es",
+        True,
+        [
+            ("¿Qué paquete proporciona apt-get, y cuándo se publicó por primera vez?", "apt"),
+            ("¿Qué paquete proporciona apt-get y cuándo fue publicado por primera vez?", "apt"),
+            ("¿Quién mantiene el paquete dpkg? ¿Y cuándo apareció su primera versión?", "el equipo de dpkg"),
+            ("¿Qué archivo enumera los repositorios; qué formato tiene?", "/etc/apt/sources.list"),
+            ("¿Qué orden monta un sistema de archivos, y en qué paquete está?", "mount"),
+            ("¿Qué programa sustituyó a sysvinit, y por quién?", "systemd"),
+            ("¿Qué sección contiene el software no libre y cuántos paquetes tiene?", "non-free"),
+            ("¿Qué servicio inicia el servidor SSH, y cuántos procesos lanza?", "systemd"),
+        ],
+    ),
+)
+
+
+# -- meta references to the material --------------------------------------------------------------
+META_REFERENCES = _family(
+    {"meta_reference"},
+    _cases(
+        "en",
+        False,
+        [
+            ("Which text type does the COPY command read when the FORMAT option is omitted?", "text"),
+            ("According to the 2021 census, which district of Kiel had the most residents?", "Mettenhof"),
+            ("Which parameter sets the maximum size of a document stored in a jsonb column?", "none"),
+            ("Which source server must have wal_level set to replica for pg_basebackup to work?", "the primary"),
+            ("Which information schema view lists the columns of every table?", "information_schema.columns"),
+            ("Which passage of the Treaty of Lisbon governs a member state's withdrawal?", "Article 50"),
+            ("Which port did the ferry listed in the 1962 timetable of Baltic Star Shipping serve?", "Kiel"),
+            (
+                "Which setting is described in the release notes of PostgreSQL 9.6 as replacing checkpoint_segments?",
+                "max_wal_size",
+            ),
+            ("Which data directory file records the options the server was started with?", "postmaster.opts"),
+        ],
+    ),
+    _cases(
+        "en",
+        True,
+        [
+            ("Is there a ferry operator mentioned that also runs a night service to Oslo?", "Yes"),
+            (
+                "Which configuration parameter in this collection limits the number of autovacuum workers?",
+                "autovacuum_max_workers",
+            ),
+            ("Which lock level does VACUUM FULL take, as described in the documents?", "ACCESS EXCLUSIVE"),
+            (
+                "According to the information provided, which parameter sets the checkpoint interval?",
+                "checkpoint_timeout",
+            ),
+            ("Which view in the documents shows the progress of a running VACUUM?", "pg_stat_progress_vacuum"),
+            ("Which of the settings listed controls the delay of the background writer?", "bgwriter_delay"),
+            ("Based on the excerpts, which command rebuilds an index?", "REINDEX"),
+            ("Which parameter do the passages above name as the trigger of a checkpoint?", "max_wal_size"),
+            ("Which release, per the given context, removed checkpoint_segments?", "9.5"),
+        ],
+    ),
+    _cases(
+        "de",
+        False,
+        [
+            ("Laut der Satzung des Vereins, wer beruft die Mitgliederversammlung ein?", "der Vorstand"),
+            ("Welcher Texteditor ist in Debian als Standard für die Befehlszeile eingestellt?", "nano"),
+            ("Was regelt laut dem Text des Vertrags von Lissabon der Artikel 50?", "den Austritt"),
+            (
+                "In welchem Dokument der Debian-Richtlinien steht, wo Konfigurationsdateien liegen müssen?",
+                "Debian Policy",
+            ),
+            (
+                "Welche Quellen trägt man in /etc/apt/sources.list ein, um Sicherheitsaktualisierungen zu bekommen?",
+                "security.debian.org",
+            ),
+            ("Welcher Befehl zeigt Informationen über ein installiertes Paket an?", "dpkg -s"),
+            ("Welcher Abschnitt des Filesystem Hierarchy Standard beschreibt das Verzeichnis /var?", "Abschnitt 5"),
+            ("Wie heißt der Kontext-Manager von Pythons Modul contextlib, der Ausnahmen unterdrückt?", "suppress"),
+        ],
+    ),
+    _cases(
+        "de",
+        True,
+        [
+            ("Welcher Befehl installiert ein Paket, wie im Dokument beschrieben?", "apt install"),
+            ("Welche Datei listet laut den vorliegenden Unterlagen die Paketquellen auf?", "/etc/apt/sources.list"),
+            ("Welches Pseudo-Dateisystem wird im Text unter /proc eingebunden?", "procfs"),
+            ("Welche Sektion des Archivs enthält laut den Dokumenten unfreie Software?", "non-free"),
+            ("Welcher Befehl wird in den bereitgestellten Informationen zum Aktualisieren genannt?", "apt update"),
+            ("Welches Werkzeug, das in diesen Dokumenten erwähnt wird, löst Abhängigkeiten auf?", "apt"),
+            ("Welche Paketquelle wird erwähnt, die Sicherheitsaktualisierungen liefert?", "security.debian.org"),
+            ("Welcher Dienst startet laut dem Auszug den SSH-Server?", "systemd"),
+        ],
+    ),
+    _cases(
+        "fr",
+        False,
+        [
+            ("Selon le texte de la loi de 1905, qui finance les cultes ?", "personne"),
+            ("Quel éditeur de texte Debian installe-t-il par défaut pour la ligne de commande ?", "nano"),
+            ("Quelles informations la commande dpkg -s affiche-t-elle sur un paquet ?", "son état"),
+            ("Quel document de la charte Debian précise où placer les fichiers de configuration ?", "la Debian Policy"),
+            ("D'après le recensement de 2019, quelle commune du Finistère compte le plus d'habitants ?", "Brest"),
+            ("Quel passage à l'euro a eu lieu en 2002 en France ?", "le passage des francs aux euros"),
+            (
+                "Quelles sources ajouter à /etc/apt/sources.list pour recevoir les mises à jour de sécurité ?",
+                "security.debian.org",
+            ),
+            ("Quel fichier du noyau, monté sous /sys, expose les paramètres des périphériques ?", "sysfs"),
+        ],
+    ),
+    _cases(
+        "fr",
+        True,
+        [
+            (
+                "Selon les informations fournies dans le contexte, quel fichier liste les sources APT ?",
+                "/etc/apt/sources.list",
+            ),
+            ("Quel pseudo-système de fichiers est monté sous /proc, d'après ce texte ?", "procfs"),
+            ("Quelle section de l'archive contient les logiciels non libres, selon les documents ?", "non-free"),
+            ("Quelle commande est mentionnée pour mettre à jour la liste des paquets ?", "apt update"),
+            ("Quel outil, cité dans le passage, résout les dépendances ?", "apt"),
+            ("Dans les extraits fournis, quel service démarre le serveur SSH ?", "systemd"),
+            ("Quel fichier, décrit ci-dessus, contrôle le montage au démarrage ?", "/etc/fstab"),
+            ("Quel paquet fournit apt-get, comme indiqué dans les documents ?", "apt"),
+        ],
+    ),
+    _cases(
+        "es",
+        False,
+        [
+            ("Según el texto de la Constitución de 1978, ¿quién sanciona las leyes?", "el Rey"),
+            ("¿Qué editor de texto instala Debian por defecto para la línea de órdenes?", "nano"),
+            ("¿Qué información muestra la orden dpkg -s sobre un paquete instalado?", "su estado"),
+            (
+                "¿Qué documento de la normativa de Debian indica dónde van los archivos de configuración?",
+                "la Debian Policy",
+            ),
+            ("Según el censo de 2021, ¿qué municipio de Asturias tiene más habitantes?", "Gijón"),
+            (
+                "¿Qué fuentes se añaden a /etc/apt/sources.list para recibir actualizaciones de seguridad?",
+                "security.debian.org",
+            ),
+            ("¿Qué sistema de archivos del núcleo, montado en /sys, expone los dispositivos?", "sysfs"),
+            ("¿Qué fragmento de código de ejemplo usa la guía de Python para abrir archivos?", "with open"),
+        ],
+    ),
+    _cases(
+        "es",
+        True,
+        [
+            ("¿Qué archivo enumera los repositorios de APT según los documentos?", "/etc/apt/sources.list"),
+            ("Según el texto, ¿qué pseudo sistema de archivos se monta en /proc?", "procfs"),
+            ("¿Qué sección del archivo contiene software no libre, según la información proporcionada?", "non-free"),
+            ("¿Qué orden se menciona para actualizar la lista de paquetes?", "apt update"),
+            ("¿Qué herramienta, citada en el fragmento, resuelve las dependencias?", "apt"),
+            ("En los documentos, ¿qué servicio inicia el servidor SSH?", "systemd"),
+            ("¿Qué archivo, descrito arriba, controla el montaje al arrancar?", "/etc/fstab"),
+            ("¿Qué paquete proporciona apt-get, como se indica en el contexto?", "apt"),
+        ],
+    ),
+)
+
+
+# -- comparison answers ----------------------------------------------------------------------------
+def _comparison(language: str, defective: bool, rows: list[tuple[str, str, tuple[str, ...]]]) -> list[Case]:
+    return [
+        Case(
+            language, question, answer, defective, question_type="comparison", binary=answer in _YES, compared=compared
+        )
+        for question, answer, compared in rows
+    ]
+
+
+_YES = ("Yes", "Ja", "Oui", "Sí")
+_ROYAL = ("the Royal Society", "the Académie des Sciences")
+_SAINT = ("St. Petersburg", "Moscow")
+_LINES = ("Harbour Line", "Baltic Line")
+_PARAMS = ("autovacuum_naptime", "autovacuum_vacuum_cost_delay")
+_APT = ("apt-get", "aptitude")
+COMPARISON_ANSWERS = _family(
+    {"comparison_answer", "comparison_names", "construction"},
+    _comparison(
+        "en",
+        False,
+        [
+            (
+                "Which was founded earlier, the Royal Society or the Académie des Sciences?",
+                "Academie des Sciences",
+                _ROYAL,
+            ),
+            ("Which city hosted the congress first, St. Petersburg or Moscow?", "Saint Petersburg", _SAINT),
+            (
+                "Which was founded earlier, the Royal Society of London or the Académie des Sciences?",
+                "Royal Society",
+                ("the Royal Society of London", "the Académie des Sciences"),
+            ),
+            (
+                "Which has the longer default, autovacuum_naptime or autovacuum_vacuum_cost_delay?",
+                "autovacuum_naptime",
+                _PARAMS,
+            ),
+            ("Which peak is higher, Mt. Everest or K2?", "Mount Everest", ("Mt. Everest", "K2")),
+            ("Which ferry line started service first, Harbour Line or Baltic Line?", "the Harbour Line", _LINES),
+            (
+                "Which was released first, PostgreSQL 9.6 or PostgreSQL 10?",
+                "PostgreSQL 9.6.",
+                ("PostgreSQL 9.6", "PostgreSQL 10"),
+            ),
+            ("Is the default of autovacuum_naptime longer than that of autovacuum_vacuum_cost_delay?", "Yes", _PARAMS),
+        ],
+    ),
+    _comparison(
+        "en",
+        True,
+        [
+            (
+                "Which was founded earlier, the Royal Society or the Académie des Sciences?",
+                "the Royal Society or the Académie des Sciences",
+                _ROYAL,
+            ),
+            ("Which city hosted the congress first, St. Petersburg or Moscow?", "Moscow, not St. Petersburg", _SAINT),
+            ("Which ferry line started service first, Harbour Line or Baltic Line?", "Line", _LINES),
+            (
+                "Which has the longer default, autovacuum_naptime or autovacuum_vacuum_cost_delay?",
+                "autovacuum",
+                _PARAMS,
+            ),
+            (
+                "Which was founded earlier, the Royal Society or the Académie des Sciences?",
+                "the Prussian Academy",
+                _ROYAL,
+            ),
+            (
+                "Which was released first, PostgreSQL 9.6 or PostgreSQL 10?",
+                "PostgreSQL",
+                ("PostgreSQL 9.6", "PostgreSQL 10"),
+            ),
+            (
+                "Which was founded earlier, the Royal Society or the Académie des Sciences?",
+                "the Royal Society",
+                ("the Royal Society",),
+            ),
+            ("Is the default of autovacuum_naptime longer than that of the cost delay?", "Yes", _PARAMS),
+        ],
+    ),
+    _comparison(
+        "de",
+        False,
+        [
+            ("Welches Werkzeug ist älter, apt-get oder aptitude?", "apt-get", _APT),
+            ("Welche Stadt ist größer, St. Pölten oder Krems?", "Sankt Pölten", ("St. Pölten", "Krems")),
+            ("Welcher Fluss ist länger, die Donau oder der Rhein?", "Donau", ("die Donau", "der Rhein")),
+            ("Welche Sektion ist größer, main oder contrib?", "die Sektion main", ("main", "contrib")),
+            ("Welches Dateisystem wurde früher eingeführt, ext3 oder ext4?", "ext3.", ("ext3", "ext4")),
+            (
+                "Welcher Verein wurde früher gegründet, der Hamburger SV oder der FC Bayern München?",
+                "Hamburger SV",
+                ("der Hamburger SV", "der FC Bayern München"),
+            ),
+            (
+                "Welche Schule ist älter, die Universität Köln oder die Universitaet Wien?",
+                "Universität Wien",
+                ("die Universität Köln", "die Universitaet Wien"),
+            ),
+            ("Ist apt-get älter als aptitude?", "Ja", _APT),
+        ],
+    ),
+    _comparison(
+        "de",
+        True,
+        [
+            ("Welches Werkzeug ist älter, apt-get oder aptitude?", "apt-get oder aptitude", _APT),
+            ("Welches Werkzeug ist älter, apt-get oder aptitude?", "aptitude, nicht apt-get", _APT),
+            ("Welcher Fluss ist länger, die Donau oder der Rhein?", "die Elbe", ("die Donau", "der Rhein")),
+            ("Welche Fährlinie fuhr zuerst, Hafen Linie oder Ostsee Linie?", "Linie", ("Hafen Linie", "Ostsee Linie")),
+            ("Welches Dateisystem wurde früher eingeführt, ext3 oder ext4?", "ext", ("ext3", "ext4")),
+            ("Welches Werkzeug ist älter, apt-get oder aptitude?", "apt-get", ("apt-get",)),
+            ("Ist apt-get älter als das andere Werkzeug?", "Ja", _APT),
+            (
+                "Welcher Verein wurde früher gegründet, der Hamburger SV oder der FC Bayern München?",
+                "beide",
+                ("der Hamburger SV", "der FC Bayern München"),
+            ),
+        ],
+    ),
+    _comparison(
+        "fr",
+        False,
+        [
+            ("Quel outil est le plus ancien, apt-get ou aptitude ?", "apt-get", _APT),
+            (
+                "Quelle ville est la plus peuplée, St-Étienne ou Clermont-Ferrand ?",
+                "Saint-Étienne",
+                ("St-Étienne", "Clermont-Ferrand"),
+            ),
+            ("Quel fleuve est le plus long, la Loire ou la Seine ?", "Loire", ("la Loire", "la Seine")),
+            ("Quelle section est la plus grande, main ou contrib ?", "la section main", ("main", "contrib")),
+            ("Quel système de fichiers est apparu le premier, ext3 ou ext4 ?", "ext3", ("ext3", "ext4")),
+            (
+                "Quelle académie a été fondée la première, l'Académie française ou l'Académie des sciences ?",
+                "l'Academie francaise",
+                ("l'Académie française", "l'Académie des sciences"),
+            ),
+            (
+                "Quel sommet est le plus haut, le Mont Blanc ou le Mont Rose ?",
+                "le mont Blanc",
+                ("le Mont Blanc", "le Mont Rose"),
+            ),
+            ("apt-get est-il plus ancien qu'aptitude ?", "Oui", _APT),
+        ],
+    ),
+    _comparison(
+        "fr",
+        True,
+        [
+            ("Quel outil est le plus ancien, apt-get ou aptitude ?", "apt-get ou aptitude", _APT),
+            ("Quel outil est le plus ancien, apt-get ou aptitude ?", "aptitude, pas apt-get", _APT),
+            ("Quel fleuve est le plus long, la Loire ou la Seine ?", "le Rhône", ("la Loire", "la Seine")),
+            (
+                "Quelle académie a été fondée la première, l'Académie française ou l'Académie des sciences ?",
+                "Académie",
+                ("l'Académie française", "l'Académie des sciences"),
+            ),
+            (
+                "Quel sommet est le plus haut, le Mont Blanc ou le Mont Rose ?",
+                "Mont",
+                ("le Mont Blanc", "le Mont Rose"),
+            ),
+            ("Quel outil est le plus ancien, apt-get ou aptitude ?", "aptitude", ("aptitude",)),
+            ("Le premier outil est-il plus ancien qu'aptitude ?", "Oui", _APT),
+            ("Quel système de fichiers est apparu le premier, ext3 ou ext4 ?", "les deux", ("ext3", "ext4")),
+        ],
+    ),
+    _comparison(
+        "es",
+        False,
+        [
+            ("¿Qué herramienta es más antigua, apt-get o aptitude?", "apt-get", _APT),
+            (
+                "¿Qué ciudad es más grande, Sta. Cruz de Tenerife o Las Palmas?",
+                "Santa Cruz de Tenerife",
+                ("Sta. Cruz de Tenerife", "Las Palmas"),
+            ),
+            ("¿Qué río es más largo, el Ebro o el Duero?", "Ebro", ("el Ebro", "el Duero")),
+            ("¿Qué sección es más grande, main o contrib?", "la sección main", ("main", "contrib")),
+            ("¿Qué sistema de archivos apareció antes, ext3 o ext4?", "ext3", ("ext3", "ext4")),
+            (
+                "¿Qué universidad es más antigua, la Universidad de Salamanca o la Complutense?",
+                "Universidad de Salamanca",
+                ("la Universidad de Salamanca", "la Complutense"),
+            ),
+            ("¿Qué pico es más alto, el Teide o el Mulhacén?", "el Teide", ("el Teide", "el Mulhacén")),
+            ("¿Es apt-get más antigua que aptitude?", "Sí", _APT),
+        ],
+    ),
+    _comparison(
+        "es",
+        True,
+        [
+            ("¿Qué herramienta es más antigua, apt-get o aptitude?", "apt-get o aptitude", _APT),
+            ("¿Qué herramienta es más antigua, apt-get o aptitude?", "aptitude, no apt-get", _APT),
+            ("¿Qué río es más largo, el Ebro o el Duero?", "el Tajo", ("el Ebro", "el Duero")),
+            (
+                "¿Qué universidad es más antigua, la Universidad de Salamanca o la Universidad de Alcalá?",
+                "Universidad",
+                ("la Universidad de Salamanca", "la Universidad de Alcalá"),
+            ),
+            ("¿Qué sistema de archivos apareció antes, ext3 o ext4?", "ext", ("ext3", "ext4")),
+            ("¿Qué herramienta es más antigua, apt-get o aptitude?", "apt-get", ("apt-get",)),
+            ("¿Es la primera herramienta más antigua que aptitude?", "Sí", _APT),
+            ("¿Qué pico es más alto, el Teide o el Mulhacén?", "ambos", ("el Teide", "el Mulhacén")),
+        ],
+    ),
+    [
+        Case(
+            "en",
+            "Which was founded earlier, the Royal Society or the Académie des Sciences?",
+            "the Royal Society",
+            True,
+            question_type="comparison",
+        ),
+        Case(
+            "en",
+            "In which city was the architect of the Sydney Opera House born?",
+            "Copenhagen",
+            True,
+            question_type="composition",
+        ),
+        Case(
+            "de",
+            "In welcher Stadt wurde der Architekt des Opernhauses von Sydney geboren?",
+            "Kopenhagen",
+            True,
+            question_type="composition",
+        ),
+    ],
+)
+
+
+# -- yes/no answers --------------------------------------------------------------------------------
+def _binary(language: str, defective: bool, question: str, answers: list[str]) -> list[Case]:
+    return [Case(language, question, answer, defective, binary=True) for answer in answers]
+
+
+BINARY_ANSWERS = _family(
+    {"binary_answer"},
+    _binary(
+        "en",
+        False,
+        "Is autovacuum_naptime's default longer than the cost delay of autovacuum?",
+        [
+            "Yes",
+            "yes.",
+            "Yes, because 1 min is longer than 2 ms",
+            "Yes (1 min vs 2 ms)",
+            "No - 2 ms is shorter",
+            "No, it is shorter",
+            "YES",
+            "No; the cost delay is 2 ms",
+            "“Yes”",
+        ],
+    ),
+    _binary(
+        "en",
+        True,
+        "Is autovacuum_naptime's default longer than the cost delay of autovacuum?",
+        [
+            "1 min",
+            "autovacuum_naptime",
+            "Yesterday",
+            "Nobody knows",
+            "It is longer",
+            "Probably",
+            "True",
+            "Non-stop",
+            "Maybe yes",
+        ],
+    ),
+    _binary(
+        "de",
+        False,
+        "Ist apt-get älter als aptitude?",
+        [
+            "Ja",
+            "ja.",
+            "ja, 1998",
+            "Ja, weil apt-get 1998 erschien",
+            "Nein (aptitude ist älter)",
+            "Nein – 1999",
+            "JA",
+            "Nein; aptitude erschien 1999",
+        ],
+    ),
+    _binary(
+        "de",
+        True,
+        "Ist apt-get älter als aptitude?",
+        [
+            "1998",
+            "apt-get",
+            "Jahr 1998",
+            "Nee",
+            "Vielleicht",
+            "Es ist älter",
+            "Jein",
+            "Yes",
+        ],
+    ),
+    _binary(
+        "fr",
+        False,
+        "apt-get est-il plus ancien qu'aptitude ?",
+        [
+            "Oui",
+            "oui.",
+            "Oui, car apt-get date de 1998",
+            "Oui (1998 contre 1999)",
+            "Non, aptitude est plus ancien",
+            "Non – 1999",
+            "OUI",
+            "Non ; aptitude date de 1999",
+        ],
+    ),
+    _binary(
+        "fr",
+        True,
+        "apt-get est-il plus ancien qu'aptitude ?",
+        [
+            "1998",
+            "apt-get",
+            "Nonante",
+            "Peut-être",
+            "Il est plus ancien",
+            "Ouistiti",
+            "Yes",
+            "Vrai",
+        ],
+    ),
+    _binary(
+        "es",
+        False,
+        "¿Es apt-get más antigua que aptitude?",
+        [
+            "Sí",
+            "sí.",
+            "Sí, porque apt-get es de 1998",
+            "Sí (1998 frente a 1999)",
+            "No, aptitude es anterior",
+            "No – 1999",
+            "SÍ",
+            "No; aptitude es de 1999",
+        ],
+    ),
+    _binary(
+        "es",
+        True,
+        "¿Es apt-get más antigua que aptitude?",
+        [
+            "1998",
+            "apt-get",
+            "Tal vez",
+            "Es más antigua",
+            "Noviembre",
+            "Yes",
+            "Cierto",
+            "Siempre",
+        ],
+    ),
+)
+
+
+# -- opening pronouns ------------------------------------------------------------------------------
+def _opening(language: str, defective: bool, rows: list[tuple[str, str]]) -> list[Case]:
+    return _cases(language, defective, rows)
+
+
+OPENING_PRONOUNS = _family(
+    {"opening_pronoun"},
+    _opening(
+        "en",
+        False,
+        [
+            ("It's a Wonderful Life or Vertigo: which film premiered first?", "It's a Wonderful Life"),
+            ('"They Live" or "Halloween": which film did John Carpenter direct first?', "Halloween"),
+            ("It Follows and Us: which film was released in 2014?", "It Follows"),
+            ("This Is Spinal Tap or The Last Waltz: which was released first?", "The Last Waltz"),
+            ("Her Majesty's Theatre in London opened in which year?", "1705"),
+            ("Which parameter sets the delay between autovacuum runs?", "autovacuum_naptime"),
+            ("Its own WAL segment size is set by which initdb option?", "--wal-segsize"),
+            ("These Foolish Things or Stardust: which song was written first?", "Stardust"),
+        ],
+    ),
+    _opening(
+        "en",
+        True,
+        [
+            ("It sets the delay between autovacuum runs: which parameter is it?", "autovacuum_naptime"),
+            ("They replaced checkpoint_segments in 9.5; which parameters are they?", "max_wal_size"),
+            ("This command rebuilds an index; what is it called?", "REINDEX"),
+            ("Its default is one minute: which autovacuum setting is it?", "autovacuum_naptime"),
+            ("He wrote the autovacuum daemon; in which release was it added?", "8.1"),
+            ("These views show progress; which one covers VACUUM?", "pg_stat_progress_vacuum"),
+            ("She maintains the package; which package is it?", "postgresql-15"),
+            ("Their default is 3: which setting limits them?", "autovacuum_max_workers"),
+        ],
+    ),
+    _opening(
+        "de",
+        False,
+        [
+            ("Sie suchen eine Nachtfähre von Kiel nach Oslo: welches Unternehmen betreibt sie?", "Color Line"),
+            ("Sie möchten ein Paket festhalten: welcher apt-mark-Befehl tut das?", "apt-mark hold"),
+            ("Ihr System bootet mit systemd: welcher Befehl zeigt die Startzeit an?", "systemd-analyze"),
+            ("Es gibt zwei Werkzeuge für Pakete: welches ist älter, apt-get oder aptitude?", "apt-get"),
+            ('"Es war einmal" oder "Die Brücke": welcher Film lief zuerst?', "Die Brücke"),
+            ("Dieser Parameter-Name steht in sources.list: welches Feld gibt die Sektion an?", "Components"),
+            ("Welcher Befehl zeigt die installierten Pakete an?", "dpkg -l"),
+            ("Ihre Paketquellen liegen in sources.list: welcher Befehl liest sie neu ein?", "apt update"),
+        ],
+    ),
+    _opening(
+        "de",
+        True,
+        [
+            ("Es bindet Dateisysteme ein: welcher Befehl ist es?", "mount"),
+            ("Er löst Abhängigkeiten auf; welches Werkzeug ist gemeint?", "apt"),
+            ("Dieses Verzeichnis enthält virtuelle Dateien; wie heißt es?", "/proc"),
+            ("Diese Datei listet Paketquellen; wie heißt sie?", "/etc/apt/sources.list"),
+            ("Seine Voreinstellung ist nano: welcher Editor ist gemeint?", "nano"),
+            ("Dies ersetzt sysvinit; wie heißt das Programm?", "systemd"),
+            ("Jener Dienst startet SSH; welcher ist es?", "systemd"),
+            ("Ihm gehört das Paket dpkg: welches Team ist es?", "das dpkg-Team"),
+        ],
+    ),
+    _opening(
+        "fr",
+        False,
+        [
+            ("Vous cherchez un ferry de nuit entre Kiel et Oslo : quelle compagnie l'exploite ?", "Color Line"),
+            ("Vous voulez bloquer un paquet : quelle commande apt-mark le fait ?", "apt-mark hold"),
+            ("Il y a deux outils de paquets : lequel est le plus ancien, apt-get ou aptitude ?", "apt-get"),
+            ("Il faut quelle commande pour relire les sources APT ?", "apt update"),
+            ("« Il était une fois dans l'Ouest » ou « Le Mépris » : quel film est sorti en premier ?", "Le Mépris"),
+            ("Quelle commande affiche les paquets installés ?", "dpkg -l"),
+            ("Ce que fait apt-mark hold, c'est quoi ?", "bloquer un paquet"),
+            ("Il s'agit de quel fichier pour les points de montage ?", "/etc/fstab"),
+        ],
+    ),
+    _opening(
+        "fr",
+        True,
+        [
+            ("Il monte les systèmes de fichiers : quelle commande est-ce ?", "mount"),
+            ("Elle liste les sources de paquets ; quel fichier est-ce ?", "/etc/apt/sources.list"),
+            ("Ce répertoire contient des fichiers virtuels ; comment s'appelle-t-il ?", "/proc"),
+            ("Cette commande résout les dépendances ; quel est son nom ?", "apt"),
+            ("Son éditeur par défaut est nano : de quel système s'agit-il ?", "Debian"),
+            ("Ils ont remplacé sysvinit ; quel programme ont-ils choisi ?", "systemd"),
+            ("Ces paquets sont non libres ; dans quelle section sont-ils ?", "non-free"),
+            ("Leur format est deb822 : quels fichiers sont concernés ?", "les sources APT"),
+        ],
+    ),
+    _opening(
+        "es",
+        False,
+        [
+            ("Usted busca un ferri nocturno de Kiel a Oslo: ¿qué compañía lo opera?", "Color Line"),
+            ("¿Usted quiere bloquear un paquete? ¿Qué orden de apt-mark lo hace?", "apt-mark hold"),
+            ("¿Qué orden muestra los paquetes instalados?", "dpkg -l"),
+            (
+                '"Esta casa es una ruina" o "Aquí no hay quien viva": ¿qué serie se estrenó antes?',
+                "Aquí no hay quien viva",
+            ),
+            ("¿Qué archivo contiene los puntos de montaje?", "/etc/fstab"),
+            ("¿Su sistema arranca con systemd? ¿Qué orden muestra el tiempo de arranque?", "systemd-analyze"),
+            (
+                "Esta Noche Cruzamos el Mississippi o Crónicas Marcianas: ¿cuál se emitió antes?",
+                "Esta Noche Cruzamos el Mississippi",
+            ),
+            ("¿Qué sección del archivo contiene software no libre?", "non-free"),
+        ],
+    ),
+    _opening(
+        "es",
+        True,
+        [
+            ("Él monta los sistemas de archivos: ¿qué orden es?", "mount"),
+            ("Ella enumera los repositorios; ¿qué archivo es?", "/etc/apt/sources.list"),
+            ("Este directorio contiene archivos virtuales; ¿cómo se llama?", "/proc"),
+            ("Esta orden resuelve dependencias; ¿cuál es su nombre?", "apt"),
+            ("Su editor por defecto es nano: ¿de qué sistema se trata?", "Debian"),
+            ("Ellos sustituyeron a sysvinit; ¿qué programa eligieron?", "systemd"),
+            ("Estos paquetes no son libres; ¿en qué sección están?", "non-free"),
+            ("Esto reemplaza a sysvinit; ¿cómo se llama?", "systemd"),
+        ],
+    ),
+)
+
+#: Every family, by name, as `scripts/lint_tables.py` prints them.
+FAMILIES = {
+    "two questions in one": TWO_QUESTIONS,
+    "meta references": META_REFERENCES,
+    "comparison answers": COMPARISON_ANSWERS,
+    "binary answers": BINARY_ANSWERS,
+    "opening pronouns": OPENING_PRONOUNS,
+}
