@@ -9,7 +9,7 @@ from nodes.common import Update, instructed, joined, letter_labels, normalised_a
 from nodes.context import Context
 from nodes.language import decided_language, quoted_yes_no
 from prompts import delimit, delimit_all, generate, revise
-from state.languages import language_name
+from state.languages import language_name, leading_polarity
 from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, is_single_hop, latest_draft
 from state.schemas import QuestionDraft
 
@@ -106,7 +106,7 @@ def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:
 
 
 def draft_from(reply: QuestionDraft, state: SampleState, *, language: str, origin: str, revision: int) -> Draft:
-    return Draft(
+    draft = Draft(
         question=reply.question.strip(),
         answer=normalised_answer(reply.answer, binary=state["binary"], language=language),
         origin=origin,  # type: ignore[typeddict-item]
@@ -114,6 +114,9 @@ def draft_from(reply: QuestionDraft, state: SampleState, *, language: str, origi
         construction=construction_of(reply, state),
         plan=reply.plan.strip(),
     )
+    if state["binary"] and (note := leading_polarity(reply.answer, language)[1]) and note != reply.answer.strip():
+        draft["answer_note"] = note  # "Yes, because ...": the word is the answer, the rest kept beside it
+    return draft
 
 
 @records_failure

@@ -9,6 +9,7 @@ itself shows the same fact (a comparison's alternatives joined by "or").
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
@@ -17,8 +18,8 @@ from nodes.common import Update, recorded_verdict, unspaced, word_count
 from nodes.context import Context
 from nodes.language import sample_language
 from nodes.lint_rules import LINT_RULES, LintRules
-from state.languages import answer_words, polarity
-from state.sample import UNANSWERABLE, Draft, SampleState, latest_draft
+from state.languages import answer_words, leading_polarity, polarity
+from state.sample import UNANSWERABLE, Construction, Draft, SampleState, latest_draft
 
 #: A failed check: the rule's name and the feedback for the reviser.
 Finding = tuple[str, str]
@@ -68,16 +69,52 @@ def _words(phrase: str, rules: LintRules | None) -> set[str]:
     return {word for word in words if not (rules and rules.article.match(word + " "))}
 
 
+def folded_forms(phrase: str, rules: LintRules | None) -> list[tuple[str, ...]]:
+    """A phrase's words as names are compared: case-folded, without accents (NFKD) or articles, "ae" for "ä"
+    where the language writes both, and each short form written out in every way it can be read
+    ("St. Petersburg" -> saint petersburg, street petersburg)."""
+    text = phrase.translate(_UMLAUTS) if rules is not None and rules.umlauts else phrase
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    words = [word for word in re.findall(r"[^\W_]+", text.casefold()) if not _is_article(word, rules)]
+    forms: list[tuple[str, ...]] = [()]
+    for word in words:
+        readings = rules.abbreviations.get(word, (word,)) if rules is not None else (word,)
+        forms = [(*form, reading) for form in forms for reading in readings][:_MAX_FORMS]
+    return forms if words else []
+
+
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss"})
+_MAX_FORMS = 8
+
+
+def _is_article(word: str, rules: LintRules | None) -> bool:
+    # French elides its article ("l'Académie" folds to "l", "academie").
+    return rules is not None and (rules.article.match(word + " ") is not None or word in ("l", "d"))
+
+
+def _within(part: tuple[str, ...], whole: tuple[str, ...]) -> bool:
+    """Whether `part` stands in `whole` as a run of whole words."""
+    return any(whole[i : i + len(part)] == part for i in range(len(whole) - len(part) + 1))
+
+
 def same_entity(answer: str, entity: str, rules: LintRules | None = None) -> bool:
-    """Whether an answer is the entity: equal once bare, one names the other as whole words, or one's words
-    all stand among the other's ("the formation of The Black Keys" is "the formation of the band The Black Keys")."""
-    bare_answer, bare_entity = _bare(answer, rules), _bare(entity, rules)
-    if not bare_answer or not bare_entity:
-        return False
-    if bare_answer == bare_entity or names(answer, entity, rules) or names(entity, answer, rules):
+    """Whether an answer is the entity: equal once folded (`folded_forms`), one names the other as whole words, or
+    one's words all stand among the other's ("the formation of The Black Keys" is "the formation of the band The
+    Black Keys", "Royal Society" is "the Royal Society of London")."""
+    if names(answer, entity, rules) or names(entity, answer, rules):
         return True
-    answer_words, entity_words = _words(answer, rules), _words(entity, rules)
-    return bool(answer_words and entity_words) and (answer_words <= entity_words or entity_words <= answer_words)
+    for given in folded_forms(answer, rules):
+        for form in folded_forms(entity, rules):
+            if set(given) <= set(form) or set(form) <= set(given):
+                return True
+    return False
+
+
+def names_entity(answer: str, entity: str, rules: LintRules | None) -> bool:
+    """Whether an answer holds the whole entity ("Moscow, not St. Petersburg" holds both of its cities)."""
+    return any(
+        _within(form, given) for given in folded_forms(answer, rules) for form in folded_forms(entity, rules) if form
+    )
 
 
 def stated_alternatives(question: str, rules: LintRules | None) -> list[str]:
@@ -101,8 +138,16 @@ def _opening_pronoun(question: str, rules: LintRules) -> str | None:
     # "Her Majesty's Theatre", "It Follows": a capitalised word with lower case goes on as a name ("Its CEO" does not).
     following = words[1] if len(words) > 1 else ""
     capitalised = rules.names_after_pronoun and following[:1].isupper() and any(c.islower() for c in following)
-    followed_by_name = following[:1] == "(" or capitalised
+    followed_by_name = following[:1] == "(" or capitalised or (rules.names_after_pronoun and _opens_with_title(opening))
     return first if first in rules.pronouns and not followed_by_name else None
+
+
+def _opens_with_title(opening: str) -> bool:
+    """Whether the words before the first break are a title in title case ("It's a Wonderful Life or Vertigo: ..."):
+    every word of four letters or more capitalised, and at least one such word after the first."""
+    head = re.split(r"[:,;?]|\s(?:or|and|ou|et|o|y)\s", opening, maxsplit=1)[0].split()[1:]
+    long_words = [word for word in head if len(word.strip("'’\"")) >= 4]
+    return bool(long_words) and all(word[:1].isupper() for word in long_words)
 
 
 def _length_problems(
@@ -126,35 +171,58 @@ def _length_problems(
     return problems
 
 
+def _names_compared(question: str, compared: Sequence[str], rules: LintRules | None) -> list[Finding]:
+    """The question names each compared entity (folded, so "St. Petersburg" names "Saint Petersburg")."""
+    return [
+        ("comparison_names", f"the comparison does not name the compared entity {entity!r}; name every one")
+        for entity in compared
+        if not names(question, entity, rules) and not names_entity(question, entity, rules)
+    ]
+
+
+def _one_alternative(answer: str, offered: Sequence[str], rules: LintRules | None, what: str) -> list[Finding]:
+    """A comparison's answer is exactly one of the alternatives: not none, not two, not a part shared by two."""
+    listed = ", ".join(repr(option) for option in offered)
+    if sum(names_entity(answer, option, rules) for option in offered) >= 2:
+        return [
+            (
+                "comparison_answer",
+                f"the answer {answer!r} names more than one of the {what} ({listed}); answer with the one the "
+                "comparison selects, alone",
+            )
+        ]
+    matching = [option for option in offered if same_entity(answer, option, rules)]
+    if len(matching) >= 2:
+        return [
+            (
+                "comparison_answer",
+                f"the answer {answer!r} could be any of {', '.join(repr(o) for o in matching)}; answer with the "
+                "selected one's name as the question writes it",
+            )
+        ]
+    if not matching:
+        return [
+            (
+                "comparison_answer",
+                f"the answer {answer!r} is none of the {what} ({listed}); answer with the one the comparison "
+                "selects, written as the question names it",
+            )
+        ]
+    return []
+
+
 def _comparison_problems(question: str, answer: str, compared: Sequence[str], rules: LintRules | None) -> list[Finding]:
     """A comparison's answer is one of its compared entities, and the question names each of them."""
     if compared:
-        problems = [
-            ("comparison_names", f"the comparison does not name the compared entity {entity!r}; name every one")
-            for entity in compared
-            if not names(question, entity, rules)
-        ]
-        if not any(same_entity(answer, entity, rules) for entity in compared):
-            listed = ", ".join(repr(entity) for entity in compared)
-            problems.append(
-                (
-                    "comparison_answer",
-                    f"the answer {answer!r} is none of the compared entities ({listed}); answer with the one the "
-                    "comparison selects, written as the question names it",
-                )
-            )
-        return problems
+        named = _names_compared(question, compared, rules)
+        # "How many more moons does Jupiter have than Saturn?" answers with a quantity, not an alternative.
+        if re.search(r"\d", answer) and not stated_alternatives(question, rules):
+            return named
+        return named + _one_alternative(answer, compared, rules, "compared entities")
     # Without a declaration, only an answer the question never mentions can be told to be no option.
     alternatives = stated_alternatives(question, rules)
-    if (
-        alternatives
-        and not names(question, answer, rules)
-        and not any(same_entity(answer, o, rules) for o in alternatives)
-    ):
-        listed = ", ".join(repr(option) for option in alternatives)
-        return [
-            ("comparison_answer", f"the answer {answer!r} is none of the alternatives the question offers ({listed})")
-        ]
+    if alternatives and not names(question, answer, rules):
+        return _one_alternative(answer, alternatives, rules, "alternatives the question offers")
     return []
 
 
@@ -165,7 +233,7 @@ def _binary_problems(answer: str, language: str, wanted: str | None) -> list[Fin
     words = answer_words(language)
     if words is None:
         return []
-    given = polarity(answer, language)
+    given, _ = leading_polarity(answer, language)  # "Yes, because ..." is a Yes; the record keeps the word
     if given is None:
         return [
             (
@@ -196,9 +264,10 @@ def _answer_problems(
     language: str,
 ) -> list[Finding]:
     """The answer's form, and whether the question gives it away."""
-    if binary:
-        return _binary_problems(answer, language, wanted)
     rules = LINT_RULES.get(language)
+    if binary:
+        named = _names_compared(question, compared, rules) if question_type == "comparison" else []
+        return _binary_problems(answer, language, wanted) + named
     offered = compared or stated_alternatives(question, rules)
     is_an_option = question_type == "comparison" and any(same_entity(answer, option, rules) for option in offered)
     if polarity(answer, language) is not None and not is_an_option:  # a band called Yes may still be the answer
@@ -221,6 +290,26 @@ def _answer_problems(
     return []
 
 
+# Quoted text (a title, a message) may hold a question mark of its own.
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|‘[^’]*’|「[^」]*」')
+# A question mark with a further question after it: "Who founded X? And when ...?", "¿...? ¿Y ...?".
+_SECOND_SENTENCE = re.compile(r"[?？]\s*[¿]?\s*(\S.*?)[?？]\s*$")
+
+
+def _two_questions(second: str) -> Finding:
+    return (
+        "two_questions",
+        f"the question asks two things ({second!r} starts a second question with an answer of its own); ask one "
+        "question whose answer combines the facts of every chunk",
+    )
+
+
+def _second_sentence(question: str) -> Finding | None:
+    """Two questions written as two sentences, in any language."""
+    match = _SECOND_SENTENCE.search(_QUOTED.sub('""', question))
+    return _two_questions(match.group(1)) if match else None
+
+
 def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
     """The language's own rules: phrases pointing at the material, two questions in one, an opening pronoun."""
     problems: list[Finding] = []
@@ -233,21 +322,40 @@ def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
                 "ask about the subject itself, naming its entities",
             )
         )
-    second = rules.second_question.search(question)
+    second = next(
+        (m for pattern in rules.second_question if (m := pattern.search(question))),
+        None,
+    )
     if second and rules.interrogative.search(question[: second.start()]):
-        problems.append(
-            (
-                "two_questions",
-                f"the question asks two things ({second.group(0).strip(', ')!r} starts a second question with an "
-                "answer of its own); ask one question whose answer combines the facts of every chunk",
-            )
-        )
+        problems.append(_two_questions(second.group(0).strip(" ,;")))
     pronoun = _opening_pronoun(question, rules)
     if pronoun:
         problems.append(
             ("opening_pronoun", f"the question starts with the pronoun {pronoun!r}, which refers to nothing; name it")
         )
     return problems
+
+
+def _construction_problems(question_type: str, construction: Construction, hops: int) -> list[Finding]:
+    """The construction fields the later rules need: one compared entity per chunk, a composition's hidden entity."""
+    compared = construction["compared_entities"]
+    if question_type == "comparison" and len(compared) < hops:
+        return [
+            (
+                "construction",
+                f"the comparison declares {len(compared)} compared entities for {hops} chunks; list in "
+                "compared_entities every entity the question compares, one per chunk, as the question names it",
+            )
+        ]
+    if question_type == "composition" and not construction["hidden_entities"]:
+        return [
+            (
+                "construction",
+                "the composition declares no hidden entity; give in hidden_entities the intermediate entity the "
+                "first chunk identifies and that chunk's label",
+            )
+        ]
+    return []
 
 
 def lint_problems(
@@ -277,10 +385,13 @@ def lint_problems(
     problems = _length_problems(question, None if unanswerable else answer, max_question_words, max_answer_words)
     if rules is not None:
         problems += _wording_problems(question, rules)
+    if not any(rule == "two_questions" for rule, _ in problems) and (split := _second_sentence(question)):
+        problems.append(split)
     if answer and not unanswerable:
         problems += _answer_problems(
             question, answer, question_type, binary, construction["compared_entities"], wanted, language
         )
+    problems += _construction_problems(question_type, construction, hops)
     if question_type == "composition":
         problems += [
             (
@@ -303,11 +414,14 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         binary=state["binary"],
         wanted=state.get("wanted_answer"),
         language=sample_language(state, context),
+        hops=len(state.get("supporting") or []) or state.get("hops", 2),
         max_question_words=context.max_question_words,
         max_answer_words=context.max_procedure_words
         if state["question_type"] == "procedural"
         else context.max_answer_words,
     )
     problems = [message for _, message in findings]
-    details = {"failed": problems, "rules": [rule for rule, _ in findings]}
+    details: dict[str, object] = {"failed": problems, "rules": [rule for rule, _ in findings]}
+    if note := latest_draft(state).get("answer_note"):
+        details["answer_note"] = note  # the explanation a yes/no answer came with, kept in the validation history
     return recorded_verdict(state, "lint", accepted=not problems, reason="; ".join(problems), details=details)

@@ -19,10 +19,12 @@ class LintRules:
     """Phrases that can only point at the material a question was written from."""
     interrogative: re.Pattern[str]
     """A question word: the first half of a two-question draft holds one."""
-    second_question: re.Pattern[str]
-    """A second question joined to the first (", and what is ...?"), with an answer of its own."""
+    second_question: tuple[re.Pattern[str], ...]
+    """A second interrogative clause joined to the first by a coordinator or punctuation (", and what is ...?",
+    "and when was ...", "; what ...", ", and by whom?"), asking for an answer of its own."""
     pronouns: frozenset[str]
-    """Words that, opening a question, point at something it never named."""
+    """Words that, opening a question, point at something it never named; not those that can also address the
+    asker formally ("Sie", "Ihre", "su"), which only a reader can tell apart."""
     not_pronoun: re.Pattern[str] | None
     """An opening that starts with such a word but names nothing ("Il y a ...", "Es gibt ...")."""
     names_after_pronoun: bool
@@ -32,6 +34,51 @@ class LintRules:
     """A leading article, dropped when an answer is matched against an entity."""
     alternatives: re.Pattern[str]
     """The alternatives at the end of a comparison question: "..., X or Y?"."""
+    abbreviations: dict[str, tuple[str, ...]]
+    """Short forms a name is written with and what each can stand for ("st" -> "saint", "street"), folded."""
+    umlauts: bool = False
+    """Whether "ä" may be written "ae" (German): both fold to the same letters."""
+
+
+def _second_questions(
+    *,
+    coordinators: str,
+    prepositions: str,
+    wh_words: str,
+    wh_phrases: str,
+    finite: str,
+    after_finite: str = "",
+    inverted: str = "",
+    after_comma: str = "",
+) -> tuple[re.Pattern[str], ...]:
+    """The forms of a second question after a first one, built from the language's words.
+
+    - a semicolon, then a question word: "...; what is its default?";
+    - a coordinator ("and"), maybe a preposition, then a question word and a finite verb that opens a main
+      clause: "and when was X founded", "and in which year was it built", "und wann wurde", "y cuándo fue".
+      A subordinate clause keeps its subject first ("and when they are flushed", "und wann sie aktualisiert
+      wurden") and passes. `wh_phrases` (which, how many) may take up to three nouns before the verb;
+      `after_finite`, where given, is what must follow that verb (the subject of an inverted clause);
+    - `inverted`: a verb with its subject pronoun joined after it ("a-t-il", "se trouve-t-elle");
+    - after a comma and a coordinator, a question word and at most three words ending the question (", and by
+      whom?", ", and how many years apart?"), or, where
+      `after_comma` is given, any of those question words (Spanish and French mark them unmistakably).
+    """
+    coordinated = rf"\b(?:{coordinators})\s+(?:(?:{prepositions})\s+)?"
+    noun_run = r"(?:(?!(?:it|they|he|she|we|you|i|there|this|es|er|sie|man|il|elle|ils|elles|on)\b)[\w'’-]+\s+){0,3}?"
+    verb = rf"(?:{finite})\b" + (rf"(?=\s+(?:{after_finite}))" if after_finite else "")
+    patterns = [
+        re.compile(rf";\s*(?:(?:{coordinators})\s+)?(?:(?:{prepositions})\s+)?(?:{wh_words}|{wh_phrases})\b", re.I),
+        re.compile(rf"{coordinated}(?:(?:{wh_words})\s+{verb}|(?:{wh_phrases})\s+{noun_run}{verb})", re.I),
+        re.compile(rf",\s*{coordinated}(?:{wh_words}|{wh_phrases})(?:\s+[\w'’-]+){{0,3}}\s*[?？]\s*$", re.I),
+    ]
+    if inverted:
+        patterns.append(
+            re.compile(rf"{coordinated}(?:{wh_words}|{wh_phrases})\s+(?:[\w'’]+\s+){{0,3}}?{inverted}", re.I)
+        )
+    if after_comma:
+        patterns.append(re.compile(rf",\s*{coordinated}(?:¿\s*)?(?:{after_comma})\b", re.I))
+    return tuple(patterns)
 
 
 def _alternatives(conjunction: str) -> re.Pattern[str]:
@@ -47,7 +94,15 @@ _MATERIAL = rf"(?:{_TEXT}|documents?|information|materials?|sources?|paragraphs?
 _POINTING = r"(?:provided|given|above|following|preceding|supplied|accompanying|attached|aforementioned)"
 _POINTED_AT = (
     r"(?:according\s+to|mentioned\s+in|stated\s+in|described\s+in|based\s+on|referred\s+to\s+in|discussed\s+in|"
-    r"listed\s+in|named\s+in|given\s+in|found\s+in)\s+(?:the|this|these)\s+"
+    r"listed\s+in|named\s+in|given\s+in|found\s+in|shown\s+in|illustrated\s+in|presented\s+in|explained\s+in|"
+    r"outlined\s+in|noted\s+in|seen\s+in)\s+(?:the|this|these)\s+"
+)
+# Participles that say the material names a thing; after one, what shows no source is named: the clause ends, a
+# relative clause or the main verb follows.
+_REFERRED = r"(?:mentioned|listed|described|cited|referenced|discussed)"
+_NO_SOURCE = (
+    r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:that|which|who|whose|and|or|but|controls?|sets?|has|have|is|are|was|were|does|"
+    r"do|did|can|could|uses?|runs?|limits?|shows?)\b)"
 )
 # Where a phrase that points at the material ends: the clause ends, or it says where the material is.
 _ENDS = r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:above|below)\b)"
@@ -56,8 +111,12 @@ ENGLISH = LintRules(
     meta_references=(
         # "the provided text", "this given context", "in provided documents", "the above passage"
         re.compile(rf"\b(?:the|this|these|those|in|from|on|using)\s+{_POINTING}\s+{_MATERIAL}\b", re.IGNORECASE),
-        # "the passages above", "the text provided?"
-        re.compile(rf"\bthe\s+{_MATERIAL}\s+(?:above|below|(?:provided|given|supplied)(?=\s*(?:[,.;:?!]|$)))", re.I),
+        # "the passages above", "the text provided?", "the examples above", "the table below"
+        re.compile(
+            rf"\bthe\s+(?:{_MATERIAL}|examples?|tables?|figures?|lists?)\s+"
+            r"(?:above|below|(?:provided|given|supplied)(?=\s*(?:[,.;:?!]|$)))",
+            re.I,
+        ),
         # "according to the document,", "named in these sources?"
         re.compile(rf"\b{_POINTED_AT}{_MATERIAL}{_ENDS}", re.IGNORECASE),
         # "mentioned in the passage hosted ...", "according to the text, ...": not "the text of the treaty"
@@ -76,17 +135,34 @@ ENGLISH = LintRules(
             r"|\bthe\s+(?:aforementioned|abovementioned|above-mentioned)\b",
             re.IGNORECASE,
         ),
+        # What the material mentions, with no source named: "Is there a ferry operator mentioned that ...",
+        # "Which of the settings listed controls ...", "Which ports are mentioned?"; not "the ferry listed in the
+        # 1962 timetable", "Which setting is described in the release notes".
+        re.compile(
+            rf"\b(?:a|an|any|the|one|some|of\s+the)\s+(?:[\w-]+\s+){{1,3}}?{_REFERRED}{_NO_SOURCE}", re.IGNORECASE
+        ),
+        re.compile(rf"\b(?:is|are|was|were|been|being)\s+{_REFERRED}{_NO_SOURCE}", re.IGNORECASE),
+        # The material as a whole: "in this collection", "in the documents", "across these excerpts"
+        re.compile(
+            r"\b(?:in|from|across|within|throughout|among)\s+(?:the|this|these)\s+"
+            r"(?:collection|corpus|documents|excerpts|snippets|passages|texts|materials)\b"
+            r"(?!\s+(?:of|about|on|for|from|that|which|who|at|in|under|signed|issued|filed|published)\b)",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\bthis\s+(?:collection|corpus)\b", re.IGNORECASE),
     ),
     interrogative=re.compile(
         r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|has|have|had|can|could)\b",
         re.IGNORECASE,
     ),
-    # ", and what is ...?": a clause such as "and where Y died" (no auxiliary after the wh-word) is part of one
-    # question and passes.
-    second_question=re.compile(
-        r",\s*and\s+(?:what|which|who|whom|whose|when|where|why|how)\s+"
-        r"(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|many|much|long|often|old|large)\b",
-        re.IGNORECASE,
+    second_question=_second_questions(
+        coordinators=r"and|or|but|also",
+        prepositions=r"in|on|at|by|for|from|to|with|since|until|after|before|under|through",
+        wh_words=r"what|who|whom|whose|when|where|why|how(?:\s+(?:many|much|long|often|old|large|far|big))?",
+        wh_phrases=r"which|what|whose|how\s+(?:many|much)",
+        finite=r"is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|shall|may|might|must",
+        # the subject of an inverted clause: "is its default", "was Baltic Star founded", "does it take"
+        after_finite=r"it|its|they|their|he|his|she|her|there|this|these|that|those|the|a|an|[A-Z0-9]",
     ),
     pronouns=frozenset(
         {"it", "its", "they", "them", "their", "he", "him", "his", "she", "her", "this", "these", "those"}
@@ -95,14 +171,42 @@ ENGLISH = LintRules(
     names_after_pronoun=True,
     article=re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE),
     alternatives=_alternatives("or"),
+    abbreviations={
+        "st": ("saint", "street"),
+        "ste": ("sainte",),
+        "mt": ("mount",),
+        "ft": ("fort",),
+        "dr": ("doctor", "drive"),
+        "mr": ("mister",),
+        "univ": ("university",),
+        "co": ("company",),
+        "corp": ("corporation",),
+    },
 )
 
 # -- German ------------------------------------------------------------------------------------
+# Lower-case words that can follow a question word without being its verb, and the verbs a subordinate clause
+# ends on.
+_DE_NOT_VERB = (
+    r"der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|es|er|sie|man|ich|du|wir|ihr|mich|sich|ihm|ihn|uns|"
+    r"oft|lange|viel|viele|vielen|genau|weit|hoch|sehr|nicht|denn|eigentlich|schon|noch|gerade|dabei|dort|hier|"
+    r"heute|damals|zuerst|so|alt|groß|spät|früh|jeweils|dies|diese|dieser|dieses|diesen|welche|welcher|welches"
+)
+_DE_AUXILIARY = (
+    r"wird|werden|wurde|wurden|ist|sind|war|waren|hat|haben|hatte|hatten|kann|können|konnte|konnten|muss|müssen|"
+    r"soll|sollen|darf|dürfen|will|wollen"
+)
 # Nouns that can only mean the material (as _TEXT), and nouns that also name things of a domain ("Abschnitt 4
 # der Satzung", "das Dokument der Stiftung"): the latter point at the material only where the clause ends.
 _DE_TEXT = r"(?:Text(?:es|s)?|Passage|Kontext(?:es|s)?|Auszug(?:es|s)?|Textstelle|Textausschnitt(?:es|s)?)"
 _DE_MATERIAL = rf"(?:{_DE_TEXT}|Abschnitt(?:es|s)?|Dokument(?:es|s|en)?|Informationen|Material(?:s|ien)?|Quellen?)"
 _DE_POINTING = r"(?:bereitgestellten?|gegebenen?|vorliegenden?|obigen?|folgenden?|angegebenen?|beigefügten?)"
+# The material under its plural and collective names, and the participles that point at what it names.
+_DE_GROUP = (
+    rf"(?:{_DE_TEXT}|Texten|Dokument(?:en)?|Unterlagen|Informationen|Quellen|Materialien|Auszügen|Sammlung|"
+    r"Abschnitten)"
+)
+_DE_REFERRED = r"(?:beschrieben|genannt|erwähnt|angegeben|aufgeführt|dargestellt|erläutert|gezeigt)"
 _DE_ENDS = r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:oben|unten)\b)"
 # What follows a noun that names something of the domain: a genitive, a number, a paragraph sign, a name.
 _DE_NOT_MATERIAL = r"(?!\s+(?:des|der|von|vom|zu|zum|über|in|im|für)\b|\s*[\d§\[])"
@@ -136,31 +240,57 @@ GERMAN = LintRules(
         ),
         # "Im Text, welcher ...", "Im Dokument, welcher ..."
         re.compile(rf"^(?:im|in\s+(?:dem|diesem))\s+{_DE_MATERIAL}\s*,", re.IGNORECASE),
+        # "wie im Dokument beschrieben", "das in diesen Dokumenten erwähnt wird"
+        re.compile(
+            rf"\b(?:im|in\s+(?:dem|den|diesem|diesen|der|dieser))\s+{_DE_GROUP}\s+{_DE_REFERRED}\b", re.IGNORECASE
+        ),
+        # "im Text unter /proc", "im Kontext?": not "im Text des Gesetzes", "im Kontext von Befehlen"
+        re.compile(rf"\bim\s+(?:Text|Kontext|Dokument|Auszug|Textauszug)\b{_DE_NOT_MATERIAL}(?!\s+(?:eines|einer)\b)"),
+        # "laut den vorliegenden Unterlagen", "gemäß den Dokumenten": not "laut den Dokumenten der Stiftung"
+        re.compile(
+            r"\b(?:laut|gemäß|entsprechend)\s+(?:den|diesen|der|dieser|dem|diesem)\s+"
+            rf"(?:{_DE_POINTING}\s+|genannten\s+)?{_DE_GROUP}\b{_DE_NOT_MATERIAL}",
+            re.IGNORECASE,
+        ),
+        # "Welche der genannten Dateien ...": the participle as an adjective right after its article names no source
+        # (not "der so genannten", "die in der Satzung genannten")
+        re.compile(
+            r"\b(?:der|die|das|den|dem|des|diese[rnms]?)\s+"
+            r"(?:genannten|erwähnten|beschriebenen|aufgeführten|angegebenen|gezeigten|aufgelisteten)\b",
+            re.IGNORECASE,
+        ),
+        # "Welche Paketquelle wird erwähnt, die ...", "das erwähnt wird": nothing says where
+        re.compile(rf"\b(?:wird|werden|wurde|wurden|ist|sind)\s+{_DE_REFERRED}\s*(?:[,.;:?!]|$)", re.IGNORECASE),
+        re.compile(
+            rf"\b(?:der|die|das|dem|den|welche[rsm]?)\s+{_DE_REFERRED}\s+(?:wird|werden|wurde|wurden|ist|sind)\b",
+            re.IGNORECASE,
+        ),
     ),
     interrogative=re.compile(
         r"\b(?:was|welche[rsmn]?|wer|wen|wem|wessen|wann|wo|woher|wohin|womit|wozu|wofür|worauf|warum|weshalb|wie|"
         r"wieviele?|ist|sind|war|waren|hat|haben|hatte|gibt|kann|können|wird|werden)\b",
         re.IGNORECASE,
     ),
-    second_question=re.compile(
-        r",\s*und\s+(?:was|welche[rsmn]?|wer|wen|wem|wessen|wann|wo|warum|wie)\s+"
-        # A finite verb right after the question word makes a main clause, a question of its own; a subordinate
-        # clause ("und wo der Komponist starb") puts its verb last and passes.
-        r"(?:ist|sind|war|waren|hat|haben|hatte|wird|werden|wurde|wurden|kann|können|viele|lange|oft|groß|alt|hoch|"
-        r"starb|lebte|lebt|liegt|lag|steht|stand|heißt|hieß|beträgt|betrug|dauert|dauerte|kostet|gibt|gab|"
-        r"begann|endete|erschien|entstand|spielt|spielte)\b",
-        re.IGNORECASE,
+    # A finite verb right after the question word makes a main clause, a question of its own; a subordinate
+    # clause ("und wo der Komponist starb", "und wann sie aktualisiert wurden") puts its verb last and passes.
+    second_question=_second_questions(
+        coordinators=r"und|oder|sowie",
+        prepositions=r"in|an|auf|von|mit|seit|bis|für|aus|zu|nach|bei|unter|über",
+        wh_words=r"was|wer|wen|wem|wessen|wann|wo|woher|wohin|warum|weshalb|wie(?:\s+(?:lange|oft|alt|groß|hoch|weit))?",
+        wh_phrases=r"welche[rsmn]?|wie\s+viele?",
+        # German writes nouns capitalised: a lower-case word right after the question word (or its nouns) that is
+        # no article, pronoun or adverb is the verb, unless the clause ends on its finite verb (a subordinate
+        # clause: "und welche Pakete installiert werden").
+        finite=rf"(?-i:(?!(?:{_DE_NOT_VERB})\b)[a-zäöüß][\wäöüß-]*)(?![^?]*\b(?:{_DE_AUXILIARY})\s*[?]?\s*$)",
     ),
     pronouns=frozenset(
         {
+            # "Sie", "Ihr", "Ihre" opening a question can be the formal address to the asker ("Sie suchen eine
+            # Nachtfähre ...: welches ...?"): left to the judges.
             "es",
             "er",
-            "sie",
             "ihm",
             "ihn",
-            "ihr",
-            "ihre",
-            "ihren",
             "sein",
             "seine",
             "seinen",
@@ -178,6 +308,8 @@ GERMAN = LintRules(
     names_after_pronoun=False,
     article=re.compile(r"^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+", re.IGNORECASE),
     alternatives=_alternatives("oder"),
+    abbreviations={"st": ("sankt",), "dr": ("doktor",), "prof": ("professor",), "univ": ("universitaet",)},
+    umlauts=True,
 )
 
 # -- French ------------------------------------------------------------------------------------
@@ -215,17 +347,51 @@ FRENCH = LintRules(
             re.I,
         ),
         # "Dans le texte, quel ..."
-        re.compile(rf"^(?:dans|d['’]après)\s+(?:le|ce)\s+{_FR_MATERIAL}\s*,", re.IGNORECASE),
+        re.compile(rf"^(?:dans|d['’]après)\s+(?:le|ce|les|ces)\s+{_FR_MATERIAL}\s*,", re.IGNORECASE),
+        # "selon les documents ?", "fournies dans le contexte, ...": not "dans le texte de la loi"
+        re.compile(
+            rf"\b(?:dans|selon|d['’]après)\s+(?:le|ce|les|ces|cet)\s+{_FR_MATERIAL}"
+            r"(?:\s+(?:fourni|donné|ci-dessus|ci-dessous)\w*)?(?=\s*(?:[,.;:?!)]|$))",
+            re.IGNORECASE,
+        ),
+        # "comme indiqué dans les documents", "comme décrit dans ce passage"
+        re.compile(
+            r"\bcomme\s+(?:indiqu|mentionn|décrit|précis|expliqu|not|cit)\w*\s+(?:dans|par)\s+"
+            rf"(?:le|la|les|ce|ces|cet|cette)\s+{_FR_MATERIAL}\b{_FR_NOT_MATERIAL}",
+            re.IGNORECASE,
+        ),
+        # "citée dans ce document", "mentionné dans les extraits": not "cité dans le document de la loi"
+        re.compile(
+            rf"\b(?:mentionn|cit|décrit|évoqu|indiqu)\w*\s+dans\s+(?:le|ce|ces|les|cet|cette)\s+{_FR_MATERIAL}\b"
+            rf"{_FR_NOT_MATERIAL}",
+            re.IGNORECASE,
+        ),
+        # "Parmi les fichiers mentionnés, ...", "le paquet cité ?": the participle names no source
+        re.compile(
+            r"\b(?:le|la|l['’]|les|ce|cet|cette|ces|des|du)\s*[\w-]+\s+"
+            r"(?:mentionn|cit|évoqu|énumér|list)(?:é|ée|és|ées)\b(?!\s+(?:dans|par|en|à|au|aux|sur|comme)\b)",
+            re.IGNORECASE,
+        ),
+        # "Quelle commande est mentionnée pour ...": not "est citée par Hugo", "est décrite dans la norme"
+        re.compile(
+            r"\b(?:est|sont|était|étaient)\s+(?:mentionn|cit|évoqu)\w*\b(?!\s+(?:dans|par|en|à|au|aux|sur|comme)\b)",
+            re.IGNORECASE,
+        ),
     ),
     interrogative=re.compile(
         r"(?:\b(?:que|quel|quelle|quels|quelles|qui|quand|où|pourquoi|comment|combien|lequel|laquelle|lesquels|"
         r"lesquelles|est-ce)\b|\bqu['’]|-t-(?:il|elle|on)\b|-(?:il|elle|ils|elles|on)\b)",
         re.IGNORECASE,
     ),
-    second_question=re.compile(
-        r",\s*et\s+(?:que|quel|quelle|quels|quelles|qui|quand|où|pourquoi|comment|combien|qu['’])\s*"
-        r"(?:est|sont|était|étaient|a|ont|fait|font|vaut|valent|dure|de|d['’]|en)\b",
-        re.IGNORECASE,
+    second_question=_second_questions(
+        coordinators=r"et|ou|mais",
+        prepositions=r"en|à|par|pour|de|dans|depuis|avec|sur|sous|chez|vers",
+        wh_words=r"quand|où|pourquoi|comment|combien(?:\s+de)?|qui|que|qu['’]",
+        wh_phrases=r"quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles|combien\s+de",
+        finite=r"est|sont|était|étaient|fut|a|ont|avait|vaut|valent|dure|font|fait",
+        # the subject pronoun joined to its verb: "a-t-il", "se trouve-t-elle", "lance-t-il"
+        inverted=r"[\w’']+-(?:t-)?(?:il|elle|ils|elles|on)\b",
+        after_comma=r"quand|où|pourquoi|comment|combien|quel|quelle|quels|quelles",
     ),
     pronouns=frozenset(
         {
@@ -257,6 +423,7 @@ FRENCH = LintRules(
     names_after_pronoun=True,
     article=re.compile(r"^(?:(?:le|la|les|un|une|des|du)\s+|l['’])", re.IGNORECASE),
     alternatives=_alternatives("ou"),
+    abbreviations={"st": ("saint",), "ste": ("sainte",), "mt": ("mont",), "dr": ("docteur",), "pr": ("professeur",)},
 )
 
 # -- Spanish -----------------------------------------------------------------------------------
@@ -298,19 +465,44 @@ SPANISH = LintRules(
             rf"\b(?:dice|indica|menciona|afirma|describe|señala)\s+(?:el|este)\s+{_ES_TEXT}\b(?!\s+(?:de|del)\b)",
             re.IGNORECASE,
         ),
-        # "En el texto, ¿qué ..."
-        re.compile(rf"^¿?\s*(?:en|según)\s+(?:el|este)\s+{_ES_MATERIAL}\s*,", re.IGNORECASE),
+        # "En el texto, ¿qué ...", "En los documentos, ¿qué ..."
+        re.compile(rf"^¿?\s*(?:en|según)\s+(?:el|este|los|estos|la|esta|las)\s+{_ES_MATERIAL}\s*,", re.IGNORECASE),
+        # "según los documentos?", "en la información proporcionada": not "según el texto de la ley"
+        re.compile(
+            r"\b(?:(?:según|de\s+acuerdo\s+con|conforme\s+a)\s+(?:el|la|los|las|este|esta|estos|estas)\s+"
+            rf"{_ES_MATERIAL}|en\s+(?:el|los|este|estos)\s+(?:documentos|textos|pasajes|fragmentos|extractos|contexto))"
+            r"(?:\s+(?:proporcionad|dad|anterior|adjunt|citad)\w*)?(?=\s*(?:[,.;:?!)]|$))",
+            re.IGNORECASE,
+        ),
+        # "De los archivos mencionados, ...", "el paquete citado?": the participle names no source
+        re.compile(
+            r"\b(?:el|la|los|las|este|esta|estos|estas|del)\s+[\w-]+\s+"
+            r"(?:mencionad|citad|nombrad|enumerad|listad)[oa]s?\b(?!\s+(?:en|por|como|a|al)\b)",
+            re.IGNORECASE,
+        ),
+        # "¿Qué orden se menciona para ...?", "es mencionado": not "se menciona en la Constitución"
+        re.compile(r"\bse\s+(?:menciona|cita|nombra)n?\b(?!\s+(?:en|por|como|a|al)\b)", re.IGNORECASE),
+        re.compile(
+            r"\b(?:es|son|fue|fueron|está|están)\s+(?:mencionad|citad)[oa]s?\b(?!\s+(?:en|por|como|a|al)\b)",
+            re.IGNORECASE,
+        ),
     ),
     interrogative=re.compile(
         r"(?:¿|\b(?:qué|cuál|cuáles|quién|quiénes|cuándo|dónde|adónde|por\s+qué|cómo|cuánto|cuánta|cuántos|"
         r"cuántas)\b)",
         re.IGNORECASE,
     ),
-    second_question=re.compile(
-        r",\s*y\s+(?:¿\s*)?(?:qué|cuál|cuáles|quién|quiénes|cuándo|dónde|por\s+qué|cómo|cuánto|cuánta|cuántos|"
-        r"cuántas)\s+(?:es|son|era|eran|fue|fueron|tiene|tienen|hay|vale|dura|se|está|están|estaba|nació|murió|"
-        r"vivió|vive)\b",
-        re.IGNORECASE,
+    # The accent marks a question word (cuándo, not cuando); an indirect one ("y cuándo se actualizaron") is
+    # told from a second question only by a comma or a verb that opens a main clause ("y cuándo fue").
+    second_question=_second_questions(
+        coordinators=r"y|e|o|u",
+        prepositions=r"en|a|por|para|de|desde|con|hasta|sobre|entre",
+        wh_words=r"qué|quién|quiénes|cuándo|dónde|adónde|por\s+qué|cómo|cuál|cuáles",
+        wh_phrases=r"qué|cuál|cuáles|cuánto|cuánta|cuántos|cuántas",
+        finite=r"es|son|era|eran|fue|fueron|tiene|tienen|tenía|hay|había|ha|han|está|están|estaba|vale|dura|"
+        r"nació|murió|vivió|vive|apareció|salió",
+        after_comma=r"qué|quién|quiénes|cuándo|dónde|adónde|por\s+qué|cómo|cuál|cuáles|cuánto|cuánta|cuántos|"
+        r"cuántas",
     ),
     pronouns=frozenset(
         {
@@ -327,8 +519,7 @@ SPANISH = LintRules(
             "esa",
             "esos",
             "esas",
-            "su",
-            "sus",
+            # "su", "sus" can be the formal "your" ("¿Su sistema arranca con systemd? ..."): left to the judges.
             "aquel",
             "aquella",
         }
@@ -337,6 +528,14 @@ SPANISH = LintRules(
     names_after_pronoun=True,
     article=re.compile(r"^(?:el|la|los|las|un|una|unos|unas|lo)\s+", re.IGNORECASE),
     alternatives=_alternatives("o|u"),
+    abbreviations={
+        "s": ("san",),
+        "sta": ("santa",),
+        "sto": ("santo",),
+        "dr": ("doctor",),
+        "dra": ("doctora",),
+        "univ": ("universidad",),
+    },
 )
 
 #: The languages lint has rules for, by ISO 639-1 code.

@@ -15,27 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tables live with the tests
 
-from nodes.lint import lint_problems  # noqa: E402
-from tests.unit.lint_tables import FAMILIES, Case, Family  # noqa: E402
-
-
-def refused(case: Case, family: Family) -> bool:
-    """Whether one of the family's rules refuses the case."""
-    construction = {
-        "compared_entities": list(case.compared),
-        "hidden_entities": [{"entity": entity, "chunk_id": "c1"} for entity in case.hidden],
-    }
-    findings = lint_problems(
-        {"question": case.question, "answer": case.answer, "origin": "generate", "revision": 0,
-         "construction": construction},  # type: ignore[typeddict-item]
-        question_type=case.question_type,
-        binary=case.binary,
-        hops=case.hops,
-        max_question_words=40,
-        max_answer_words=20,
-        language=case.language,
-    )  # fmt: skip
-    return any(rule in family.rules for rule, _ in findings)
+from tests.unit.lint_tables import FAMILIES, refused  # noqa: E402
 
 
 def main() -> None:

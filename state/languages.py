@@ -116,9 +116,34 @@ def polarity(answer: str, language: str) -> Polarity | None:
     return None
 
 
+#: What may stand between a leading yes/no word and its explanation: "Yes, because ...", "Nein (...)", "No - ...".
+_AFTER_WORD = re.compile(r"^(?:[\s,.;:!)—–]|-(?!\w))+|^\s*(?=\()")
+
+
+def leading_polarity(answer: str, language: str) -> tuple[Polarity | None, str]:
+    """A yes/no answer that leads with the language's word and explains it ("Yes, because 1962 is earlier",
+    "ja, 1962", "Non (1998 contre 1999)"): the word's polarity and the explanation; (None, answer) otherwise.
+
+    A word that merely starts with one ("Nonante", "Yesterday", "No-fly") leads with none."""
+    exact = polarity(answer, language)
+    if exact is not None:
+        return exact, ""
+    words = YES_NO.get(language)
+    text = answer.strip().lstrip("\"'“”‘’«»「」*")
+    for found, options in (("yes", words[0] if words else ()), ("no", words[1] if words else ())):
+        for word in options:
+            rest = text[len(word) :]
+            if text[: len(word)].casefold() == word.casefold() and (after := _AFTER_WORD.match(rest)):
+                explanation = rest[after.end() :].strip().strip("\"'“”‘’«»」*")
+                if explanation:
+                    return found, explanation  # type: ignore[return-value]
+    return None, answer.strip()
+
+
 def written_answer(answer: str, language: str) -> str:
-    """A yes/no answer as a record keeps it: the language's own word ("ja." -> "Ja"); others stripped."""
-    found = polarity(answer, language)
+    """A yes/no answer as a record keeps it: the language's own word ("ja." -> "Ja", "Yes, because ..." ->
+    "Yes"); others stripped."""
+    found, _ = leading_polarity(answer, language)
     words = answer_words(language)
     if found is None or words is None:
         return answer.strip()

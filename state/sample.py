@@ -102,6 +102,9 @@ class Draft(TypedDict):
     """The generator's own account of the draft's construction."""
     plan: NotRequired[str]
     """The generator's plan, written before the question: which fact it took from which chunk."""
+    answer_note: NotRequired[str]
+    """What followed the yes/no word of a binary answer ("Yes, because 1962 is earlier" keeps "because 1962 is
+    earlier" here and "Yes" as the answer)."""
 
 
 class Verdict(TypedDict):

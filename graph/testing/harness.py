@@ -39,9 +39,9 @@ class Harness:
         queries: QueryGuide | None = None,
         **context: Any,
     ) -> tuple[SampleResult, ScriptedChatModel, list[str]]:
-        """Run one sample (a comparison unless `spec` says otherwise); `queries` plays a run's real queries."""
+        """Run one sample (a composition unless `spec` says otherwise); `queries` plays a run's real queries."""
         model = ScriptedChatModel(script=script)
-        sample = {"question_type": "comparison", "binary": False, **(spec or {})}
+        sample = {"question_type": "composition", "binary": False, **(spec or {})}
         thread_id = f"test-{next(_threads)}/{seed}"
 
         async def go() -> tuple[SampleResult, list[str]]:

@@ -123,8 +123,11 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
         # Asked for a Yes or a No, the question is put so the chapters' numbers give that answer.
         apart = wanted is not None and (wanted.group(1) == yes) != same
         question = words["binary"].format(a=title_a, b=title_b, relation=words["apart" if apart else "same"])
-        return {"question": question, "answer": yes if same != apart else no}
-    if not (number_a and number_b):
+        return {"question": question, "answer": yes if same != apart else no, **_binary_construction(text, chunks)}
+    if not (number_a and number_b) and "composition" in text:
+        hidden = [{"entity": title_a, "chunk": "A"}]
+        return {"question": words["composition_term"].format(b=title_b), "answer": topic, "hidden_entities": hidden}
+    if not (number_a and number_b) and "intersection" in text:
         title_a, title_b = (re.sub(re.escape(topic), "...", title, flags=re.I) for title in (title_a, title_b))
         return {"question": words["term"].format(a=title_a, b=title_b), "answer": topic}
     if "composition" in text:
@@ -142,6 +145,17 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
         "answer": earlier,
         "compared_entities": [title_a, title_b],
     }
+
+
+def _binary_construction(text: str, chunks: dict[str, str]) -> dict[str, Any]:
+    """What a yes/no draft declares of its construction: a composition the chapter chunk A's section lies in (the
+    question names only the sections), a comparison the two sections it compares."""
+    (_, title_a), (_, title_b) = section(chunks["A"]), section(chunks["B"])
+    if "composition" in text:
+        return {"hidden_entities": [{"entity": f"the chapter holding {title_a}", "chunk": "A"}]}
+    if "intersection" in text:
+        return {}
+    return {"compared_entities": [title_a, title_b]}
 
 
 def write_question(messages: list[BaseMessage]) -> dict[str, Any]:

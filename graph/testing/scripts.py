@@ -25,6 +25,7 @@ GOOD_QUESTION = drafted(
     "1 minute",
     plan="A: autovacuum_naptime sets the minimum delay between autovacuum runs; B: autovacuum_naptime defaults to "
     "one minute. The setting is found through A, its default through B: one answer needing both.",
+    hidden=[{"entity": "autovacuum_naptime", "chunk": "A"}],
 )
 #: Two single-hop questions joined by "and": each chunk answers its own half.
 CONJUNCTION_QUESTION = drafted(

@@ -62,7 +62,11 @@ def test_a_revised_draft_has_its_contexts_labelled_anew(
 ) -> None:
     record = accepted_record(harness)
     plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
-    revised = drafted("How long does the autovacuum launcher wait between runs by default?", "1 minute")
+    revised = drafted(
+        "How long does the autovacuum launcher wait between runs by default?",
+        "1 minute",
+        hidden=[{"entity": "autovacuum_naptime", "chunk": "A"}],
+    )
     outcome, model, visits = harness.refresh(script(QualityVerdict=[REJECT, ACCEPT], QuestionDraft=[revised]), plan)
     assert outcome.record is not None and outcome.reason.endswith("accepted, revised")
     assert "revise_question" in visits and calls_of(model, "QuestionDraft") == 1

@@ -227,7 +227,7 @@ def test_the_python_api_runs_one_sample_with_injected_models(pg_url, demo_slice,
 
     model = ScriptedChatModel(script=script())
     settings = resolve_settings({"collection": demo_slice, "database_url": pg_url, "state_url": pg_url}, env={})
-    spec = {"question_type": "comparison", "binary": False, "seed_id": seed_chunk_id}
+    spec = {"question_type": "composition", "binary": False, "seed_id": seed_chunk_id}
     models = {"generator": model, "validator": model, "extractor": model}
     first = run_sample(spec, collection=demo_slice, models=models, settings=settings, max_revisions=2)
     second = run_sample(spec, collection=demo_slice, models=models, settings=settings)

@@ -114,7 +114,8 @@ def test_a_bare_temporal_word_is_read_as_the_label(harness, seed_chunk_id, reply
 
 def test_a_binary_answer_is_normalised_not_sent_back(harness, seed_chunk_id):
     draft = drafted("Does autovacuum_naptime default to one minute in PostgreSQL 15?", "yes.")
-    result, _, _ = harness.run(script(QuestionDraft=[draft]), spec={"seed_id": seed_chunk_id, "binary": True})
+    spec = {"seed_id": seed_chunk_id, "binary": True, "question_type": "intersection"}
+    result, _, _ = harness.run(script(QuestionDraft=[draft]), spec=spec)
     assert result.outcome == "accepted"
     assert result.record["answer"] == "Yes" and result.record["validation"]["revisions"] == 0
 
@@ -122,7 +123,7 @@ def test_a_binary_answer_is_normalised_not_sent_back(harness, seed_chunk_id):
 def test_a_yes_no_sample_asked_for_a_no_is_revised_until_its_answer_is_no(harness, seed_chunk_id):
     confirmed = drafted("Does autovacuum_naptime default to one minute in PostgreSQL 15?", "Yes")
     contradicted = drafted("Does autovacuum_naptime default to five minutes in PostgreSQL 15?", "No")
-    spec = {"seed_id": seed_chunk_id, "binary": True, "wanted_answer": "no"}
+    spec = {"seed_id": seed_chunk_id, "binary": True, "wanted_answer": "no", "question_type": "intersection"}
     result, model, _ = harness.run(script(QuestionDraft=[confirmed, contradicted]), spec=spec)
     assert result.outcome == "accepted" and result.record["answer"] == "No"
     lint = result.state["verdicts"][0]
@@ -194,7 +195,8 @@ def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg
 
 
 def test_two_questions_joined_by_and_are_rejected_before_any_judge(harness, seed_chunk_id, calls_of):
-    result, model, _ = harness.run(script(QuestionDraft=[CONJUNCTION_QUESTION]), spec={"seed_id": seed_chunk_id})
+    spec = {"seed_id": seed_chunk_id, "question_type": "intersection"}
+    result, model, _ = harness.run(script(QuestionDraft=[CONJUNCTION_QUESTION]), spec=spec)
     assert result.outcome == "rejected"
     assert {tuple(v["details"]["rules"]) for v in result.state["verdicts"]} == {("two_questions",)}
     assert calls_of(model, "QualityVerdict") == 0  # lint refused both drafts; no judge was paid
@@ -216,7 +218,7 @@ def judge_answer_against_chunks(messages):  # noqa: ANN001, ANN201
 
 
 def test_a_wrong_reference_answer_is_rejected_by_the_quality_judge(harness, seed_chunk_id):
-    wrong = drafted(GOOD_QUESTION["question"], "5 minutes")
+    wrong = drafted(GOOD_QUESTION["question"], "5 minutes", hidden=GOOD_QUESTION["hidden_entities"])
     result, _, _ = harness.run(
         script(QuestionDraft=[wrong], QualityVerdict=judge_answer_against_chunks), spec={"seed_id": seed_chunk_id}
     )

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nodes.lint import lint_problems
+
 
 @dataclass(frozen=True)
 class Case:
@@ -80,9 +82,8 @@ TWO_QUESTIONS = _family(
                 "the PostgreSQL Debian group",
             ),
             (
-                "Which error does VACUUM FULL raise when it runs inside a transaction block and why does it need an "
-                "exclusive lock?",
-                "a lock error",
+                "Which lock does VACUUM FULL take when it rewrites a table and its indexes?",
+                "ACCESS EXCLUSIVE",
             ),
         ],
     ),
@@ -753,7 +754,7 @@ OPENING_PRONOUNS = _family(
             ("This Is Spinal Tap or The Last Waltz: which was released first?", "The Last Waltz"),
             ("Her Majesty's Theatre in London opened in which year?", "1705"),
             ("Which parameter sets the delay between autovacuum runs?", "autovacuum_naptime"),
-            ("Its own WAL segment size is set by which initdb option?", "--wal-segsize"),
+            ("It Happened One Night or Casablanca: which film won Best Picture first?", "It Happened One Night"),
             ("These Foolish Things or Stardust: which song was written first?", "Stardust"),
         ],
     ),
@@ -780,7 +781,7 @@ OPENING_PRONOUNS = _family(
             ("Ihr System bootet mit systemd: welcher Befehl zeigt die Startzeit an?", "systemd-analyze"),
             ("Es gibt zwei Werkzeuge für Pakete: welches ist älter, apt-get oder aptitude?", "apt-get"),
             ('"Es war einmal" oder "Die Brücke": welcher Film lief zuerst?', "Die Brücke"),
-            ("Dieser Parameter-Name steht in sources.list: welches Feld gibt die Sektion an?", "Components"),
+            ('"Jenseits von Eden" oder "Es geschah am hellichten Tag": welcher Film ist älter?', "Jenseits von Eden"),
             ("Welcher Befehl zeigt die installierten Pakete an?", "dpkg -l"),
             ("Ihre Paketquellen liegen in sources.list: welcher Befehl liest sie neu ein?", "apt update"),
         ],
@@ -855,11 +856,208 @@ OPENING_PRONOUNS = _family(
             ("Ella enumera los repositorios; ¿qué archivo es?", "/etc/apt/sources.list"),
             ("Este directorio contiene archivos virtuales; ¿cómo se llama?", "/proc"),
             ("Esta orden resuelve dependencias; ¿cuál es su nombre?", "apt"),
-            ("Su editor por defecto es nano: ¿de qué sistema se trata?", "Debian"),
+            ("Aquel archivo enumera los repositorios; ¿cómo se llama?", "/etc/apt/sources.list"),
             ("Ellos sustituyeron a sysvinit; ¿qué programa eligieron?", "systemd"),
             ("Estos paquetes no son libres; ¿en qué sección están?", "non-free"),
             ("Esto reemplaza a sysvinit; ¿cómo se llama?", "systemd"),
         ],
+    ),
+)
+
+TWO_QUESTIONS = Family(
+    TWO_QUESTIONS.rules,
+    TWO_QUESTIONS.cases
+    + (
+        Case("en", "Which index type supports the @> operator and how is it created?", "GIN", True),
+        Case(
+            "en", "Which option of pg_dump writes a directory archive, and which compression does it use?", "-Fd", True
+        ),
+        Case("en", "Who created the VACUUM command? Where was it first documented?", "x", True),
+        Case(
+            "en",
+            "Which lock mode does CREATE INDEX CONCURRENTLY take while other sessions insert and update rows?",
+            "SHARE UPDATE EXCLUSIVE",
+            False,
+        ),
+        Case(
+            "en",
+            "What is the name of the file that pg_ctl reads and where the server writes its options?",
+            "postmaster.opts",
+            False,
+        ),
+        Case(
+            "en", "Which parameter sets the lock timeout, and since which version has it existed?", "lock_timeout", True
+        ),
+        Case(
+            "de",
+            "Welcher Befehl entfernt ein Paket samt Konfiguration und wie lautet seine Option dafür?",
+            "apt purge",
+            True,
+        ),
+        Case(
+            "de", "Welches Programm verwaltet die Zeitzone und in welcher Datei speichert es sie?", "timedatectl", True
+        ),
+        Case(
+            "de",
+            "Welche Datei legt fest, welche Module beim Booten geladen werden und in welcher Reihenfolge?",
+            "/etc/modules",
+            False,
+        ),
+        Case("fr", "Quel fichier définit le fuseau horaire, et quelle commande le modifie ?", "/etc/timezone", True),
+        Case(
+            "fr",
+            "Quelle commande supprime un paquet avec sa configuration et quelle option utilise-t-elle ?",
+            "apt purge",
+            True,
+        ),
+        Case(
+            "fr",
+            "Quel fichier indique quels modules sont chargés au démarrage et dans quel ordre ?",
+            "/etc/modules",
+            False,
+        ),
+        Case("es", "¿Qué archivo define la zona horaria, y qué orden la cambia?", "/etc/timezone", True),
+        Case("es", "¿Qué orden elimina un paquete con su configuración y cuál es su opción?", "apt purge", True),
+        Case("es", "¿Qué archivo indica qué módulos se cargan al arrancar y en qué orden?", "/etc/modules", False),
+    ),
+)
+META_REFERENCES = Family(
+    META_REFERENCES.rules,
+    META_REFERENCES.cases
+    + (
+        Case("en", "Which index type do the provided passages recommend for full-text search?", "GIN", True),
+        Case("en", "Which of the commands described can run inside a transaction block?", "ANALYZE", True),
+        Case("en", "Which extension, as shown in the examples above, adds fuzzy matching?", "pg_trgm", True),
+        Case("en", "Which data type is described in the SQL standard as a fixed-point number?", "numeric", False),
+        Case("en", "Which section of the document root does Apache serve by default?", "/var/www/html", False),
+        Case("de", "Welche Option nennt der vorliegende Text für das Entfernen von Paketen?", "purge", True),
+        Case("de", "Welches Programm wird in der Dokumentation von Debian als Standard-Shell genannt?", "dash", False),
+        Case("de", "Welcher Befehl ist laut Handbuchseite von apt für Upgrades zuständig?", "apt upgrade", False),
+        Case("de", "Welche der genannten Dateien legt die Zeitzone fest?", "/etc/timezone", True),
+        Case("fr", "Quelle option est citée dans ce document pour supprimer la configuration ?", "purge", True),
+        Case("fr", "Parmi les fichiers mentionnés, lequel définit le fuseau horaire ?", "/etc/timezone", True),
+        Case("fr", "Quelle option la page de manuel d'apt cite-t-elle pour purger un paquet ?", "purge", False),
+        Case("es", "¿Qué opción se cita en este texto para purgar un paquete?", "purge", True),
+        Case("es", "De los archivos mencionados, ¿cuál define la zona horaria?", "/etc/timezone", True),
+        Case("es", "¿Qué opción cita la página de manual de apt para purgar un paquete?", "purge", False),
+    ),
+)
+COMPARISON_ANSWERS = Family(
+    COMPARISON_ANSWERS.rules,
+    COMPARISON_ANSWERS.cases
+    + (
+        Case(
+            "en",
+            "Which came first, the Ford Model T or the Model A?",
+            "Ford Model T, then the Model A",
+            True,
+            question_type="comparison",
+            compared=("the Ford Model T", "the Model A"),
+        ),
+        Case(
+            "en",
+            "Which is older, Ste. Genevieve or Fort Wayne?",
+            "Sainte Genevieve",
+            False,
+            question_type="comparison",
+            compared=("Ste. Genevieve", "Fort Wayne"),
+        ),
+        Case(
+            "en",
+            "Which bridge is longer, the Öresund Bridge or the Great Belt Bridge?",
+            "Oresund Bridge",
+            False,
+            question_type="comparison",
+            compared=("the Öresund Bridge", "the Great Belt Bridge"),
+        ),
+        Case(
+            "en",
+            "Which bridge is longer, the Öresund Bridge or the Great Belt Bridge?",
+            "Bridge",
+            True,
+            question_type="comparison",
+            compared=("the Öresund Bridge", "the Great Belt Bridge"),
+        ),
+        Case(
+            "de",
+            "Welche Brücke ist länger, die Köhlbrandbrücke oder die Fehmarnsundbrücke?",
+            "Koehlbrandbruecke",
+            False,
+            question_type="comparison",
+            compared=("die Köhlbrandbrücke", "die Fehmarnsundbrücke"),
+        ),
+        Case(
+            "de",
+            "Welche Brücke ist länger, die Köhlbrandbrücke oder die Fehmarnsundbrücke?",
+            "beide gleich",
+            True,
+            question_type="comparison",
+            compared=("die Köhlbrandbrücke", "die Fehmarnsundbrücke"),
+        ),
+        Case(
+            "fr",
+            "Quelle ville est la plus ancienne, Ste-Foy ou Lévis ?",
+            "Sainte-Foy",
+            False,
+            question_type="comparison",
+            compared=("Ste-Foy", "Lévis"),
+        ),
+        Case(
+            "fr",
+            "Quelle ville est la plus ancienne, Ste-Foy ou Lévis ?",
+            "Lévis et Sainte-Foy",
+            True,
+            question_type="comparison",
+            compared=("Ste-Foy", "Lévis"),
+        ),
+        Case(
+            "es",
+            "¿Qué ciudad es más antigua, S. Sebastián o Bilbao?",
+            "San Sebastián",
+            False,
+            question_type="comparison",
+            compared=("S. Sebastián", "Bilbao"),
+        ),
+        Case(
+            "es",
+            "¿Qué ciudad es más antigua, San Sebastián o Bilbao?",
+            "Bilbao y no San Sebastián",
+            True,
+            question_type="comparison",
+            compared=("San Sebastián", "Bilbao"),
+        ),
+    ),
+)
+BINARY_ANSWERS = Family(
+    BINARY_ANSWERS.rules,
+    BINARY_ANSWERS.cases
+    + (
+        Case("en", "Is GIN faster to build than GiST?", "No. GiST builds faster", False, binary=True),
+        Case("en", "Is GIN faster to build than GiST?", "Yes: GIN builds in 2 s", False, binary=True),
+        Case("en", "Is GIN faster to build than GiST?", "Not really", True, binary=True),
+        Case("de", "Ist dash die Standard-Shell?", "Ja! dash ist /bin/sh", False, binary=True),
+        Case("de", "Ist dash die Standard-Shell?", "Nicht ganz", True, binary=True),
+        Case("fr", "dash est-il le shell par défaut ?", "Oui : /bin/sh pointe vers dash", False, binary=True),
+        Case("fr", "dash est-il le shell par défaut ?", "Pas du tout", True, binary=True),
+        Case("es", "¿Es dash el intérprete por defecto?", "Sí: /bin/sh apunta a dash", False, binary=True),
+        Case("es", "¿Es dash el intérprete por defecto?", "Nunca", True, binary=True),
+    ),
+)
+OPENING_PRONOUNS = Family(
+    OPENING_PRONOUNS.rules,
+    OPENING_PRONOUNS.cases
+    + (
+        Case(
+            "en", "They Shoot Horses, Don't They? or Midnight Cowboy: which won more Oscars?", "Midnight Cowboy", False
+        ),
+        Case("en", "It runs before every checkpoint: which process is it?", "the checkpointer", True),
+        Case("en", "Those parameters limit memory; which one applies per sort?", "work_mem", True),
+        Case("de", "Sie haben Debian installiert: welcher Befehl zeigt die Version an?", "lsb_release", False),
+        Case("de", "Er verwaltet die Zeitzone; welches Programm ist es?", "timedatectl", True),
+        Case("fr", "Vous avez installé Debian : quelle commande affiche la version ?", "lsb_release", False),
+        Case("fr", "Elle gère le fuseau horaire ; quelle commande est-ce ?", "timedatectl", True),
+        Case("es", "Usted ha instalado Debian: ¿qué orden muestra la versión?", "lsb_release", False),
+        Case("es", "Ella gestiona la zona horaria; ¿qué orden es?", "timedatectl", True),
     ),
 )
 
@@ -871,3 +1069,22 @@ FAMILIES = {
     "binary answers": BINARY_ANSWERS,
     "opening pronouns": OPENING_PRONOUNS,
 }
+
+
+def refused(case: Case, family: Family) -> bool:
+    """Whether one of the family's rules refuses the case."""
+    construction = {
+        "compared_entities": list(case.compared),
+        "hidden_entities": [{"entity": entity, "chunk_id": "c1"} for entity in case.hidden],
+    }
+    findings = lint_problems(
+        {"question": case.question, "answer": case.answer, "origin": "generate", "revision": 0,
+         "construction": construction},  # type: ignore[typeddict-item]
+        question_type=case.question_type,
+        binary=case.binary,
+        hops=case.hops,
+        max_question_words=40,
+        max_answer_words=20,
+        language=case.language,
+    )  # fmt: skip
+    return any(rule in family.rules for rule, _ in findings)

@@ -65,7 +65,7 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
         "Which opened first, the Golden Gate Bridge or the Bay Bridge?",
         "The Bay Bridge",
         None,
-        None,
+        "construction",  # nothing declared: a revision asks for the compared entities
     ),
     (
         "comparison",
@@ -75,7 +75,7 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
         ["Steve Jobs", "Steve Wozniak"],
         None,
     ),
-    ("comparison", False, "How many more moons does Jupiter have than Saturn?", "17", None, None),
+    ("comparison", False, "How many more moons does Jupiter have than Saturn?", "17", ["Jupiter", "Saturn"], None),
     (
         "comparison",
         False,
@@ -133,14 +133,17 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
     ("comparison", True, "Was the Royal Society founded before the Académie des Sciences?", "Yes", ROYAL, None),
     ("comparison", True, "Is the Danube longer than the Rhine?", "yes.", DANUBE, None),
     ("comparison", True, "Did Ada Lovelace outlive Charles Babbage?", "NO", ADA, None),
-    ("comparison", True, "Is shared_buffers larger than work_mem by default in PostgreSQL 15?", "Yes", None, None),
+    ("comparison", True, "Is shared_buffers larger than work_mem by default in PostgreSQL 15?", "Yes",
+     ["shared_buffers", "work_mem"], None),
+    ("comparison", True, "Is shared_buffers larger than work_mem by default in PostgreSQL 15?", "Yes", None,
+     "construction"),
     (
         "comparison",
         True,
         "Was the Royal Society founded before the Académie des Sciences?",
         "Yes, in 1660",
         ROYAL,
-        "binary_answer",
+        None,  # the yes/no word leads: normalised to "Yes", the explanation kept beside it
     ),
     ("comparison", True, "Is the river in the provided passage longer than the Rhine?", "No", None, "meta_reference"),
     (
@@ -286,7 +289,7 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
         False,
         "Who directed the film in which the lead actress of Titanic made her debut?",
         "Peter Jackson",
-        None,
+        [{"entity": "Kate Winslet", "chunk_id": "c1"}],
         None,
     ),
     (
@@ -362,7 +365,7 @@ ROWS: list[tuple[str, bool, str, str, list[Any] | None, str | None]] = [
         "Was the author of The Hobbit born in the country that won the 1995 Rugby World Cup?",
         "yes!",
         None,
-        None,
+        "construction",  # no hidden entity declared
     ),
     (
         "composition",
@@ -561,7 +564,11 @@ def test_each_failure_says_what_to_fix() -> None:
     [("yes", "Yes", None), ("no", "no.", None), ("no", "Yes", "wanted_answer"), ("yes", "No", "wanted_answer")],
 )
 def test_a_yes_no_sample_is_held_to_the_answer_it_asks_for(wanted: str, answer: str, rule: str | None) -> None:
-    draft = {"question": "Was the Royal Society founded before the Académie des Sciences?", "answer": answer}
+    draft = {
+        "question": "Was the Royal Society founded before the Académie des Sciences?",
+        "answer": answer,
+        "construction": {"compared_entities": ROYAL, "hidden_entities": []},
+    }
     found = lint_problems(
         draft,  # type: ignore[arg-type]
         question_type="comparison",

@@ -18,7 +18,7 @@ ROWS: list[tuple[str, str, bool, str, str, list[str] | None, str | None]] = [
     # -- German --------------------------------------------------------------------------------
     ("de", "comparison", False, "Welcher Fluss ist länger, die Donau oder der Rhein?", "die Donau",
      ["die Donau", "der Rhein"], None),
-    ("de", "comparison", False, "Welcher Fluss ist länger, die Donau oder der Rhein?", "Donau", None, None),
+    ("de", "comparison", False, "Welcher Fluss ist länger, die Donau oder der Rhein?", "Donau", None, "construction"),
     ("de", "comparison", False, "Welcher Fluss ist länger, die Donau oder der Rhein?", "die Elbe", None,
      "comparison_answer"),
     ("de", "intersection", False, "Welche Stadt war sowohl 1900 als auch 1924 Austragungsort der Olympischen "
@@ -67,7 +67,7 @@ ROWS: list[tuple[str, str, bool, str, str, list[str] | None, str | None]] = [
     # -- French --------------------------------------------------------------------------------
     ("fr", "comparison", False, "Lequel a été fondé le premier, la Royal Society ou l'Académie des sciences ?",
      "la Royal Society", ["la Royal Society", "l'Académie des sciences"], None),
-    ("fr", "comparison", False, "Quel fleuve est le plus long, le Danube ou le Rhin ?", "Danube", None, None),
+    ("fr", "comparison", False, "Quel fleuve est le plus long, le Danube ou le Rhin ?", "Danube", None, "construction"),
     ("fr", "comparison", False, "Quel fleuve est le plus long, le Danube ou le Rhin ?", "la Seine", None,
      "comparison_answer"),
     ("fr", "intersection", False, "Quelle ville a accueilli les Jeux olympiques d'été de 1900 et de 1924 ?",
@@ -111,7 +111,7 @@ ROWS: list[tuple[str, str, bool, str, str, list[str] | None, str | None]] = [
     # -- Spanish -------------------------------------------------------------------------------
     ("es", "comparison", False, "¿Qué río es más largo, el Danubio o el Rin?", "el Danubio",
      ["el Danubio", "el Rin"], None),
-    ("es", "comparison", False, "¿Qué río es más largo, el Danubio o el Rin?", "Danubio", None, None),
+    ("es", "comparison", False, "¿Qué río es más largo, el Danubio o el Rin?", "Danubio", None, "construction"),
     ("es", "comparison", False, "¿Qué río es más largo, el Danubio o el Rin?", "el Sena", None, "comparison_answer"),
     ("es", "intersection", False, "¿Qué ciudad albergó los Juegos Olímpicos de verano de 1900 y de 1924?", "París",
      None, None),
