@@ -77,7 +77,7 @@ class SeedPool(Protocol):
 
     async def draw(self, *, min_chars: int, procedural: bool = False) -> str | None:
         """A random chunk id not yet used as a seed in this run, or None when none is left; with `procedural`,
-        only a chunk that holds numbered steps."""
+        only a chunk that holds a procedure."""
         ...
 
     async def claim(self, chunk_id: str) -> None:

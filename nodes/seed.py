@@ -27,7 +27,11 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
         if not found:
             return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} is not in the collection"}
         if state["question_type"] == "procedural" and not looks_procedural(found[0].text):
-            return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} holds no numbered steps to ask about"}
+            return {
+                "outcome": "failed",
+                "end_reason": f"seed chunk {manual!r} holds no procedure (numbered or bulleted steps, a sequence in "
+                "prose) to ask about",
+            }
         await ports.seeds.claim(manual)
         return {"seed": chunk_ref(found[0]), "restarts": restarts}
     procedural = state["question_type"] == "procedural"
@@ -37,7 +41,7 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
             "outcome": "no_bridge",
             "end_reason": "no unused seed chunk left in the collection (or among the chunks its queries retrieved)"
             if not procedural
-            else "no unused chunk with numbered steps left for a procedural question",
+            else "no unused chunk with a procedure left for a procedural question",
             "restarts": restarts,
         }
     (seed,) = await ports.corpus.get([seed_id])

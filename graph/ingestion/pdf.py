@@ -32,9 +32,20 @@ def read_pdf(path: Path) -> Document:
             f"is not a readable PDF ({type(error).__name__}: {error}); re-export it or remove it"
         ) from None
     pages = [_LIGATURES.sub(lambda m: _LIGATURE_TEXT[m.group()], page) for page in _without_running_lines(pages)]
+    pages = [list_marks(page) for page in pages]
     if not any(page.strip() for page in pages):
         raise Unreadable("has no text layer (a scan?); run OCR on it first or remove it")
     return Document(title=metadata_title or path.stem, segments=page_segments(pages, outline))
+
+
+#: A bulleted item's glyph at a line's start, written as chunk text keeps lists ("- "); a numbered item's
+#: number ("1.", "2)") is printed as text and stays as it is.
+_BULLET = re.compile(r"(?m)^([ \t]*)[•◦▪▫‣⁃∙●○■□➢➤►](?:[ \t]+|(?=\w))")
+
+
+def list_marks(page: str) -> str:
+    """A page's text with each bulleted item's glyph written as "- "."""
+    return _BULLET.sub(r"\1- ", page)
 
 
 #: Typographic ligatures PDF text extraction gives for "fi", "fl", ...: the letters, for search and matching.

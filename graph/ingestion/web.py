@@ -56,6 +56,7 @@ def read_html(path: Path) -> Document:
         return Document(title=page_title or path.stem)
     _unwrap_headings(tree)
     _mark_main(tree)
+    _mark_tree_list_items(tree)
     for pre in tree.iter("pre"):  # trafilatura keeps the line breaks of <pre><code> only
         if not list(pre.iter("code")):
             code = etree.SubElement(pre, "code")
@@ -88,6 +89,19 @@ def _unwrap_headings(tree: Any) -> None:
             heading.tail = None
             wrapper.addprevious(heading)
             wrapper.drop_tree()
+
+
+def _mark_tree_list_items(tree: Any) -> None:
+    """Start each list item's text with its mark ("1. " from the list's `start`, or "- "), as the tag cleaner
+    does (`_mark_list_items`): trafilatura keeps an item's text but not its number."""
+    for items in tree.iter("ol", "ul"):
+        number = _list_start(items.get("start"))
+        for item in (child for child in items if child.tag == "li"):
+            mark = f"{number}. " if items.tag == "ol" else "- "
+            number += 1
+            first = item[0] if len(item) and not (item.text or "").strip() else None
+            target = first if first is not None and first.tag in ("p", "div") else item
+            target.text = mark + (target.text or "").lstrip()
 
 
 def _mark_main(tree: Any) -> None:
@@ -173,6 +187,7 @@ def plain_html_blocks(html: str) -> list[tuple[int, str]]:
         tag.decompose()
     for tag in soup.find_all(class_=["navheader", "navfooter", "toc", "related", "sphinxsidebar", "headerlink"]):
         tag.decompose()
+    _mark_list_items(soup)
     for heading in soup.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]):  # its words as one block, level marked
         heading.string = f"\x00{heading.name[1]}\x00" + " ".join(heading.get_text().split())
         heading.insert_after("\n\n")
@@ -187,6 +202,29 @@ def plain_html_blocks(html: str) -> list[tuple[int, str]]:
         if text:
             blocks.append((level, text))
     return blocks
+
+
+def _mark_list_items(soup: Any) -> None:
+    """Start each list item's text with its mark, as chunk text keeps lists: "1. ", "2. " in an ordered list (from
+    its `start`), "- " in another. The mark goes into the item's first block (DocBook wraps an item's text in
+    <p>), so that it stays on the item's line."""
+    for items in soup.find_all(["ol", "ul"]):
+        number = _list_start(items.get("start"))
+        for item in items.find_all("li", recursive=False):
+            mark = f"{number}. " if items.name == "ol" else "- "
+            number += 1
+            first = next((child for child in item.children if str(child).strip()), None)
+            if first is not None and getattr(first, "name", None) in ("p", "div"):
+                first.insert(0, mark)
+            else:
+                item.insert(0, mark)
+
+
+def _list_start(start: object) -> int:
+    try:
+        return int(str(start))
+    except ValueError:
+        return 1
 
 
 def read_html_plainly(html: str, path: Path) -> Document:

@@ -14,7 +14,7 @@ import socket
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -178,6 +178,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     tell(survey.line(settings.collection or ""))
     for note in language_notes(survey, run.options, settings.embedding):
         tell(note)
+    cells = await cells_with_procedures(run, services)
     unembedded, other_dimension = await services.corpus.without_embedding() if left_out else (0, 0)
     if left_out - unembedded - other_dimension > 0:
         tell(
@@ -199,7 +200,6 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     finished = await ledger.finished(run.run_id)
     await folder.rebuild(ledger.file_lines(run.run_id, [row["n"] for row in finished]))
     runner = await sample_runner(run, services, finished, embeddings, book)
-    cells = run.options.cells()
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
     with Progress(cells, finished, services.gateway, live=live, lines=not request.log_json) as progress:
@@ -220,6 +220,26 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
         result = await worker.run()
     result.languages = {"collection": survey.as_json()}
     return result
+
+
+async def cells_with_procedures(run: Run, services: RunServices) -> list[CellPlan]:
+    """The run's cells; where the collection holds no procedure, said once here, its procedural cells get no
+    attempts (they end short, with the reason) instead of each sample finding no seed."""
+    cells = run.options.cells()
+    procedural = [cell for cell in cells if cell.question_type == "procedural"]
+    if not procedural:
+        return cells
+    found, looked_at = await services.corpus.find_procedure(Context.min_chunk_chars)
+    if found:
+        return cells
+    where = "no chunk" if looked_at is None else f"none of about {looked_at:,} sampled chunks"
+    names = ", ".join(cell_name(cell.question_type, cell.binary) for cell in procedural)
+    tell(
+        f"note: {where} of {run.settings.collection!r} holds a procedure (numbered or bulleted steps, or a "
+        f"sequence in prose such as 'First ... Then ...'), so the cell {names} cannot be filled and ends short; "
+        "drop procedural from --types, or ingest documents whose step lists keep their numbers"
+    )
+    return [replace(cell, cap=0) if cell.question_type == "procedural" else cell for cell in cells]
 
 
 def worker_plan(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:

@@ -79,7 +79,7 @@ class RunSeeds:
             return self._ready.popleft()
 
     async def _draw_procedural(self, min_chars: int) -> str | None:
-        """One chunk that holds numbered steps (`state.procedure`), drawn and recorded on its own."""
+        """One chunk that holds a procedure (`state.procedure`), drawn and recorded on its own."""
         while True:
             if self._weights is None:
                 found = await self._corpus.sample_ids(
@@ -89,14 +89,23 @@ class RunSeeds:
                 left = [chunk_id for chunk_id in await self._procedural_weighted() if chunk_id not in self._used]
                 found = self._rng.choices(left, weights=[self._weights[i] for i in left]) if left else []
             if not found:
-                return None
+                return await self._ready_procedure()
             self._used.update(found)
             taken = set(found) if self._ledger is None else await self._ledger.claim_seeds(self._run_id, found)
             if taken:
                 return found[0]
 
+    async def _ready_procedure(self) -> str | None:
+        """A procedure among the seeds drawn ahead for other cells and not handed out yet: in a small collection
+        those batches can hold every procedure it has."""
+        ready = await self._corpus.get(list(self._ready)) if self._ready else []
+        chosen = next((chunk.id for chunk in ready if looks_procedural(chunk.text)), None)
+        if chosen is not None:
+            self._ready.remove(chosen)
+        return chosen
+
     async def _procedural_weighted(self) -> list[str]:
-        """The weighted chunks that hold numbered steps, read once."""
+        """The weighted chunks that hold a procedure, read once."""
         if self._procedure_ids is None:
             assert self._weights is not None
             ids = list(self._weights)

@@ -23,7 +23,7 @@ from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.layout import READ_ONLY_SESSION, ColumnChoice, Layout, _connect, detect_layout
 from graph.store.reader import POOL_TIMEOUT_S, Chunk, Hit
-from graph.store.usable import UsableChunks
+from graph.store.usable import PROCEDURE_PROBE_ROWS, UsableChunks
 from graph.store.vectors import VectorIndex, load_vector_index
 from nodes.common import normalise_text
 
@@ -181,7 +181,7 @@ class Corpus(UsableChunks):
         its id list (read once). A larger one is sampled with TABLESAMPLE SYSTEM, which reads a
         few random pages instead of the table: every chunk has the same chance, at a cost that does
         not grow with the table. Pass `rng` for a reproducible draw; `procedural` draws only chunks that hold
-        numbered steps (`state.procedure`).
+        a procedure (`state.procedure`).
         """
         rng = rng or random.Random()
         excluded = set(exclude)
@@ -189,6 +189,14 @@ class Corpus(UsableChunks):
             candidates = [i for i in await self._ids_with_min_chars(min_chars, procedural) if i not in excluded]
             return rng.sample(candidates, min(k, len(candidates)))
         return await self._sample_pages(k, excluded, min_chars, rng, procedural)
+
+    async def find_procedure(self, min_chars: int) -> tuple[bool, int | None]:
+        """Whether a usable chunk at least `min_chars` long holds a procedure (`state.procedure`), and how many
+        rows the answer rests on: None for all of them (a collection sampled from its id list, read as procedural
+        draws read it anyway), else the size of the page sample a larger one is asked about."""
+        if await self.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
+            return bool(await self._ids_with_min_chars(min_chars, procedural=True)), None
+        return await self._probe_procedure(min_chars), PROCEDURE_PROBE_ROWS
 
     async def neighbours(self, chunk_id: str, n: int) -> list[Hit]:
         """The `n` usable chunks nearest to a stored chunk by its stored embedding.

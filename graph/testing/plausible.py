@@ -14,7 +14,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 
 from graph.testing.scripted import Faults, ScriptedChatModel
-from graph.testing.wordings import SINGLE_HOP, TEMPLATES, WHO_WROTE
+from graph.testing.wordings import PROCEDURAL, SINGLE_HOP, TEMPLATES, WHO_WROTE
 from nodes.bridge import entity_spans
 from nodes.common import mentions
 from nodes.language import detect_language
@@ -85,15 +85,22 @@ def asked_language(text: str) -> str:
     return _CODES_BY_NAME.get(match.group(1).strip(), "en") if match else "en"
 
 
-_STEP = re.compile(r"^\s*(?:\d+[.)]|step\s+\d+[.:)]?)\s+(.*)$", re.IGNORECASE | re.MULTILINE)
+_STEP = re.compile(r"^\s*(?:\d+[.)]|step\s+\d+[.:)]?|[-*•])\s+(.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def _steps(chunk: str) -> list[str]:
+    """A procedure's steps: its list items, or else its sentences (a sequence in prose)."""
+    items = _STEP.findall(chunk)
+    return items or [sentence for sentence in re.split(r"(?<=[.!?])\s+", chunk.split("\n", 1)[-1]) if sentence]
 
 
 def _single_hop_question(text: str, chunk: str) -> dict[str, Any]:
     """A factual question about chunk A's heading, or the steps of its procedure."""
     number, title = section(chunk)
     if "Question type: procedural" in text:
-        steps = [" ".join(step.split()[:6]) for step in _STEP.findall(chunk)]
-        return {"question": SINGLE_HOP["procedural"].format(title=title), "answer": "; ".join(steps)}
+        steps = [" ".join(step.split()[:6]) for step in _steps(chunk)][:8]
+        wording = PROCEDURAL.get(asked_language(text), SINGLE_HOP["procedural"])
+        return {"question": wording.format(title=title), "answer": "; ".join(steps)}
     if "It is not a yes/no question" not in text:
         wanted = re.search(r'whose correct answer is "([^"]+)"', text)
         asked = number if wanted is None or wanted.group(1) == "Yes" else f"{number}9"
@@ -123,7 +130,8 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
         # Asked for a Yes or a No, the question is put so the chapters' numbers give that answer.
         apart = wanted is not None and (wanted.group(1) == yes) != same
         question = words["binary"].format(a=title_a, b=title_b, relation=words["apart" if apart else "same"])
-        return {"question": question, "answer": yes if same != apart else no, **_binary_construction(text, chunks)}
+        construction = _binary_construction(text, title_a, title_b)
+        return {"question": question, "answer": yes if same != apart else no, **construction}
     if not (number_a and number_b) and "composition" in text:
         hidden = [{"entity": title_a, "chunk": "A"}]
         return {"question": words["composition_term"].format(b=title_b), "answer": topic, "hidden_entities": hidden}
@@ -147,10 +155,9 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
-def _binary_construction(text: str, chunks: dict[str, str]) -> dict[str, Any]:
+def _binary_construction(text: str, title_a: str, title_b: str) -> dict[str, Any]:
     """What a yes/no draft declares of its construction: a composition the chapter chunk A's section lies in (the
-    question names only the sections), a comparison the two sections it compares."""
-    (_, title_a), (_, title_b) = section(chunks["A"]), section(chunks["B"])
+    question names only the sections), a comparison the two sections it compares, as the question quotes them."""
     if "composition" in text:
         return {"hidden_entities": [{"entity": f"the chapter holding {title_a}", "chunk": "A"}]}
     if "intersection" in text:

@@ -62,6 +62,13 @@ SINGLE_HOP = {
     "procedural": 'How do you carry out the procedure "{title}"?',
 }
 
+#: The procedural question in the other languages the plausible script writes.
+PROCEDURAL = {
+    "de": 'Wie führt man den Vorgang "{title}" durch?',
+    "fr": "Comment effectue-t-on la procédure « {title} » ?",
+    "es": '¿Cómo se lleva a cabo el procedimiento "{title}"?',
+}
+
 #: "Who wrote the manual section ...?" in the languages of TEMPLATES but English.
 WHO_WROTE = {
     "de": 'Wer hat den Handbuchabschnitt "{title}" geschrieben?',

@@ -25,7 +25,7 @@ def dataset_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.Tem
     runs = tmp_path_factory.mktemp("runs")
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(runs)}
     result = run_cli(
-        "graph.run", "--collection", scale_collection, "--count", "12", "--seed", "7", "--llm", SCRIPTED,
+        "graph.run", "--collection", scale_collection, "--count", "12", "--seed", "8", "--llm", SCRIPTED,
         "--dedup-threshold", "0", "--run-id", "evalme", env=env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

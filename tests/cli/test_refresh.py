@@ -55,7 +55,7 @@ def test_refresh_writes_a_version_true_to_the_changed_store(
     ingest(folder, pg_url, "refreshed")
     run = run_cli(
         "graph.run", "--collection", "refreshed", "--embedding", VECTORS, "--count", "5", "--binary", "no",
-        "--unanswerable-share", "0.2", "--llm", SCRIPTED, "--seed", "3", "--dedup-threshold", "0",
+        "--unanswerable-share", "0.2", "--llm", SCRIPTED, "--seed", "4", "--dedup-threshold", "0",
         "--database-url", pg_url, "--runs-dir", str(runs), "--run-id", "refreshed",
     )  # fmt: skip
     assert run.returncode == 0, run.stderr

@@ -121,7 +121,7 @@ def test_record_then_answer_from_the_recording_gives_the_same_records(
         "--count",
         "2",
         "--types",
-        "comparison",
+        "intersection",
         "--binary",
         "no",
         "--dedup-threshold",

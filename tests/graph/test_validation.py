@@ -132,7 +132,7 @@ def test_a_yes_no_sample_asked_for_a_no_is_revised_until_its_answer_is_no(harnes
     for request in (generation, revision):  # both state the answer asked for, and end with it
         assert 'whose correct answer is "No"' in request
         assert request.rstrip().endswith(
-            'comparison question in English that needs every supporting chunk, answered "No", as JSON.'
+            'intersection question in English that needs every supporting chunk, answered "No", as JSON.'
         )
     assert 'answer is "No", not "Yes"' in revision
 
@@ -228,3 +228,42 @@ def test_a_wrong_reference_answer_is_rejected_by_the_quality_judge(harness, seed
     assert "quality E" in quality[-1]["reason"] and "'5 minutes'" in quality[-1]["reason"]
     revision_prompt = str(result.state["drafts"][-1])  # the revision was asked with the judge's feedback
     assert result.state["revisions"] == 1 and revision_prompt
+
+
+def test_an_explained_yes_is_kept_as_yes_with_its_explanation_beside_it(harness, seed_chunk_id):
+    """Real models write "Yes, because ..."; the record keeps the word, the lint verdict the explanation."""
+    draft = drafted(
+        "Does autovacuum_naptime default to one minute in PostgreSQL 15?", "Yes, because the default is 1min"
+    )
+    spec = {"seed_id": seed_chunk_id, "binary": True, "question_type": "intersection"}
+    result, _, _ = harness.run(script(QuestionDraft=[draft]), spec=spec)
+    assert result.outcome == "accepted" and result.record["answer"] == "Yes"
+    assert result.record["validation"]["revisions"] == 0
+    lint = result.record["validation"]["verdicts"][0]
+    assert lint["judge"] == "lint" and lint["details"]["answer_note"] == "because the default is 1min"
+    assert result.state["drafts"][0]["answer_note"] == "because the default is 1min"
+
+
+def test_a_comparison_that_declares_no_entities_is_sent_back_for_them(harness, seed_chunk_id, calls_of):
+    question = "Which is longer by default, autovacuum_naptime or autovacuum_vacuum_cost_delay?"
+    bare = drafted(question, "autovacuum_naptime")
+    declared = drafted(question, "autovacuum_naptime", compared=["autovacuum_naptime", "autovacuum_vacuum_cost_delay"])
+    spec = {"seed_id": seed_chunk_id, "question_type": "comparison"}
+    result, model, _ = harness.run(script(QuestionDraft=[bare, declared]), spec=spec)
+    assert result.outcome == "accepted" and result.record["validation"]["revisions"] == 1
+    first = result.record["validation"]["verdicts"][0]
+    assert first["judge"] == "lint" and first["details"]["rules"] == ["construction"]
+    assert "compared_entities" in first["reason"]
+    assert calls_of(model, "QualityVerdict") == 1  # the judges read only the draft that declares its entities
+
+
+def test_a_german_second_question_is_refused_by_lint_in_a_run(harness, seed_chunk_id, calls_of):
+    two = drafted(
+        "Welcher Parameter steuert die Pause des Autovacuum-Launchers und wie lautet sein Standardwert?",
+        "autovacuum_naptime",
+    )
+    spec = {"seed_id": seed_chunk_id, "question_type": "intersection"}
+    result, model, _ = harness.run(script(QuestionDraft=[two, two]), spec=spec, question_language="de")
+    assert result.outcome == "rejected"
+    assert {tuple(v["details"]["rules"]) for v in result.state["verdicts"]} == {("two_questions",)}
+    assert calls_of(model, "QualityVerdict") == 0

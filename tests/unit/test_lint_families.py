@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unit.lint_tables import FAMILIES, Case, Family, refused
-
-CASES = [
-    pytest.param(case, family, id=f"{name}-{case.language}-{'bad' if case.defective else 'good'}-{index}")
-    for name, family in FAMILIES.items()
-    for index, case in enumerate(family.cases)
-]
+from tests.unit.lint_tables import FAMILIES, refused
 
 
 def test_each_family_has_30_good_and_30_defective_cases_and_5_of_each_per_language() -> None:
@@ -24,6 +18,8 @@ def test_each_family_has_30_good_and_30_defective_cases_and_5_of_each_per_langua
             assert sum(case.language == language for case in bad) >= 5, (name, language)
 
 
-@pytest.mark.parametrize(("case", "family"), CASES)
-def test_a_case_gets_its_verdict(case: Case, family: Family) -> None:
-    assert refused(case, family) == case.defective, case
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_case_of_a_family_gets_its_verdict(name: str) -> None:
+    family = FAMILIES[name]
+    wrong = [case for case in family.cases if refused(case, family) != case.defective]
+    assert wrong == []

@@ -307,3 +307,49 @@ def test_a_page_of_links_gives_no_chunks() -> None:
     assert read_html(SPHINX_MANUAL / "py-modindex.html").segments == []
     loaded = load_chunks(SPHINX_MANUAL, 1600, 160)
     assert {"genindex.html", "py-modindex.html"} <= set(loaded.empty)
+
+
+LIST_PAGE = """<html><head><title>Upgrading</title></head><body><main>
+<h1>Upgrading</h1><p>Follow these steps to upgrade the cluster to the next major release of the server.</p>
+<ol start="3"><li><p>Stop the old server.</p></li><li>Run pg_upgrade --check.</li></ol>
+<ul><li>Keep the old data directory.</li><li><p>Read the release notes.</p></li></ul>
+</main></body></html>"""
+
+
+@pytest.mark.parametrize("reader", ["trafilatura", "tag cleaner"])
+def test_html_list_items_keep_their_numbers_and_bullets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reader: str
+) -> None:
+    if reader == "tag cleaner":
+        monkeypatch.setitem(sys.modules, "trafilatura", None)
+    page = tmp_path / "upgrading.html"
+    page.write_text(LIST_PAGE, encoding="utf-8")
+    text = "\n\n".join(segment.text for segment in read_html(page).segments)
+    lines = [line for line in text.splitlines() if line]
+    assert "3. Stop the old server." in lines and "4. Run pg_upgrade --check." in lines
+    assert "- Keep the old data directory." in lines and "- Read the release notes." in lines
+
+
+def test_word_numbered_and_bulleted_paragraphs_keep_their_marks(tmp_path: Path) -> None:
+    import docx
+
+    word = docx.Document()
+    word.add_heading("Upgrading", 1)
+    for step in ("Stop the old server.", "Run pg_upgrade --check.", "Start the new server."):
+        word.add_paragraph(step, style="List Number")
+    word.add_paragraph("Keep in mind:")
+    for note in ("the old data directory", "the release notes"):
+        word.add_paragraph(note, style="List Bullet")
+    word.save(tmp_path / "upgrading.docx")
+    text = read_docx(tmp_path / "upgrading.docx").segments[0].text
+    assert "1. Stop the old server.\n\n2. Run pg_upgrade --check.\n\n3. Start the new server." in text
+    assert "Keep in mind:\n\n- the old data directory\n\n- the release notes" in text
+
+
+def test_pdf_bullet_glyphs_become_list_marks() -> None:
+    from graph.ingestion.pdf import list_marks
+
+    page = "Things to notice:\n• There is a lot of information.\n  ◦ nested item\n•Stuck to its text\n– 5 °C stays"
+    assert list_marks(page) == (
+        "Things to notice:\n- There is a lot of information.\n  - nested item\n- Stuck to its text\n– 5 °C stays"
+    )
