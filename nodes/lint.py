@@ -27,12 +27,6 @@ Finding = tuple[str, str]
 _EDGE = " \t\"'“”‘’«»„.,;:!?¿¡()[]「」。？"
 
 
-def _bare(phrase: str, rules: LintRules | None) -> str:
-    """A phrase without surrounding quotes and punctuation or a leading article, case-folded."""
-    trimmed = _trimmed(phrase).casefold()
-    return rules.article.sub("", trimmed) if rules else trimmed
-
-
 def _trimmed(phrase: str) -> str:
     """A phrase without surrounding quotes and punctuation, and without a trailing parenthesis."""
     return re.sub(r"\s*\([^()]*\)\s*$", "", phrase.strip()).strip(_EDGE)
@@ -61,12 +55,6 @@ def names(text: str, phrase: str, rules: LintRules | None = None) -> bool:
     # A capitalised name opening the question is its first word, not a mention ("Who wrote Tommy?").
     rest = text.strip(_EDGE)
     return _contains(rest[rest.find(" ") + 1 :] if " " in rest else "", without, fold=False)
-
-
-def _words(phrase: str, rules: LintRules | None) -> set[str]:
-    """A phrase's words, case-folded, without articles."""
-    words = re.findall(r"[^\W_]+", phrase.casefold())
-    return {word for word in words if not (rules and rules.article.match(word + " "))}
 
 
 def folded_forms(phrase: str, rules: LintRules | None) -> list[tuple[str, ...]]:
@@ -183,7 +171,13 @@ def _names_compared(question: str, compared: Sequence[str], rules: LintRules | N
 def _one_alternative(answer: str, offered: Sequence[str], rules: LintRules | None, what: str) -> list[Finding]:
     """A comparison's answer is exactly one of the alternatives: not none, not two, not a part shared by two."""
     listed = ", ".join(repr(option) for option in offered)
-    if sum(names_entity(answer, option, rules) for option in offered) >= 2:
+    answer_forms = set(folded_forms(answer, rules))
+    if any(answer_forms & set(folded_forms(option, rules)) for option in offered):
+        return []  # exactly one of them, once folded ("West Virginia" beside "Virginia")
+    named = [option for option in offered if names_entity(answer, option, rules)]
+    # An option inside another that the answer names is not named on its own ("Virginia" in "West Virginia").
+    named = [o for o in named if not any(o != other and names_entity(other, o, rules) for other in named)]
+    if len(named) >= 2:
         return [
             (
                 "comparison_answer",
@@ -293,7 +287,7 @@ def _answer_problems(
 # Quoted text (a title, a message) may hold a question mark of its own.
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|‘[^’]*’|「[^」]*」')
 # A question mark with a further question after it: "Who founded X? And when ...?", "¿...? ¿Y ...?".
-_SECOND_SENTENCE = re.compile(r"[?？]\s*[¿]?\s*(\S.*?)[?？]\s*$")
+_SECOND_SENTENCE = re.compile(r"(?:\?\s+|？\s*)[¿]?\s*(\S.*?)[?？]\s*$")  # not the "?" of a URL's query
 
 
 def _two_questions(second: str) -> Finding:

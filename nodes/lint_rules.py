@@ -50,6 +50,7 @@ def _second_questions(
     after_finite: str = "",
     inverted: str = "",
     after_comma: str = "",
+    noun: str = r"(?!(?:it|they|he|she|we|you|i|there|this|es|er|sie|man|il|elle|ils|elles|on)\b)[\w'’-]+",
 ) -> tuple[re.Pattern[str], ...]:
     """The forms of a second question after a first one, built from the language's words.
 
@@ -58,14 +59,15 @@ def _second_questions(
       clause: "and when was X founded", "and in which year was it built", "und wann wurde", "y cuándo fue".
       A subordinate clause keeps its subject first ("and when they are flushed", "und wann sie aktualisiert
       wurden") and passes. `wh_phrases` (which, how many) may take up to three nouns before the verb;
-      `after_finite`, where given, is what must follow that verb (the subject of an inverted clause);
+      `noun` is what such a noun may be; `after_finite`, where given, is what must follow that verb (the subject
+      of an inverted clause);
     - `inverted`: a verb with its subject pronoun joined after it ("a-t-il", "se trouve-t-elle");
     - after a comma and a coordinator, a question word and at most three words ending the question (", and by
       whom?", ", and how many years apart?"), or, where
       `after_comma` is given, any of those question words (Spanish and French mark them unmistakably).
     """
     coordinated = rf"\b(?:{coordinators})\s+(?:(?:{prepositions})\s+)?"
-    noun_run = r"(?:(?!(?:it|they|he|she|we|you|i|there|this|es|er|sie|man|il|elle|ils|elles|on)\b)[\w'’-]+\s+){0,3}?"
+    noun_run = rf"(?:{noun}\s+){{0,3}}?"
     verb = rf"(?:{finite})\b" + (rf"(?=\s+(?:{after_finite}))" if after_finite else "")
     patterns = [
         re.compile(rf";\s*(?:(?:{coordinators})\s+)?(?:(?:{prepositions})\s+)?(?:{wh_words}|{wh_phrases})\b", re.I),
@@ -101,7 +103,7 @@ _POINTED_AT = (
 # relative clause or the main verb follows.
 _REFERRED = r"(?:mentioned|listed|described|cited|referenced|discussed)"
 _NO_SOURCE = (
-    r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:that|which|who|whose|and|or|but|controls?|sets?|has|have|is|are|was|were|does|"
+    r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:that|which|who|whose|controls?|sets?|has|have|is|are|was|were|does|"
     r"do|did|can|could|uses?|runs?|limits?|shows?)\b)"
 )
 # Where a phrase that points at the material ends: the clause ends, or it says where the material is.
@@ -142,11 +144,11 @@ ENGLISH = LintRules(
             rf"\b(?:a|an|any|the|one|some|of\s+the)\s+(?:[\w-]+\s+){{1,3}}?{_REFERRED}{_NO_SOURCE}", re.IGNORECASE
         ),
         re.compile(rf"\b(?:is|are|was|were|been|being)\s+{_REFERRED}{_NO_SOURCE}", re.IGNORECASE),
-        # The material as a whole: "in this collection", "in the documents", "across these excerpts"
+        # The material as a whole: "in the documents?", "across these excerpts,"; not "in the documents of the
+        # treaty", "in the collection when the museum opened"
         re.compile(
-            r"\b(?:in|from|across|within|throughout|among)\s+(?:the|this|these)\s+"
-            r"(?:collection|corpus|documents|excerpts|snippets|passages|texts|materials)\b"
-            r"(?!\s+(?:of|about|on|for|from|that|which|who|at|in|under|signed|issued|filed|published)\b)",
+            r"\b(?:in|from|across|within|throughout|among)\s+(?:the|these)\s+"
+            rf"(?:documents|excerpts|snippets|passages)(?:{_NO_SOURCE}|(?=\s+(?:above|below|provided|given|lists?|names?)\b))",
             re.IGNORECASE,
         ),
         re.compile(r"\bthis\s+(?:collection|corpus)\b", re.IGNORECASE),
@@ -158,11 +160,12 @@ ENGLISH = LintRules(
     second_question=_second_questions(
         coordinators=r"and|or|but|also",
         prepositions=r"in|on|at|by|for|from|to|with|since|until|after|before|under|through",
-        wh_words=r"what|who|whom|whose|when|where|why|how(?:\s+(?:many|much|long|often|old|large|far|big))?",
-        wh_phrases=r"which|what|whose|how\s+(?:many|much)",
+        # "whose" opens a relative clause as often as a question ("the ship that sank and whose captain was ...").
+        wh_words=r"what|who|whom|when|where|why|how(?:\s+(?:many|much|long|often|old|large|far|big))?",
+        wh_phrases=r"which|what|how\s+(?:many|much)",
         finite=r"is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|shall|may|might|must",
         # the subject of an inverted clause: "is its default", "was Baltic Star founded", "does it take"
-        after_finite=r"it|its|they|their|he|his|she|her|there|this|these|that|those|the|a|an|[A-Z0-9]",
+        after_finite=r"(?:it|its|they|their|he|his|she|her|there|this|these|that|those|the|a|an)\b|(?-i:[A-Z0-9])",
     ),
     pronouns=frozenset(
         {"it", "its", "they", "them", "their", "he", "him", "his", "she", "her", "this", "these", "those"}
@@ -282,6 +285,10 @@ GERMAN = LintRules(
         # no article, pronoun or adverb is the verb, unless the clause ends on its finite verb (a subordinate
         # clause: "und welche Pakete installiert werden").
         finite=rf"(?-i:(?!(?:{_DE_NOT_VERB})\b)[a-zäöüß][\wäöüß-]*)(?![^?]*\b(?:{_DE_AUXILIARY})\s*[?]?\s*$)",
+        # A main clause goes on after its verb ("und wie lautet sein Standardwert?"); a subordinate one ends on it
+        # ("und welchen Port der Server verwendet?"), and its nouns are capitalised, not articles.
+        after_finite=r"[^\s?]",
+        noun=r"(?-i:[A-ZÄÖÜ][\wäöüß-]*)",
     ),
     pronouns=frozenset(
         {
@@ -374,7 +381,9 @@ FRENCH = LintRules(
         ),
         # "Quelle commande est mentionnée pour ...": not "est citée par Hugo", "est décrite dans la norme"
         re.compile(
-            r"\b(?:est|sont|était|étaient)\s+(?:mentionn|cit|évoqu)\w*\b(?!\s+(?:dans|par|en|à|au|aux|sur|comme)\b)",
+            r"\b(?:est|sont|était|étaient)\s+(?:mentionn|cit|évoqu)\w*\b"
+            r"(?!(?:\s+(?:le|la|plus|moins|souvent|très|bien|surtout|notamment|fréquemment|parfois|aussi|également))*"
+            r"\s+(?:dans|par|en|à|au|aux|sur|comme)\b)",
             re.IGNORECASE,
         ),
     ),
@@ -386,12 +395,13 @@ FRENCH = LintRules(
     second_question=_second_questions(
         coordinators=r"et|ou|mais",
         prepositions=r"en|à|par|pour|de|dans|depuis|avec|sur|sous|chez|vers",
-        wh_words=r"quand|où|pourquoi|comment|combien(?:\s+de)?|qui|que|qu['’]",
+        # "et qui a été publié", "et où est né ..." are relative clauses as often as questions: not listed here.
+        wh_words=r"quand|pourquoi|comment|combien(?:\s+de)?",
         wh_phrases=r"quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles|combien\s+de",
         finite=r"est|sont|était|étaient|fut|a|ont|avait|vaut|valent|dure|font|fait",
         # the subject pronoun joined to its verb: "a-t-il", "se trouve-t-elle", "lance-t-il"
         inverted=r"[\w’']+-(?:t-)?(?:il|elle|ils|elles|on)\b",
-        after_comma=r"quand|où|pourquoi|comment|combien|quel|quelle|quels|quelles",
+        after_comma=r"quand|où|pourquoi|comment|combien|quel|quelle|quels|quelles|qui|quoi",
     ),
     pronouns=frozenset(
         {
@@ -430,6 +440,8 @@ FRENCH = LintRules(
 _ES_TEXT = r"(?:textos?|pasajes?|contextos?|fragmentos?|extractos?)"
 _ES_MATERIAL = rf"(?:{_ES_TEXT}|documentos?|información|materiales?|fuentes?|párrafos?)"
 _ES_ENDS = r"(?=\s*(?:[,.;:?!)]|$))"
+# Words that may stand between a participle and the source it names: "se cita con más frecuencia en ...".
+_ES_ADVERBS = r"(?:\s+(?:con|más|menos|frecuencia|menudo|también|sobre|todo|mucho|muy|sobre\s+todo))*"
 _ES_NOT_MATERIAL = r"(?!\s+(?:de|del|sobre|por)\b)"
 
 SPANISH = LintRules(
@@ -481,9 +493,10 @@ SPANISH = LintRules(
             re.IGNORECASE,
         ),
         # "¿Qué orden se menciona para ...?", "es mencionado": not "se menciona en la Constitución"
-        re.compile(r"\bse\s+(?:menciona|cita|nombra)n?\b(?!\s+(?:en|por|como|a|al)\b)", re.IGNORECASE),
+        re.compile(rf"\bse\s+(?:menciona|cita|nombra)n?\b(?!{_ES_ADVERBS}\s+(?:en|por|como|a|al)\b)", re.IGNORECASE),
         re.compile(
-            r"\b(?:es|son|fue|fueron|está|están)\s+(?:mencionad|citad)[oa]s?\b(?!\s+(?:en|por|como|a|al)\b)",
+            r"\b(?:es|son|fue|fueron|está|están)\s+(?:mencionad|citad)[oa]s?\b"
+            rf"(?!{_ES_ADVERBS}\s+(?:en|por|como|a|al)\b)",
             re.IGNORECASE,
         ),
     ),

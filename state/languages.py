@@ -116,8 +116,11 @@ def polarity(answer: str, language: str) -> Polarity | None:
     return None
 
 
-#: What may stand between a leading yes/no word and its explanation: "Yes, because ...", "Nein (...)", "No - ...".
-_AFTER_WORD = re.compile(r"^(?:[\s,.;:!)—–]|-(?!\w))+|^\s*(?=\()")
+#: What stands between a leading yes/no word and its explanation: a mark ("Yes, because ...", "No - ...", "Oui :
+#: ...") or an opening parenthesis ("Nein (...)"); a bare space does not ("Yes and no", "Non seulement ...").
+_AFTER_WORD = re.compile(r"^\s*(?:[,.;:!—–]|-(?!\w))[\s,.;:!—–-]*|^\s*(?=\()")
+#: An explanation that takes the word back: "Yes, but ...", "Ja, aber ...", "Oui, mais non".
+_HEDGE = re.compile(r"^(?:but|although|though|aber|jedoch|allerdings|mais|pourtant|pero|sino|aunque)\b", re.I)
 
 
 def leading_polarity(answer: str, language: str) -> tuple[Polarity | None, str]:
@@ -135,7 +138,9 @@ def leading_polarity(answer: str, language: str) -> tuple[Polarity | None, str]:
             rest = text[len(word) :]
             if text[: len(word)].casefold() == word.casefold() and (after := _AFTER_WORD.match(rest)):
                 explanation = rest[after.end() :].strip().strip("\"'“”‘’«»」*")
-                if explanation:
+                opposite = "no" if found == "yes" else "yes"
+                taken_back = _HEDGE.match(explanation) or polarity(explanation.split()[0], language) == opposite
+                if explanation and not taken_back:
                     return found, explanation  # type: ignore[return-value]
     return None, answer.strip()
 

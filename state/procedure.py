@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 #: Words that name a step.
-STEP_WORDS = ("step", "schritt", "étape", "etape", "paso", "passo")
+STEP_WORDS = ("step", "schritt", "étape", "Étape", "etape", "paso", "passo")
 
 #: The instruction verbs a bulleted step or a sequenced sentence opens with, per language: imperatives and the
 #: infinitives manuals write steps with. German steps are recognised by their form ("Starten Sie").
@@ -81,7 +81,9 @@ _DESCRIBING = (
     "ein", "eine", "es", "wir", "man", "le", "la", "les", "l'", "un", "une", "il", "elle", "on", "nous", "ce",
     "el", "los", "las", "uno", "una", "se", "nosotros", "este", "esta", "some", "all", "each", "every", "einige",
     "alle", "jede", "jeder", "quelques", "tous", "toutes", "chaque", "algunas", "algunos", "unos", "unas", "todos",
-    "todas", "cada",
+    "todas", "cada", "was", "were", "is", "are", "came", "had", "war", "waren", "ist", "sind", "wird", "wurde",
+    "kam", "kamen", "gab", "hatte", "était", "est", "fut", "vint", "c'était", "fue", "era", "es", "hubo", "llegó",
+    "vino", "había",
 )  # fmt: skip
 
 #: "<verb>en Sie" that asks nothing of the reader: "können Sie" (you can), "haben Sie" (you have).
@@ -94,24 +96,32 @@ _SENTENCE = r"(^|[.!?:][ \t\n]+|\n[ \t]*)"
 
 
 def _any(words: tuple[str, ...]) -> str:
-    escaped = (re.escape(word).replace("\\ ", "[ \t]+").replace("'", "['’]") for word in words)
-    return "|".join(sorted(escaped, key=len, reverse=True))
+    # A word that opens with a letter outside ASCII is also listed capitalised: PostgreSQL's `~*` folds the case
+    # of ASCII letters only where the database's locale is C ("Éditez", "Ändern").
+    spelled = {
+        form for word in words for form in (word, word[:1].upper() + word[1:] if not word[:1].isascii() else word)
+    }
+    escaped = (re.escape(word).replace("\\ ", "[ \t]+").replace("'", "['’]") for word in spelled)
+    return "|".join(sorted(escaped, key=lambda word: (-len(word), word)))
 
 
 def step_pattern(number: int) -> str:
     """A line that starts step `number`."""
-    return rf"{_LINE}({number}[.)]|({'|'.join(STEP_WORDS)})[ \t]+{number}[.:)]?)[ \t]"
+    return rf"{_LINE}({number}[.)]|({'|'.join(STEP_WORDS)})[ \t]+{number}[.:)]?)([ \t]|\n|$)"
 
 
 def _bulleted_step() -> str:
     """A bulleted item that opens with an instruction: a listed verb, or German's "<verb>en Sie"."""
     verbs = _any(tuple(verb for words in INSTRUCTIONS.values() for verb in words))
-    return rf"[-*•][ \t]+(({verbs}){_END}|(?!({_GERMAN_MODALS})[ \t])[^ \t\n]+en[ \t]+Sie{_END})"
+    # "- Start time: 10:00" is a label, not an instruction: the verb is not followed by a word and a colon.
+    label = r"(?![ \t]+[^ \t\n]+:)"
+    german = rf"(?!({_GERMAN_MODALS})[ \t])[^ \t\n]+(en|ern|eln)[ \t]+Sie{_END}"
+    return rf"[-*•][ \t]+(({verbs}){_END}{label}|{german})"
 
 
 def _sequence() -> str:
     """ "First <instruction> ... Then ...": the sequence's openings at sentence starts, in order."""
-    opening = rf"{_SENTENCE}({_any(SEQUENCE_FIRST)})[ \t]*,?[ \t]+(?!({_any(_DESCRIBING)}){_END})"
+    opening = rf"{_SENTENCE}({_any(SEQUENCE_FIRST)})[ \t]*,?[ \t]+(?!({_any(_DESCRIBING)}){_END}|[ld]['’])"
     return rf"{opening}.*{_SENTENCE}({_any(SEQUENCE_LATER)}){_END}"
 
 

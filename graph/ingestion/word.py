@@ -69,13 +69,16 @@ class _Numbering:
 
     def mark(self, paragraph: Any, style: str) -> str:
         num_id, level = _numbering_of(paragraph)
+        if num_id == "0":  # numbering taken off the paragraph
+            return ""
         if num_id is None and not re.search(r"\blist (?:number|bullet)", style, re.IGNORECASE):
-            self.restart()
+            # A list numbered by its style alone ends here; one with a numbering id goes on counting, as Word does.
+            self._counts = {key: count for key, count in self._counts.items() if not key[0].startswith("style:")}
             return ""
         kind = self._formats.get((num_id or "", level)) or ("decimal" if "number" in style.lower() else "bullet")
         if kind == "bullet":
             return "- "
-        key = (num_id or style, level)
+        key = (num_id or f"style:{style}", level)
         self._counts = {k: v for k, v in self._counts.items() if k[0] != key[0] or k[1] <= level}
         self._counts[key] = self._counts.get(key, 0) + 1
         return f"{self._counts[key]}. "
@@ -85,12 +88,14 @@ _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 
 
 def _numbering_of(paragraph: Any) -> tuple[str | None, int]:
-    """The numbering id and level a paragraph carries itself, or (None, 0)."""
-    props = paragraph._p.pPr
-    num = props.numPr if props is not None else None
-    if num is None or num.numId is None:
-        return None, 0
-    return str(num.numId.val), int(num.ilvl.val) if num.ilvl is not None else 0
+    """The numbering id and level of a paragraph, its own or else its style's ("List Number" carries one), or
+    (None, 0)."""
+    for element in (paragraph._p, getattr(paragraph.style, "element", None)):
+        props = element.pPr if element is not None else None
+        num = props.numPr if props is not None else None
+        if num is not None and num.numId is not None:
+            return str(num.numId.val), int(num.ilvl.val) if num.ilvl is not None else 0
+    return None, 0
 
 
 def _number_formats(word: Any) -> dict[tuple[str, int], str]:

@@ -232,12 +232,18 @@ async def cells_with_procedures(run: Run, services: RunServices) -> list[CellPla
     found, looked_at = await services.corpus.find_procedure(Context.min_chunk_chars)
     if found:
         return cells
-    where = "no chunk" if looked_at is None else f"none of about {looked_at:,} sampled chunks"
     names = ", ".join(cell_name(cell.question_type, cell.binary) for cell in procedural)
+    what = "(numbered or bulleted steps, or a sequence in prose such as 'First ... Then ...')"
+    fix = "drop procedural from --types, or ingest documents whose step lists keep their numbers"
+    if looked_at is not None:  # a sample: the seeds' own page samples may still find a rare one
+        tell(
+            f"note: none of about {looked_at:,} sampled chunks of {run.settings.collection!r} holds a procedure "
+            f"{what}; the cell {names} may end short; {fix}"
+        )
+        return cells
     tell(
-        f"note: {where} of {run.settings.collection!r} holds a procedure (numbered or bulleted steps, or a "
-        f"sequence in prose such as 'First ... Then ...'), so the cell {names} cannot be filled and ends short; "
-        "drop procedural from --types, or ingest documents whose step lists keep their numbers"
+        f"note: no chunk of {run.settings.collection!r} holds a procedure {what}, so the cell {names} cannot be "
+        f"filled and ends short; {fix}"
     )
     return [replace(cell, cap=0) if cell.question_type == "procedural" else cell for cell in cells]
 

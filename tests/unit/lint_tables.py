@@ -1061,6 +1061,85 @@ OPENING_PRONOUNS = Family(
     ),
 )
 
+TWO_QUESTIONS = Family(
+    TWO_QUESTIONS.rules,
+    TWO_QUESTIONS.cases
+    + (
+        Case(
+            "en",
+            "Which river flows through the city where the composer was born and which was renamed in 1991?",
+            "the Neva",
+            False,
+        ),
+        Case(
+            "en", "What is the name of the ship that sank in 1912 and whose captain was Edward Smith?", "Titanic", False
+        ),
+        Case(
+            "en",
+            "Which option does the URI postgresql://localhost/mydb?sslmode=require set to require?",
+            "sslmode",
+            False,
+        ),
+        Case("fr", "Qui a écrit le roman qui a inspiré le film et qui a été publié en 1862 ?", "Victor Hugo", False),
+        Case(
+            "de",
+            "Welche Option legt fest, wann der Dienst startet und welchen Port der Server verwendet?",
+            "ListenStream",
+            False,
+        ),
+    ),
+)
+META_REFERENCES = Family(
+    META_REFERENCES.rules,
+    META_REFERENCES.cases
+    + (
+        Case("en", "Which coin was the most valuable in the collection when the museum opened?", "the aureus", False),
+        Case("en", "Which river is mentioned and praised in the national anthem?", "the Vltava", False),
+        Case("fr", "Quel auteur est cité le plus souvent dans les encyclopédies ?", "Voltaire", False),
+        Case("es", "¿Qué autor se cita con más frecuencia en las enciclopedias?", "Cervantes", False),
+    ),
+)
+COMPARISON_ANSWERS = Family(
+    COMPARISON_ANSWERS.rules,
+    COMPARISON_ANSWERS.cases
+    + (
+        Case(
+            "en",
+            "Which state joined the Union first, Virginia or West Virginia?",
+            "Virginia",
+            False,
+            question_type="comparison",
+            compared=("Virginia", "West Virginia"),
+        ),
+        Case(
+            "en",
+            "Which film came out first, Toy Story or Toy Story 2?",
+            "Toy Story 2",
+            False,
+            question_type="comparison",
+            compared=("Toy Story", "Toy Story 2"),
+        ),
+        Case(
+            "en",
+            "Which film came out first, Toy Story or Toy Story 2?",
+            "Toy Story or Toy Story 2",
+            True,
+            question_type="comparison",
+            compared=("Toy Story", "Toy Story 2"),
+        ),
+    ),
+)
+BINARY_ANSWERS = Family(
+    BINARY_ANSWERS.rules,
+    BINARY_ANSWERS.cases
+    + (
+        Case("en", "Is GIN faster to build than GiST?", "Yes and no", True, binary=True),
+        Case("en", "Is GIN faster to build than GiST?", "Yes, but only for small tables", True, binary=True),
+        Case("de", "Ist dash die Standard-Shell?", "Ja, aber nur für /bin/sh", True, binary=True),
+        Case("fr", "dash est-il le shell par défaut ?", "Non seulement pour /bin/sh", True, binary=True),
+    ),
+)
+
 #: Every family, by name, as `scripts/lint_tables.py` prints them.
 FAMILIES = {
     "two questions in one": TWO_QUESTIONS,

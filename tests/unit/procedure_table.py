@@ -147,4 +147,12 @@ PROCEDURE_CHUNKS: list[tuple[str, str, bool]] = [
     ("es", "- El directorio raíz tiene un cierto número de ramificaciones, como «/etc/» y «/usr/».\n\n- Estos "
      "subdirectorios a su vez se ramifican en más subdirectorios.", False),
     ("es", "Las versiones 1. y 2. del protocolo ya no están soportadas.", False),
+    # -- forms at the edges ---------------------------------------------------------------------
+    ("en", "Step 1:\nStop the server with pg_ctl stop.\nStep 2:\nStart it again with pg_ctl start.", True),
+    ("de", "- Speichern Sie die Datei \"/etc/fstab\".\n- Ändern Sie den Eintrag für die Root-Partition.", True),
+    ("en", "- Run the following command: pg_ctl stop\n- Start the server again with pg_ctl start.", True),
+    ("de", "Zuerst war das Gebiet römisch. Danach kamen die Franken und gründeten die ersten Klöster.", False),
+    ("en", "First came the railway to the valley. Then the roads followed, and the villages grew.", False),
+    ("en", "- Start time: 10:00\n- Stop time: 11:00\n- Location: room 4", False),
+    ("fr", "D'abord, l'outil lit le fichier de configuration. Ensuite il écrit le journal.", False),
 ]  # fmt: skip

@@ -353,3 +353,15 @@ def test_pdf_bullet_glyphs_become_list_marks() -> None:
     assert list_marks(page) == (
         "Things to notice:\n- There is a lot of information.\n  - nested item\n- Stuck to its text\n– 5 °C stays"
     )
+
+
+def test_word_numbering_goes_on_after_a_note_between_its_items(tmp_path: Path) -> None:
+    import docx
+
+    word = docx.Document()
+    word.add_paragraph("Stop the old server.", style="List Number")
+    word.add_paragraph("Keep its data directory until the new server runs.")
+    word.add_paragraph("Run pg_upgrade --check.", style="List Number")
+    word.save(tmp_path / "steps.docx")
+    text = read_docx(tmp_path / "steps.docx").segments[0].text
+    assert "1. Stop the old server." in text and "2. Run pg_upgrade --check." in text
