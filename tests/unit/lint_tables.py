@@ -38,6 +38,10 @@ def _family(rules: set[str], *groups: list[Case]) -> Family:
     return Family(frozenset(rules), tuple(case for group in groups for case in group))
 
 
+def _extended(family: Family, *cases: Case) -> Family:
+    return Family(family.rules, family.cases + cases)
+
+
 def _cases(language: str, defective: bool, rows: list[tuple[str, str]], **fixed: object) -> list[Case]:
     return [Case(language, question, answer, defective, **fixed) for question, answer in rows]  # type: ignore[arg-type]
 
@@ -864,280 +868,243 @@ OPENING_PRONOUNS = _family(
     ),
 )
 
-TWO_QUESTIONS = Family(
-    TWO_QUESTIONS.rules,
-    TWO_QUESTIONS.cases
-    + (
-        Case("en", "Which index type supports the @> operator and how is it created?", "GIN", True),
-        Case(
-            "en", "Which option of pg_dump writes a directory archive, and which compression does it use?", "-Fd", True
-        ),
-        Case("en", "Who created the VACUUM command? Where was it first documented?", "x", True),
-        Case(
-            "en",
-            "Which lock mode does CREATE INDEX CONCURRENTLY take while other sessions insert and update rows?",
-            "SHARE UPDATE EXCLUSIVE",
-            False,
-        ),
-        Case(
-            "en",
-            "What is the name of the file that pg_ctl reads and where the server writes its options?",
-            "postmaster.opts",
-            False,
-        ),
-        Case(
-            "en", "Which parameter sets the lock timeout, and since which version has it existed?", "lock_timeout", True
-        ),
-        Case(
-            "de",
-            "Welcher Befehl entfernt ein Paket samt Konfiguration und wie lautet seine Option dafür?",
-            "apt purge",
-            True,
-        ),
-        Case(
-            "de", "Welches Programm verwaltet die Zeitzone und in welcher Datei speichert es sie?", "timedatectl", True
-        ),
-        Case(
-            "de",
-            "Welche Datei legt fest, welche Module beim Booten geladen werden und in welcher Reihenfolge?",
-            "/etc/modules",
-            False,
-        ),
-        Case("fr", "Quel fichier définit le fuseau horaire, et quelle commande le modifie ?", "/etc/timezone", True),
-        Case(
-            "fr",
-            "Quelle commande supprime un paquet avec sa configuration et quelle option utilise-t-elle ?",
-            "apt purge",
-            True,
-        ),
-        Case(
-            "fr",
-            "Quel fichier indique quels modules sont chargés au démarrage et dans quel ordre ?",
-            "/etc/modules",
-            False,
-        ),
-        Case("es", "¿Qué archivo define la zona horaria, y qué orden la cambia?", "/etc/timezone", True),
-        Case("es", "¿Qué orden elimina un paquete con su configuración y cuál es su opción?", "apt purge", True),
-        Case("es", "¿Qué archivo indica qué módulos se cargan al arrancar y en qué orden?", "/etc/modules", False),
+TWO_QUESTIONS = _extended(
+    TWO_QUESTIONS,
+    Case("en", "Which index type supports the @> operator and how is it created?", "GIN", True),
+    Case("en", "Which option of pg_dump writes a directory archive, and which compression does it use?", "-Fd", True),
+    Case("en", "Who created the VACUUM command? Where was it first documented?", "x", True),
+    Case(
+        "en",
+        "Which lock mode does CREATE INDEX CONCURRENTLY take while other sessions insert and update rows?",
+        "SHARE UPDATE EXCLUSIVE",
+        False,
+    ),
+    Case(
+        "en",
+        "What is the name of the file that pg_ctl reads and where the server writes its options?",
+        "postmaster.opts",
+        False,
+    ),
+    Case("en", "Which parameter sets the lock timeout, and since which version has it existed?", "lock_timeout", True),
+    Case(
+        "de",
+        "Welcher Befehl entfernt ein Paket samt Konfiguration und wie lautet seine Option dafür?",
+        "apt purge",
+        True,
+    ),
+    Case("de", "Welches Programm verwaltet die Zeitzone und in welcher Datei speichert es sie?", "timedatectl", True),
+    Case(
+        "de",
+        "Welche Datei legt fest, welche Module beim Booten geladen werden und in welcher Reihenfolge?",
+        "/etc/modules",
+        False,
+    ),
+    Case("fr", "Quel fichier définit le fuseau horaire, et quelle commande le modifie ?", "/etc/timezone", True),
+    Case(
+        "fr",
+        "Quelle commande supprime un paquet avec sa configuration et quelle option utilise-t-elle ?",
+        "apt purge",
+        True,
+    ),
+    Case(
+        "fr",
+        "Quel fichier indique quels modules sont chargés au démarrage et dans quel ordre ?",
+        "/etc/modules",
+        False,
+    ),
+    Case("es", "¿Qué archivo define la zona horaria, y qué orden la cambia?", "/etc/timezone", True),
+    Case("es", "¿Qué orden elimina un paquete con su configuración y cuál es su opción?", "apt purge", True),
+    Case("es", "¿Qué archivo indica qué módulos se cargan al arrancar y en qué orden?", "/etc/modules", False),
+)
+META_REFERENCES = _extended(
+    META_REFERENCES,
+    Case("en", "Which index type do the provided passages recommend for full-text search?", "GIN", True),
+    Case("en", "Which of the commands described can run inside a transaction block?", "ANALYZE", True),
+    Case("en", "Which extension, as shown in the examples above, adds fuzzy matching?", "pg_trgm", True),
+    Case("en", "Which data type is described in the SQL standard as a fixed-point number?", "numeric", False),
+    Case("en", "Which section of the document root does Apache serve by default?", "/var/www/html", False),
+    Case("de", "Welche Option nennt der vorliegende Text für das Entfernen von Paketen?", "purge", True),
+    Case("de", "Welches Programm wird in der Dokumentation von Debian als Standard-Shell genannt?", "dash", False),
+    Case("de", "Welcher Befehl ist laut Handbuchseite von apt für Upgrades zuständig?", "apt upgrade", False),
+    Case("de", "Welche der genannten Dateien legt die Zeitzone fest?", "/etc/timezone", True),
+    Case("fr", "Quelle option est citée dans ce document pour supprimer la configuration ?", "purge", True),
+    Case("fr", "Parmi les fichiers mentionnés, lequel définit le fuseau horaire ?", "/etc/timezone", True),
+    Case("fr", "Quelle option la page de manuel d'apt cite-t-elle pour purger un paquet ?", "purge", False),
+    Case("es", "¿Qué opción se cita en este texto para purgar un paquete?", "purge", True),
+    Case("es", "De los archivos mencionados, ¿cuál define la zona horaria?", "/etc/timezone", True),
+    Case("es", "¿Qué opción cita la página de manual de apt para purgar un paquete?", "purge", False),
+)
+COMPARISON_ANSWERS = _extended(
+    COMPARISON_ANSWERS,
+    Case(
+        "en",
+        "Which came first, the Ford Model T or the Model A?",
+        "Ford Model T, then the Model A",
+        True,
+        question_type="comparison",
+        compared=("the Ford Model T", "the Model A"),
+    ),
+    Case(
+        "en",
+        "Which is older, Ste. Genevieve or Fort Wayne?",
+        "Sainte Genevieve",
+        False,
+        question_type="comparison",
+        compared=("Ste. Genevieve", "Fort Wayne"),
+    ),
+    Case(
+        "en",
+        "Which bridge is longer, the Öresund Bridge or the Great Belt Bridge?",
+        "Oresund Bridge",
+        False,
+        question_type="comparison",
+        compared=("the Öresund Bridge", "the Great Belt Bridge"),
+    ),
+    Case(
+        "en",
+        "Which bridge is longer, the Öresund Bridge or the Great Belt Bridge?",
+        "Bridge",
+        True,
+        question_type="comparison",
+        compared=("the Öresund Bridge", "the Great Belt Bridge"),
+    ),
+    Case(
+        "de",
+        "Welche Brücke ist länger, die Köhlbrandbrücke oder die Fehmarnsundbrücke?",
+        "Koehlbrandbruecke",
+        False,
+        question_type="comparison",
+        compared=("die Köhlbrandbrücke", "die Fehmarnsundbrücke"),
+    ),
+    Case(
+        "de",
+        "Welche Brücke ist länger, die Köhlbrandbrücke oder die Fehmarnsundbrücke?",
+        "beide gleich",
+        True,
+        question_type="comparison",
+        compared=("die Köhlbrandbrücke", "die Fehmarnsundbrücke"),
+    ),
+    Case(
+        "fr",
+        "Quelle ville est la plus ancienne, Ste-Foy ou Lévis ?",
+        "Sainte-Foy",
+        False,
+        question_type="comparison",
+        compared=("Ste-Foy", "Lévis"),
+    ),
+    Case(
+        "fr",
+        "Quelle ville est la plus ancienne, Ste-Foy ou Lévis ?",
+        "Lévis et Sainte-Foy",
+        True,
+        question_type="comparison",
+        compared=("Ste-Foy", "Lévis"),
+    ),
+    Case(
+        "es",
+        "¿Qué ciudad es más antigua, S. Sebastián o Bilbao?",
+        "San Sebastián",
+        False,
+        question_type="comparison",
+        compared=("S. Sebastián", "Bilbao"),
+    ),
+    Case(
+        "es",
+        "¿Qué ciudad es más antigua, San Sebastián o Bilbao?",
+        "Bilbao y no San Sebastián",
+        True,
+        question_type="comparison",
+        compared=("San Sebastián", "Bilbao"),
     ),
 )
-META_REFERENCES = Family(
-    META_REFERENCES.rules,
-    META_REFERENCES.cases
-    + (
-        Case("en", "Which index type do the provided passages recommend for full-text search?", "GIN", True),
-        Case("en", "Which of the commands described can run inside a transaction block?", "ANALYZE", True),
-        Case("en", "Which extension, as shown in the examples above, adds fuzzy matching?", "pg_trgm", True),
-        Case("en", "Which data type is described in the SQL standard as a fixed-point number?", "numeric", False),
-        Case("en", "Which section of the document root does Apache serve by default?", "/var/www/html", False),
-        Case("de", "Welche Option nennt der vorliegende Text für das Entfernen von Paketen?", "purge", True),
-        Case("de", "Welches Programm wird in der Dokumentation von Debian als Standard-Shell genannt?", "dash", False),
-        Case("de", "Welcher Befehl ist laut Handbuchseite von apt für Upgrades zuständig?", "apt upgrade", False),
-        Case("de", "Welche der genannten Dateien legt die Zeitzone fest?", "/etc/timezone", True),
-        Case("fr", "Quelle option est citée dans ce document pour supprimer la configuration ?", "purge", True),
-        Case("fr", "Parmi les fichiers mentionnés, lequel définit le fuseau horaire ?", "/etc/timezone", True),
-        Case("fr", "Quelle option la page de manuel d'apt cite-t-elle pour purger un paquet ?", "purge", False),
-        Case("es", "¿Qué opción se cita en este texto para purgar un paquete?", "purge", True),
-        Case("es", "De los archivos mencionados, ¿cuál define la zona horaria?", "/etc/timezone", True),
-        Case("es", "¿Qué opción cita la página de manual de apt para purgar un paquete?", "purge", False),
-    ),
+BINARY_ANSWERS = _extended(
+    BINARY_ANSWERS,
+    Case("en", "Is GIN faster to build than GiST?", "No. GiST builds faster", False, binary=True),
+    Case("en", "Is GIN faster to build than GiST?", "Yes: GIN builds in 2 s", False, binary=True),
+    Case("en", "Is GIN faster to build than GiST?", "Not really", True, binary=True),
+    Case("de", "Ist dash die Standard-Shell?", "Ja! dash ist /bin/sh", False, binary=True),
+    Case("de", "Ist dash die Standard-Shell?", "Nicht ganz", True, binary=True),
+    Case("fr", "dash est-il le shell par défaut ?", "Oui : /bin/sh pointe vers dash", False, binary=True),
+    Case("fr", "dash est-il le shell par défaut ?", "Pas du tout", True, binary=True),
+    Case("es", "¿Es dash el intérprete por defecto?", "Sí: /bin/sh apunta a dash", False, binary=True),
+    Case("es", "¿Es dash el intérprete por defecto?", "Nunca", True, binary=True),
 )
-COMPARISON_ANSWERS = Family(
-    COMPARISON_ANSWERS.rules,
-    COMPARISON_ANSWERS.cases
-    + (
-        Case(
-            "en",
-            "Which came first, the Ford Model T or the Model A?",
-            "Ford Model T, then the Model A",
-            True,
-            question_type="comparison",
-            compared=("the Ford Model T", "the Model A"),
-        ),
-        Case(
-            "en",
-            "Which is older, Ste. Genevieve or Fort Wayne?",
-            "Sainte Genevieve",
-            False,
-            question_type="comparison",
-            compared=("Ste. Genevieve", "Fort Wayne"),
-        ),
-        Case(
-            "en",
-            "Which bridge is longer, the Öresund Bridge or the Great Belt Bridge?",
-            "Oresund Bridge",
-            False,
-            question_type="comparison",
-            compared=("the Öresund Bridge", "the Great Belt Bridge"),
-        ),
-        Case(
-            "en",
-            "Which bridge is longer, the Öresund Bridge or the Great Belt Bridge?",
-            "Bridge",
-            True,
-            question_type="comparison",
-            compared=("the Öresund Bridge", "the Great Belt Bridge"),
-        ),
-        Case(
-            "de",
-            "Welche Brücke ist länger, die Köhlbrandbrücke oder die Fehmarnsundbrücke?",
-            "Koehlbrandbruecke",
-            False,
-            question_type="comparison",
-            compared=("die Köhlbrandbrücke", "die Fehmarnsundbrücke"),
-        ),
-        Case(
-            "de",
-            "Welche Brücke ist länger, die Köhlbrandbrücke oder die Fehmarnsundbrücke?",
-            "beide gleich",
-            True,
-            question_type="comparison",
-            compared=("die Köhlbrandbrücke", "die Fehmarnsundbrücke"),
-        ),
-        Case(
-            "fr",
-            "Quelle ville est la plus ancienne, Ste-Foy ou Lévis ?",
-            "Sainte-Foy",
-            False,
-            question_type="comparison",
-            compared=("Ste-Foy", "Lévis"),
-        ),
-        Case(
-            "fr",
-            "Quelle ville est la plus ancienne, Ste-Foy ou Lévis ?",
-            "Lévis et Sainte-Foy",
-            True,
-            question_type="comparison",
-            compared=("Ste-Foy", "Lévis"),
-        ),
-        Case(
-            "es",
-            "¿Qué ciudad es más antigua, S. Sebastián o Bilbao?",
-            "San Sebastián",
-            False,
-            question_type="comparison",
-            compared=("S. Sebastián", "Bilbao"),
-        ),
-        Case(
-            "es",
-            "¿Qué ciudad es más antigua, San Sebastián o Bilbao?",
-            "Bilbao y no San Sebastián",
-            True,
-            question_type="comparison",
-            compared=("San Sebastián", "Bilbao"),
-        ),
-    ),
-)
-BINARY_ANSWERS = Family(
-    BINARY_ANSWERS.rules,
-    BINARY_ANSWERS.cases
-    + (
-        Case("en", "Is GIN faster to build than GiST?", "No. GiST builds faster", False, binary=True),
-        Case("en", "Is GIN faster to build than GiST?", "Yes: GIN builds in 2 s", False, binary=True),
-        Case("en", "Is GIN faster to build than GiST?", "Not really", True, binary=True),
-        Case("de", "Ist dash die Standard-Shell?", "Ja! dash ist /bin/sh", False, binary=True),
-        Case("de", "Ist dash die Standard-Shell?", "Nicht ganz", True, binary=True),
-        Case("fr", "dash est-il le shell par défaut ?", "Oui : /bin/sh pointe vers dash", False, binary=True),
-        Case("fr", "dash est-il le shell par défaut ?", "Pas du tout", True, binary=True),
-        Case("es", "¿Es dash el intérprete por defecto?", "Sí: /bin/sh apunta a dash", False, binary=True),
-        Case("es", "¿Es dash el intérprete por defecto?", "Nunca", True, binary=True),
-    ),
-)
-OPENING_PRONOUNS = Family(
-    OPENING_PRONOUNS.rules,
-    OPENING_PRONOUNS.cases
-    + (
-        Case(
-            "en", "They Shoot Horses, Don't They? or Midnight Cowboy: which won more Oscars?", "Midnight Cowboy", False
-        ),
-        Case("en", "It runs before every checkpoint: which process is it?", "the checkpointer", True),
-        Case("en", "Those parameters limit memory; which one applies per sort?", "work_mem", True),
-        Case("de", "Sie haben Debian installiert: welcher Befehl zeigt die Version an?", "lsb_release", False),
-        Case("de", "Er verwaltet die Zeitzone; welches Programm ist es?", "timedatectl", True),
-        Case("fr", "Vous avez installé Debian : quelle commande affiche la version ?", "lsb_release", False),
-        Case("fr", "Elle gère le fuseau horaire ; quelle commande est-ce ?", "timedatectl", True),
-        Case("es", "Usted ha instalado Debian: ¿qué orden muestra la versión?", "lsb_release", False),
-        Case("es", "Ella gestiona la zona horaria; ¿qué orden es?", "timedatectl", True),
-    ),
+OPENING_PRONOUNS = _extended(
+    OPENING_PRONOUNS,
+    Case("en", "They Shoot Horses, Don't They? or Midnight Cowboy: which won more Oscars?", "Midnight Cowboy", False),
+    Case("en", "It runs before every checkpoint: which process is it?", "the checkpointer", True),
+    Case("en", "Those parameters limit memory; which one applies per sort?", "work_mem", True),
+    Case("de", "Sie haben Debian installiert: welcher Befehl zeigt die Version an?", "lsb_release", False),
+    Case("de", "Er verwaltet die Zeitzone; welches Programm ist es?", "timedatectl", True),
+    Case("fr", "Vous avez installé Debian : quelle commande affiche la version ?", "lsb_release", False),
+    Case("fr", "Elle gère le fuseau horaire ; quelle commande est-ce ?", "timedatectl", True),
+    Case("es", "Usted ha instalado Debian: ¿qué orden muestra la versión?", "lsb_release", False),
+    Case("es", "Ella gestiona la zona horaria; ¿qué orden es?", "timedatectl", True),
 )
 
-TWO_QUESTIONS = Family(
-    TWO_QUESTIONS.rules,
-    TWO_QUESTIONS.cases
-    + (
-        Case(
-            "en",
-            "Which river flows through the city where the composer was born and which was renamed in 1991?",
-            "the Neva",
-            False,
-        ),
-        Case(
-            "en", "What is the name of the ship that sank in 1912 and whose captain was Edward Smith?", "Titanic", False
-        ),
-        Case(
-            "en",
-            "Which option does the URI postgresql://localhost/mydb?sslmode=require set to require?",
-            "sslmode",
-            False,
-        ),
-        Case("fr", "Qui a écrit le roman qui a inspiré le film et qui a été publié en 1862 ?", "Victor Hugo", False),
-        Case(
-            "de",
-            "Welche Option legt fest, wann der Dienst startet und welchen Port der Server verwendet?",
-            "ListenStream",
-            False,
-        ),
+TWO_QUESTIONS = _extended(
+    TWO_QUESTIONS,
+    Case(
+        "en",
+        "Which river flows through the city where the composer was born and which was renamed in 1991?",
+        "the Neva",
+        False,
+    ),
+    Case("en", "What is the name of the ship that sank in 1912 and whose captain was Edward Smith?", "Titanic", False),
+    Case(
+        "en",
+        "Which option does the URI postgresql://localhost/mydb?sslmode=require set to require?",
+        "sslmode",
+        False,
+    ),
+    Case("fr", "Qui a écrit le roman qui a inspiré le film et qui a été publié en 1862 ?", "Victor Hugo", False),
+    Case(
+        "de",
+        "Welche Option legt fest, wann der Dienst startet und welchen Port der Server verwendet?",
+        "ListenStream",
+        False,
     ),
 )
-META_REFERENCES = Family(
-    META_REFERENCES.rules,
-    META_REFERENCES.cases
-    + (
-        Case("en", "Which coin was the most valuable in the collection when the museum opened?", "the aureus", False),
-        Case("en", "Which river is mentioned and praised in the national anthem?", "the Vltava", False),
-        Case("fr", "Quel auteur est cité le plus souvent dans les encyclopédies ?", "Voltaire", False),
-        Case("es", "¿Qué autor se cita con más frecuencia en las enciclopedias?", "Cervantes", False),
+META_REFERENCES = _extended(
+    META_REFERENCES,
+    Case("en", "Which coin was the most valuable in the collection when the museum opened?", "the aureus", False),
+    Case("en", "Which river is mentioned and praised in the national anthem?", "the Vltava", False),
+    Case("fr", "Quel auteur est cité le plus souvent dans les encyclopédies ?", "Voltaire", False),
+    Case("es", "¿Qué autor se cita con más frecuencia en las enciclopedias?", "Cervantes", False),
+)
+COMPARISON_ANSWERS = _extended(
+    COMPARISON_ANSWERS,
+    Case(
+        "en",
+        "Which state joined the Union first, Virginia or West Virginia?",
+        "Virginia",
+        False,
+        question_type="comparison",
+        compared=("Virginia", "West Virginia"),
+    ),
+    Case(
+        "en",
+        "Which film came out first, Toy Story or Toy Story 2?",
+        "Toy Story 2",
+        False,
+        question_type="comparison",
+        compared=("Toy Story", "Toy Story 2"),
+    ),
+    Case(
+        "en",
+        "Which film came out first, Toy Story or Toy Story 2?",
+        "Toy Story or Toy Story 2",
+        True,
+        question_type="comparison",
+        compared=("Toy Story", "Toy Story 2"),
     ),
 )
-COMPARISON_ANSWERS = Family(
-    COMPARISON_ANSWERS.rules,
-    COMPARISON_ANSWERS.cases
-    + (
-        Case(
-            "en",
-            "Which state joined the Union first, Virginia or West Virginia?",
-            "Virginia",
-            False,
-            question_type="comparison",
-            compared=("Virginia", "West Virginia"),
-        ),
-        Case(
-            "en",
-            "Which film came out first, Toy Story or Toy Story 2?",
-            "Toy Story 2",
-            False,
-            question_type="comparison",
-            compared=("Toy Story", "Toy Story 2"),
-        ),
-        Case(
-            "en",
-            "Which film came out first, Toy Story or Toy Story 2?",
-            "Toy Story or Toy Story 2",
-            True,
-            question_type="comparison",
-            compared=("Toy Story", "Toy Story 2"),
-        ),
-    ),
-)
-BINARY_ANSWERS = Family(
-    BINARY_ANSWERS.rules,
-    BINARY_ANSWERS.cases
-    + (
-        Case("en", "Is GIN faster to build than GiST?", "Yes and no", True, binary=True),
-        Case("en", "Is GIN faster to build than GiST?", "Yes, but only for small tables", True, binary=True),
-        Case("de", "Ist dash die Standard-Shell?", "Ja, aber nur für /bin/sh", True, binary=True),
-        Case("fr", "dash est-il le shell par défaut ?", "Non seulement pour /bin/sh", True, binary=True),
-    ),
+BINARY_ANSWERS = _extended(
+    BINARY_ANSWERS,
+    Case("en", "Is GIN faster to build than GiST?", "Yes and no", True, binary=True),
+    Case("en", "Is GIN faster to build than GiST?", "Yes, but only for small tables", True, binary=True),
+    Case("de", "Ist dash die Standard-Shell?", "Ja, aber nur für /bin/sh", True, binary=True),
+    Case("fr", "dash est-il le shell par défaut ?", "Non seulement pour /bin/sh", True, binary=True),
 )
 
 #: Every family, by name, as `scripts/lint_tables.py` prints them.
