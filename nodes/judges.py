@@ -35,12 +35,26 @@ from state.usage import CallRecord
 
 #: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
 DIMENSION_FIXES = {
+    "one_question": "ask one thing: a single question whose one answer combines the chunks' facts, not two "
+    "questions joined by 'and', each answered by its own chunk",
     "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every entity named, "
     "with the answer the chunks give, written in the language asked for",
     "multi_hop": "make it one question that needs every supporting chunk; no chunk, and no set of all chunks but "
     "one, may answer it",
     "unambiguous": "give it one reading and exactly one answer that the chunks support",
 }
+
+
+def asks_one_thing(asks_for: Sequence[str]) -> bool:
+    """The `one_question` dimension: the verdict lists exactly one thing the question asks for."""
+    return len([item for item in asks_for if item.strip()]) == 1
+
+
+def decided(dimensions: dict[str, bool], judge_reason: str) -> tuple[bool, str]:
+    """Accepted exactly when every dimension holds, whatever the judge's own `accepted` says (a real model
+    returned multi_hop false with accepted true, and the other way round); the feedback of a rejection."""
+    accepted = all(dimensions.values())
+    return accepted, "" if accepted else quality_feedback(dimensions, judge_reason)
 
 
 def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
@@ -69,10 +83,13 @@ async def _judge_single_hop(
         ),
     )
     verdict, call = await llm.ask("validator", SingleHopVerdict, messages, node="judge_quality")
-    dimensions = {"quality": verdict.quality, "unambiguous": verdict.unambiguous}
-    accepted = verdict.accepted and all(dimensions.values())
-    reason = quality_feedback(dimensions, verdict.reason)
-    details = {**dimensions, "reasoning": verdict.reasoning}
+    dimensions = {
+        "one_question": asks_one_thing(verdict.asks_for),
+        "quality": verdict.quality,
+        "unambiguous": verdict.unambiguous,
+    }
+    accepted, reason = decided(dimensions, verdict.reason)
+    details = {**dimensions, "asks_for": verdict.asks_for, "reasoning": verdict.reasoning}
     update = recorded_verdict(state, "quality", accepted=accepted, reason=reason, details=details)
     return update | {"llm_calls": [call]}
 
@@ -108,11 +125,14 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
         ),
     )
     verdict, call = await llm.ask("validator", QualityVerdict, messages, node="judge_quality")
-    dimensions = {"quality": verdict.quality, "multi_hop": verdict.multi_hop, "unambiguous": verdict.unambiguous}
-    # Strict: a failed dimension rejects even when the judge's own flag says accepted.
-    accepted = verdict.accepted and all(dimensions.values())
-    reason = quality_feedback(dimensions, verdict.reason)
-    details = {**dimensions, "reasoning": verdict.reasoning}
+    dimensions = {
+        "one_question": asks_one_thing(verdict.asks_for),
+        "quality": verdict.quality,
+        "multi_hop": verdict.multi_hop,
+        "unambiguous": verdict.unambiguous,
+    }
+    accepted, reason = decided(dimensions, verdict.reason)
+    details = {**dimensions, "asks_for": verdict.asks_for, "reasoning": verdict.reasoning}
     update = recorded_verdict(state, "quality", accepted=accepted, reason=reason, details=details)
     return update | {"llm_calls": [call]}
 

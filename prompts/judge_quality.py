@@ -2,7 +2,13 @@
 single-hop question (factual, procedural), on quality and unambiguity (`SINGLE_HOP_SYSTEM`)."""
 
 SYSTEM = """You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
-question, its reference answer and the supporting chunks it was written from. Judge three dimensions.
+question, its reference answer and the supporting chunks it was written from. First list what the
+question asks for, then judge three dimensions.
+
+0. asks_for. List each thing the question asks for, one entry per answer it wants. One question asks
+   for one thing, however many conditions it names ("Which city hosted both X and Y?" asks for one
+   city). "Which setting controls X, and what is its default?" asks for two: a setting and a value. A
+   question that asks for more than one thing fails, whatever else holds.
 
 1. quality. It holds only when all six of these hold:
    A. Correctness: the question is meaningful, and has no contradiction, false assumption or
@@ -30,12 +36,12 @@ question, its reference answer and the supporting chunks it was written from. Ju
    - Good: "Which was founded earlier, the Royal Society or the Académie des Sciences?"
    - Good: "In which city was the architect of the Sydney Opera House born?"
 
-2. multi_hop. Follow this procedure: list the pieces of information the answer needs; for each piece,
-   find which chunk holds it; then check whether any single chunk holds all of them, and, with more
-   than two chunks, whether any set of all chunks but one does. If so, the question is not multi-hop.
-   It is multi-hop only when every supporting chunk is needed. A question that asks two things, each
-   answered by its own chunk ("Which setting controls X, and what is its default?"), is not multi-hop
-   either: the chunks' facts must combine into one answer.
+2. multi_hop. Follow this procedure. First, check asks_for: a question that asks for two things, each
+   answered by its own chunk, is not multi-hop, since its chunks' facts do not combine into one answer.
+   Then list the pieces of information the one answer needs; for each piece, find which chunk holds it;
+   then check whether any single chunk holds all of them, and, with more than two chunks, whether any
+   set of all chunks but one does. If so, the question is not multi-hop. It is multi-hop only when
+   every supporting chunk is needed.
 
 3. unambiguous. The entities are clearly identifiable, the question has one interpretation, and the
    chunks support exactly one answer. Ambiguity in the question counts even when reading the chunks
@@ -44,13 +50,13 @@ question, its reference answer and the supporting chunks it was written from. Ju
 Strict rules for all three: use no outside knowledge and assume no missing information. When you are
 uncertain about a dimension, it fails.
 
-Write your reasoning first, then the three booleans. Set accepted to true only when all three hold.
-When a dimension fails, the reason names it (quality, multi_hop or unambiguous, with the letter of
-each failed quality criterion) and gives a concrete suggestion to fix it; when all hold, leave the
-reason empty.
+Write your reasoning first, then asks_for, then the three booleans. Set accepted to true only when
+asks_for has one entry and all three hold. When something fails, the reason names it (one question,
+quality, multi_hop or unambiguous, with the letter of each failed quality criterion) and gives a
+concrete suggestion to fix it; when all hold, leave the reason empty.
 
-Reply with JSON only: {"reasoning": str, "quality": bool, "multi_hop": bool, "unambiguous": bool,
-"accepted": bool, "reason": str}.
+Reply with JSON only: {"reasoning": str, "asks_for": [str], "quality": bool, "multi_hop": bool,
+"unambiguous": bool, "accepted": bool, "reason": str}.
 """
 
 #: What each question type is, as the judge needs it to apply the criteria.
@@ -76,7 +82,8 @@ Supporting chunks: {hops} ({labels})
 Supporting chunks:
 {chunks}
 
-Now judge this question and answer: reasoning first, then quality, multi_hop, unambiguous, accepted, reason.
+Now judge this question and answer: reasoning first, then asks_for, quality, multi_hop, unambiguous, accepted,
+reason.
 """
 
 TYPE_DEFINITIONS |= {
@@ -86,8 +93,12 @@ TYPE_DEFINITIONS |= {
 }
 
 SINGLE_HOP_SYSTEM = """You are a strict reviewer of single-chunk evaluation questions for retrieval systems. You
-see a question, its reference answer and the one supporting chunk it was written from. Judge two
-dimensions.
+see a question, its reference answer and the one supporting chunk it was written from. First list what
+the question asks for, then judge two dimensions.
+
+0. asks_for. List each thing the question asks for, one entry per answer it wants. A question that asks
+   for more than one thing ("What is X, and when was it added?") fails, whatever else holds; a
+   procedural question asks for one thing, the procedure.
 
 1. quality. It holds only when all six of these hold:
    A. Correctness: the question is meaningful, and has no contradiction, false assumption or
@@ -111,19 +122,19 @@ dimensions.
    - Good: "What is the default value of max_connections in PostgreSQL 15?"
    - Good: "How do you restore a PostgreSQL cluster from a base backup?"
 
-2. unambiguous. The question has one interpretation and the chunk supports exactly one answer; it asks
-   one thing, not two joined by "and". Ambiguity in the question counts even when reading the chunk
-   would resolve it.
+2. unambiguous. The question has one interpretation and the chunk supports exactly one answer.
+   Ambiguity in the question counts even when reading the chunk would resolve it.
 
 Strict rules for both: use no outside knowledge and assume no missing information. When you are
 uncertain about a dimension, it fails.
 
-Write your reasoning first, then the two booleans. Set accepted to true only when both hold. When a
-dimension fails, the reason names it (quality with the letter of each failed criterion, or
-unambiguous) and gives a concrete suggestion to fix it; when both hold, leave the reason empty.
+Write your reasoning first, then asks_for, then the two booleans. Set accepted to true only when
+asks_for has one entry and both hold. When something fails, the reason names it (one question, quality
+with the letter of each failed criterion, or unambiguous) and gives a concrete suggestion to fix it;
+when all hold, leave the reason empty.
 
-Reply with JSON only: {"reasoning": str, "quality": bool, "unambiguous": bool, "accepted": bool,
-"reason": str}.
+Reply with JSON only: {"reasoning": str, "asks_for": [str], "quality": bool, "unambiguous": bool,
+"accepted": bool, "reason": str}.
 """
 
 SINGLE_HOP_USER = """Question type: {type_definition}
@@ -136,5 +147,5 @@ Language of the question and answer: {language}
 Supporting chunk:
 {chunks}
 
-Now judge this question and answer: reasoning first, then quality, unambiguous, accepted, reason.
+Now judge this question and answer: reasoning first, then asks_for, quality, unambiguous, accepted, reason.
 """

@@ -56,15 +56,26 @@ class QualityVerdict(BaseModel):
     """The quality judge's verdict: reasoning first (required), then one boolean per dimension."""
 
     reasoning: str = Field(
-        description="Step by step: each quality criterion, the pieces of information and the chunk holding "
-        "each, the possible readings and answers.",
+        description="Step by step: what the question asks for, each quality criterion, the pieces of information "
+        "and the chunk holding each, the possible readings and answers.",
+    )
+    asks_for: list[str] = Field(
+        description="Each thing the question asks for, one entry per answer it wants: one entry for one question, "
+        'two for "Which setting controls X, and what is its default?".'
     )
     quality: bool = Field(
-        description="Correct, answerable from the chunks alone, clear standalone, every entity named explicitly."
+        description="All of criteria A-F: correct; answerable from the chunks alone (comparing or intersecting "
+        "stated values is fine); clear standalone; every critical entity named or pinned down through the "
+        "anchor; the reference answer exactly what the chunks give; written in the language asked for."
     )
-    multi_hop: bool = Field(description="Every supporting chunk is needed; no smaller set of them answers it.")
+    multi_hop: bool = Field(
+        description="It asks one thing, and every supporting chunk is needed for that one answer; no smaller set "
+        "of them answers it, and it is not two questions each answered by its own chunk."
+    )
     unambiguous: bool = Field(description="One interpretation, and the chunks support exactly one answer.")
-    accepted: bool = Field(description="True only when quality, multi_hop and unambiguous all hold.")
+    accepted: bool = Field(
+        description="True only when asks_for has one entry and quality, multi_hop and unambiguous all hold."
+    )
     reason: str = Field(description="Each failed dimension with a concrete suggestion to fix it; empty when accepted.")
 
 
@@ -72,14 +83,17 @@ class SingleHopVerdict(BaseModel):
     """The quality judge's verdict on a single-hop question: reasoning first, then one boolean per dimension."""
 
     reasoning: str = Field(
-        description="Step by step: each quality criterion, the statement of the chunk that answers it, the "
-        "possible readings and answers.",
+        description="Step by step: what the question asks for, each quality criterion, the statement of the chunk "
+        "that answers it, the possible readings and answers.",
+    )
+    asks_for: list[str] = Field(
+        description="Each thing the question asks for, one entry per answer it wants: one entry for one question."
     )
     quality: bool = Field(
         description="Correct, answerable from the chunk alone, clear standalone, its subject named explicitly."
     )
     unambiguous: bool = Field(description="One interpretation, one thing asked, and exactly one answer in the chunk.")
-    accepted: bool = Field(description="True only when quality and unambiguous both hold.")
+    accepted: bool = Field(description="True only when asks_for has one entry and quality and unambiguous both hold.")
     reason: str = Field(description="Each failed dimension with a concrete suggestion to fix it; empty when accepted.")
 
 

@@ -25,7 +25,12 @@ from graph.reviewing.summary import PAPER_REJECTIONS_RIGHT, Z95, cohen_kappa, sh
 from graph.webpage import esc, table
 
 #: The quality verdict's dimensions and the criteria reviewers tick that each answers for.
-DIMENSIONS = {"quality": ("answerable", "correct"), "multi_hop": ("multi_hop",), "unambiguous": ("unambiguous",)}
+DIMENSIONS = {
+    "one_question": ("multi_hop",),  # two questions in one are not multi-hop to a reviewer
+    "quality": ("answerable", "correct"),
+    "multi_hop": ("multi_hop",),
+    "unambiguous": ("unambiguous",),
+}
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,7 @@ class Judgement:
 
     accepted: bool
     dimensions: dict[str, bool] = field(default_factory=dict)
-    """The quality verdict's dimensions (quality, multi_hop, unambiguous)."""
+    """The quality verdict's dimensions (one_question, quality, multi_hop, unambiguous)."""
     calls: list[dict[str, Any]] = field(default_factory=list)
     """The model calls it took (CallRecord)."""
 

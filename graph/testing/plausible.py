@@ -241,6 +241,7 @@ def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
     reason = "" if accepted else TOO_LONG if not short else f"F: written in {written}, not {asked_code}"
     return {
         "reasoning": f"{len(question.split())} words; each chunk holds one of the two section headings",
+        "asks_for": ["the one answer the question names"],
         "quality": accepted,
         "multi_hop": True,
         "unambiguous": short,

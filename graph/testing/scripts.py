@@ -34,6 +34,7 @@ CONJUNCTION_QUESTION = drafted(
 )
 ACCEPT = {
     "reasoning": "each chunk holds one needed fact",
+    "asks_for": ["the one answer the chunks' facts combine into"],
     "quality": True,
     "multi_hop": True,
     "unambiguous": True,
@@ -116,6 +117,7 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:graph.testing.
 
     reject = {
         "reasoning": "chunk A holds every needed fact",
+        "asks_for": ["the answer"],
         "quality": True,
         "multi_hop": False,
         "unambiguous": True,

@@ -24,6 +24,7 @@ INJECTION = (
 )
 REJECT = {
     "reasoning": "vague",
+    "asks_for": ["the answer"],
     "quality": False,
     "multi_hop": True,
     "unambiguous": True,

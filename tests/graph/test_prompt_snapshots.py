@@ -69,8 +69,8 @@ def test_rendered_unanswerable_prompts_match_the_snapshots(harness, seed_chunk_i
 def test_rendered_single_hop_prompts_match_the_snapshots(harness, seed_chunk_id) -> None:
     draft = {"plan": "A states the default", "question": "What is the default of autovacuum_naptime?",
              "answer": "1min", "compared_entities": [], "hidden_entities": []}  # fmt: skip
-    reject = {"reasoning": "two settings fit", "quality": True, "unambiguous": False, "accepted": False,
-              "reason": "unambiguous: name the launcher"}  # fmt: skip
+    reject = {"reasoning": "two settings fit", "asks_for": ["the default"], "quality": True, "unambiguous": False,
+              "accepted": False, "reason": "unambiguous: name the launcher"}  # fmt: skip
     accept = {**reject, "unambiguous": True, "accepted": True, "reason": ""}
     replies = script(QuestionDraft=[draft], SingleHopVerdict=[reject, accept])
     _, model, visits = harness.run(

@@ -13,6 +13,7 @@ from graph.testing.scripts import ACCEPT, drafted, script
 
 REJECT = {
     "reasoning": "the answer is not in the chunks any more",
+    "asks_for": ["the answer"],
     "quality": False,
     "multi_hop": True,
     "unambiguous": True,

@@ -88,6 +88,42 @@ def test_a_failed_dimension_rejects_and_is_named_even_when_the_judge_accepts(har
     assert result.outcome == "accepted" and result.record["validation"]["revisions"] == 1
 
 
+def test_every_dimension_holding_accepts_even_when_the_judge_says_rejected(harness, seed_chunk_id, calls_of):
+    """The dimensions decide in both directions: a verdict whose `accepted` contradicts them is decided by them."""
+    contradicting = {**ACCEPT, "accepted": False, "reason": ""}
+    result, model, _ = harness.run(script(QualityVerdict=[contradicting]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "accepted" and result.record["validation"]["revisions"] == 0
+    quality = next(v for v in result.record["validation"]["verdicts"] if v["judge"] == "quality")
+    assert quality["accepted"] is True and quality["details"]["one_question"] is True
+    assert calls_of(model, "QualityVerdict") == 1
+
+
+def test_a_question_that_asks_for_two_things_fails_one_question_with_its_fix(harness, seed_chunk_id, calls_of):
+    """A real model that finds a two-part question multi-hop still lists two things it asks for: that fails."""
+    two_things = {**ACCEPT, "asks_for": ["the setting", "its default"], "reason": ""}
+    result, model, _ = harness.run(script(QualityVerdict=[two_things, two_things]), spec={"seed_id": seed_chunk_id})
+    assert result.outcome == "rejected"
+    first = next(v for v in result.state["verdicts"] if v["judge"] == "quality")
+    assert first["accepted"] is False and first["details"]["one_question"] is False
+    assert first["details"]["asks_for"] == ["the setting", "its default"]
+    assert first["reason"].startswith("one_question failed. To fix one_question: ask one thing")
+    revision_prompt = prompt([m for key, m in model.calls if key == "QuestionDraft"][1])
+    assert "one_question failed" in revision_prompt
+
+
+def test_a_single_hop_question_that_asks_for_two_things_is_rejected(harness, seed_chunk_id):
+    two_things = {**ACCEPT, "asks_for": ["the default", "the release that added it"], "reason": ""}
+    two_things.pop("multi_hop")
+    draft = drafted("What are the default of autovacuum_naptime and the release that added it?", "1min, 8.1")
+    spec = {"seed_id": seed_chunk_id, "question_type": "factual"}
+    result, _, _ = harness.run(
+        script(QuestionDraft=[draft, draft], SingleHopVerdict=[two_things, two_things]), spec=spec
+    )
+    assert result.outcome == "rejected"
+    quality = [v for v in result.state["verdicts"] if v["judge"] == "quality"]
+    assert quality and all(v["details"]["one_question"] is False for v in quality)
+
+
 def test_batched_labels_ask_a_left_out_candidate_again_with_care(harness, seed_chunk_id, calls_of):
     only_first = {"labels": [{"candidate": "X1", "relevant": False}]}
     result, model, _ = harness.run(
