@@ -35,9 +35,9 @@ def asker(state: SampleState, style: Style) -> str:
     return (style[1] if style else None) or state.get("role") or DEFAULT_ROLE
 
 
-def with_style(user: str, style: Style) -> str:
-    """The request's material, with the real query's wording last when there is one."""
-    return user + generate.STYLE.format(example=delimit("question", "style example", style[0])) if style else user
+def style_block(style: Style) -> str:
+    """The real query's wording, put before the chunks, when the run writes in its register; else nothing."""
+    return generate.STYLE.format(example=delimit("question", "style example", style[0])) if style else ""
 
 
 def style_update(style: Style) -> Update:
@@ -54,7 +54,8 @@ def answer_form(state: SampleState) -> str:
 def _shared_fields(state: SampleState, language: str, style: Style = None) -> dict[str, str]:
     words = quoted_yes_no(language)
     return {
-        "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]],
+        "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]].format(**words),
+        "style": style_block(style),
         "question_type": ("yes/no " if state["binary"] else "") + state["question_type"],
         "answer_note": generate.ANSWER_NOTES[answer_form(state)].format(**words),
         "binary_instruction": generate.BINARY_INSTRUCTIONS[answer_form(state)].format(**words),
@@ -70,7 +71,7 @@ def _shared_fields(state: SampleState, language: str, style: Style = None) -> di
 def generation_messages(state: SampleState, language: str, style: Style = None) -> list[BaseMessage]:
     single = is_single_hop(state)
     user = (generate.SINGLE_HOP_USER if single else generate.USER).format(**_shared_fields(state, language, style))
-    return instructed(generate.SINGLE_HOP_SYSTEM if single else generate.SYSTEM, with_style(user, style))
+    return instructed(generate.SINGLE_HOP_SYSTEM if single else generate.SYSTEM, user)
 
 
 def revision_feedback(state: SampleState) -> str:
@@ -89,7 +90,7 @@ def revision_messages(state: SampleState, language: str, style: Style = None) ->
         answer=delimit("answer", "draft", draft["answer"]),
         feedback=revision_feedback(state),
     )
-    return instructed(revise.SINGLE_HOP_SYSTEM if single else revise.SYSTEM, with_style(user, style))
+    return instructed(revise.SINGLE_HOP_SYSTEM if single else revise.SYSTEM, user)
 
 
 def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:

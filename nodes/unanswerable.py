@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, instructed, recorded_verdict, records_failure
 from nodes.context import Context
-from nodes.generate import asker, revision_feedback, style_of, style_update, with_style
+from nodes.generate import asker, revision_feedback, style_block, style_of, style_update
 from nodes.language import decided_language, sample_language
 from prompts import delimit, delimit_all
 from prompts import unanswerable as prompt
@@ -49,9 +49,13 @@ async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -
         )
     language = await decided_language(state, runtime.context)
     user = prompt.GENERATE_USER.format(
-        role=asker(state, style), language=language_name(language), revision=revision, chunks=seed_and_neighbours(state)
+        role=asker(state, style),
+        language=language_name(language),
+        revision=revision,
+        style=style_block(style),
+        chunks=seed_and_neighbours(state),
     )
-    messages = instructed(prompt.GENERATE_SYSTEM, with_style(user, style))
+    messages = instructed(prompt.GENERATE_SYSTEM, user)
     reply, call = await llm.ask("generator", UnanswerableDraft, messages, node="generate_unanswerable")
     revisions = state.get("revisions", 0) + (1 if revising else 0)
     kind = reply.kind.strip().lower().replace(" ", "_")

@@ -18,4 +18,7 @@ Reply with JSON only: {"topic": str, "chunks": [labels], "entities": [{"chunk": 
 USER = """Chunks needed for the topic: at least {hops}
 
 {chunks}
+
+Now name one bridging topic shared by at least {hops} of these chunks (or none), and each chunk's candidate
+entities, as JSON.
 """

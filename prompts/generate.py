@@ -56,7 +56,7 @@ TYPE_INSTRUCTIONS = {
         "result of the comparison: it must be worked out from the chunks together. Name every compared "
         'entity in the question. Shape: "Which was founded earlier, X or Y?" (with three chunks: "Which of '
         'X, Y and Z ...?"); when it is not a yes/no question, the answer is one of the named alternatives, '
-        'written as the question names it. As a yes/no question: "Was X founded before Y?" (answered Yes or No)'
+        'written as the question names it. As a yes/no question: "Was X founded before Y?" (answered {yes} or {no})'
     ),
     "intersection": (
         "Question type: intersection (parallel retrieval). Each supporting chunk offers several candidate "
@@ -81,7 +81,7 @@ TYPE_INSTRUCTIONS |= {
         "Question type: factual (one chunk). Ask for one fact that chunk A states: a value, name, date, place, "
         "default, limit, definition or relation. The question names what it is about (the anchor), so that a "
         'retriever finds chunk A from the question alone. Shape: "What is the default value of X?", "Which '
-        'release introduced Y?" As a yes/no question: "Is X enabled by default?" (answered Yes or No)'
+        'release introduced Y?" As a yes/no question: "Is X enabled by default?" (answered {yes} or {no})'
     ),
     "procedural": (
         "Question type: procedural (one chunk). Chunk A describes a task step by step; ask how to do that task, "
@@ -155,7 +155,7 @@ SINGLE_HOP_RESTATED = (
 
 SINGLE_HOP_USER = (
     SINGLE_HOP_TASK
-    + """
+    + """{style}
 Supporting chunk:
 {chunks}
 
@@ -186,7 +186,7 @@ RESTATED = (
 
 USER = (
     TASK
-    + """
+    + """{style}
 Supporting chunks:
 {chunks}
 
@@ -194,7 +194,7 @@ Supporting chunks:
     + RESTATED
 )
 
-#: Appended to a generation or revision request with `--role-from-queries`: a real query's wording.
+#: Put before the chunks of a generation or revision request with `--role-from-queries`: a real query's wording.
 STYLE = """
 A real user of this collection once asked the question below. Write in its register: its wording,
 length and tone. It is a style example only: take no fact, entity or claim from it.

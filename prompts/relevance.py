@@ -24,6 +24,8 @@ Supporting chunks:
 {chunks}
 
 {candidate}
+
+Now decide whether the candidate helps support the answer, given the supporting chunks, as JSON.
 """
 
 CARE_BATCHED_SYSTEM = """You label retrieved contexts for a question-answering dataset.
@@ -45,6 +47,8 @@ Supporting chunks:
 
 Candidates:
 {candidates}
+
+Now decide for every candidate whether it helps support the answer, given the supporting chunks, as JSON.
 """
 
 DIRECT_SYSTEM = """You label retrieved contexts for a question-answering dataset.
@@ -60,6 +64,8 @@ DIRECT_USER = """{question}
 {answer}
 
 {candidate}
+
+Now decide whether the candidate helps support the answer, as JSON.
 """
 
 INDIRECT_SYSTEM = """Answer the question using only the given text, in the language the question is written
@@ -72,4 +78,6 @@ Reply with JSON only: {"answerable": bool, "answer": str}.
 INDIRECT_USER = """{question}
 
 {candidate}
+
+Now answer the question from this text alone, or say it cannot, as JSON.
 """

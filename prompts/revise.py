@@ -2,9 +2,7 @@
 
 from prompts.generate import (
     REPLY_FORMAT,
-    RESTATED,
     RULES,
-    SINGLE_HOP_RESTATED,
     SINGLE_HOP_RULES,
     SINGLE_HOP_TASK,
     TASK,
@@ -19,6 +17,16 @@ SYSTEM = (
     + REPLY_FORMAT
 )
 
+#: The last line of a revision request: the fix the feedback asks for, then the task again.
+AFTER_FEEDBACK = (
+    "Now rewrite the draft so that it fixes every problem the feedback names: the plan, then one {question_type} "
+    "question in {language} that needs every supporting chunk{answer_note}, as JSON.\n"
+)
+SINGLE_HOP_AFTER_FEEDBACK = (
+    "Now rewrite the draft so that it fixes every problem the feedback names: the plan, then one {question_type} "
+    "question in {language} answered by chunk A{answer_note}, as JSON.\n"
+)
+
 USER = (
     TASK
     + """
@@ -28,12 +36,12 @@ Rejected draft:
 
 Feedback:
 {feedback}
-
+{style}
 Supporting chunks:
 {chunks}
 
 """
-    + RESTATED
+    + AFTER_FEEDBACK
 )
 
 SINGLE_HOP_SYSTEM = (
@@ -54,10 +62,10 @@ Rejected draft:
 
 Feedback:
 {feedback}
-
+{style}
 Supporting chunk:
 {chunks}
 
 """
-    + SINGLE_HOP_RESTATED
+    + SINGLE_HOP_AFTER_FEEDBACK
 )

@@ -8,4 +8,6 @@ Reply with JSON only: {"temporal": bool, "reason": str}.
 
 USER = """{question}
 {answer}
+
+Now label this question temporal or not, with a short reason, as JSON.
 """

@@ -39,9 +39,11 @@ Write a new question that fixes every problem the feedback names.
 
 GENERATE_USER = """Write it as {role} would ask it, in {language} (keep names and identifiers as the chunks
 write them).
-{revision}
+{revision}{style}
 Seed chunk and its nearest chunks:
 {chunks}
+
+Now write one question in {language} that these chunks cannot answer, with its kind and what is missing, as JSON.
 """
 
 JUDGE_SYSTEM = """You are a strict reviewer of unanswerable evaluation questions for retrieval systems. A
@@ -77,4 +79,6 @@ Language asked for: {language}
 
 Chunks the retriever returned for it ({k}):
 {chunks}
+
+Now judge whether this question is plausible and unanswerable from these chunks, reasoning first, as JSON.
 """

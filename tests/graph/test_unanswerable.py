@@ -155,7 +155,9 @@ def test_the_generator_writes_in_the_register_of_the_nearest_query(harness, seed
     assert result.outcome == "accepted"
     (generation,) = [messages for key, messages in model.calls if key == "QuestionDraft"]
     request = str(generation[-1].content)
-    assert request.rstrip().endswith("</question>") and "between runs??" in request  # the varying part last
+    # The style example sits before the chunks; the last words are the instruction.
+    assert request.index("between runs??") < request.index("\nSupporting chunks:\n")
+    assert request.rstrip().endswith("that needs every supporting chunk, as JSON.")
     assert "Write it as a database administrator would ask it." in request
     assert result.record["role"] == "a database administrator"
     assert result.record["seed_query"] == "0123456789abcdef"

@@ -303,3 +303,13 @@ def test_a_german_second_question_is_refused_by_lint_in_a_run(harness, seed_chun
     assert result.outcome == "rejected"
     assert {tuple(v["details"]["rules"]) for v in result.state["verdicts"]} == {("two_questions",)}
     assert calls_of(model, "QualityVerdict") == 0
+
+
+@pytest.mark.parametrize(("language", "yes", "no"), [("de", "Ja", "Nein"), ("fr", "Oui", "Non")])
+def test_a_yes_no_request_names_the_answer_words_of_its_language_only(harness, seed_chunk_id, language, yes, no):
+    draft = drafted("Ist autovacuum_naptime standardmäßig eine Minute?", yes)
+    spec = {"seed_id": seed_chunk_id, "binary": True, "question_type": "comparison"}
+    _, model, _ = harness.run(script(QuestionDraft=[draft, draft]), spec=spec, question_language=language)
+    request = prompt([m for key, m in model.calls if key == "QuestionDraft"][0])
+    assert f'(answered "{yes}" or "{no}")' in request
+    assert "Yes or No" not in request and '"Yes"' not in request and '"No"' not in request
