@@ -12,7 +12,9 @@ RULES = """Every question you write must meet all of these requirements.
    to the material itself ("according to the text", "in the provided context", "the passage", "the
    document above", "mentioned above", "described here", "listed below", "in this collection") and
    never use a pronoun or generic phrase ("it", "they", "the company", "this setting") whose referent
-   the question does not name; a pronoun whose referent the question names is fine.
+   the question does not name; a pronoun whose referent the question names is fine. A description that
+   pins one entity down through a named anchor ("the architect of the Sydney Opera House") is no
+   generic phrase: a composition question describes its hidden entity so, and never names it.
 2. It is multi-hop: answering it needs every supporting chunk. In your plan, test each chunk in
    turn: if the question could be answered without that chunk (from any one chunk alone, or, with
    more than two chunks, from all the others without it), rewrite the question.

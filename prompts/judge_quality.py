@@ -15,14 +15,19 @@ question asks for, then judge three dimensions.
       nonsensical premise.
    B. Answerable from the chunks alone: every entity, fact and relation the question and the answer
       need is stated explicitly in the chunks. Nothing may come from outside knowledge or from an
-      inference the chunks do not state.
+      inference the chunks do not state. Comparing or intersecting values the chunks state (which date
+      is earlier, which entity meets both conditions) is the reasoning the question is meant to need,
+      not an unstated inference.
    C. Standalone retrieval clarity: the question is understandable without the chunks, and specific
       enough that a retriever given only the question would find the right chunks. For a composition
       question (sequential retrieval) this means its anchor leads a retriever to the first chunk; the
       later chunks are reached through the hidden entity, by design.
-   D. Explicit entity grounding: every critical entity is named. No unresolved pronoun or generic
-      reference ("it", "they", "the company", "the text", "the provided context", "this document",
-      "mentioned above") anywhere in the question; a pronoun whose referent the question names is fine.
+   D. Explicit entity grounding: every critical entity is named or pinned down. No unresolved pronoun
+      or generic reference ("it", "they", "the company", "the text", "the provided context", "this
+      document", "mentioned above") anywhere in the question; a pronoun whose referent the question
+      names is fine. A description that pins one entity down through a named anchor ("the architect of
+      the Sydney Opera House") is not a generic reference; in a composition question the hidden entity
+      must be described so, not named.
    E. Answer correctness: the reference answer is exactly what the chunks give. Recompute a
       comparison's result from the value each chunk states; a "No" must rest on a fact the chunks
       state, never on something they leave out.
