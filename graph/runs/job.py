@@ -14,7 +14,7 @@ import socket
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,7 +38,7 @@ from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_bo
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.runner import SampleRunner, build_runner
-from graph.runs.seeds import SEED_BATCH
+from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.versions import VERSION_KEYS, read_run_json
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
@@ -178,7 +178,11 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     tell(survey.line(settings.collection or ""))
     for note in language_notes(survey, run.options, settings.embedding):
         tell(note)
-    cells = await cells_with_procedures(run, services)
+    cells, procedures_note = await with_procedural_seeds(
+        run.options.cells(), services.corpus, settings.collection or "", Context.min_chunk_chars
+    )
+    if procedures_note:
+        tell(procedures_note)
     unembedded, other_dimension = await services.corpus.without_embedding() if left_out else (0, 0)
     if left_out - unembedded - other_dimension > 0:
         tell(
@@ -220,32 +224,6 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
         result = await worker.run()
     result.languages = {"collection": survey.as_json()}
     return result
-
-
-async def cells_with_procedures(run: Run, services: RunServices) -> list[CellPlan]:
-    """The run's cells; where the collection holds no procedure, said once here, its procedural cells get no
-    attempts (they end short, with the reason) instead of each sample finding no seed."""
-    cells = run.options.cells()
-    procedural = [cell for cell in cells if cell.question_type == "procedural"]
-    if not procedural:
-        return cells
-    found, looked_at = await services.corpus.find_procedure(Context.min_chunk_chars)
-    if found:
-        return cells
-    names = ", ".join(cell_name(cell.question_type, cell.binary) for cell in procedural)
-    what = "(numbered or bulleted steps, or a sequence in prose such as 'First ... Then ...')"
-    fix = "drop procedural from --types, or ingest documents whose step lists keep their numbers"
-    if looked_at is not None:  # a sample: the seeds' own page samples may still find a rare one
-        tell(
-            f"note: none of about {looked_at:,} sampled chunks of {run.settings.collection!r} holds a procedure "
-            f"{what}; the cell {names} may end short; {fix}"
-        )
-        return cells
-    tell(
-        f"note: no chunk of {run.settings.collection!r} holds a procedure {what}, so the cell {names} cannot be "
-        f"filled and ends short; {fix}"
-    )
-    return [replace(cell, cap=0) if cell.question_type == "procedural" else cell for cell in cells]
 
 
 def worker_plan(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:

@@ -15,7 +15,7 @@ from typing import Any
 from graph.runs.options import RunOptions
 from graph.store.embeddings import ENGLISH_ONLY_EMBEDDINGS
 from nodes.language import language_shares
-from nodes.lint_rules import LINT_RULES
+from nodes.lint_languages import LINT_RULES
 from state.languages import language_name
 
 #: Chunks read to estimate the collection's languages.

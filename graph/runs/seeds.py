@@ -12,8 +12,10 @@ import asyncio
 import collections
 import random
 from collections.abc import Iterable
+from dataclasses import replace
 
-from graph.runs.ledger import RunLedger
+from graph.runs.funnel import cell_name
+from graph.runs.ledger import CellPlan, RunLedger
 from graph.store.corpus import Corpus
 from state.procedure import looks_procedural
 
@@ -129,3 +131,32 @@ class RunSeeds:
         self._used.add(chunk_id)
         if self._ledger is not None:
             await self._ledger.claim_seed(self._run_id, chunk_id)
+
+
+async def with_procedural_seeds(
+    cells: list[CellPlan], corpus: Corpus, collection: str, min_chars: int
+) -> tuple[list[CellPlan], str | None]:
+    """The run's cells and, where the collection holds no procedure, the note to say once at the start.
+
+    Where no chunk holds one, the procedural cells get no attempts (they end short, with the reason) instead of
+    each sample finding no seed; where a large collection's page sample holds none, they are still tried, since
+    a rare procedure may lie outside the sample."""
+    procedural = [cell for cell in cells if cell.question_type == "procedural"]
+    if not procedural:
+        return cells, None
+    found, looked_at = await corpus.find_procedure(min_chars)
+    if found:
+        return cells, None
+    names = ", ".join(cell_name(cell.question_type, cell.binary) for cell in procedural)
+    what = "(numbered or bulleted steps, or a sequence in prose such as 'First ... Then ...')"
+    fix = "drop procedural from --types, or ingest documents whose step lists keep their numbers"
+    if looked_at is not None:
+        return cells, (
+            f"note: none of about {looked_at:,} sampled chunks of {collection!r} holds a procedure {what}; "
+            f"the cell {names} may end short; {fix}"
+        )
+    note = (
+        f"note: no chunk of {collection!r} holds a procedure {what}, so the cell {names} cannot be filled and "
+        f"ends short; {fix}"
+    )
+    return [replace(cell, cap=0) if cell.question_type == "procedural" else cell for cell in cells], note

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from nodes.lint import lint_problems
-from nodes.lint_rules import LINT_RULES
+from nodes.lint_languages import LINT_RULES
 
 ROWS: list[tuple[str, str, bool, str, str, list[str] | None, str | None]] = [
     # -- German --------------------------------------------------------------------------------
