@@ -47,6 +47,7 @@ from graph.evaluation.diagnosis import diagnosis_lines
 from graph.evaluation.gate import (
     Threshold,
     baseline_checks,
+    baseline_notes,
     junit_xml,
     parse_thresholds,
     read_baseline,
@@ -134,6 +135,8 @@ def gate(
     checks = threshold_checks(summaries, thresholds)
     if baseline is not None:
         checks += baseline_checks(summaries, baseline, args.max_drop)
+        for note in baseline_notes(summaries, baseline):
+            print(note, file=sys.stderr)
         for name in summaries:
             if name not in baseline:
                 print(f"note: the baseline has no setup {name!r}; it is held to the thresholds only", file=sys.stderr)

@@ -1,4 +1,10 @@
-"""Evaluation: the built-in RAG answerer and the judges of correctness, faithfulness and abstention."""
+"""Evaluation: the built-in RAG answerer and the judges of correctness, faithfulness and abstention.
+
+`VERSION` is derived from these templates: an evaluation keeps its judgements under it, so that
+judgements made with other templates are never mixed with these (graph.evaluation.setups).
+"""
+
+import hashlib
 
 RAG_SYSTEM = """Answer the question using only the numbered contexts, in the language the question is written
 in. Give a short answer (a name, number, date, short phrase, or yes or no in the question's language). If
@@ -11,6 +17,8 @@ Reply with JSON only: {"answer": str}.
 RAG_USER = """{contexts}
 
 {question}
+
+Now answer the question from the numbered contexts alone, as JSON.
 """
 
 CORRECTNESS_SYSTEM = """Compare a candidate answer with the reference answer to the same question.
@@ -31,6 +39,8 @@ Reply with JSON only: {"true_positive": [str], "false_positive": [str], "false_n
 CORRECTNESS_USER = """{question}
 {reference}
 {candidate}
+
+Now sort both answers' statements and decide whether the candidate is correct, as JSON.
 """
 
 FAITHFULNESS_SYSTEM = """Decide whether an answer to a question is faithful to the contexts it was given: every claim it
@@ -44,6 +54,8 @@ FAITHFULNESS_USER = """{contexts}
 
 {question}
 {candidate}
+
+Now decide whether every claim of the answer is supported by the contexts, as JSON.
 """
 
 ABSTENTION_SYSTEM = """Decide whether the answer declines to answer: it says it does not know, or that the
@@ -54,4 +66,16 @@ Reply with JSON only: {"abstained": bool}.
 """
 
 ABSTENTION_USER = """{candidate}
+
+Now decide whether this answer declines to answer, as JSON.
 """
+
+
+#: A digest of every template above: it changes whenever one of them does.
+VERSION = hashlib.sha256(
+    "\n".join(
+        text
+        for name, text in sorted(globals().items())
+        if name.endswith(("_SYSTEM", "_USER")) and isinstance(text, str)
+    ).encode()
+).hexdigest()[:12]

@@ -127,6 +127,29 @@ def baseline_checks(summaries: Mapping[str, Any], baseline: Mapping[str, Any], m
     return checks
 
 
+def baseline_notes(summaries: Mapping[str, Any], baseline: Mapping[str, Any]) -> list[str]:
+    """A line for each setup the baseline judged with another judge model or other evaluation prompts: its
+    comparison sets different judgements side by side."""
+    notes = []
+    for setup, summary in summaries.items():
+        if setup not in baseline:
+            continue
+        then = baseline[setup].get("judges") or {}
+        now = summary.get("judges") or {}
+        differences = [
+            f"{what} {then.get(key) or 'unrecorded'} -> {now.get(key)}"
+            for key, what in (("model", "judge model"), ("prompts", "evaluation prompts"))
+            if then.get(key) != now.get(key)
+        ]
+        if differences:
+            notes.append(
+                f"note: the baseline judged setup {setup!r} otherwise ({'; '.join(differences)}); its comparison "
+                "sets judgements of different judges side by side: evaluate the baseline's dataset again to compare "
+                "like with like"
+            )
+    return notes
+
+
 def junit_xml(checks: Sequence[Check]) -> str:
     """A JUnit report: one test case per setup and metric, a failure where it falls short, skipped without value."""
     suite = ElementTree.Element(

@@ -19,6 +19,7 @@ from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup
 from graph.evaluation.setups import Setup
 from graph.runs.files import write_atomically, write_jsonl
+from prompts import evaluate as evaluation_prompts
 
 
 def run_settings(run_json: Path) -> dict[str, Any]:
@@ -105,7 +106,9 @@ def evaluate_setups(
         judged = [
             {**rows[(signature, r["id"], versions[r["id"]])], "answerable": r.get("answerable", True)} for r in records
         ]
-        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS)
+        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {
+            "judges": {"model": judge_model, "prompts": evaluation_prompts.VERSION}
+        }
     summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
     with writing(summary_path, MAKE_ROOM):
         write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")

@@ -11,6 +11,7 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.config.settings import DEFAULT_MODELS, Settings
 from graph.llm.models import ModelSpec, resolve_role_model
+from prompts import evaluate as evaluation_prompts
 
 
 @dataclass(frozen=True)
@@ -25,8 +26,17 @@ class Setup:
     url: str | None = None
 
     def signature(self, judge: str, judge_unlabelled: bool) -> str:
-        """What the cached rows of this setup depend on."""
-        payload = json.dumps({**asdict(self), "judge": judge, "judge_unlabelled": judge_unlabelled}, sort_keys=True)
+        """What the cached rows of this setup depend on: the setup, the judge model and the evaluation's prompt
+        templates (`prompts.evaluate.VERSION`), so that rows judged with other templates are judged anew."""
+        payload = json.dumps(
+            {
+                **asdict(self),
+                "judge": judge,
+                "judge_unlabelled": judge_unlabelled,
+                "prompts": evaluation_prompts.VERSION,
+            },
+            sort_keys=True,
+        )
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 

@@ -56,7 +56,9 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert k3["abstained"] == 1.0  # the scripted answerer declines on every unanswerable variant
     rows = [json.loads(line) for line in (folder / "eval.jsonl").read_text().splitlines()]
     assert len(rows) == 24 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
-    assert set(results["k3"]) == {"all", "answerable", "question_type", "binary", "language", "temporal", "difficulty"}
+    groups = {"all", "answerable", "question_type", "binary", "language", "temporal", "difficulty"}
+    assert set(results["k3"]) == groups | {"judges"}
+    assert results["k3"]["judges"]["model"] and len(results["k3"]["judges"]["prompts"]) == 12
     assert "k3" in first.stdout and "precision" in first.stdout
 
     setups = ("--setup", f"k3=k=3,model={SCRIPTED}", "--setup", f"k8=k=8,model={SCRIPTED}")
@@ -99,6 +101,16 @@ def test_the_ci_gate_fails_a_setup_below_its_threshold_and_passes_it_above(  # n
     assert dropped.returncode == 1 and "k3: recall" in dropped.stderr and "below" in dropped.stderr
     kept = run_cli("graph.evaluate", "evalme", *setup, "--baseline", str(baseline), "--max-drop", "0.2", env=env)
     assert kept.returncode == 0, kept.stderr
+    assert "otherwise" not in kept.stderr  # judged alike: nothing to say
+    # A baseline judged with other evaluation prompts is compared, and said to be.
+    from prompts.evaluate import VERSION
+
+    assert better["k3"]["judges"]["prompts"] == VERSION
+    better["k3"]["judges"]["prompts"] = "0123456789ab"
+    baseline.write_text(json.dumps(better))
+    mixed = run_cli("graph.evaluate", "evalme", *setup, "--baseline", str(baseline), "--max-drop", "0.2", env=env)
+    assert mixed.returncode == 0, mixed.stderr
+    assert f"judged setup 'k3' otherwise (evaluation prompts 0123456789ab -> {VERSION})" in mixed.stderr
     bad = run_cli("graph.evaluate", "evalme", *setup, "--fail-under", "recal=0.5", env=env)
     assert bad.returncode == 2 and "--fail-under takes METRIC=VALUE" in bad.stderr
 

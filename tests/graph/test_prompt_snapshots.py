@@ -81,3 +81,51 @@ def test_rendered_single_hop_prompts_match_the_snapshots(harness, seed_chunk_id)
     check("generate_factual", render(calls["QuestionDraft"][0]))
     check("revise_factual", render(calls["QuestionDraft"][1]))
     check("judge_single_hop", render(calls["SingleHopVerdict"][0]))
+
+
+def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
+    """The built-in answerer and the evaluation judges, as `graph.evaluation.scoring` asks them for one record."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    from graph.evaluation.scoring import evaluate_sample
+    from graph.evaluation.setups import Setup
+    from state import schemas
+
+    replies = {
+        schemas.RagAnswer: schemas.RagAnswer(answer="1min"),
+        schemas.CorrectnessVerdict: schemas.CorrectnessVerdict(
+            true_positive=["the default is 1min"], false_positive=[], false_negative=[], correct=True
+        ),
+        schemas.FaithfulnessVerdict: schemas.FaithfulnessVerdict(faithful=True),
+        schemas.AbstentionVerdict: schemas.AbstentionVerdict(abstained=False),
+    }
+    asked: dict[str, list[BaseMessage]] = {}
+
+    class Gateway:
+        async def ask(self, role, schema, messages, node):  # noqa: ANN001, ANN202
+            asked.setdefault(node, messages)
+            return replies[schema], None
+
+    chunk = SimpleNamespace(id="c1", text="autovacuum_naptime (integer): the default is one minute (1min).")
+
+    class Corpus:
+        async def search(self, question, k):  # noqa: ANN001, ANN202
+            return [SimpleNamespace(chunk=chunk)]
+
+    record = {
+        "id": "s1", "question": "What is the default of autovacuum_naptime?", "answer": "1min",
+        "contexts": [{"id": "c1", "text": chunk.text, "relevant": True}, {"id": "c2", "text": "VACUUM reclaims storage.", "relevant": False}],
+        "supporting": [{"id": "c1", "text": chunk.text}], "unanswerable": {"contexts": ["c2"]},
+    }  # fmt: skip
+    setup = Setup(name="k1", collection="docs", k=1)
+    row = asyncio.run(
+        evaluate_sample(setup, record, Gateway(), Corpus(), False, DeterministicFakeEmbedding(size=8))  # type: ignore[arg-type]
+    )
+    assert row["correct"] is True and row["abstained"] is False
+    assert set(asked) == {"rag_answer", "judge_correctness", "judge_faithfulness", "judge_abstention"}
+    for node, messages in asked.items():
+        assert messages[-1].content.rstrip().endswith("as JSON.")  # the last line is the instruction
+        check(f"evaluate_{node}", render(messages))

@@ -8,7 +8,14 @@ from xml.etree import ElementTree
 import pytest
 
 from graph.config.errors import UserError
-from graph.evaluation.gate import Threshold, baseline_checks, junit_xml, parse_thresholds, threshold_checks
+from graph.evaluation.gate import (
+    Threshold,
+    baseline_checks,
+    baseline_notes,
+    junit_xml,
+    parse_thresholds,
+    threshold_checks,
+)
 from graph.evaluation.scoring import GROUPS
 
 
@@ -55,3 +62,30 @@ def test_the_junit_report_parses_with_a_case_per_setup_and_metric() -> None:
     assert suite.tag == "testsuite" and suite.get("tests") == "4" and suite.get("failures") == "1"
     failures = [case for case in suite.iter("testcase") if case.find("failure") is not None]
     assert [(case.get("classname"), case.get("name")) for case in failures] == [("triad.k3", "recall >= 0.8")]
+
+
+def judged(value: float, model: str = "google_genai:gemini-2.5-flash", prompts: str = "db69feef5381") -> dict[str, Any]:
+    return summary(value) | {"judges": {"model": model, "prompts": prompts}}
+
+
+def test_a_baseline_judged_with_other_evaluation_prompts_is_said_to_be_so() -> None:
+    now = {"k3": judged(0.70), "k8": judged(0.8)}
+    baseline = {"k3": judged(0.70, prompts="0123456789ab"), "k8": judged(0.8), "gone": judged(0.1)}
+    (note,) = baseline_notes(now, baseline)
+    assert note.startswith("note: the baseline judged setup 'k3' otherwise (evaluation prompts 0123456789ab -> ")
+    assert "evaluate the baseline's dataset again" in note
+    older = {"k3": summary(0.70)}  # a summary written before it recorded its judges
+    (unrecorded,) = baseline_notes({"k3": judged(0.7)}, older)
+    assert "judge model unrecorded -> google_genai:gemini-2.5-flash" in unrecorded
+    assert "evaluation prompts unrecorded -> db69feef5381" in unrecorded
+    assert baseline_notes(now, {"k3": judged(0.5), "k8": judged(0.9)}) == []
+
+
+def test_rows_judged_with_other_evaluation_prompts_are_kept_under_another_signature(monkeypatch) -> None:  # noqa: ANN001
+    import prompts.evaluate
+    from graph.evaluation.setups import Setup
+
+    setup = Setup(name="k3", collection="docs", k=3)
+    before = setup.signature("google_genai:gemini-2.5-flash", False)
+    monkeypatch.setattr(prompts.evaluate, "VERSION", "0123456789ab")
+    assert setup.signature("google_genai:gemini-2.5-flash", False) != before
