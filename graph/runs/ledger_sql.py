@@ -91,7 +91,7 @@ COMPLETE_SQL = (
 
 #: The finished slots still in the dataset, with the `brief` of an accepted record (see `RunLedger.finished`).
 FINISHED_SQL = """
-SELECT n, question_type, is_binary AS binary, outcome, summary, CASE WHEN record IS NOT NULL THEN
+SELECT n, question_type, is_binary AS binary, wanted, outcome, summary, CASE WHEN record IS NOT NULL THEN
     jsonb_build_object('question', record->'question', 'answer', record->'answer', 'language', record->'language',
         'difficulty', record->'difficulty', 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',
         'answerable', coalesce(record->'answerable', 'true'),

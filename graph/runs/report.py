@@ -105,7 +105,33 @@ def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finish
                 f"{split['yes']} / {split['no']}" if split is not None else "",
             ]
         )
-    return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge", "Yes / No"], rows)
+    notes = [note for cell, split in answers.items() if (note := _imbalance(cell, split, finished))]
+    return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge", "Yes / No"], rows) + "".join(
+        f'<p class="note">{esc(note)}</p>' for note in notes
+    )
+
+
+def _imbalance(cell: str, split: Counter[str], finished: Sequence[Mapping[str, Any]]) -> str | None:
+    """Why a yes/no cell holds more of one answer than the other (by more than one): the samples asked for the
+    scarcer answer that ended without a question, and how they ended most often."""
+    if abs(split["yes"] - split["no"]) <= 1:
+        return None
+    scarce = "no" if split["yes"] > split["no"] else "yes"
+    lost = [
+        row
+        for row in finished
+        if cell_name(row["question_type"], True) == cell and row.get("binary") and row.get("wanted") == scarce
+        and row.get("outcome") != "accepted"
+    ]  # fmt: skip
+    said = f"{cell} holds {split['yes']} Yes and {split['no']} No"
+    if not lost:
+        return (
+            f"{said}: no sample asked for a {scarce.capitalize()} ended without a question; the run ended before it "
+            "asked for more."
+        )
+    ends = Counter(str((row.get("summary") or {}).get("end_reason") or "no end reason").split(":")[0] for row in lost)
+    how = ", ".join(f"{reason} {count}" for reason, count in ends.most_common(3))
+    return f"{said}: {len(lost)} samples asked for a {scarce.capitalize()} ended without a question ({how})."
 
 
 def _languages_section(document: Mapping[str, Any], summary: Mapping[str, Any]) -> str:

@@ -105,3 +105,30 @@ def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
     assert "<th>Yes / No</th>" in html
     assert "<td>comparison/binary</td><td>3</td><td>3</td><td>4</td><td>0</td><td>0</td><td>2 / 1</td>" in html
     assert "<td>comparison/open</td><td>1</td><td>1</td><td>0</td><td>0</td><td>0</td><td></td>" in html
+
+
+def test_a_yes_no_cell_that_could_not_be_balanced_says_why() -> None:
+    from graph.runs.report import _cells_section
+
+    quotas = {"intersection/binary": 6}
+    summary = {"cells": {"intersection/binary": {"accepted": 4, "started": 7, "rejected": 3}}}
+    accepted = [
+        {"question_type": "intersection", "binary": True, "wanted": wanted, "outcome": "accepted",
+         "brief": {"answer": answer}}
+        for wanted, answer in (("yes", "Yes"), ("yes", "Yes"), ("yes", "Yes"), ("no", "No"))
+    ]  # fmt: skip
+    lost = [
+        {"question_type": "intersection", "binary": True, "wanted": "no", "outcome": "rejected", "brief": None,
+         "summary": {"end_reason": reason}}
+        for reason in ("judge_sufficiency: chunk B alone answers it", "judge_sufficiency: A alone", "lint: wanted")
+    ]  # fmt: skip
+    html = _cells_section(quotas, summary, accepted + lost)
+    assert "<td>3 / 1</td>" in html
+    assert (
+        "intersection/binary holds 3 Yes and 1 No: 3 samples asked for a No ended without a question "
+        "(judge_sufficiency 2, lint 1)." in html
+    )
+    balanced = _cells_section(quotas, summary, accepted[:2] + accepted[3:])
+    assert "holds" not in balanced  # 2 Yes and 1 No: as even as an odd count allows
+    stopped = _cells_section(quotas, summary, accepted)
+    assert "no sample asked for a No ended without a question; the run ended before it asked for more." in stopped
