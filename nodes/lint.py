@@ -18,6 +18,7 @@ from nodes.common import Update, recorded_verdict, word_count
 from nodes.context import Context
 from nodes.language import sample_language
 from nodes.lint_entities import folded_forms, names, names_entity, same_entity, stated_alternatives
+from nodes.lint_examples import example_problems
 from nodes.lint_languages import LINT_RULES
 from nodes.lint_rules import LintRules
 from state.languages import answer_words, leading_polarity, polarity
@@ -274,6 +275,7 @@ def lint_problems(
     wanted: str | None = None,
     language: str = "en",
     hops: int = 2,
+    chunks: Sequence[str] = (),
 ) -> list[Finding]:
     """Every failed check: the rule it breaks and what to fix.
 
@@ -282,7 +284,8 @@ def lint_problems(
     rules gets the language-neutral ones only.
 
     A generated unanswerable question (`question_type` unanswerable) has no answer: only the question's
-    own checks apply.
+    own checks apply. `chunks` are the supporting chunks' texts: a letter or a bracketed word they use is no
+    placeholder of a prompt's example.
     """
     question, answer = draft["question"].strip(), draft["answer"].strip()
     construction = draft.get("construction") or {"compared_entities": [], "hidden_entities": []}
@@ -291,6 +294,7 @@ def lint_problems(
     problems = _length_problems(question, None if unanswerable else answer, max_question_words, max_answer_words)
     if rules is not None:
         problems += _wording_problems(question, rules)
+    problems += example_problems(question, chunks, rules)
     if not any(rule == "two_questions" for rule, _ in problems) and (split := _second_sentence(question)):
         problems.append(split)
     if answer and not unanswerable:
@@ -321,6 +325,7 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         wanted=state.get("wanted_answer"),
         language=sample_language(state, context),
         hops=len(state.get("supporting") or []) or state.get("hops", 2),
+        chunks=[chunk["text"] for chunk in state.get("supporting") or []],
         max_question_words=context.max_question_words,
         max_answer_words=context.max_procedure_words
         if state["question_type"] == "procedural"

@@ -33,6 +33,9 @@ class LintRules:
     """The alternatives at the end of a comparison question: "..., X or Y?"."""
     abbreviations: dict[str, tuple[str, ...]]
     """Short forms a name is written with and what each can stand for ("st" -> "saint", "street"), folded."""
+    placeholder_words: frozenset[str]
+    """Words a template puts in brackets for an entity ("<entity>", "[Name]"), case-folded: bracketed, they are
+    a placeholder even where the chunks use the word."""
     umlauts: bool = False
     """Whether "ä" may be written "ae" (German): both fold to the same letters."""
 

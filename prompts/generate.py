@@ -4,7 +4,9 @@ Multi-hop types (comparison, intersection, composition) combine several supporti
 types (factual, procedural) are written from one chunk, with rules of their own (`SINGLE_HOP_RULES`).
 """
 
-RULES = """Every question you write must meet all of these requirements.
+from prompts import examples
+
+RULES = f"""Every question you write must meet all of these requirements.
 
 1. It is a query for a retrieval system. The retriever sees the question and nothing else, so the
    question must make sense to someone who has never seen the chunks. Name at least one explicit
@@ -19,7 +21,7 @@ RULES = """Every question you write must meet all of these requirements.
    turn: if the question could be answered without that chunk (from any one chunk alone, or, with
    more than two chunks, from all the others without it), rewrite the question.
    It is one question, not two: the chunks' facts combine into ONE answer. Two questions joined by
-   "and" ("Which setting controls X, and what is its default?"), each answered by a different chunk,
+   "and" ("{examples.TWO_THINGS}"), each answered by a different chunk,
    are two single-hop questions, not a multi-hop one.
 3. It is concise and clear: one sentence where possible, no filler words.
 4. It does not leak its answer: the question neither states the answer nor copies a phrase from the
@@ -29,7 +31,8 @@ RULES = """Every question you write must meet all of these requirements.
 6. There is exactly one correct answer: the chunks hold no second answer that also fits, and the
    question has only one reasonable reading.
 7. Everything comes from the chunks: use no outside knowledge, invent no facts, and do not infer a
-   relation the chunks do not state.
+   relation the chunks do not state. Comparing or intersecting values the chunks state is the
+   reasoning the question is meant to need, not such an inference.
 8. A yes/no answer rests on facts the chunks state. A "No" needs a stated fact that contradicts the
    question (a different date, value, place, ...), never a fact the chunks leave out.
 
@@ -56,24 +59,28 @@ TYPE_INSTRUCTIONS = {
         "entity from a different chunk, and compare them on one attribute that each chunk states for its "
         "entity (a date, size, count, rank, place, duration, role, achievement, ...). No chunk may state the "
         "result of the comparison: it must be worked out from the chunks together. Name every compared "
-        'entity in the question. Shape: "Which was founded earlier, X or Y?" (with three chunks: "Which of '
-        'X, Y and Z ...?"); when it is not a yes/no question, the answer is one of the named alternatives, '
-        'written as the question names it. As a yes/no question: "Was X founded before Y?" (answered {yes} or {no})'
+        f'entity in the question. Shape: "{examples.COMPARISON}" (with three chunks: "{examples.COMPARISON_THREE}"); '
+        "when it is not a yes/no question, the answer is one of the named alternatives, written as the question "
+        f'names it. As a yes/no question: "{examples.COMPARISON_YES_NO}" (answered {{yes}} or {{no}})'
     ),
     "intersection": (
         "Question type: intersection (parallel retrieval). Each supporting chunk offers several candidate "
         "entities; the answer is the only entity that satisfies a condition taken from every chunk, and no "
         "chunk alone narrows the candidates down to it. Phrase it symmetrically, with all conditions side by "
-        'side ("Which ... both ... and ...?"), never as a sequence ("also", "then", "after identifying"). '
-        'As a yes/no question: "Is X both ... and ...?"'
+        f'side ("{examples.INTERSECTION}"), never as a sequence ("also", "then", "after identifying"). '
+        "As a yes/no question, pin the entity down through one chunk's condition and ask about a condition "
+        f'another chunk settles: "{examples.INTERSECTION_YES_NO}" (answered {{yes}} or {{no}}): one chunk names '
+        "the company X founded, the other states where that company is listed; a different place stated there "
+        f'makes the answer {{no}}. "{examples.INTERSECTION_BOTH}" answered {{no}} is no intersection: the one '
+        "chunk that contradicts a condition answers it alone."
     ),
     "composition": (
         "Question type: composition (sequential retrieval). The chunks form a chain: the first chunk "
         "identifies a hidden intermediate entity, each further chunk leads from the previous entity to the "
         "next, and the last chunk gives the answer about it. No intermediate entity may appear in the "
         "question; it can only be found by reasoning through the chain. The shared bridging topic may be "
-        'named (it is often the anchor). Shape: "What is the capital of the country where the CEO of Y was '
-        'born?" As a yes/no question: "Was the CEO of Y born in a country whose capital is on the coast?"'
+        f'named (it is often the anchor). Shape: "{examples.COMPOSITION}", "{examples.COMPOSITION_OTHER}" '
+        f'As a yes/no question: "{examples.COMPOSITION_YES_NO}" (answered {{yes}} or {{no}})'
     ),
 }
 
@@ -82,14 +89,14 @@ TYPE_INSTRUCTIONS |= {
     "factual": (
         "Question type: factual (one chunk). Ask for one fact that chunk A states: a value, name, date, place, "
         "default, limit, definition or relation. The question names what it is about (the anchor), so that a "
-        'retriever finds chunk A from the question alone. Shape: "What is the default value of X?", "Which '
-        'release introduced Y?" As a yes/no question: "Is X enabled by default?" (answered {yes} or {no})'
+        f'retriever finds chunk A from the question alone. Shape: "{examples.FACTUAL}", "{examples.FACTUAL_OTHER}" '
+        f'As a yes/no question: "{examples.FACTUAL_YES_NO}" (answered {{yes}} or {{no}})'
     ),
     "procedural": (
         "Question type: procedural (one chunk). Chunk A describes a task step by step; ask how to do that task, "
         "naming the task and what it applies to so that a retriever finds chunk A from the question alone. The "
         "answer gives the steps chunk A states, in its order, each in a few words (separate them with "
-        '"; "), leaving none out and adding none. Shape: "How do you restore X from a base backup?"'
+        f'"; "), leaving none out and adding none. Shape: "{examples.PROCEDURAL}"'
     ),
 }
 

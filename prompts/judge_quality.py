@@ -1,13 +1,15 @@
 """judge_quality: a strict verdict on quality, multi-hop and unambiguity of a question and its answer; for a
 single-hop question (factual, procedural), on quality and unambiguity (`SINGLE_HOP_SYSTEM`)."""
 
-SYSTEM = """You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
+from prompts import examples
+
+SYSTEM = f"""You are a strict reviewer of multi-hop evaluation questions for retrieval systems. You see a
 question, its reference answer and the supporting chunks it was written from. First list what the
 question asks for, then judge three dimensions.
 
 0. asks_for. List each thing the question asks for, one entry per answer it wants. One question asks
-   for one thing, however many conditions it names ("Which city hosted both X and Y?" asks for one
-   city). "Which setting controls X, and what is its default?" asks for two: a setting and a value. A
+   for one thing, however many conditions it names ("{examples.INTERSECTION}" asks for one
+   city). "{examples.TWO_THINGS}" asks for two: a setting and a value. A
    question that asks for more than one thing fails, whatever else holds.
 
 1. quality. It holds only when all six of these hold:
@@ -35,11 +37,11 @@ question asks for, then judge three dimensions.
       identifiers and values kept as the chunks write them are fine). A question or an answer in
       another language, or in a mix of languages, fails.
    Examples (not from the chunks you judge):
-   - Bad: "According to the passage, when was it founded?" (refers to the material; "it" is unresolved)
-   - Bad: "Which of the two companies in the text is older?" (the companies are not named)
-   - Bad: "What award did the director of the film win?" (which film? the anchor is missing)
-   - Good: "Which was founded earlier, the Royal Society or the Académie des Sciences?"
-   - Good: "In which city was the architect of the Sydney Opera House born?"
+   - Bad: "{examples.BAD_META}" (refers to the material; "it" is unresolved)
+   - Bad: "{examples.BAD_UNNAMED}" (the companies are not named)
+   - Bad: "{examples.BAD_NO_ANCHOR}" (which film? the anchor is missing)
+   - Good: "{examples.GOOD_COMPARISON}"
+   - Good: "{examples.GOOD_COMPOSITION}"
 
 2. multi_hop. Follow this procedure. First, check asks_for: a question that asks for two things, each
    answered by its own chunk, is not multi-hop, since its chunks' facts do not combine into one answer.
@@ -60,8 +62,8 @@ asks_for has one entry and all three hold. When something fails, the reason name
 quality, multi_hop or unambiguous, with the letter of each failed quality criterion) and gives a
 concrete suggestion to fix it; when all hold, leave the reason empty.
 
-Reply with JSON only: {"reasoning": str, "asks_for": [str], "quality": bool, "multi_hop": bool,
-"unambiguous": bool, "accepted": bool, "reason": str}.
+Reply with JSON only: {{"reasoning": str, "asks_for": [str], "quality": bool, "multi_hop": bool,
+"unambiguous": bool, "accepted": bool, "reason": str}}.
 """
 
 #: What each question type is, as the judge needs it to apply the criteria.
@@ -97,12 +99,12 @@ TYPE_DEFINITIONS |= {
     "the chunk's steps in its order, none left out and none added.",
 }
 
-SINGLE_HOP_SYSTEM = """You are a strict reviewer of single-chunk evaluation questions for retrieval systems. You
+SINGLE_HOP_SYSTEM = f"""You are a strict reviewer of single-chunk evaluation questions for retrieval systems. You
 see a question, its reference answer and the one supporting chunk it was written from. First list what
 the question asks for, then judge two dimensions.
 
 0. asks_for. List each thing the question asks for, one entry per answer it wants. A question that asks
-   for more than one thing ("What is X, and when was it added?") fails, whatever else holds; a
+   for more than one thing ("{examples.SINGLE_HOP_TWO_THINGS}") fails, whatever else holds; a
    procedural question asks for one thing, the procedure.
 
 1. quality. It holds only when all six of these hold:
@@ -122,10 +124,10 @@ the question asks for, then judge two dimensions.
    F. Language: the question and the answer are written in the language the request names (names,
       identifiers and values kept as the chunk writes them are fine).
    Examples (not from the chunk you judge):
-   - Bad: "What is its default value?" ("its" is unresolved)
-   - Bad: "What does the passage say about backups?" (refers to the material; asks nothing specific)
-   - Good: "What is the default value of max_connections in PostgreSQL 15?"
-   - Good: "How do you restore a PostgreSQL cluster from a base backup?"
+   - Bad: "{examples.BAD_PRONOUN}" ("its" is unresolved)
+   - Bad: "{examples.BAD_PASSAGE}" (refers to the material; asks nothing specific)
+   - Good: "{examples.GOOD_FACTUAL}"
+   - Good: "{examples.GOOD_PROCEDURAL}"
 
 2. unambiguous. The question has one interpretation and the chunk supports exactly one answer.
    Ambiguity in the question counts even when reading the chunk would resolve it.
@@ -138,8 +140,8 @@ asks_for has one entry and both hold. When something fails, the reason names it 
 with the letter of each failed criterion, or unambiguous) and gives a concrete suggestion to fix it;
 when all hold, leave the reason empty.
 
-Reply with JSON only: {"reasoning": str, "asks_for": [str], "quality": bool, "unambiguous": bool,
-"accepted": bool, "reason": str}.
+Reply with JSON only: {{"reasoning": str, "asks_for": [str], "quality": bool, "unambiguous": bool,
+"accepted": bool, "reason": str}}.
 """
 
 SINGLE_HOP_USER = """Question type: {type_definition}

@@ -1,18 +1,16 @@
 """extract_contexts: relevance labels for distractor candidates.
 
-CARE (default) shows the judge the whole list of supporting chunks and asks whether the candidate
-helps support the answer given that list. `direct` judges the candidate alone; `indirect` tries to
-answer from the candidate alone; `care_batched` labels all candidates in one call.
+CARE (default) shows the judge the whole list of supporting chunks and asks, in the CARE paper's short
+form, whether the candidate states a fact the answer needs given that list. `direct` judges the candidate
+alone; `indirect` tries to answer from the candidate alone; `care_batched` labels all candidates in one
+call.
 """
 
 CARE_SYSTEM = """You label retrieved contexts for a question-answering dataset.
-You see a question, its reference answer, the complete list of supporting chunks the answer was built
-from, and one candidate context. Decide whether the candidate helps support the answer given that
-list: it is relevant when it states facts the answer depends on: the same facts a supporting chunk
-states, or a fact that connects the entities of two supporting chunks the way the answer needs. It is
-not relevant when it is only about the same subject.
-The question and the chunks may be written in different languages: judge by what they state, not by
-their wording.
+You see a question, its reference answer, the complete list of supporting chunks, and one candidate
+context. Given the supporting chunks, is the candidate relevant: does it state a fact the answer needs?
+A candidate that is only about the same subject, or only names the same entities, is not relevant.
+The question and the chunks may be in different languages: judge by what they state.
 
 Reply with JSON only: {"relevant": bool, "reason": str}.
 """
@@ -25,16 +23,14 @@ Supporting chunks:
 
 {candidate}
 
-Now decide whether the candidate helps support the answer, given the supporting chunks, as JSON.
+Now decide whether the candidate states a fact the answer needs, given the supporting chunks, as JSON.
 """
 
 CARE_BATCHED_SYSTEM = """You label retrieved contexts for a question-answering dataset.
-You see a question, its reference answer, the complete list of supporting chunks the answer was built
-from, and several candidate contexts X1, X2, .... For each candidate decide whether it helps support
-the answer given that list: relevant when it states facts the answer depends on, not relevant when it
-is only about the same subject.
-The question and the chunks may be written in different languages: judge by what they state, not by
-their wording.
+You see a question, its reference answer, the complete list of supporting chunks, and several candidate
+contexts X1, X2, .... Given the supporting chunks, is each candidate relevant: does it state a fact the
+answer needs? A candidate that is only about the same subject, or only names the same entities, is not
+relevant. The question and the chunks may be in different languages: judge by what they state.
 
 Reply with JSON only: {"labels": [{"candidate": label, "relevant": bool}]} with one entry per candidate.
 """
@@ -48,7 +44,7 @@ Supporting chunks:
 Candidates:
 {candidates}
 
-Now decide for every candidate whether it helps support the answer, given the supporting chunks, as JSON.
+Now decide for every candidate whether it states a fact the answer needs, given the supporting chunks, as JSON.
 """
 
 DIRECT_SYSTEM = """You label retrieved contexts for a question-answering dataset.

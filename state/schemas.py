@@ -117,9 +117,9 @@ class TemporalLabel(BaseModel):
 
 
 class RelevanceVerdict(BaseModel):
-    """Whether a candidate context helps support the answer."""
+    """Whether a candidate context states a fact the answer needs."""
 
-    relevant: bool = Field(description="True when the candidate helps support the answer.")
+    relevant: bool = Field(description="True when the candidate states a fact the answer needs.")
     reason: str = Field(default="", description="One short sentence.")
 
 

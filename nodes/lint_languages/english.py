@@ -92,6 +92,28 @@ ENGLISH = LintRules(
     names_after_pronoun=True,
     article=re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE),
     alternatives=alternatives("or"),
+    placeholder_words=frozenset(
+        {
+            "entity",
+            "entities",
+            "name",
+            "value",
+            "thing",
+            "item",
+            "topic",
+            "attribute",
+            "person",
+            "place",
+            "date",
+            "number",
+            "company",
+            "product",
+            "setting",
+            "x",
+            "y",
+            "z",
+        }
+    ),
     abbreviations={
         "st": ("saint", "street"),
         "ste": ("sainte",),

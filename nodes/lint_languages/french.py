@@ -120,5 +120,26 @@ FRENCH = LintRules(
     names_after_pronoun=True,
     article=re.compile(r"^(?:(?:le|la|les|un|une|des|du)\s+|l['’])", re.IGNORECASE),
     alternatives=alternatives("ou"),
+    placeholder_words=frozenset(
+        {
+            "entité",
+            "entités",
+            "nom",
+            "valeur",
+            "chose",
+            "sujet",
+            "attribut",
+            "personne",
+            "lieu",
+            "date",
+            "nombre",
+            "entreprise",
+            "produit",
+            "paramètre",
+            "x",
+            "y",
+            "z",
+        }
+    ),
     abbreviations={"st": ("saint",), "ste": ("sainte",), "mt": ("mont",), "dr": ("docteur",), "pr": ("professeur",)},
 )

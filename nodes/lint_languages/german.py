@@ -134,6 +134,27 @@ GERMAN = LintRules(
     names_after_pronoun=False,
     article=re.compile(r"^(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines)\s+", re.IGNORECASE),
     alternatives=alternatives("oder"),
+    placeholder_words=frozenset(
+        {
+            "entität",
+            "entitäten",
+            "name",
+            "wert",
+            "ding",
+            "thema",
+            "attribut",
+            "person",
+            "ort",
+            "datum",
+            "zahl",
+            "firma",
+            "produkt",
+            "einstellung",
+            "x",
+            "y",
+            "z",
+        }
+    ),
     abbreviations={"st": ("sankt",), "dr": ("doktor",), "prof": ("professor",), "univ": ("universitaet",)},
     umlauts=True,
 )

@@ -111,6 +111,27 @@ SPANISH = LintRules(
     names_after_pronoun=True,
     article=re.compile(r"^(?:el|la|los|las|un|una|unos|unas|lo)\s+", re.IGNORECASE),
     alternatives=alternatives("o|u"),
+    placeholder_words=frozenset(
+        {
+            "entidad",
+            "entidades",
+            "nombre",
+            "valor",
+            "cosa",
+            "tema",
+            "atributo",
+            "persona",
+            "lugar",
+            "fecha",
+            "número",
+            "empresa",
+            "producto",
+            "parámetro",
+            "x",
+            "y",
+            "z",
+        }
+    ),
     abbreviations={
         "s": ("san",),
         "sta": ("santa",),

@@ -305,11 +305,52 @@ def test_a_german_second_question_is_refused_by_lint_in_a_run(harness, seed_chun
     assert calls_of(model, "QualityVerdict") == 0
 
 
-@pytest.mark.parametrize(("language", "yes", "no"), [("de", "Ja", "Nein"), ("fr", "Oui", "Non")])
-def test_a_yes_no_request_names_the_answer_words_of_its_language_only(harness, seed_chunk_id, language, yes, no):
-    draft = drafted("Ist autovacuum_naptime standardmäßig eine Minute?", yes)
-    spec = {"seed_id": seed_chunk_id, "binary": True, "question_type": "comparison"}
+@pytest.mark.parametrize(
+    ("language", "yes", "no", "question"),
+    [
+        ("de", "Ja", "Nein", "Ist autovacuum_naptime in PostgreSQL 15 standardmäßig eine Minute?"),
+        ("fr", "Oui", "Non", "autovacuum_naptime vaut-il une minute par défaut dans PostgreSQL 15 ?"),
+    ],
+)
+def test_a_yes_no_request_names_the_answer_words_of_its_language_only(
+    harness, seed_chunk_id, language, yes, no, question
+):
+    draft = drafted(question, yes)
+    spec = {"seed_id": seed_chunk_id, "binary": True, "question_type": "intersection"}
     _, model, _ = harness.run(script(QuestionDraft=[draft, draft]), spec=spec, question_language=language)
     request = prompt([m for key, m in model.calls if key == "QuestionDraft"][0])
     assert f'(answered "{yes}" or "{no}")' in request
-    assert "Yes or No" not in request and '"Yes"' not in request and '"No"' not in request
+    requests = [prompt(messages) for _, messages in model.calls]
+    assert {"QuestionDraft", "QualityVerdict", "SufficiencyVerdict"} <= {key for key, _ in model.calls}
+    for text in requests:  # no request of the run, generation or judges, names an English answer word
+        assert "Yes or No" not in text and '"Yes"' not in text and '"No"' not in text
+
+
+def test_a_draft_that_copies_the_prompts_example_is_refused_by_lint_and_revised(harness, seed_chunk_id, calls_of):
+    """Real small models answer the comparison request with its own example, verbatim: lint sends it back."""
+    copied = drafted("Which has more members, X or Y?", "X", compared=["X", "Y"])
+    real = drafted(
+        "Which is longer by default, autovacuum_naptime or autovacuum_vacuum_cost_delay?",
+        "autovacuum_naptime",
+        compared=["autovacuum_naptime", "autovacuum_vacuum_cost_delay"],
+    )
+    spec = {"seed_id": seed_chunk_id, "question_type": "comparison"}
+    result, model, _ = harness.run(script(QuestionDraft=[copied, real]), spec=spec)
+    first = prompt([m for key, m in model.calls if key == "QuestionDraft"][0])
+    assert '"Which has more members, X or Y?"' in first  # the example the request shows
+    lint = result.state["verdicts"][0]
+    assert lint["judge"] == "lint" and "prompt_example" in lint["details"]["rules"]
+    assert "the placeholder 'X' where an entity belongs" in lint["reason"]
+    revision = prompt([m for key, m in model.calls if key == "QuestionDraft"][1])
+    assert "the placeholder 'X' where an entity belongs" in revision
+    assert result.outcome == "accepted" and result.record["question"] == real["question"]
+    assert calls_of(model, "QualityVerdict") == 1  # no judge read the copy
+
+
+def test_a_german_copy_of_the_example_is_refused_in_a_german_run(harness, seed_chunk_id, calls_of):
+    copied = drafted("Welche wurde früher gegründet, X oder Y?", "X", compared=["X", "Y"])
+    spec = {"seed_id": seed_chunk_id, "question_type": "comparison"}
+    result, model, _ = harness.run(script(QuestionDraft=[copied, copied]), spec=spec, question_language="de")
+    assert result.outcome == "rejected"
+    assert all("prompt_example" in v["details"]["rules"] for v in result.state["verdicts"] if v["judge"] == "lint")
+    assert calls_of(model, "QualityVerdict") == 0

@@ -25,6 +25,7 @@ class Case:
     compared: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     hops: int = 2
+    chunks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -1107,6 +1108,213 @@ BINARY_ANSWERS = _extended(
     Case("fr", "dash est-il le shell par défaut ?", "Non seulement pour /bin/sh", True, binary=True),
 )
 
+# -- a prompt's example copied: its placeholders, its names, the example itself --------------------
+# Real chunks: the PostgreSQL 15 manual, the Debian Reference (its French and Spanish translations leave some
+# English sentences as they are), the fontconfig user manual; the rivers' lengths as an encyclopedia gives them.
+_NAPTIME = (
+    "autovacuum_naptime (integer)\n\nSpecifies the minimum delay between autovacuum runs on any given database. "
+    "The default is one minute (1min)."
+)
+_CONNECTIONS = (
+    "max_connections (integer)\n\nDetermines the maximum number of concurrent connections to the database server. "
+    "The default is typically 100 connections."
+)
+_DETACH = (
+    "Tables may be added as a partition with ALTER TABLE ... ATTACH PARTITION only if their columns exactly match "
+    "the parent. The second form allows the detach operation to require only SHARE UPDATE EXCLUSIVE lock on the "
+    "parent table, but see ALTER TABLE ... DETACH PARTITION for details on the restrictions."
+)
+_UNION = (
+    "As you can see, in this skeleton we're dealing with a data type where union(X, Y, Z) = union(union(X, Y), Z). "
+    "It's easy enough to support data types where this is not the case."
+)
+_DATABASE = (
+    "any ALTER DATABASE ... SET ... and ALTER ROLE ... IN DATABASE ... SET ... commands that mention this database"
+)
+_INITDB = (
+    "-D directory\n--pgdata=directory\n\nThis option specifies the directory where the database cluster should be "
+    "stored."
+)
+_BASEBACKUP = (
+    "pg_basebackup is used to take a base backup of a running PostgreSQL database cluster. The backup is taken "
+    "without affecting other clients of the database."
+)
+_FONTCONFIG = (
+    '<dir prefix="default" salt="">\nThis element contains a directory name which will be scanned for font files. '
+    'If \'prefix\' is set to "default" or "cwd", the current working directory will be added as the path prefix.'
+)
+_X_APPS = (
+    "Traditional Unix style mouse operations: use 3 buttons (click), used by X applications such as xterm and "
+    "text applications in Linux console"
+)
+_X_SERVER = 'See Section 1.1.4 and Section 7.8, "X server connection". Never start the GUI display/session manager.'
+_X_FR = (
+    "Ne jamais faire tourner de programme distant non sûrs avec une interface graphique sous X Window lorsque des "
+    "informations critiques sont affichées parce que votre écran X peut être espionné."
+)
+_X_ES = (
+    "puede iniciarlas desde el intérprete de órdenes del superusuario en un emulador de terminal de X como "
+    "gnome-terminal(1), rxvt(1), o xterm(1). Es una buena idea usar el entorno X con la configuración regional UTF-8."
+)
+_X_DE = (
+    "In der GUI-Oberfläche bekommen Sie eine Shell-Eingabeaufforderung, indem Sie einen X-Terminal-Emulator wie "
+    "gnome-terminal(1), rxvt(1) oder xterm(1) starten."
+)
+_SHELL_DE = (
+    "Tabelle 1.13. Liste von Shell-Programmen: dash ist die Standard-Shell für /bin/sh; bash ist die Login-Shell."
+)
+_LOCALE_FR = (
+    "La locale par défaut du système est définie dans /etc/default/locale ; la commande dpkg-reconfigure locales "
+    "la change."
+)
+_APT_ES = "apt-get y aptitude gestionan paquetes; aptitude ofrece una interfaz de texto a pantalla completa."
+_RIVERS = (
+    "The Danube is Europe's second-longest river, at 2,850 km.",
+    "The Dnieper flows 2,200 km from Russia through Belarus and Ukraine to the Black Sea.",
+)
+_CHROMOSOMES = ("The human Y chromosome spans about 57 million base pairs, the X chromosome about 156 million.",)
+
+
+def _examples(language: str, defective: bool, rows: list[tuple[str, tuple[str, ...]]]) -> list[Case]:
+    return [Case(language, question, "an answer", defective, chunks=chunks) for question, chunks in rows]
+
+
+PROMPT_EXAMPLES = _family(
+    {"prompt_example"},
+    _examples(
+        "en",
+        False,
+        [
+            ("Which lock does ALTER TABLE ... DETACH PARTITION take on the parent table?", (_DETACH,)),
+            ("Which data types satisfy union(X, Y, Z) = union(union(X, Y), Z) in a GiST union function?", (_UNION,)),
+            ("Which commands does ALTER DATABASE ... SET ... write for a database's settings?", (_DATABASE,)),
+            ("Which initdb option sets the cluster directory given as -D <directory>?", (_INITDB,)),
+            ("Which attribute of the <dir> element makes fontconfig add the working directory as a prefix?",
+             (_FONTCONFIG,)),
+            ("Which X applications use the traditional three-button mouse operations?", (_X_APPS,)),
+            ('Which section of the Debian Reference covers the "X server connection"?', (_X_SERVER,)),
+            ("Which river is longer, the Danube or the Dnieper?", _RIVERS),
+            ("Is the human Y chromosome longer than the X chromosome?", _CHROMOSOMES),
+            ("Does Mac OS X ship rsync with the operating system?", ()),
+            ("Which display server replaced the X Window System in GNOME's default session?", ()),
+            ("Which default does autovacuum_naptime have, one minute or 100 connections?", (_NAPTIME, _CONNECTIONS)),
+        ],
+    ),
+    _examples(
+        "de",
+        False,
+        [
+            ("Welche X-Terminal-Emulatoren nennt die Debian-Referenz neben xterm?", (_X_DE,)),
+            ("Ist dash die Standard-Shell für /bin/sh?", (_SHELL_DE,)),
+            ("Unterstützt Mac OS X das Dateisystem HFS+?", ()),
+            ("Welcher Fluss ist länger, die Donau oder der Dnepr?", ()),
+            ("Welche Sperre nimmt ALTER TABLE ... DETACH PARTITION auf der Elterntabelle?", (_DETACH,)),
+            ("Welches Attribut des Elements <dir> setzt fontconfig das Arbeitsverzeichnis als Präfix?", (_FONTCONFIG,)),
+            ("Welche Bedingung muss union(X, Y, Z) = union(union(X, Y), Z) für einen GiST-Datentyp erfüllen?", (_UNION,)),
+            ("Welche Befehle schreibt ALTER DATABASE ... SET ... für die Einstellungen einer Datenbank?", (_DATABASE,)),
+            ("Welcher Abschnitt der Debian-Referenz behandelt die X-Server-Verbindungen?", (_X_DE,)),
+        ],
+    ),
+    _examples(
+        "fr",
+        False,
+        [
+            ("Pourquoi ne faut-il pas lancer de programme distant non sûr sous X Window ?", (_X_FR,)),
+            ("Qu'est-ce qui peut espionner votre écran X ?", (_X_FR,)),
+            ("Quel fichier définit la locale par défaut du système Debian ?", (_LOCALE_FR,)),
+            ("Quel fleuve est le plus long, le Danube ou le Dniepr ?", _RIVERS),
+            ("Quelle option d'initdb fixe le répertoire de la grappe passé à -D <directory> ?", (_INITDB,)),
+            ("Mac OS X fournit-il rsync avec le système ?", ()),
+            ("Quel verrou ALTER TABLE ... DETACH PARTITION prend-il sur la table parente ?", (_DETACH,)),
+            ("Quel attribut de l'élément <dir> ajoute le répertoire courant comme préfixe ?", (_FONTCONFIG,)),
+            ("Quelles applications X utilisent les trois boutons de la souris ?", (_X_APPS,)),
+        ],
+    ),
+    _examples(
+        "es",
+        False,
+        [
+            ("¿Qué emulador de terminal de X cita la referencia junto a rxvt?", (_X_ES,)),
+            ("¿Qué codificación conviene usar en el entorno X?", (_X_ES,)),
+            ("¿Qué herramienta ofrece una interfaz de texto a pantalla completa, apt-get o aptitude?", (_APT_ES,)),
+            ("¿Qué río es más largo, el Danubio o el Dniéper?", _RIVERS),
+            ("¿Qué bloqueo toma ALTER TABLE ... DETACH PARTITION sobre la tabla padre?", (_DETACH,)),
+            ("¿Incluye Mac OS X la herramienta rsync?", ()),
+            ("¿Qué opción de initdb fija el directorio del clúster pasado como -D <directory>?", (_INITDB,)),
+            ("¿Qué tipos de datos cumplen union(X, Y, Z) = union(union(X, Y), Z) en GiST?", (_UNION,)),
+            ("¿Es el cromosoma Y humano más corto que el cromosoma X?", _CHROMOSOMES),
+        ],
+    ),
+    _examples(
+        "en",
+        True,
+        [
+            ("Which was founded earlier, X or Y?", (_NAPTIME, _CONNECTIONS)),
+            ("Which has more members, X or Y?", (_NAPTIME, _CONNECTIONS)),
+            ("Does X allow more connections than Y?", (_CONNECTIONS, _NAPTIME)),
+            ("Which city hosted both X and Y?", (_X_APPS, _X_SERVER)),
+            ("Which release introduced the setting that controls X?", (_NAPTIME,)),
+            ("Which is older, autovacuum_naptime or Y?", (_NAPTIME, _CONNECTIONS)),
+            ("What is the default value of <parameter>?", (_NAPTIME, _CONNECTIONS)),
+            ("Which of [entity 1] and [entity 2] has the larger default?", (_NAPTIME, _CONNECTIONS)),
+            ("Which ... both ... and ...?", (_DATABASE, _DETACH)),
+            ("Which setting both limits connections and ...?", (_NAPTIME, _CONNECTIONS)),
+            ("How do you restore X from a base backup?", (_BASEBACKUP,)),
+            ("What award did the director of the film win?", (_NAPTIME, _CONNECTIONS)),
+            ("According to the passage, when was it released?", (_NAPTIME,)),
+            ("In which city was the architect of the Sydney Opera House born?", (_NAPTIME, _CONNECTIONS)),
+            ("Which river is longer, the Danube or the Dnieper?", (_NAPTIME, _CONNECTIONS)),
+            ("What is the default listener port of the Mosquitto broker?", (_CONNECTIONS,)),
+        ],
+    ),
+    _examples(
+        "de",
+        True,
+        [
+            ("Welche wurde früher gegründet, X oder Y?", (_X_DE, _SHELL_DE)),
+            ("Hat X mehr Mitglieder als Y?", (_SHELL_DE,)),
+            ("Ist X Mitglied von Y?", (_SHELL_DE,)),
+            ("Welche Stadt war Gastgeber von sowohl X als auch Y?", (_X_DE,)),
+            ("Was ist der Standardwert von <Parameter>?", (_SHELL_DE,)),
+            ("Welche ... sowohl ... als auch ...?", (_SHELL_DE,)),
+            ("In welcher Stadt wurde der Architekt des Sydney Opera House geboren?", (_SHELL_DE,)),
+            ("Welcher Fluss ist länger, die Donau oder der Dnieper?", (_SHELL_DE,)),
+            ("Wie stellt man X aus einer Basissicherung wieder her?", (_BASEBACKUP,)),
+            ("Welche Shell ist für [Name] die Standard-Shell?", (_SHELL_DE,)),
+        ],
+    ),
+    _examples(
+        "fr",
+        True,
+        [
+            ("Lequel a le plus de membres, X ou Y ?", (_LOCALE_FR,)),
+            ("Quelle ville a accueilli à la fois X et Y ?", (_X_FR,)),
+            ("Quelle est la valeur par défaut de <paramètre> ?", (_LOCALE_FR,)),
+            ("Quel fleuve est le plus long, le Danube ou le Dniepr ?", (_LOCALE_FR,)),
+            ("Comment restaurer X à partir d'une sauvegarde de base ?", (_LOCALE_FR,)),
+            ("Quelle commande change ... et ... ?", (_LOCALE_FR,)),
+            ("X est-il activé par défaut ?", (_LOCALE_FR,)),
+            ("Dans quelle ville est né l'architecte du Sydney Opera House ?", (_LOCALE_FR,)),
+            ("Quelle locale définit {entité} par défaut ?", (_LOCALE_FR,)),
+        ],
+    ),
+    _examples(
+        "es",
+        True,
+        [
+            ("¿Cuál tiene más miembros, X o Y?", (_APT_ES,)),
+            ("¿Qué ciudad acogió tanto X como Y?", (_X_ES,)),
+            ("¿Cuál es el valor predeterminado de <parámetro>?", (_APT_ES,)),
+            ("¿Está X habilitado por defecto?", (_APT_ES,)),
+            ("¿Qué río es más largo, el Danubio o el Dnieper?", (_APT_ES,)),
+            ("¿Qué herramienta ... tanto ... como ...?", (_APT_ES,)),
+            ("¿Qué versión introdujo el parámetro que controla X?", (_APT_ES,)),
+            ("¿En qué ciudad nació el arquitecto de la Sydney Opera House?", (_APT_ES,)),
+            ("¿Qué gestor de paquetes usa [nombre] por defecto?", (_APT_ES,)),
+        ],
+    ),
+)  # fmt: skip
+
 #: Every family, by name, as `scripts/lint_tables.py` prints them.
 FAMILIES = {
     "two questions in one": TWO_QUESTIONS,
@@ -1114,6 +1322,7 @@ FAMILIES = {
     "comparison answers": COMPARISON_ANSWERS,
     "binary answers": BINARY_ANSWERS,
     "opening pronouns": OPENING_PRONOUNS,
+    "prompt examples": PROMPT_EXAMPLES,
 }
 
 
@@ -1132,5 +1341,6 @@ def refused(case: Case, family: Family) -> bool:
         max_question_words=40,
         max_answer_words=20,
         language=case.language,
+        chunks=case.chunks,
     )  # fmt: skip
     return any(rule in family.rules for rule, _ in findings)
