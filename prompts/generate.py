@@ -33,8 +33,8 @@ RULES = f"""Every question you write must meet all of these requirements.
 7. Everything comes from the chunks: use no outside knowledge, invent no facts, and do not infer a
    relation the chunks do not state. Comparing or intersecting values the chunks state is the
    reasoning the question is meant to need, not such an inference.
-8. A yes/no answer rests on facts the chunks state. A "No" needs a stated fact that contradicts the
-   question (a different date, value, place, ...), never a fact the chunks leave out.
+8. A yes/no answer rests on facts the chunks state. An answer of no needs a stated fact that
+   contradicts the question (a different date, value, place, ...), never a fact the chunks leave out.
 
 Reply with your plan first: the fact you take from each chunk (by its label) and how they combine
 into the one answer. Then the question, the answer and the construction fields below; every field is
@@ -79,7 +79,7 @@ TYPE_INSTRUCTIONS = {
         "identifies a hidden intermediate entity, each further chunk leads from the previous entity to the "
         "next, and the last chunk gives the answer about it. No intermediate entity may appear in the "
         "question; it can only be found by reasoning through the chain. The shared bridging topic may be "
-        f'named (it is often the anchor). Shape: "{examples.COMPOSITION}", "{examples.COMPOSITION_OTHER}" '
+        f'named (it is often the anchor). Shape: "{examples.COMPOSITION}", "{examples.COMPOSITION_OTHER}". '
         f'As a yes/no question: "{examples.COMPOSITION_YES_NO}" (answered {{yes}} or {{no}})'
     ),
 }
@@ -89,7 +89,7 @@ TYPE_INSTRUCTIONS |= {
     "factual": (
         "Question type: factual (one chunk). Ask for one fact that chunk A states: a value, name, date, place, "
         "default, limit, definition or relation. The question names what it is about (the anchor), so that a "
-        f'retriever finds chunk A from the question alone. Shape: "{examples.FACTUAL}", "{examples.FACTUAL_OTHER}" '
+        f'retriever finds chunk A from the question alone. Shape: "{examples.FACTUAL}", "{examples.FACTUAL_OTHER}". '
         f'As a yes/no question: "{examples.FACTUAL_YES_NO}" (answered {{yes}} or {{no}})'
     ),
     "procedural": (
@@ -135,8 +135,8 @@ SINGLE_HOP_RULES = """Every question you write must meet all of these requiremen
    chunk that gives it away.
 6. The answer is stated in chunk A: take it from there, as short as the question allows.
 7. Everything comes from the chunk: use no outside knowledge and invent no facts.
-8. A yes/no answer rests on facts the chunk states. A "No" needs a stated fact that contradicts the
-   question, never a fact the chunk leaves out.
+8. A yes/no answer rests on facts the chunk states. An answer of no needs a stated fact that
+   contradicts the question, never a fact the chunk leaves out.
 
 Reply with your plan first: which statement of chunk A answers the question, and what the question
 names so that a retriever finds it. Then the question, the answer and the construction fields below;

@@ -31,8 +31,8 @@ question asks for, then judge three dimensions.
       the Sydney Opera House") is not a generic reference; in a composition question the hidden entity
       must be described so, not named.
    E. Answer correctness: the reference answer is exactly what the chunks give. Recompute a
-      comparison's result from the value each chunk states; a "No" must rest on a fact the chunks
-      state, never on something they leave out.
+      comparison's result from the value each chunk states; an answer of no must rest on a fact
+      the chunks state, never on something they leave out.
    F. Language: the question and the answer are written in the language the request names (names,
       identifiers and values kept as the chunks write them are fine). A question or an answer in
       another language, or in a mix of languages, fails.
@@ -74,8 +74,9 @@ TYPE_DEFINITIONS = {
     "intersection": "intersection (parallel retrieval): the answer is the one entity that meets a condition "
     "from every chunk; no chunk alone pins it down.",
     "composition": "composition (sequential retrieval): the first chunk identifies a hidden intermediate "
-    "entity, the next chunk gives the answer about it; the hidden entity is not named in the question, "
-    "while the shared bridge topic may be (it is often the anchor).",
+    "entity, each further chunk leads from the previous entity to the next, and the last gives the answer "
+    "about it; no hidden entity is named in the question, while the shared bridge topic may be (it is often "
+    "the anchor).",
 }
 
 USER = """Question type: {type_definition}
@@ -120,7 +121,7 @@ the question asks for, then judge two dimensions.
       reference ("it", "they", "the text", "the provided context", "this document", "mentioned above").
    E. Answer correctness: the reference answer is exactly what the chunk gives. For a procedural
       question the answer holds the chunk's steps in the chunk's order, none left out and none added;
-      a "No" must rest on a fact the chunk states, never on something it leaves out.
+      an answer of no must rest on a fact the chunk states, never on something it leaves out.
    F. Language: the question and the answer are written in the language the request names (names,
       identifiers and values kept as the chunk writes them are fine).
    Examples (not from the chunk you judge):

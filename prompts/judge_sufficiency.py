@@ -11,8 +11,8 @@ Follow this procedure:
 4. Check that the reference answer follows from the text with no outside knowledge.
 
 A yes/no answer follows only from a fact the text states: a text that does not mention something settles
-nothing about it, so a "No" drawn from what the text leaves out is not supported, and the text is not
-sufficient for it.
+nothing about it, so an answer of no drawn from what the text leaves out is not supported, and the
+text is not sufficient for it.
 
 The answer merely appearing in the text does not make it sufficient: a comparison's answer is one of
 the compared names, and a chunk that names it without the other side's value does not settle the

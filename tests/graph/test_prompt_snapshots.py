@@ -117,7 +117,10 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
 
     record = {
         "id": "s1", "question": "What is the default of autovacuum_naptime?", "answer": "1min",
-        "contexts": [{"id": "c1", "text": chunk.text, "relevant": True}, {"id": "c2", "text": "VACUUM reclaims storage.", "relevant": False}],
+        "contexts": [
+            {"id": "c1", "text": chunk.text, "relevant": True},
+            {"id": "c2", "text": "VACUUM reclaims storage.", "relevant": False},
+        ],
         "supporting": [{"id": "c1", "text": chunk.text}], "unanswerable": {"contexts": ["c2"]},
     }  # fmt: skip
     setup = Setup(name="k1", collection="docs", k=1)

@@ -320,7 +320,7 @@ def test_a_yes_no_request_names_the_answer_words_of_its_language_only(
     _, model, _ = harness.run(script(QuestionDraft=[draft, draft]), spec=spec, question_language=language)
     request = prompt([m for key, m in model.calls if key == "QuestionDraft"][0])
     assert f'(answered "{yes}" or "{no}")' in request
-    requests = [prompt(messages) for _, messages in model.calls]
+    requests = ["\n".join(str(m.content) for m in messages) for _, messages in model.calls]  # system and user
     assert {"QuestionDraft", "QualityVerdict", "SufficiencyVerdict"} <= {key for key, _ in model.calls}
     for text in requests:  # no request of the run, generation or judges, names an English answer word
         assert "Yes or No" not in text and '"Yes"' not in text and '"No"' not in text

@@ -1210,7 +1210,7 @@ PROMPT_EXAMPLES = _family(
             ("Welcher Fluss ist länger, die Donau oder der Dnepr?", ()),
             ("Welche Sperre nimmt ALTER TABLE ... DETACH PARTITION auf der Elterntabelle?", (_DETACH,)),
             ("Welches Attribut des Elements <dir> setzt fontconfig das Arbeitsverzeichnis als Präfix?", (_FONTCONFIG,)),
-            ("Welche Bedingung muss union(X, Y, Z) = union(union(X, Y), Z) für einen GiST-Datentyp erfüllen?", (_UNION,)),
+            ("Welche Bedingung muss union(X, Y, Z) = union(union(X, Y), Z) für GiST erfüllen?", (_UNION,)),
             ("Welche Befehle schreibt ALTER DATABASE ... SET ... für die Einstellungen einer Datenbank?", (_DATABASE,)),
             ("Welcher Abschnitt der Debian-Referenz behandelt die X-Server-Verbindungen?", (_X_DE,)),
         ],
