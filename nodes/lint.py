@@ -22,7 +22,7 @@ from nodes.lint_examples import example_problems
 from nodes.lint_languages import LINT_RULES
 from nodes.lint_rules import LintRules
 from state.languages import answer_words, leading_polarity, polarity
-from state.sample import UNANSWERABLE, Construction, Draft, SampleState, latest_draft
+from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleState, latest_draft
 
 #: A failed check: the rule's name and the feedback for the reviser.
 Finding = tuple[str, str]
@@ -315,6 +315,13 @@ def lint_problems(
     return problems
 
 
+def _chunks_read(state: SampleState) -> list[ChunkRef]:
+    """The chunks a draft was written from: the supporting ones, or an unanswerable question's seed and neighbours."""
+    if state.get("supporting"):
+        return state["supporting"]
+    return ([state["seed"]] if state.get("seed") else []) + list(state.get("neighbours") or [])
+
+
 async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Deterministic checks of the latest draft; a failure is feedback and costs a revision."""
     context = runtime.context
@@ -325,7 +332,7 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         wanted=state.get("wanted_answer"),
         language=sample_language(state, context),
         hops=len(state.get("supporting") or []) or state.get("hops", 2),
-        chunks=[chunk["text"] for chunk in state.get("supporting") or []],
+        chunks=[chunk["text"] for chunk in _chunks_read(state)],
         max_question_words=context.max_question_words,
         max_answer_words=context.max_procedure_words
         if state["question_type"] == "procedural"

@@ -24,7 +24,15 @@ _LETTERS = "XYZ"
 # word characters are those of scripts that space their words: beside a Japanese or Chinese character, X stands
 # alone ("XとY").
 _SPACED = r"0-9A-Za-z_\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
-_LETTER = re.compile(rf"(?<![{_SPACED}.\-/\\'’])([{_LETTERS}])(?![{_SPACED}\-/\\]|\.[{_SPACED}])")
+_DASHES = "\\-\u2010\u2011\u2012\u2013\u2014"
+_LETTER = re.compile(rf"(?<![{_SPACED}.{_DASHES}/\\'’])([{_LETTERS}])(?![{_SPACED}{_DASHES}/\\]|\.[{_SPACED}])")
+# The letter as the chunks may write it: either case, alone or joined to a dash, a digit or an identifier
+# ("x-axis", "X11Forwarding", "X-rays", "el eje x"), though not inside a word of lower-case letters.
+_USED = re.compile(rf"(?<![A-Za-z\u00c0-\u024f])([{_LETTERS}{_LETTERS.lower()}])(?![a-z\u00df-\u00ff])")
+# Two slot letters offered side by side ("X or Y", "Company X or Company Y", "Verein X oder Verein Y").
+_PAIR = re.compile(
+    rf"(?<![{_SPACED}])([{_LETTERS}])\s*(?:,|\b(?:or|and|oder|und|ou|et|o|y|e)\b)\s*(?:\w+\s+)?([{_LETTERS}])(?![{_SPACED}])"
+)
 # A bracketed slot: a few words inside <>, [] or {}, with nothing of markup or code in them.
 _BRACKETED = re.compile(r"<([^\W\d_][\w -]{0,40})>|\[([^\W\d_][\w -]{0,40})\]|\{([^\W\d_][\w -]{0,40})\}")
 _ELLIPSIS = re.compile(r"(?<![\w.])(?:\.\.\.|…)(?![\w.])")
@@ -47,7 +55,10 @@ def _part_of_name(question: str, start: int, end: int) -> bool:
 
 
 def _placeholder_letter(question: str, source: str) -> str | None:
-    used = {match.group(1) for match in _LETTER.finditer(source)}
+    used = {match.group(1).upper() for match in _USED.finditer(source)}
+    for pair in _PAIR.finditer(question):
+        if pair.group(1) != pair.group(2) and not {pair.group(1), pair.group(2)} <= used:
+            return pair.group(1)
     for match in _LETTER.finditer(question):
         letter = match.group(1)
         if letter not in used and not _part_of_name(question, match.start(), match.end()):

@@ -36,7 +36,8 @@ GOOD_FACTUAL = "What is the default listener port of the Mosquitto broker?"
 GOOD_PROCEDURAL = "How do you rotate the logs of an nginx server?"
 
 #: Each example question, with the names a copy carries: a question naming one of them that no supporting
-#: chunk names copies the example. An example without names is refused when a question is the example itself.
+#: chunk names copies the example; the names are given as English, German, French and Spanish write them. An
+#: example without names is refused when a question is the example itself.
 EXAMPLES: dict[str, tuple[str, ...]] = {
     COMPARISON: (),
     COMPARISON_THREE: (),
@@ -56,8 +57,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     BAD_META: (),
     BAD_UNNAMED: (),
     BAD_NO_ANCHOR: (),
-    GOOD_COMPARISON: ("Danube", "Dnieper"),
-    GOOD_COMPOSITION: ("Sydney Opera House",),
+    GOOD_COMPARISON: ("Danube", "Dnieper", "Donau", "Dnjepr", "Danubio", "Dniéper", "Dniepr"),
+    GOOD_COMPOSITION: (
+        "Sydney Opera House",
+        "Opernhaus von Sydney",
+        "Opernhauses von Sydney",
+        "Opéra de Sydney",
+        "Ópera de Sídney",
+    ),
     BAD_PRONOUN: (),
     BAD_PASSAGE: (),
     GOOD_FACTUAL: ("Mosquitto",),

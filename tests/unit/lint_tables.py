@@ -1172,6 +1172,9 @@ _RIVERS = (
     "The Danube is Europe's second-longest river, at 2,850 km.",
     "The Dnieper flows 2,200 km from Russia through Belarus and Ukraine to the Black Sea.",
 )
+_RIVERS_FR = ("Le Danube mesure 2 850 km.", "Le Dniepr, 2 200 km.")
+_RIVERS_ES = ("El Danubio mide 2850 km.", "El Dniéper, 2200 km.")
+_AXES_ES = ("el eje x muestra el tiempo, el eje y la latencia",)
 _CHROMOSOMES = ("The human Y chromosome spans about 57 million base pairs, the X chromosome about 156 million.",)
 
 
@@ -1198,6 +1201,8 @@ PROMPT_EXAMPLES = _family(
             ("Does Mac OS X ship rsync with the operating system?", ()),
             ("Which display server replaced the X Window System in GNOME's default session?", ()),
             ("Which default does autovacuum_naptime have, one minute or 100 connections?", (_NAPTIME, _CONNECTIONS)),
+            ("Which axis, X or Y, shows latency in pgbench's plot?", ("the x-axis shows time, the y-axis latency",)),
+            ("Is X forwarding enabled by default in OpenSSH's sshd?", ("X11Forwarding: the default is no.",)),
         ],
     ),
     _examples(
@@ -1213,6 +1218,7 @@ PROMPT_EXAMPLES = _family(
             ("Welche Bedingung muss union(X, Y, Z) = union(union(X, Y), Z) für GiST erfüllen?", (_UNION,)),
             ("Welche Befehle schreibt ALTER DATABASE ... SET ... für die Einstellungen einer Datenbank?", (_DATABASE,)),
             ("Welcher Abschnitt der Debian-Referenz behandelt die X-Server-Verbindungen?", (_X_DE,)),
+            ("Welches Gen auf dem Y‑Chromosom bestimmt das Geschlecht?", ("Das Y-Chromosom trägt das Gen SRY.",)),
         ],
     ),
     _examples(
@@ -1222,9 +1228,10 @@ PROMPT_EXAMPLES = _family(
             ("Pourquoi ne faut-il pas lancer de programme distant non sûr sous X Window ?", (_X_FR,)),
             ("Qu'est-ce qui peut espionner votre écran X ?", (_X_FR,)),
             ("Quel fichier définit la locale par défaut du système Debian ?", (_LOCALE_FR,)),
-            ("Quel fleuve est le plus long, le Danube ou le Dniepr ?", _RIVERS),
+            ("Quel fleuve est le plus long, le Danube ou le Dniepr ?", _RIVERS_FR),
             ("Quelle option d'initdb fixe le répertoire de la grappe passé à -D <directory> ?", (_INITDB,)),
             ("Mac OS X fournit-il rsync avec le système ?", ()),
+            ("Le transfert X est-il activé par défaut dans sshd ?", ("X11Forwarding : la valeur par défaut est no.",)),
             ("Quel verrou ALTER TABLE ... DETACH PARTITION prend-il sur la table parente ?", (_DETACH,)),
             ("Quel attribut de l'élément <dir> ajoute le répertoire courant comme préfixe ?", (_FONTCONFIG,)),
             ("Quelles applications X utilisent les trois boutons de la souris ?", (_X_APPS,)),
@@ -1237,12 +1244,13 @@ PROMPT_EXAMPLES = _family(
             ("¿Qué emulador de terminal de X cita la referencia junto a rxvt?", (_X_ES,)),
             ("¿Qué codificación conviene usar en el entorno X?", (_X_ES,)),
             ("¿Qué herramienta ofrece una interfaz de texto a pantalla completa, apt-get o aptitude?", (_APT_ES,)),
-            ("¿Qué río es más largo, el Danubio o el Dniéper?", _RIVERS),
+            ("¿Qué río es más largo, el Danubio o el Dniéper?", _RIVERS_ES),
             ("¿Qué bloqueo toma ALTER TABLE ... DETACH PARTITION sobre la tabla padre?", (_DETACH,)),
             ("¿Incluye Mac OS X la herramienta rsync?", ()),
             ("¿Qué opción de initdb fija el directorio del clúster pasado como -D <directory>?", (_INITDB,)),
             ("¿Qué tipos de datos cumplen union(X, Y, Z) = union(union(X, Y), Z) en GiST?", (_UNION,)),
             ("¿Es el cromosoma Y humano más corto que el cromosoma X?", _CHROMOSOMES),
+            ("¿Qué eje, X o Y, representa el tiempo en la gráfica de pgbench?", _AXES_ES),
         ],
     ),
     _examples(
@@ -1265,6 +1273,7 @@ PROMPT_EXAMPLES = _family(
             ("In which city was the architect of the Sydney Opera House born?", (_NAPTIME, _CONNECTIONS)),
             ("Which river is longer, the Danube or the Dnieper?", (_NAPTIME, _CONNECTIONS)),
             ("What is the default listener port of the Mosquitto broker?", (_CONNECTIONS,)),
+            ("Which has more members, Company X or Company Y?", (_NAPTIME, _CONNECTIONS)),
         ],
     ),
     _examples(
@@ -1279,6 +1288,8 @@ PROMPT_EXAMPLES = _family(
             ("Welche ... sowohl ... als auch ...?", (_SHELL_DE,)),
             ("In welcher Stadt wurde der Architekt des Sydney Opera House geboren?", (_SHELL_DE,)),
             ("Welcher Fluss ist länger, die Donau oder der Dnieper?", (_SHELL_DE,)),
+            ("Welche hat mehr Mitglieder, Verein X oder Verein Y?", (_SHELL_DE,)),
+            ("In welcher Stadt wurde der Architekt des Opernhauses von Sydney geboren?", (_SHELL_DE,)),
             ("Wie stellt man X aus einer Basissicherung wieder her?", (_BASEBACKUP,)),
             ("Welche Shell ist für [Name] die Standard-Shell?", (_SHELL_DE,)),
         ],
@@ -1296,6 +1307,7 @@ PROMPT_EXAMPLES = _family(
             ("X est-il activé par défaut ?", (_LOCALE_FR,)),
             ("Dans quelle ville est né l'architecte du Sydney Opera House ?", (_LOCALE_FR,)),
             ("Quelle locale définit {entité} par défaut ?", (_LOCALE_FR,)),
+            ("Dans quelle ville est né l'architecte de l'Opéra de Sydney ?", (_LOCALE_FR,)),
         ],
     ),
     _examples(
@@ -1311,6 +1323,8 @@ PROMPT_EXAMPLES = _family(
             ("¿Qué versión introdujo el parámetro que controla X?", (_APT_ES,)),
             ("¿En qué ciudad nació el arquitecto de la Sydney Opera House?", (_APT_ES,)),
             ("¿Qué gestor de paquetes usa [nombre] por defecto?", (_APT_ES,)),
+            ("¿Qué río es más largo, el Danubio o el Dniéper?", (_APT_ES,)),
+            ("¿En qué ciudad nació el arquitecto de la Ópera de Sídney?", (_APT_ES,)),
         ],
     ),
 )  # fmt: skip

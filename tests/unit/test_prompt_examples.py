@@ -102,3 +102,13 @@ def test_a_translated_copy_is_refused_in_every_language(language: str, question:
 )
 def test_real_names_and_syntax_with_the_same_letters_pass(question: str, chunks: tuple[str, ...]) -> None:
     assert _refused(question, chunks) == []
+
+
+def test_an_unanswerable_question_is_checked_against_its_seed_and_neighbours() -> None:
+    from nodes.lint import _chunks_read
+
+    seed = {"id": "s", "text": "Never start the X server as root.", "metadata": {}}
+    neighbour = {"id": "n", "text": "used by X applications such as xterm", "metadata": {}}
+    chunks = [chunk["text"] for chunk in _chunks_read({"seed": seed, "neighbours": [neighbour]})]  # type: ignore[typeddict-item]
+    assert chunks == [seed["text"], neighbour["text"]]
+    assert _refused("Which port does the X server of Debian 12 listen on?", tuple(chunks)) == []
