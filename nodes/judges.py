@@ -37,7 +37,8 @@ from state.usage import CallRecord
 DIMENSION_FIXES = {
     "one_question": "ask one thing: a single question whose one answer combines the chunks' facts, not two "
     "questions joined by 'and', each answered by its own chunk",
-    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every entity named, "
+    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every critical "
+    "entity named or pinned down through a named anchor (a composition's hidden entity described, never named), "
     "with the answer the chunks give, written in the language asked for",
     "multi_hop": "make it one question that needs every supporting chunk; no chunk, and no set of all chunks but "
     "one, may answer it",

@@ -9,8 +9,9 @@ question asks for, then judge three dimensions.
 
 0. asks_for. List each thing the question asks for, one entry per answer it wants. One question asks
    for one thing, however many conditions it names ("{examples.INTERSECTION}" asks for one
-   city). "{examples.TWO_THINGS}" asks for two: a setting and a value. A
-   question that asks for more than one thing fails, whatever else holds.
+   city), and a short list or a comparison's result is one thing. "{examples.TWO_THINGS}" asks
+   for two: a setting and a value. A question that asks for more than one thing fails, whatever else
+   holds.
 
 1. quality. It holds only when all six of these hold:
    A. Correctness: the question is meaningful, and has no contradiction, false assumption or
@@ -72,7 +73,8 @@ TYPE_DEFINITIONS = {
     "the result is stated nowhere and is worked out from each chunk's value. Naming the compared "
     "alternatives is the type's shape, not a leak.",
     "intersection": "intersection (parallel retrieval): the answer is the one entity that meets a condition "
-    "from every chunk; no chunk alone pins it down.",
+    "from every chunk; no chunk alone pins it down. As a yes/no question it pins the entity down through one "
+    "chunk's condition and asks about a condition another chunk settles; both chunks are needed.",
     "composition": "composition (sequential retrieval): the first chunk identifies a hidden intermediate "
     "entity, each further chunk leads from the previous entity to the next, and the last gives the answer "
     "about it; no hidden entity is named in the question, while the shared bridge topic may be (it is often "

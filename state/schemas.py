@@ -90,7 +90,9 @@ class SingleHopVerdict(BaseModel):
         description="Each thing the question asks for, one entry per answer it wants: one entry for one question."
     )
     quality: bool = Field(
-        description="Correct, answerable from the chunk alone, clear standalone, its subject named explicitly."
+        description="Criteria A-F: correct (A), answerable from the chunk alone (B), clear standalone (C), its "
+        "subject named explicitly (D), the reference answer exactly what the chunk gives (E), written in the "
+        "language asked for (F)."
     )
     unambiguous: bool = Field(description="One interpretation, one thing asked, and exactly one answer in the chunk.")
     accepted: bool = Field(description="True only when asks_for has one entry and quality and unambiguous both hold.")
