@@ -54,6 +54,9 @@ async def generate_unanswerable(state: SampleState, runtime: Runtime[Context]) -
         revision=revision,
         style=style_block(style),
         chunks=seed_and_neighbours(state),
+        closing=(prompt.REVISION_CLOSING if revising else prompt.GENERATE_CLOSING).format(
+            language=language_name(language)
+        ),
     )
     messages = instructed(prompt.GENERATE_SYSTEM, user)
     reply, call = await llm.ask("generator", UnanswerableDraft, messages, node="generate_unanswerable")

@@ -43,8 +43,17 @@ write them).
 Seed chunk and its nearest chunks:
 {chunks}
 
-Now write one question in {language} that these chunks cannot answer, with its kind and what is missing, as JSON.
+{closing}
 """
+
+#: The last line of a first request, and of a revision's: the task, after the chunks.
+GENERATE_CLOSING = (
+    "Now write one question in {language} that these chunks cannot answer, with its kind and what is missing, as JSON."
+)
+REVISION_CLOSING = (
+    "Now write a new question in {language} that fixes every problem the feedback above names and that these "
+    "chunks cannot answer, with its kind and what is missing, as JSON."
+)
 
 JUDGE_SYSTEM = """You are a strict reviewer of unanswerable evaluation questions for retrieval systems. A
 question is meant to be one that a real user of a document collection could ask but that the

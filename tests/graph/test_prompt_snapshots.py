@@ -132,3 +132,13 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
     for node, messages in asked.items():
         assert messages[-1].content.rstrip().endswith("as JSON.")  # the last line is the instruction
         check(f"evaluate_{node}", render(messages))
+
+
+def test_rendered_relevance_prompts_of_every_labeller_match_the_snapshots(harness, seed_chunk_id) -> None:
+    """Batched CARE, direct and indirect labelling, each ending with its instruction after the candidates."""
+    asked = {"care_batched": "BatchRelevanceVerdict", "direct": "RelevanceVerdict", "indirect": "CandidateAnswer"}
+    for labeller, schema in asked.items():
+        _, model, _ = harness.run(script(), spec={"seed_id": seed_chunk_id}, relevance_labeller=labeller)
+        messages = next(m for key, m in model.calls if key == schema)
+        assert str(messages[-1].content).rstrip().endswith("as JSON.")
+        check(f"extract_contexts_{labeller}", render(messages))
