@@ -6,6 +6,8 @@
     export, review, db                  a parser and `main`
     runs/         runs: the composition root (`services`), the sample runner, the slot worker, the run
                   ledger, options and flags, seeds and queries, files, coverage, report, replays
+    living/       the living dataset: drift and staleness against the store now, refreshed versions, manifest
+    exporting/    the export formats and the pushes to LangSmith and Langfuse
     store/        the databases: embedded server, the collection reader and corpus, embeddings, checkpoints
     llm/          the model layer: factory, gateway, replies, limits, parsing, cache and recorded calls
     ingestion/    documents into a PGVectorStore table
@@ -18,4 +20,5 @@
 
 Imports go one way: commands -> runs, evaluation, reviewing -> store, llm, ingestion -> nodes -> state,
 prompts; config is used by all of them; it uses only the nodes' defaults and the roles of state.usage.
+No command imports another; `lint-imports` checks these directions (pyproject.toml's contracts).
 """

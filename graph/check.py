@@ -13,10 +13,8 @@ collection since the run are listed: no question covers them. The store is read 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 from graph.config.cli import (
     add_collection_options,
@@ -28,14 +26,11 @@ from graph.config.cli import (
 )
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
-from graph.config.settings import Settings
 from graph.evaluation.session import as_the_run_read_it, run_settings
+from graph.living.drift import add_drift_section, drift_lines
+from graph.living.staleness import check_run, run_sources
 from graph.runs.dataset import read_dataset
-from graph.runs.drift import add_drift_section, check_records, drift_lines, store_changed_since_check
 from graph.runs.files import write_atomically
-from graph.runs.services import open_corpus
-from graph.store.corpus import Corpus
-from graph.store.database import database_url
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,47 +42,6 @@ def _parser() -> argparse.ArgumentParser:
     add_column_options(parser)
     add_database_options(parser)
     return parser
-
-
-async def open_run_store(settings: Settings) -> Corpus:
-    """The run's collection, read as the run read it (`settings` from `as_the_run_read_it`); an emptied one too,
-    whose records are then all gone."""
-    return await open_corpus(settings, await asyncio.to_thread(database_url, settings), allow_empty=True)
-
-
-async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:
-    corpus = await open_run_store(settings)
-    try:
-        return await check_records(records, corpus, known_sources)
-    finally:
-        await corpus.close()
-
-
-async def store_changed(settings: Settings, folder: Path) -> bool:
-    """Whether the run's store changed after its dataset was last checked (or made); False when it cannot tell
-    (what is wrong with the store, the evaluation that follows names)."""
-    try:
-        corpus = await open_run_store(settings)
-    except Exception:
-        return False
-    try:
-        return await store_changed_since_check(corpus, folder)
-    except Exception:
-        return False
-    finally:
-        await corpus.close()
-
-
-def run_sources(run_json: Path) -> list[str] | None:
-    """The documents the run's collection held (its manifest's), or None when run.json keeps no list."""
-    try:
-        document = json.loads(run_json.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    manifest = document.get("manifest") if isinstance(document, dict) else None
-    collection = manifest.get("collection") if isinstance(manifest, dict) else None
-    sources = collection.get("sources") if isinstance(collection, dict) else None
-    return [str(s) for s in sources] if isinstance(sources, list) else None
 
 
 @exit_on_user_error

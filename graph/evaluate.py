@@ -32,7 +32,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from graph.check import store_changed
 from graph.config.cli import (
     add_collection_options,
     add_column_options,
@@ -56,6 +55,7 @@ from graph.evaluation.gate import (
 from graph.evaluation.report import format_summaries
 from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
+from graph.living.staleness import store_changed
 from graph.runs.dataset import read_dataset
 from graph.runs.files import write_atomically
 from graph.runs.languages import evaluation_note

@@ -26,12 +26,14 @@ from pathlib import Path
 
 from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
 from graph.config.errors import UserError, exit_on_user_error
+from graph.config.settings import platform_access
+from graph.exporting.formats import EXTENSIONS, export
+from graph.exporting.platforms import push_langfuse, push_langsmith
+from graph.living.versions import version_dataset
 from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.samples import current_reviews, load_samples
 from graph.reviewing.session import run_labels
-from graph.runs.dataset import EXTENSIONS, export, read_dataset
-from graph.runs.platforms import push_langfuse, push_langsmith
-from graph.runs.versions import version_dataset
+from graph.runs.dataset import read_dataset
 
 #: --to: the platform's name and how a dataset is pushed there.
 PLATFORMS = {"langsmith": ("LangSmith", push_langsmith), "langfuse": ("Langfuse", push_langfuse)}
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
             )
     if args.to is not None:
         name, push = PLATFORMS[args.to]
-        created, updated = push(records, args.dataset)
+        created, updated = push(records, args.dataset, platform_access())
         print(f"{name} dataset {args.dataset!r}: {created} examples created, {updated} updated")
         return
     version = f"-v{args.version}" if args.version is not None else ""

@@ -30,7 +30,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from graph.check import run_sources
 from graph.config.cli import (
     add_collection_options,
     add_column_options,
@@ -40,27 +39,15 @@ from graph.config.cli import (
     models_from_args,
     run_async,
     settings_from_args,
+    tell,
 )
 from graph.config.errors import UserError, exit_on_user_error, first_line
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.evaluation.session import STORE_SETTINGS, as_the_run_read_it, run_settings
-from graph.llm.from_settings import build_gateway
-from graph.reviewing.samples import load_samples
-from graph.reviewing.session import refresh_report, run_labels
-from graph.reviewing.summary import summarise
-from graph.runs.dataset import read_dataset
-from graph.runs.drift import add_drift_section, check_records, drift_lines
-from graph.runs.files import RunFolder, dataset_lines, write_atomically
-from graph.runs.funnel import funnel
-from graph.runs.job import Run, rewrite_run_files, sample_runner, tell
-from graph.runs.lanes import run_in_lanes
-from graph.runs.manifest import build_manifest, collection_fingerprint
-from graph.runs.options import ATTEMPT_FACTOR, RunOptions, stored_settings
-from graph.runs.outages import DATABASE_ERRORS, Outages
-from graph.runs.progress import Progress
-from graph.runs.queries import open_query_book, queries_of_run
-from graph.runs.refresh import (
+from graph.living.drift import add_drift_section, check_records, drift_lines
+from graph.living.manifest import build_manifest, collection_fingerprint
+from graph.living.refresh import (
     DROP,
     KEEP,
     RE_POINT,
@@ -70,10 +57,8 @@ from graph.runs.refresh import (
     re_pointed,
     refresh_record,
 )
-from graph.runs.report import write_report
-from graph.runs.runner import build_runner
-from graph.runs.services import RunServices, StateDatabase, open_services, open_state
-from graph.runs.versions import (
+from graph.living.staleness import run_sources
+from graph.living.versions import (
     changes,
     dataset_version,
     keep_version,
@@ -81,6 +66,22 @@ from graph.runs.versions import (
     version_folder,
     write_version,
 )
+from graph.llm.from_settings import build_gateway
+from graph.reviewing.samples import load_samples
+from graph.reviewing.session import refresh_report, run_labels
+from graph.reviewing.summary import summarise
+from graph.runs.dataset import read_dataset
+from graph.runs.files import RunFolder, dataset_lines, write_atomically
+from graph.runs.funnel import funnel
+from graph.runs.job import Run, rewrite_run_files, sample_runner
+from graph.runs.lanes import run_in_lanes
+from graph.runs.options import ATTEMPT_FACTOR, RunOptions, stored_settings
+from graph.runs.outages import DATABASE_ERRORS, Outages
+from graph.runs.progress import Progress
+from graph.runs.queries import open_query_book, queries_of_run
+from graph.runs.report import write_report
+from graph.runs.runner import build_runner
+from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.worker import SlotWorker, WorkerPlan
 from nodes.context import Context
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
-from graph.runs import drift
+from graph.living import drift
 from graph.store.corpus import Corpus
 from graph.store.embedded import embedded_url, stop_embedded
 

@@ -29,6 +29,16 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
+def tell(text: str) -> None:
+    """A line for the user on stderr: progress, notes, the files written (stdout holds a command's result)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def say(text: str) -> None:
+    """A command's result on stdout."""
+    print(text)
+
+
 def run_async(main: Coroutine[Any, Any, T]) -> T:
     """`asyncio.run(main)` on the fastest event loop available."""
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:

@@ -278,3 +278,25 @@ def resolve_settings(
         if first["type"] == "extra_forbidden":
             raise UserError(f"unknown setting {field!r} in {config_path}; remove it or fix its name") from None
         raise UserError(f"invalid value for {field}: {first['msg']}; fix the {source}") from None
+
+
+class PlatformAccess(BaseModel):
+    """What the environment says of LangSmith and Langfuse: whether their keys are set (their SDKs read the keys
+    themselves) and where their servers are."""
+
+    model_config = ConfigDict(frozen=True)
+
+    langsmith_key: bool
+    langsmith_endpoint: str
+    langfuse_keys: bool
+    langfuse_host: str
+
+
+def platform_access(env: Mapping[str, str] | None = None) -> PlatformAccess:
+    env = os.environ if env is None else env
+    return PlatformAccess(
+        langsmith_key=bool(env.get("LANGSMITH_API_KEY") or env.get("LANGCHAIN_API_KEY")),
+        langsmith_endpoint=env.get("LANGSMITH_ENDPOINT") or "https://api.smith.langchain.com",
+        langfuse_keys=bool(env.get("LANGFUSE_PUBLIC_KEY") and env.get("LANGFUSE_SECRET_KEY")),
+        langfuse_host=env.get("LANGFUSE_HOST") or env.get("LANGFUSE_BASE_URL") or "https://cloud.langfuse.com",
+    )

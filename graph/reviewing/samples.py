@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
+from graph.living.versions import read_run_json
 from graph.reviewing.labels import UNANSWERABLE_CRITERIA, criteria_for
 from graph.runs.funnel import cell_name
-from graph.runs.versions import read_run_json
 
 #: A sample reviewed before its record was refreshed: its review is of an earlier version.
 CHANGED_SINCE_REVIEWED = "changed since reviewed"

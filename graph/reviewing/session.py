@@ -7,11 +7,11 @@ import argparse
 import asyncio
 import contextlib
 import json
-import sys
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from graph.config.cli import tell
 from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
 from graph.evaluation.session import as_the_run_read_it, run_settings
@@ -57,7 +57,7 @@ async def run_store(settings: Settings, args: argparse.Namespace) -> Corpus | No
             columns=ColumnChoice(**store_settings.column_settings()),
         )
     except UserError as error:
-        print(f"note: rejected samples show their chunk ids only: {error}", file=sys.stderr)
+        tell(f"note: rejected samples show their chunk ids only: {error}")
         return None
 
 

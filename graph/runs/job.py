@@ -21,8 +21,11 @@ from typing import Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from graph.config.cli import say, tell
 from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
+from graph.living.manifest import build_manifest, collection_fingerprint
+from graph.living.versions import VERSION_KEYS, read_run_json
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
@@ -30,7 +33,6 @@ from graph.runs.files import RunFolder, dataset_lines, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.languages import language_notes, survey_languages
 from graph.runs.ledger import CellPlan
-from graph.runs.manifest import build_manifest, collection_fingerprint
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
@@ -40,16 +42,10 @@ from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.runner import SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
-from graph.runs.versions import VERSION_KEYS, read_run_json
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from nodes.context import Context
 from state.usage import ROLES
-
-
-def tell(text: str) -> None:
-    """A line for the user on stderr (stdout holds the funnel)."""
-    print(text, file=sys.stderr)
 
 
 def new_run_id() -> str:
@@ -323,7 +319,7 @@ def print_run_summary(
 ) -> None:
     """The funnel on stdout; the cost stop, any shortfall and the files written on stderr."""
     if not request.worker:
-        print(format_funnel(summary, document["quotas"]))
+        say(format_funnel(summary, document["quotas"]))
     if outcome.stopped_by_cost:
         tell(f"stopped starting samples: the cost limit of {run.settings.max_cost_usd} USD was reached")
     if document["shortfall"]:

@@ -33,5 +33,26 @@ async def run_in_lanes(
             for _ in range(max(1, concurrency)):
                 lanes.create_task(lane())
     except BaseExceptionGroup as failed:
-        raise failed.exceptions[0] from None  # the first lane's failure, as it was raised
+        raise first_failure(failed) from None
     return results, stopped
+
+
+def first_failure(group: BaseExceptionGroup) -> BaseException:
+    """The first lane's failure, as it was raised, with a note naming each other lane's different failure."""
+    leaves: list[BaseException] = []
+
+    def collect(error: BaseException) -> None:
+        if isinstance(error, BaseExceptionGroup):
+            for inner in error.exceptions:
+                collect(inner)
+        else:
+            leaves.append(error)
+
+    collect(group)
+    first, *others = leaves
+    seen = {(type(first), str(first))}
+    for other in others:
+        if (type(other), str(other)) not in seen:
+            seen.add((type(other), str(other)))
+            first.add_note(f"another lane failed too: {type(other).__name__}: {other}")
+    return first

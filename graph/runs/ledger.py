@@ -106,7 +106,7 @@ class RunLedger:
                 raise UserError(f"run {run_id!r} exists already; continue it with --resume {run_id}")
 
     async def save_manifest(self, run_id: str, manifest: dict[str, Any]) -> None:
-        """Keep the run's manifest (`graph.runs.manifest`) with it: what it was made with and what it read."""
+        """Keep the run's manifest (`graph.living.manifest`) with it: what it was made with and what it read."""
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (Jsonb(manifest), run_id))
 

@@ -7,6 +7,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from graph.config.cli import tell
 from graph.llm.gateway import LLMGateway
 from graph.runs.funnel import cell_name
 from graph.runs.ledger import CellPlan, Slot
@@ -100,4 +101,4 @@ class Progress:
         if self._live is not None:
             self._live.update(self.render())
         elif self.lines:
-            print(f"[{slot.thread_id}] {name}: {result.outcome}  ({self.status()})", file=sys.stderr, flush=True)
+            tell(f"[{slot.thread_id}] {name}: {result.outcome}  ({self.status()})")

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graph.runs.drift import current_check, with_drift
+from graph.living.drift import current_check, with_drift
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name
 from graph.webpage import bar_chart, esc, table

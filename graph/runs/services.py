@@ -11,7 +11,6 @@ first use.
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from langchain_core.embeddings import Embeddings
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from graph.config.cli import tell
 from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, demo_embeddings, load_demo_chunks
@@ -129,7 +129,7 @@ def ensure_demo(url: str) -> None:
         present = conn.execute("SELECT to_regclass(%s)", (DEMO_COLLECTION,)).fetchone()[0]  # type: ignore[index]
     if present is None:
         # A command's progress line (this runs before any run exists to log against).
-        print("loading the demo corpus into the database (first use only)...", file=sys.stderr)
+        tell("loading the demo corpus into the database (first use only)...")
         ingest_chunks(url, DEMO_COLLECTION, load_demo_chunks(), DEMO_EMBEDDING, embeddings=demo_embeddings())
 
 

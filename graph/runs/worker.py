@@ -17,9 +17,11 @@ from typing import Any
 
 import structlog
 
+from graph.config.errors import first_line
 from graph.llm.gateway import LLMGateway
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name, sample_summary
+from graph.runs.lanes import first_failure
 from graph.runs.ledger import CellPlan, Completion, RunLedger, Slot
 from graph.runs.outages import DATABASE_ERRORS, Outages
 from graph.runs.runner import SampleResult, SampleRunner
@@ -187,12 +189,16 @@ class SlotWorker:
             await self.lines.close()
         except BaseException as error:
             # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
-            with contextlib.suppress(Exception):
+            try:
                 await asyncio.shield(self.ledger.release(self.plan.run_id, self.plan.worker))
-            with contextlib.suppress(Exception):
+            except Exception as release_failed:  # the slots stay leased until their lease runs out
+                log.warning("slots not handed back", run_id=self.plan.run_id, error=first_line(release_failed))
+            try:
                 await asyncio.shield(self.lines.close())
+            except Exception as close_failed:  # the lines are rebuilt from the state database at the run's end
+                log.warning("run lines not closed", run_id=self.plan.run_id, error=first_line(close_failed))
             if isinstance(error, BaseExceptionGroup):
-                raise error.exceptions[0] from None  # the first lane's failure, e.g. refused credentials
+                raise first_failure(error) from None  # e.g. refused credentials, other lanes' failures noted
             raise
         finally:
             beat.cancel()

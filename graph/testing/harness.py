@@ -11,10 +11,10 @@ import itertools
 from typing import Any
 
 from graph.config.settings import resolve_settings
+from graph.living.refresh import Outcome, RecordPlan, refresh_record
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
-from graph.runs.refresh import Outcome, RecordPlan, refresh_record
 from graph.runs.runner import SampleResult, build_runner
 from graph.runs.services import open_services
 from graph.testing.scripted import ScriptedChatModel

@@ -9,11 +9,11 @@ from typing import Any
 
 import psycopg
 
-from graph.check import store_changed
 from graph.config.cli import run_async
 from graph.config.settings import Settings
 from graph.demo import load_demo_chunks
 from graph.ingestion.chunking import stable_id
+from graph.living.staleness import store_changed
 from graph.testing.commands import assert_one_line_error, run_cli
 
 SCRIPTED = "import:graph.testing.plausible:plausible_model"

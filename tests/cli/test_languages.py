@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from graph.exporting.formats import answerable_rows
 from graph.ingestion.writer import ingest_chunks
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import load_samples
-from graph.runs.dataset import answerable_rows
 from graph.testing.commands import run_cli
 from graph.testing.manuals import manual_chunks, shipped_vectors
 from nodes.language import detect_language

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from graph.living.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
-from graph.runs.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
 from graph.testing.harness import Harness
 from graph.testing.scripted import ScriptedChatModel
 from graph.testing.scripts import ACCEPT, drafted, script

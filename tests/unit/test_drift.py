@@ -1,4 +1,4 @@
-"""graph.runs.drift on a store held in memory: each chunk's status, a record's, and a generated unanswerable
+"""graph.living.drift on a store held in memory: each chunk's status, a record's, and a generated unanswerable
 question whose retrieval now returns a chunk its judge never read."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any
 
-from graph.runs.drift import check_records, drift_lines
+from graph.living.drift import check_records, drift_lines
 
 
 @dataclass

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
+from graph.living.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
+from graph.living.versions import changes, keep_version, version_dataset
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
 from graph.reviewing.summary import summarise
 from graph.runs.lanes import run_in_lanes
-from graph.runs.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
-from graph.runs.versions import changes, keep_version, version_dataset
 
 
 def record(n: int, *, answerable: bool = True, question_type: str = "comparison") -> dict[str, Any]:

@@ -12,12 +12,12 @@ LANGFUSE_HOST). Langfuse's SDK is the `langfuse` extra.
 from __future__ import annotations
 
 import logging
-import os
 import uuid
 from collections.abc import Sequence
 from typing import Any
 
 from graph.config.errors import UserError
+from graph.config.settings import PlatformAccess
 from state.location import where
 
 #: The namespace of the examples' ids: uuid5 of the record's id (`<run_id>/<n>`).
@@ -55,9 +55,9 @@ def example(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str) -> tuple[int, int]:
+def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str, access: PlatformAccess) -> tuple[int, int]:
     """Create or update one example per record in LangSmith dataset `dataset_name`: (created, updated)."""
-    if not (os.environ.get("LANGSMITH_API_KEY") or os.environ.get("LANGCHAIN_API_KEY")):
+    if not access.langsmith_key:
         raise UserError("no LangSmith key: set LANGSMITH_API_KEY (and LANGSMITH_ENDPOINT for a self-hosted server)")
     from langsmith import Client
     from langsmith.utils import LangSmithAuthError, LangSmithConnectionError, LangSmithError
@@ -80,16 +80,17 @@ def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str) -> tupl
     except LangSmithAuthError:
         raise UserError("LangSmith refused the key in LANGSMITH_API_KEY; check it and its workspace") from None
     except LangSmithConnectionError:
-        endpoint = os.environ.get("LANGSMITH_ENDPOINT", "https://api.smith.langchain.com")
-        raise UserError(f"cannot reach LangSmith at {endpoint}; check LANGSMITH_ENDPOINT and the network") from None
+        raise UserError(
+            f"cannot reach LangSmith at {access.langsmith_endpoint}; check LANGSMITH_ENDPOINT and the network"
+        ) from None
     except LangSmithError as error:
         raise UserError(f"LangSmith answered with an error ({str(error).splitlines()[0][:200]})") from None
     return len(new), len(known)
 
 
-def push_langfuse(records: Sequence[dict[str, Any]], dataset_name: str) -> tuple[int, int]:
+def push_langfuse(records: Sequence[dict[str, Any]], dataset_name: str, access: PlatformAccess) -> tuple[int, int]:
     """Create or update one item per record in Langfuse dataset `dataset_name`: (created, updated)."""
-    if not (os.environ.get("LANGFUSE_PUBLIC_KEY") and os.environ.get("LANGFUSE_SECRET_KEY")):
+    if not access.langfuse_keys:
         raise UserError("no Langfuse keys: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY (and LANGFUSE_HOST)")
     try:
         import httpx
@@ -98,7 +99,6 @@ def push_langfuse(records: Sequence[dict[str, Any]], dataset_name: str) -> tuple
         from langfuse.api.core.api_error import ApiError
     except ImportError:
         raise UserError('Langfuse needs its SDK: pip install "triad[langfuse]"') from None
-    host = os.environ.get("LANGFUSE_HOST") or os.environ.get("LANGFUSE_BASE_URL") or "https://cloud.langfuse.com"
     logging.getLogger("langfuse").setLevel(logging.CRITICAL)  # its failures become the one line below
     client = Langfuse(tracing_enabled=False)
     try:
@@ -121,7 +121,9 @@ def push_langfuse(records: Sequence[dict[str, Any]], dataset_name: str) -> tuple
             raise UserError("Langfuse refused the keys in LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY") from None
         raise UserError(f"Langfuse answered with an error (HTTP {error.status_code})") from None
     except httpx.HTTPError:
-        raise UserError(f"cannot reach Langfuse at {host}; check LANGFUSE_HOST and the network") from None
+        raise UserError(
+            f"cannot reach Langfuse at {access.langfuse_host}; check LANGFUSE_HOST and the network"
+        ) from None
     finally:
         client.shutdown()
     updated = sum(item["id"] in existing for item in items)

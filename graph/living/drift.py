@@ -29,8 +29,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from graph.living.manifest import changed_since, collection_fingerprint, text_digest
 from graph.runs.files import write_atomically
-from graph.runs.manifest import changed_since, collection_fingerprint, text_digest
 from graph.webpage import esc, table
 
 #: Chunk ids read per query.

@@ -1,6 +1,6 @@
 """What a refresh does with each record of a dataset, and the sample threads that judge stale ones again.
 
-From a record's drift (`graph.runs.drift`):
+From a record's drift (`graph.living.drift`):
 
     fresh                                         kept as it is
     re-pointed (chunks moved, texts unchanged)    its chunk ids re-pointed

@@ -1,0 +1,186 @@
+"""A run's dataset as other tools read it: rows in the export formats.
+
+Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids and
+reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"),
+`hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
+facts by chunk id, context list). The answerable split holds the answerable questions. The
+unanswerable split holds, where the expected behaviour is to abstain, each answerable record's
+simulated variant (`variant` "simulated": the question with only non-relevant contexts given) and
+the generated unanswerable questions (`variant` "generated": no contexts given, the system under
+test retrieves for itself; `checked_context_ids` are the chunks the collection's retriever returned
+when the question was checked, none answering it).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from graph.config.errors import UserError, writing
+from graph.runs.files import write_atomically
+from state.location import context_places
+
+ABSTAIN = "abstain"
+
+
+HOTPOTQA_TYPES = {"composition": "bridge", "comparison": "comparison", "intersection": "intersection"}
+"""HotpotQA's names of the question types; a generated unanswerable question keeps `unanswerable`."""
+
+
+def _by_id(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {context["id"]: context for context in record["contexts"]}
+
+
+def is_generated_unanswerable(record: dict[str, Any]) -> bool:
+    return not record.get("answerable", True)
+
+
+def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for record in records:
+        if is_generated_unanswerable(record):
+            continue
+        relevant = [c for c in record["contexts"] if c["relevant"]]
+        rows.append(
+            {
+                "id": record["id"],
+                "user_input": record["question"],
+                "reference": record["answer"],
+                "reference_contexts": [c["text"] for c in relevant],
+                "reference_context_ids": [c["id"] for c in relevant],
+                "reference_context_sources": context_places(record, relevant),
+                "question_type": record["question_type"],
+                "binary": record["binary"],
+                "language": record.get("language"),
+                "temporal": record["temporal"],
+                "difficulty": record["difficulty"],
+                **construction_columns(record),
+                **({"reviewers": record["review"]["reviewers"]} if "review" in record else {}),
+            }
+        )
+    return rows
+
+
+def construction_columns(record: dict[str, Any]) -> dict[str, list[str]]:
+    """What the generator declared: the compared entities, and the hidden entities of a composition."""
+    construction = record.get("construction") or {}
+    return {
+        "compared_entities": list(construction.get("compared_entities", [])),
+        "hidden_entities": [hidden["entity"] for hidden in construction.get("hidden_entities", [])],
+    }
+
+
+def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for record in records:
+        if is_generated_unanswerable(record):
+            rows.append(
+                {
+                    "id": record["id"],
+                    "user_input": record["question"],
+                    "reference": ABSTAIN,
+                    "retrieved_contexts": [],
+                    "retrieved_context_ids": [],
+                    "retrieved_context_sources": [],
+                    "checked_context_ids": list(record["retrieval_check"]["chunk_ids"]),
+                    "expected": ABSTAIN,
+                    "variant": "generated",
+                    "question_type": record["question_type"],
+                    "binary": record["binary"],
+                    "language": record.get("language"),
+                }
+            )
+            continue
+        variant = record["unanswerable"]
+        if variant is None:
+            continue
+        contexts = _by_id(record)
+        rows.append(
+            {
+                "id": f"{record['id']}#unanswerable",
+                "user_input": record["question"],
+                "reference": ABSTAIN,
+                "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
+                "retrieved_context_ids": list(variant["contexts"]),
+                "retrieved_context_sources": context_places(record, [contexts[i] for i in variant["contexts"]]),
+                "checked_context_ids": [],
+                "expected": ABSTAIN,
+                "variant": "simulated",
+                "question_type": record["question_type"],
+                "binary": record["binary"],
+                "language": record.get("language"),
+            }
+        )
+    return rows
+
+
+def to_jsonl(rows: list[dict[str, Any]]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+
+
+def to_csv(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: "|".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
+    items = []
+    for record in records:
+        generated = is_generated_unanswerable(record)
+        wanted = (generated or record["unanswerable"] is not None) if unanswerable else not generated
+        if not wanted:
+            continue
+        contexts = _by_id(record)
+        shown = record["unanswerable"]["contexts"] if unanswerable and not generated else list(contexts)
+        items.append(
+            {
+                "_id": record["id"],
+                "question": record["question"],
+                "answer": ABSTAIN if unanswerable else record["answer"],
+                "type": HOTPOTQA_TYPES.get(record["question_type"], record["question_type"]),
+                "level": record["difficulty"],
+                "language": record.get("language"),
+                "supporting_facts": [] if unanswerable else [[c["id"], 0] for c in record["supporting"]],
+                "context": [[i, [contexts[i]["text"]]] for i in shown],
+            }
+        )
+    return json.dumps(items, ensure_ascii=False, indent=1) + "\n"
+
+
+def save_hf(rows: list[dict[str, Any]], folder: Path) -> None:
+    try:
+        import datasets  # type: ignore[import-not-found]
+    except ImportError:
+        raise UserError(
+            "--format hf needs the Hugging Face datasets package; install it with `pip install datasets`"
+        ) from None
+    datasets.Dataset.from_list(rows).save_to_disk(str(folder))
+
+
+EXTENSIONS = {"ragas": ".jsonl", "csv": ".csv", "hotpotqa": ".json", "hf": ""}
+
+
+def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: Path) -> int:
+    """Write the export; the number of items written."""
+    rows = unanswerable_rows(records) if unanswerable else answerable_rows(records)
+    writers: dict[str, Callable[[], str]] = {
+        "ragas": lambda: to_jsonl(rows),
+        "csv": lambda: to_csv(rows),
+        "hotpotqa": lambda: to_hotpotqa(records, unanswerable),
+    }
+    with writing(output, "choose another --output"):
+        output.parent.mkdir(parents=True, exist_ok=True)
+        if fmt == "hf":
+            save_hf(rows, output)
+        else:
+            write_atomically(output, writers[fmt]())
+    return len(rows)

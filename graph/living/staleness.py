@@ -1,0 +1,63 @@
+"""A run's dataset against its store as it is now: the store opened as the run read it, the records checked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import structlog
+
+from graph.config.errors import UserError
+from graph.config.settings import Settings
+from graph.living.drift import check_records, store_changed_since_check
+from graph.runs.services import open_corpus
+from graph.store.corpus import Corpus
+from graph.store.database import database_url
+
+log = structlog.get_logger("triad.check")
+
+
+async def open_run_store(settings: Settings) -> Corpus:
+    """The run's collection, read as the run read it (`settings` from `as_the_run_read_it`); an emptied one too,
+    whose records are then all gone."""
+    return await open_corpus(settings, await asyncio.to_thread(database_url, settings), allow_empty=True)
+
+
+async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:
+    corpus = await open_run_store(settings)
+    try:
+        return await check_records(records, corpus, known_sources)
+    finally:
+        await corpus.close()
+
+
+async def store_changed(settings: Settings, folder: Path) -> bool:
+    """Whether the run's store changed after its dataset was last checked (or made); False, with a warning that
+    names why, when the store cannot be read (the evaluation that follows names what is wrong with it)."""
+    try:
+        corpus = await open_run_store(settings)
+    except (UserError, psycopg.Error, OSError) as error:
+        log.warning("store not compared with the dataset", reason=str(error).splitlines()[0])
+        return False
+    try:
+        return await store_changed_since_check(corpus, folder)
+    except psycopg.Error as error:
+        log.warning("store not compared with the dataset", reason=str(error).splitlines()[0])
+        return False
+    finally:
+        await corpus.close()
+
+
+def run_sources(run_json: Path) -> list[str] | None:
+    """The documents the run's collection held (its manifest's), or None when run.json keeps no list."""
+    try:
+        document = json.loads(run_json.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    manifest = document.get("manifest") if isinstance(document, dict) else None
+    collection = manifest.get("collection") if isinstance(manifest, dict) else None
+    sources = collection.get("sources") if isinstance(collection, dict) else None
+    return [str(s) for s in sources] if isinstance(sources, list) else None
