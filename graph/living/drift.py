@@ -32,6 +32,7 @@ from typing import Any
 from graph.living.manifest import changed_since, collection_fingerprint, text_digest
 from graph.runs.files import write_atomically
 from graph.webpage import esc, table
+from state.threads import ThreadId
 
 #: Chunk ids read per query.
 ID_BATCH = 500
@@ -207,7 +208,7 @@ def current_check(path: Path, run_id: str, finished: Sequence[Mapping[str, Any]]
             return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    accepted = {f"{run_id}/{row['n']}" for row in finished if row.get("outcome") == "accepted"}
+    accepted = {str(ThreadId(run_id, row["n"])) for row in finished if row.get("outcome") == "accepted"}
     return check if checked == accepted else None
 
 

@@ -27,6 +27,7 @@ from graph.runs.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
 from state.record import text_digest
 from state.sample import UNANSWERABLE, Draft, KnownRelevance, SampleInput
+from state.threads import ThreadId
 
 KEEP, RE_POINT, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "re-judge", "relabel", "drop"
 
@@ -52,10 +53,7 @@ class RecordPlan:
 
 def slot_of(record: dict[str, Any]) -> int:
     """The slot number of a record of a run (`<run_id>/<n>`)."""
-    number = str(record["id"]).rpartition("/")[2]
-    if not number.isdigit():
-        raise ValueError(f"record {record['id']!r} is not a sample of a run")
-    return int(number)
+    return ThreadId.parse(record["id"]).n
 
 
 def plan_record(record: dict[str, Any], drift: dict[str, Any]) -> RecordPlan:
@@ -97,7 +95,7 @@ def re_pointed(record: dict[str, Any], moved: dict[str, str], version: int) -> d
 
 def thread_of(plan: RecordPlan, version: int, run_id: str, attempt: int = 1) -> str:
     """The record's refresh thread; a later attempt (after a model gave no usable answer) has its own."""
-    return f"{run_id}/{plan.n}@v{version}" + (f".{attempt}" if attempt > 1 else "")
+    return str(ThreadId(run_id, plan.n).refreshed(version, attempt))
 
 
 @dataclass(frozen=True)

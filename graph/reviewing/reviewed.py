@@ -9,6 +9,7 @@ from typing import Any
 
 from graph.reviewing.labels import criteria_for
 from state.record import MIN_UNANSWERABLE_CONTEXTS
+from state.threads import slot_number
 
 
 def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -24,8 +25,8 @@ def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, 
         by_sample[review["n"]].append(review)
     kept = []
     for record in records:
-        slot = record["id"].rpartition("/")[2]
-        given = by_sample.get(int(slot)) if slot.isdigit() else None
+        slot = slot_number(record["id"])
+        given = None if slot is None else by_sample.get(slot)
         criteria = criteria_for(record["question_type"])
         if not given or not all(all(r["labels"].get(name) is True for name in criteria) for r in given):
             continue

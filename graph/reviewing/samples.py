@@ -15,6 +15,7 @@ from graph.config.errors import UserError
 from graph.living.versions import read_run_json
 from graph.reviewing.labels import UNANSWERABLE_CRITERIA, criteria_for
 from graph.runs.funnel import cell_name
+from state.threads import slot_number
 
 #: A sample reviewed before its record was refreshed: its review is of an earlier version.
 CHANGED_SINCE_REVIEWED = "changed since reviewed"
@@ -100,8 +101,7 @@ def current_reviews(samples: dict[int, ReviewSample], reviews: Iterable[dict[str
 
 
 def _slot(line: dict[str, Any]) -> int | None:
-    _, _, number = str(line.get("id", "")).rpartition("/")
-    return int(number) if number.isdigit() else None
+    return slot_number(str(line.get("id", "")))
 
 
 def load_samples(folder: Path) -> dict[int, ReviewSample]:

@@ -45,6 +45,7 @@ from graph.runs.services import RunServices, StateDatabase, open_services, open_
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from nodes.context import Context
+from state.threads import ThreadId
 from state.usage import ROLES
 
 
@@ -252,7 +253,8 @@ async def sample_runner(
     assert services.state is not None
     ledger, options = services.state.ledger, run.options
     questions = RunQuestions(ledger, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
-    await questions.load([(f"{run.run_id}/{row['n']}", row["brief"]["question"]) for row in finished if row["brief"]])
+    accepted = [(str(ThreadId(run.run_id, row["n"])), row["brief"]["question"]) for row in finished if row["brief"]]
+    await questions.load(accepted)
     used = await ledger.used_seeds(run.run_id)
     weights = await seed_weights(
         services.corpus, options, book.weights if book is not None else None, Context.min_chunk_chars

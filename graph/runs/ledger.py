@@ -30,6 +30,7 @@ from graph.config.errors import UserError
 from graph.runs.files import FileLines, as_written
 from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from nodes.common import normalise_question
+from state.threads import ThreadId
 
 #: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
@@ -50,7 +51,7 @@ class Slot:
 
     @property
     def thread_id(self) -> str:
-        return f"{self.run_id}/{self.n}"
+        return str(ThreadId(self.run_id, self.n))
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from graph.runs.ledger import RunLedger
+from state.threads import ThreadId
 
 
 class RunQuestions:
@@ -27,10 +28,10 @@ class RunQuestions:
             self._vectors = [(thread, vector) for (thread, _), vector in zip(accepted, vectors, strict=True)]
 
     async def register(self, question: str, thread_id: str) -> str | None:
-        n = int(thread_id.rsplit("/", 1)[1])
+        n = ThreadId.parse(thread_id).n
         earlier = await self._ledger.claim_question(self._run_id, n, question)
         if earlier is not None:
-            return f"{self._run_id}/{earlier}"
+            return str(ThreadId(self._run_id, earlier))
         if self._embeddings is None:
             return None
         vector = await asyncio.to_thread(self._embeddings.embed_query, question)
