@@ -83,7 +83,6 @@ from graph.runs.report import write_report
 from graph.runs.runner import build_runner
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.worker import SlotWorker, WorkerPlan
-from nodes.context import Context
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -238,7 +237,7 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     ]
     finished = await ledger.finished(run.run_id)
     await ledger.release_dead_local_workers(run.run_id, socket.gethostname())
-    preferred = await services.corpus.ids_of_sources(new_sources, Context.min_chunk_chars)
+    preferred = await services.corpus.ids_of_sources(new_sources, run.settings.min_chunk_chars)
     book = None
     if options.queries is not None:
         queries = queries_of_run(run.run_id, options.queries, options.queries_digest, None)

@@ -58,7 +58,7 @@ def main() -> None:
         ensure_demo(url)
         corpus = await open_corpus(settings, url)
         try:
-            return await mean_chunk_tokens(corpus)
+            return await mean_chunk_tokens(corpus, settings.min_chunk_chars)
         finally:
             await corpus.close()
 

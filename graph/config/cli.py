@@ -98,6 +98,16 @@ def add_collection_options(parser: argparse.ArgumentParser) -> None:
         help="embedding model of the collection: minilm (default), sentence-transformers:PATH, "
         "google_genai:MODEL, openai:MODEL, import:package.module:object (TRIAD_EMBEDDING)",
     )
+    group.add_argument(
+        "--min-chunk-chars",
+        type=int,
+        help="chunks shorter than this are never seeds (default 200; TRIAD_MIN_CHUNK_CHARS)",
+    )
+    group.add_argument(
+        "--max-chunk-chars",
+        type=int,
+        help="chunks longer than this are never read (default 20000; TRIAD_MAX_CHUNK_CHARS)",
+    )
 
 
 def add_state_options(parser: argparse.ArgumentParser) -> None:

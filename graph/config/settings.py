@@ -126,6 +126,9 @@ class Settings(BaseModel):
     database_wait_seconds: float = Field(
         120.0, ge=0, description="How long a run waits for a database that went away before it stops."
     )
+    min_chunk_chars: int = Field(
+        200, ge=0, description="Chunks shorter than this are never seeds (too thin to carry a fact); the paper's 200."
+    )
     max_chunk_chars: int = Field(
         MAX_CHUNK_CHARS,
         gt=0,

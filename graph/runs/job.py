@@ -44,7 +44,6 @@ from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
-from nodes.context import Context
 from state.threads import ThreadId
 from state.usage import ROLES
 
@@ -139,7 +138,7 @@ async def run_coverage(
     options = run.options
     if options.weighted:
         _, weighted = await document_weights(
-            services.corpus, options.weight_by, options.weights, Context.min_chunk_chars
+            services.corpus, options.weight_by, options.weights, run.settings.min_chunk_chars
         )
         coverage["by_weight"] = coverage_by_weight(weighted, used)
     if book is not None:
@@ -161,7 +160,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     """Check the collection has room, register a new run, then run its slots until the plan is met."""
     assert services.state is not None
     ledger, settings = services.state.ledger, run.settings
-    left_out = await services.corpus.check_room(run.options.hops, Context.min_chunk_chars)
+    left_out = await services.corpus.check_room(run.options.hops, settings.min_chunk_chars)
     # A model of another dimension than the collection's fails here, before the run is begun.
     await services.corpus.check_embedding(services.embeddings)
     embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
@@ -176,7 +175,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     for note in language_notes(survey, run.options, settings.embedding):
         tell(note)
     cells, procedures_note = await with_procedural_seeds(
-        run.options.cells(), services.corpus, settings.collection or "", Context.min_chunk_chars
+        run.options.cells(), services.corpus, settings.collection or "", settings.min_chunk_chars
     )
     if procedures_note:
         tell(procedures_note)
@@ -257,7 +256,7 @@ async def sample_runner(
     await questions.load(accepted)
     used = await ledger.used_seeds(run.run_id)
     weights = await seed_weights(
-        services.corpus, options, book.weights if book is not None else None, Context.min_chunk_chars
+        services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )
     seeds = services.seed_pool(
         run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights, preferred=preferred

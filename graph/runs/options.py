@@ -69,7 +69,7 @@ def cell_pairs(types: Sequence[str], binary_modes: Sequence[bool]) -> list[tuple
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
 #: Settings a run keeps beside its options: what its samples were drawn from and with which models.
-STORED_SETTINGS = ("collection", "schema_name", "embedding", "thinking")
+STORED_SETTINGS = ("collection", "schema_name", "embedding", "thinking", "min_chunk_chars", "max_chunk_chars")
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from graph.config.errors import UserError
 from graph.runs.options import RunOptions
 from graph.runs.services import RunServices
 from graph.store.corpus import Corpus
-from nodes.context import Context
 
 #: Queries embedded per worker-thread hop (a progress line follows each).
 EMBED_BATCH = 256
@@ -196,7 +195,7 @@ async def open_query_book(
         services.corpus,
         model,
         k=options.retrieval_k,
-        min_chars=Context.min_chunk_chars,
+        min_chars=services.settings.min_chunk_chars,
         keep_queries=options.keep_queries,
         role_from_queries=options.role_from_queries,
         say=say,

@@ -28,7 +28,6 @@ from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.services import RunServices, open_services, open_state
 from graph.runs.stages import parse_node_options
 from graph.runs.weights import seed_weights
-from nodes.context import Context
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.
@@ -196,7 +195,7 @@ async def replay_runner(
     assert services.state is not None
     ledger = services.state.ledger
     weights = await seed_weights(
-        services.corpus, options, book.weights if book is not None else None, Context.min_chunk_chars
+        services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )
     seeds = services.seed_pool(run_id, used=await ledger.used_seeds(run_id), seed=options.seed, weights=weights)
     questions = RunQuestions(ledger, run_id, threshold=options.dedup_threshold)

@@ -102,7 +102,7 @@ def context_for(settings: Settings, gateway: LLMGateway, **overrides: Any) -> Co
             validator_model=roles["validator"].spec,
             extractor_model=roles["extractor"].spec,
             thinking={role: model.thinking for role, model in roles.items() if model.thinking is not None},
-            **{"embedding": settings.embedding, **overrides},
+            **{"embedding": settings.embedding, "min_chunk_chars": settings.min_chunk_chars, **overrides},
         )
     except ValueError as invalid:
         raise InvalidSetting(str(invalid)) from None

@@ -211,7 +211,7 @@ class CollectionReader:
         if seedable == 0:
             raise UserError(
                 f"no chunk of collection {self.collection!r} has the {min_seed_chars} characters a seed needs; "
-                "ingest longer chunks (python -m graph.ingest --chunk-size)"
+                "ingest longer chunks (python -m graph.ingest --chunk-size) or lower --min-chunk-chars"
             )
         return total - usable
 

@@ -74,6 +74,9 @@ def test_chunks_too_short_to_seed_from(pg_url: str, demo_slice: str, tmp_path: P
     with psycopg.connect(pg_url, autocommit=True) as conn:
         conn.execute("UPDATE bad_short SET content = 'VACUUM ' || langchain_id::text")
     assert_one_line_error(run_on("bad_short", pg_url, tmp_path), "200 characters a seed needs", "--chunk-size")
+    assert_one_line_error(
+        run_on(demo_slice, pg_url, tmp_path, "--min-chunk-chars", "100000"), "100000 characters", "--min-chunk-chars"
+    )
 
 
 def test_blank_and_megabyte_chunks_never_reach_a_prompt(pg_url: str, demo_slice: str, tmp_path: Path) -> None:

@@ -190,3 +190,38 @@ def test_bad_run_values_are_one_line(pg_url: str) -> None:
     assert_one_line_error(
         run_cli("graph.run", "--count", "1", "--demo", "--llm", "nosuch:model"), "unknown model provider"
     )
+
+
+def test_min_chunk_chars_reaches_every_seed_and_stays_with_the_run(
+    pg_url: str, demo_slice: str, tmp_path: Path
+) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_url) as conn:
+        lengths = sorted(row[0] for row in conn.execute(f"SELECT length(content) FROM {demo_slice}"))
+    floor = lengths[len(lengths) // 2]  # half of the slice's chunks are too short to seed from
+    runs = tmp_path / "runs"
+    args = build_parser().parse_args(
+        ["--collection", demo_slice, "--count", "2", "--types", "composition", "--binary", "no", "--seed", "5",
+         "--dedup-threshold", "0", "--no-llm-cache", "--database-url", pg_url, "--runs-dir", str(runs),
+         "--min-chunk-chars", str(floor)]
+    )  # fmt: skip
+    settings = resolve_settings(
+        {"collection": demo_slice, "database_url": pg_url, "state_url": pg_url, "runs_dir": runs, "llm_cache": False,
+         "min_chunk_chars": floor}
+    )  # fmt: skip
+    model = ScriptedChatModel(script=script(QuestionDraft=question_about_chunk_a))
+    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
+    run_id, document = asyncio.run(run_job(run_request(args, settings), settings, gateway))
+    with psycopg.connect(pg_url) as conn:
+        seeds = [row[0] for row in conn.execute("SELECT chunk_id FROM triad.triad_seeds WHERE run_id = %s", (run_id,))]
+        short = conn.execute(
+            f"SELECT count(*) FROM {demo_slice} WHERE langchain_id::text = ANY(%s) AND length(content) < %s",
+            (seeds, floor),
+        ).fetchone()
+    assert seeds and document["funnel"]["samples_started"] >= 2
+    assert short == (0,)  # every seed drawn, for every sample and restart, is long enough
+    assert document["settings"]["min_chunk_chars"] == floor
+    with psycopg.connect(pg_url) as conn:
+        (stored,) = conn.execute("SELECT options FROM triad.triad_runs WHERE run_id = %s", (run_id,)).fetchone()
+    assert stored["settings"]["min_chunk_chars"] == floor  # a continued run reads chunks as it began
