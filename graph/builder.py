@@ -1,6 +1,6 @@
 """The sample graph: `build_graph()` wires nodes and routes; `compile_graph()` adds a checkpointer.
 
-START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge | restart)
+START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge | restart | end_without_bridge -> END)
       -> generate_question -> lint_question -> judge_quality -> judge_sufficiency
       -> (revise_question -> lint_question ... | reject_sample -> END) -> classify_temporal
       -> extract_contexts -> finalize_sample -> END
@@ -23,7 +23,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 
 from graph import routing
-from nodes.bridge import match_bridge, propose_bridge
+from nodes.bridge import end_without_bridge, match_bridge, propose_bridge
 from nodes.context import Context
 from nodes.extract import extract_contexts
 from nodes.finalize import finalize_sample
@@ -47,6 +47,7 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "retrieve_neighbours": retrieve_neighbours,
     "propose_bridge": propose_bridge,
     "match_bridge": match_bridge,
+    "end_without_bridge": end_without_bridge,
     "generate_question": generate_question,
     "lint_question": lint_question,
     "judge_quality": judge_quality,
@@ -123,6 +124,7 @@ def build_graph(ports: PortsFactory | None = None) -> SampleGraph:
         builder.add_conditional_edges(source, on_the_event_loop(route))
     builder.add_edge("finalize_sample", END)
     builder.add_edge("reject_sample", END)
+    builder.add_edge("end_without_bridge", END)
     return builder
 
 

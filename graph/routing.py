@@ -42,10 +42,19 @@ def route_after_propose_bridge(state: SampleState) -> Literal["generate_question
     return "generate_question" if "supporting" in state else "match_bridge"
 
 
-def route_after_match_bridge(state: SampleState) -> Literal["generate_question", "select_seed", "__end__"]:
+def restarts_spent(state: SampleState, runtime: Runtime[Context]) -> bool:
+    """Whether a seed without a bridge ends the sample: the run allows no further fresh seed."""
+    return state.get("restarts", 0) >= runtime.context.max_restarts
+
+
+def route_after_match_bridge(
+    state: SampleState, runtime: Runtime[Context]
+) -> Literal["generate_question", "select_seed", "end_without_bridge", "__end__"]:
     if _ended(state):
         return END
-    return "generate_question" if "supporting" in state else "select_seed"
+    if "supporting" in state:
+        return "generate_question"
+    return "end_without_bridge" if restarts_spent(state, runtime) else "select_seed"
 
 
 def round_rejected(state: SampleState) -> bool:

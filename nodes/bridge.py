@@ -159,7 +159,9 @@ async def match_bridge(state: SampleState, runtime: Runtime[Context]) -> Update:
             if len(sharing) >= hops:
                 return _bridge_found(state, "exact_match", entity, sharing[:hops])
     cause = "no candidate entity is shared by enough chunks"
-    update: Update = {"bridge_attempts": [_attempt(state["seed"]["id"], "exact_match", "", [], cause=cause)]}
-    if state.get("restarts", 0) >= runtime.context.max_restarts:
-        update |= {"outcome": "no_bridge", "end_reason": f"no bridge after {state.get('restarts', 0)} restarts"}
-    return update
+    return {"bridge_attempts": [_attempt(state["seed"]["id"], "exact_match", "", [], cause=cause)]}
+
+
+async def end_without_bridge(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """End the sample as no_bridge once routing found its restarts spent; every bridge attempt stays."""
+    return {"outcome": "no_bridge", "end_reason": f"no bridge after {state.get('restarts', 0)} restarts"}

@@ -77,6 +77,7 @@ def test_no_bridge_after_max_restarts(harness) -> None:
     assert result.record is None
     assert result.state["restarts"] == 3
     assert visits.count("select_seed") == 4
+    assert visits[-2:] == ["match_bridge", "end_without_bridge"]  # routing decides the restarts are spent
     seeds = {a["seed_id"] for a in result.state["bridge_attempts"]}
     assert len(seeds) == 4 and len(result.state["bridge_attempts"]) == 8
     assert result.rejection["end_reason"] == "no bridge after 3 restarts"
