@@ -3,11 +3,11 @@
 START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge | restart | end_without_bridge -> END)
       -> generate_question -> lint_question -> judge_quality -> judge_sufficiency
       -> (revise_question -> lint_question ... | reject_sample -> END) -> classify_temporal
-      -> extract_contexts -> finalize_sample -> END
+      -> check_duplicate -> extract_contexts -> finalize_sample -> END
 
 A generated unanswerable sample leaves the bridge search out:
       retrieve_neighbours -> generate_unanswerable -> lint_question -> judge_unanswerable
-      -> (generate_unanswerable -> lint_question ...) -> finalize_sample -> END
+      -> (generate_unanswerable -> lint_question ...) -> check_duplicate -> finalize_sample -> END
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from graph import routing
 from nodes.bridge import end_without_bridge, match_bridge, propose_bridge
 from nodes.context import Context
 from nodes.extract import extract_contexts
-from nodes.finalize import finalize_sample
+from nodes.finalize import check_duplicate, finalize_sample
 from nodes.generate import generate_question, revise_question
 from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
 from nodes.lint import lint_question
@@ -54,6 +54,7 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "judge_sufficiency": judge_sufficiency,
     "revise_question": revise_question,
     "classify_temporal": classify_temporal,
+    "check_duplicate": check_duplicate,
     "extract_contexts": extract_contexts,
     "finalize_sample": finalize_sample,
     "generate_unanswerable": generate_unanswerable,
@@ -68,6 +69,7 @@ ROUTES: dict[str, Callable[..., str]] = {
     "retrieve_neighbours": routing.route_after_neighbours,
     "propose_bridge": routing.route_after_propose_bridge,
     "match_bridge": routing.route_after_match_bridge,
+    "check_duplicate": routing.route_after_duplicate_check,
     "generate_question": routing.route_after_generate,
     "lint_question": routing.route_after_lint,
     "judge_quality": routing.route_after_judge_quality,

@@ -42,19 +42,20 @@ def route_after_propose_bridge(state: SampleState) -> Literal["generate_question
     return "generate_question" if "supporting" in state else "match_bridge"
 
 
-def restarts_spent(state: SampleState, runtime: Runtime[Context]) -> bool:
-    """Whether a seed without a bridge ends the sample: the run allows no further fresh seed."""
-    return state.get("restarts", 0) >= runtime.context.max_restarts
+def restarts_spent(state: SampleState) -> bool:
+    """Whether a seed without a bridge ends the sample: the run allows no further fresh seed (a thread
+    checkpointed before select_seed counted `restarts_left` has one more)."""
+    return state.get("restarts_left", 1) <= 0
 
 
 def route_after_match_bridge(
-    state: SampleState, runtime: Runtime[Context]
+    state: SampleState,
 ) -> Literal["generate_question", "select_seed", "end_without_bridge", "__end__"]:
     if _ended(state):
         return END
     if "supporting" in state:
         return "generate_question"
-    return "end_without_bridge" if restarts_spent(state, runtime) else "select_seed"
+    return "end_without_bridge" if restarts_spent(state) else "select_seed"
 
 
 def round_rejected(state: SampleState) -> bool:
@@ -84,12 +85,12 @@ def route_after_lint(
 
 def route_after_judge_unanswerable(
     state: SampleState,
-) -> Literal["finalize_sample", "generate_unanswerable", "reject_sample", "__end__"]:
+) -> Literal["check_duplicate", "generate_unanswerable", "reject_sample", "__end__"]:
     """Accepted: no retrieved chunk answers it."""
     if _ended(state):
         return END
     if not round_rejected(state):
-        return "finalize_sample"
+        return "check_duplicate"
     return "reject_sample" if revisions_spent(state) else "generate_unanswerable"
 
 
@@ -127,8 +128,15 @@ def route_after_generate(state: SampleState) -> Literal["lint_question", "__end_
     return END if _ended(state) else "lint_question"
 
 
-def route_after_temporal(state: SampleState) -> Literal["extract_contexts", "__end__"]:
-    return END if _ended(state) else "extract_contexts"
+def route_after_temporal(state: SampleState) -> Literal["check_duplicate", "__end__"]:
+    return END if _ended(state) else "check_duplicate"
+
+
+def route_after_duplicate_check(state: SampleState) -> Literal["extract_contexts", "finalize_sample", "__end__"]:
+    """A question no earlier sample asked: its contexts are labelled (a generated unanswerable one has none)."""
+    if _ended(state):
+        return END
+    return "finalize_sample" if is_unanswerable(state) else "extract_contexts"
 
 
 def route_after_extract(state: SampleState) -> Literal["finalize_sample", "__end__"]:

@@ -113,11 +113,24 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         validated = DatasetRecord.model_validate(record)
     except ValidationError as invalid:
         return {"outcome": "failed", "end_reason": f"the record is invalid: {invalid.errors()[0]['msg']}"}
-    registry = context.require_ports().questions
-    duplicate_of = await registry.register(draft["question"], record["id"]) if registry else None
+    if not state.get("question_claimed"):  # a thread checkpointed before check_duplicate was a node of its own
+        duplicate = await check_duplicate(state, runtime)
+        if duplicate.get("outcome"):
+            return duplicate
+    return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
+
+
+async def check_duplicate(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Claim the validated question for this sample before its contexts are labelled; a question an earlier
+    sample of the run asked (the same words, or near it by embedding) ends this one as rejected."""
+    registry = runtime.context.require_ports().questions
+    if registry is None:
+        return {"question_claimed": True}
+    thread_id = state.get("thread_id") or f"{runtime.context.run_id}/adhoc"
+    duplicate_of = await registry.register(latest_draft(state)["question"], thread_id)
     if duplicate_of is not None:
         return {"outcome": "rejected", "end_reason": f"duplicate of the question of sample {duplicate_of}"}
-    return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
+    return {"question_claimed": True}
 
 
 #: The keys of a rejected.jsonl line, in the order it shows them.

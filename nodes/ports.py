@@ -89,7 +89,11 @@ class QuestionRegistry(Protocol):
     """Accepted questions of one run, so that no question is accepted twice."""
 
     async def register(self, question: str, thread_id: str) -> str | None:
-        """Register an accepted question; the thread id of an earlier (near-)duplicate, else None."""
+        """Claim a validated question for the sample; the thread id of an earlier (near-)duplicate, else None."""
+        ...
+
+    async def release(self, thread_id: str) -> None:
+        """Give back the sample's claim: it ended without a record, so its question is free again."""
         ...
 
 

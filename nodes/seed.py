@@ -21,6 +21,7 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
         return {"outcome": "failed", "end_reason": f"invalid sample input: {problem}"}
     ports = runtime.context.require_ports()
     restarts = state.get("restarts", 0) + (1 if restarting else 0)
+    counts = {"restarts": restarts, "restarts_left": runtime.context.max_restarts - restarts}
     manual = state.get("seed_id")
     if manual and not restarting:
         found = await ports.corpus.get([manual])
@@ -33,7 +34,7 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
                 "prose) to ask about",
             }
         await ports.seeds.claim(manual)
-        return {"seed": chunk_ref(found[0]), "restarts": restarts}
+        return {"seed": chunk_ref(found[0]), **counts}
     procedural = state["question_type"] == "procedural"
     seed_id = await ports.seeds.draw(min_chars=runtime.context.min_chunk_chars, procedural=procedural)
     if seed_id is None:
@@ -42,10 +43,10 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
             "end_reason": "no unused seed chunk left in the collection (or among the chunks its queries retrieved)"
             if not procedural
             else "no unused chunk with a procedure left for a procedural question",
-            "restarts": restarts,
+            **counts,
         }
     (seed,) = await ports.corpus.get([seed_id])
-    return {"seed": chunk_ref(seed), "restarts": restarts}
+    return {"seed": chunk_ref(seed), **counts}
 
 
 async def retrieve_neighbours(state: SampleState, runtime: Runtime[Context]) -> Update:

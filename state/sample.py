@@ -202,6 +202,9 @@ class SampleState(TypedDict):
     """Every bridge attempt, in order; failed ones explain the restarts."""
     restarts: NotRequired[int]
     """Restart edges taken back to select_seed."""
+    restarts_left: NotRequired[int]
+    """Fresh seeds the run allows after the current one (its `max_restarts` less those taken): when none are left,
+    routing ends a seed without a bridge (a state may be edited between nodes, so routing reads it here)."""
     bridge_topic: NotRequired[str]
     supporting: NotRequired[list[ChunkRef]]
     """The chunks the question must combine, labelled A, B, ... in prompts."""
@@ -237,6 +240,8 @@ class SampleState(TypedDict):
     end_reason: NotRequired[str]
     failure_raw: NotRequired[str]
     """The unusable model reply that failed the sample, kept for inspection."""
+    question_claimed: NotRequired[bool]
+    """check_duplicate claimed the latest draft's question for this sample (no earlier sample asked it)."""
     record: NotRequired[dict[str, Any] | None]
     """The dataset record (SPEC section 3) of an accepted sample."""
     llm_calls: Annotated[list[CallRecord], operator.add]

@@ -189,8 +189,9 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
             "revisions": revisions,
             "revisions_left": 0,
             "temporal": record["temporal"],
+            "question_claimed": True,  # the record's own question, claimed by its sample
         }
-        return ThreadStart(values, "classify_temporal")
+        return ThreadStart(values, "check_duplicate")
     values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}
     return ThreadStart(values, "generate_question")
 

@@ -42,6 +42,11 @@ class RunQuestions:
             self._vectors.append((thread_id, vector))
         return None
 
+    async def release(self, thread_id: str) -> None:
+        await self._ledger.release_question(self._run_id, ThreadId.parse(thread_id).n)
+        async with self._lock:
+            self._vectors = [(other, vector) for other, vector in self._vectors if other != thread_id]
+
 
 def _cosine(a: list[float], b: list[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))

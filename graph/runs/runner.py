@@ -76,6 +76,9 @@ class SampleRunner:
                     durability="async",
                     output_keys=STATE_KEYS,
                 )
+        questions = self.ports.questions
+        if final.get("question_claimed") and final.get("outcome") != "accepted" and questions is not None:
+            await questions.release(thread_id)  # a later draft asking the same is not blocked by this one
         return self.result(thread_id, final)
 
     def result(self, thread_id: str, state: dict[str, Any]) -> SampleResult:

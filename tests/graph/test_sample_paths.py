@@ -17,6 +17,7 @@ ACCEPTED_PATH = [
     "judge_quality",
     "judge_sufficiency",
     "classify_temporal",
+    "check_duplicate",
     "extract_contexts",
     "finalize_sample",
 ]

@@ -74,7 +74,7 @@ def test_an_unanswered_question_is_accepted_with_the_chunks_its_retriever_return
     replies = {"UnanswerableDraft": [UNANSWERED], "UnanswerableVerdict": judge_by_texts()}
     result, model, visits = harness.run(replies, spec={**UNANSWERABLE, "seed_id": seed_chunk_id}, retrieval_k=4)
     assert result.outcome == "accepted", result.state.get("end_reason")
-    assert visits == [*PATH, "judge_unanswerable", "finalize_sample"]
+    assert visits == [*PATH, "judge_unanswerable", "check_duplicate", "finalize_sample"]
     record = DatasetRecord.model_validate(result.record)
     assert record.answerable is False and record.expected == "abstain" and record.question_type == "unanswerable"
     assert record.question == UNANSWERED["question"] and record.answer == ""
@@ -119,7 +119,7 @@ def test_a_rejected_draft_is_rewritten_from_the_feedback_then_accepted(harness, 
     result, model, visits = harness.run(replies, spec={**UNANSWERABLE, "seed_id": seed_chunk_id})
     assert result.outcome == "accepted"
     assert visits == [*PATH, "judge_unanswerable", "generate_unanswerable", "lint_question", "judge_unanswerable",
-                      "finalize_sample"]  # fmt: skip
+                      "check_duplicate", "finalize_sample"]  # fmt: skip
     assert result.record["validation"]["revisions"] == 1
     second = [messages for key, messages in model.calls if key == "UnanswerableDraft"][1]
     assert ANSWERED["question"] in str(second[-1].content) and "answered by" in str(second[-1].content)

@@ -1,0 +1,68 @@
+"""The duplicate-question check: before the contexts are labelled, and a failed sample's question freed."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+
+from graph.config.settings import resolve_settings
+from graph.llm.gateway import LLMGateway
+from graph.llm.limits import RetryPolicy
+from graph.llm.models import resolve_roles
+from graph.runs.questions import RunQuestions
+from graph.runs.runner import SampleResult, build_runner
+from graph.runs.services import open_services
+from graph.testing.scripted import ScriptedChatModel
+from graph.testing.scripts import GOOD_QUESTION, script
+
+_runs = itertools.count()
+
+
+def run_samples(url: str, collection: str, seed_id: str, scripts: list[dict]) -> list[tuple[SampleResult, list[str]]]:
+    """Samples 1, 2, ... of one run, one script each, all drafting the same question, with the run's registry."""
+    run_id = f"dup-{next(_runs)}-{id(scripts)}"
+
+    async def go() -> list[tuple[SampleResult, list[str]]]:
+        settings = resolve_settings(
+            {"database_url": url, "state_url": url, "collection": collection, "llm_cache": False}, env={}
+        )
+        done = []
+        for n, replies in enumerate(scripts, start=1):
+            model = ScriptedChatModel(script=replies)
+            roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
+            gateway = LLMGateway(roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=1))
+            async with open_services(settings, gateway=gateway) as services:
+                assert services.state is not None
+                questions = RunQuestions(services.state.ledger, run_id, threshold=0)
+                runner = build_runner(services, services.seed_pool(run_id), run_id=run_id, questions=questions)
+                thread = f"{run_id}/{n}"
+                result = await runner.run({"question_type": "composition", "binary": False, "seed_id": seed_id}, thread)
+                visits = [
+                    name
+                    async for snapshot in runner.graph.aget_state_history(runner.config(thread))
+                    for name in snapshot.next
+                ]
+                done.append((result, list(reversed(visits))))
+        return done
+
+    return asyncio.run(go())
+
+
+def extractor_calls(result: SampleResult) -> int:
+    return sum(call["role"] == "extractor" for call in result.state.get("llm_calls", []))
+
+
+def test_a_duplicate_is_rejected_before_its_contexts_are_labelled(pg_url: str, demo_slice: str, seed_chunk_id: str):
+    (first, _), (second, visits) = run_samples(pg_url, demo_slice, seed_chunk_id, [script(), script()])
+    assert first.outcome == "accepted" and first.record["question"] == GOOD_QUESTION["question"]
+    assert second.outcome == "rejected"
+    assert second.rejection["end_reason"] == f"duplicate of the question of sample {first.thread_id}"
+    assert visits[-1] == "check_duplicate" and "extract_contexts" not in visits
+    assert extractor_calls(first) > 0 and extractor_calls(second) == 0  # no labelling paid for a duplicate
+
+
+def test_a_sample_that_fails_after_the_check_frees_its_question(pg_url: str, demo_slice: str, seed_chunk_id: str):
+    broken = script(RelevanceVerdict=["no verdict here, only prose"])
+    (failed, visits), (later, _) = run_samples(pg_url, demo_slice, seed_chunk_id, [broken, script()])
+    assert failed.outcome == "failed" and "check_duplicate" in visits and "extract_contexts" in visits
+    assert later.outcome == "accepted"  # the same question, no longer held by the sample that failed
