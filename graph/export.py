@@ -16,7 +16,7 @@ the expected behaviour is to abstain, each answerable record's simulated variant
 (`variant` "generated": the system retrieves for itself; `checked_context_ids` are the chunks the
 collection's retriever returned when the question was checked). `--reviewed` keeps only the samples
 every reviewer accepted on all its criteria (`python -m graph.review`), with the relevance labels
-they corrected. A corrupt line in the dataset stops the export with its line number.
+they corrected. A line of the dataset that is not a valid record is named with its number and skipped.
 """
 
 from __future__ import annotations

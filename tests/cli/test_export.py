@@ -148,11 +148,16 @@ def test_hf_without_datasets_gives_the_install_hint(finished_run: Path, tmp_path
     assert_one_line_error(result, "pip install datasets")
 
 
-def test_a_corrupt_dataset_line_is_named(tmp_path: Path, finished_run: Path) -> None:
+def test_a_corrupt_dataset_line_is_named_and_skipped(tmp_path: Path, finished_run: Path) -> None:
     lines = (finished_run / "export-me" / "dataset.jsonl").read_text().splitlines()
     broken = tmp_path / "dataset.jsonl"
     broken.write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2] + "\n")
-    assert_one_line_error(run_cli("graph.export", str(broken), "--format", "csv"), "line 2 is not a valid record")
+    result = run_cli("graph.export", str(broken), "--format", "csv", "--output", str(tmp_path / "out.csv"))
+    assert result.returncode == 0, result.stderr
+    assert "line 2 is not a valid record" in result.stderr and "skipped" in result.stderr
+    with (tmp_path / "out.csv").open(newline="") as exported:
+        rows = list(csv.DictReader(exported))
+    assert [row["id"] for row in rows] == [json.loads(lines[0])["id"]]  # the one valid record
 
 
 @pytest.mark.parametrize("fmt", ["ragas", "hf"])

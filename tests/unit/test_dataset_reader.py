@@ -1,0 +1,86 @@
+"""dataset.jsonl as any version wrote it: fields added since take their defaults; a bad line is skipped, named."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from graph.config.errors import UserError
+from graph.runs.dataset import read_dataset
+from state.record import DatasetRecord
+
+RECORD = {
+    "id": "docs/1",
+    "question": "Which setting sets the delay between autovacuum runs, and what is its default?",
+    "answer": "autovacuum_naptime, 1 minute",
+    "question_type": "composition",
+    "binary": False,
+    "bridge_topic": "autovacuum",
+    "hops": 2,
+    "supporting": [
+        {"id": "c1", "text": "autovacuum_naptime sets the delay.", "metadata": {}},
+        {"id": "c2", "text": "autovacuum_naptime defaults to one minute.", "metadata": {}},
+    ],
+    "contexts": [
+        {"id": "c1", "text": "autovacuum_naptime sets the delay.", "relevant": True, "origin": "supporting"},
+        {"id": "c2", "text": "autovacuum_naptime defaults to one minute.", "relevant": True, "origin": "supporting"},
+    ],
+    "n_relevant": 2,
+    "difficulty": "hard",
+    "temporal": False,
+    "role": "a user of the documents",
+    "unanswerable": None,
+    "validation": {"revisions": 0, "verdicts": []},
+    "provenance": {
+        "run_id": "docs",
+        "thread_id": "docs/1",
+        "models": {"generator": "scripted"},
+        "prompt_version": "1",
+        "created_at": "2026-01-01T00:00:00+00:00",
+    },
+}
+
+
+def oldest_form() -> dict:
+    """The record with only the fields a record cannot do without: what the earliest files held at least."""
+    required = {name for name, field in DatasetRecord.model_fields.items() if field.is_required()}
+    return {key: value for key, value in RECORD.items() if key in required}
+
+
+def test_a_record_without_the_fields_added_since_takes_their_defaults(tmp_path: Path) -> None:
+    try:
+        DatasetRecord.model_validate(RECORD)
+    except Exception as invalid:  # the test's record must be one triad writes today
+        pytest.fail(f"the test's record is not valid: {invalid}")
+    path = tmp_path / "dataset.jsonl"
+    path.write_text(json.dumps(oldest_form()) + "\n", encoding="utf-8")
+    (record,) = read_dataset(path)
+    defaults = {
+        name: field.get_default(call_default_factory=True) for name, field in DatasetRecord.model_fields.items()
+    }
+    missing = set(DatasetRecord.model_fields) - set(oldest_form())
+    assert missing  # some fields are optional, and they are what an older file may lack
+    assert all(
+        record[name]
+        == DatasetRecord.model_validate({name: defaults[name], **oldest_form()}).model_dump(mode="json")[name]
+        for name in missing
+    )
+
+
+def test_a_bad_line_is_named_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "dataset.jsonl"
+    good = json.dumps(RECORD)
+    path.write_bytes(good.encode() + b"\n" + good[:40].encode() + b"\n\n\xff\xfe\n" + good.encode() + b"\n")
+    assert [r["id"] for r in read_dataset(path)] == ["docs/1", "docs/1"]
+    said = capsys.readouterr().err.splitlines()
+    assert [line.split(" line ")[1].split()[0] for line in said] == ["2", "4"]
+    assert all("is not a valid record" in line and "skipped" in line for line in said)
+
+
+def test_a_file_of_bad_lines_only_is_refused_with_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "dataset.jsonl"
+    path.write_text("\n{not json\n[]\n", encoding="utf-8")
+    with pytest.raises(UserError, match="line 2 is not a valid record"):
+        read_dataset(path)
