@@ -35,6 +35,6 @@ def read_dataset(path: Path) -> list[dict[str, Any]]:
             else f"{path} holds no accepted sample, so there is nothing to use; for a run's dataset, rejected.jsonl "
             "and report.html in its folder say why its samples were rejected"
         )
-    for line in skipped:
-        tell(f"note: {line}; it is skipped")
+    for problem_line in skipped:
+        tell(f"note: {problem_line}; it is skipped")
     return records
