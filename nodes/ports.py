@@ -92,8 +92,8 @@ class QuestionRegistry(Protocol):
         """Claim a validated question for the sample; the thread id of an earlier (near-)duplicate, else None."""
         ...
 
-    async def release(self, thread_id: str) -> None:
-        """Give back the sample's claim: it ended without a record, so its question is free again."""
+    async def release(self, question: str, thread_id: str) -> None:
+        """Give back the sample's claim on `question`: it ended without a record, so the question is free again."""
         ...
 
 

@@ -335,10 +335,13 @@ class RunLedger:
             earlier = (await cursor.fetchone())[0]  # type: ignore[index]
             return None if earlier == n else int(earlier)
 
-    async def release_question(self, run_id: str, n: int) -> None:
-        """Forget the question slot `n` claimed: its sample ended without a record."""
+    async def release_question(self, run_id: str, n: int, question: str) -> None:
+        """Forget that slot `n` claimed `question`: its sample ended without a record."""
         async with self.pool.connection() as conn:
-            await conn.execute("DELETE FROM triad_questions WHERE run_id = %s AND n = %s", (run_id, n))
+            await conn.execute(
+                "DELETE FROM triad_questions WHERE run_id = %s AND normalised = %s AND n = %s",
+                (run_id, normalise_question(question), n),
+            )
 
 
 def _process_alive(pid: int) -> bool:

@@ -42,8 +42,11 @@ class RunQuestions:
             self._vectors.append((thread_id, vector))
         return None
 
-    async def release(self, thread_id: str) -> None:
-        await self._ledger.release_question(self._run_id, ThreadId.parse(thread_id).n)
+    async def release(self, question: str, thread_id: str) -> None:
+        thread = ThreadId.parse(thread_id)
+        if thread.version is not None:  # a refresh thread: the question stays its sample's, whose record remains
+            return
+        await self._ledger.release_question(self._run_id, thread.n, question)
         async with self._lock:
             self._vectors = [(other, vector) for other, vector in self._vectors if other != thread_id]
 

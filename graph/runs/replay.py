@@ -124,7 +124,7 @@ async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, e
     context = replace(runner.context, replayed_from=f"{thread_id}@{checkpoint_id}")
     await runner.graph.ainvoke(None, fork_config, context=context, durability="async")
     final = await runner.graph.aget_state(config)
-    return runner.result(thread_id, final.values)
+    return await runner.ended(thread_id, final.values)
 
 
 @dataclass(frozen=True)

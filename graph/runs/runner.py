@@ -18,7 +18,7 @@ from graph.store.checkpoints import PooledPostgresSaver
 from nodes.context import Context
 from nodes.finalize import rejection_entry
 from nodes.ports import Ports, QueryGuide, QuestionRegistry, SeedPool
-from state.sample import SampleInput, SampleState
+from state.sample import SampleInput, SampleState, latest_draft
 
 #: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.
 STATE_KEYS = sorted(SampleState.__required_keys__ | SampleState.__optional_keys__)
@@ -76,10 +76,15 @@ class SampleRunner:
                     durability="async",
                     output_keys=STATE_KEYS,
                 )
+        return await self.ended(thread_id, final)
+
+    async def ended(self, thread_id: str, state: dict[str, Any]) -> SampleResult:
+        """The result of a sample that has just run to its end; one that claimed its question and ended without a
+        record frees the question, so that a later draft asking the same is not blocked by it."""
         questions = self.ports.questions
-        if final.get("question_claimed") and final.get("outcome") != "accepted" and questions is not None:
-            await questions.release(thread_id)  # a later draft asking the same is not blocked by this one
-        return self.result(thread_id, final)
+        if state.get("question_claimed") and state.get("outcome") != "accepted" and questions is not None:
+            await questions.release(latest_draft(state)["question"], thread_id)  # type: ignore[arg-type]
+        return self.result(thread_id, state)
 
     def result(self, thread_id: str, state: dict[str, Any]) -> SampleResult:
         outcome = state.get("outcome", "failed")

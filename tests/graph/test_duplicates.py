@@ -11,7 +11,7 @@ from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.runs.questions import RunQuestions
 from graph.runs.runner import SampleResult, build_runner
-from graph.runs.services import open_services
+from graph.runs.services import open_services, open_state
 from graph.testing.scripted import ScriptedChatModel
 from graph.testing.scripts import GOOD_QUESTION, script
 
@@ -66,3 +66,25 @@ def test_a_sample_that_fails_after_the_check_frees_its_question(pg_url: str, dem
     (failed, visits), (later, _) = run_samples(pg_url, demo_slice, seed_chunk_id, [broken, script()])
     assert failed.outcome == "failed" and "check_duplicate" in visits and "extract_contexts" in visits
     assert later.outcome == "accepted"  # the same question, no longer held by the sample that failed
+
+
+def test_only_the_sample_itself_gives_back_its_question(pg_url: str):
+    """A refresh thread of sample 1 that ends without a record leaves the claim to the sample, whose record stays."""
+
+    async def go() -> list[str | None]:
+        settings = resolve_settings({"database_url": pg_url, "state_url": pg_url, "llm_cache": False}, env={})
+        async with open_state(settings) as state:
+            run_id = f"dup-release-{next(_runs)}"
+            questions = RunQuestions(state.ledger, run_id, threshold=0)
+            question = GOOD_QUESTION["question"]
+            seen = [await questions.register(question, f"{run_id}/1")]
+            await questions.release(question, f"{run_id}/1@v2.1")
+            seen.append(await questions.register(question, f"{run_id}/2"))
+            await questions.release(question, f"{run_id}/1")
+            seen.append(await questions.register(question, f"{run_id}/3"))
+            return seen
+
+    first, after_refresh, after_sample = asyncio.run(go())
+    assert first is None
+    assert after_refresh is not None and after_refresh.endswith("/1")  # still the sample's
+    assert after_sample is None  # the sample gave it back
