@@ -51,15 +51,20 @@ TEST_STATE_URL = "TRIAD_TEST_STATE_URL"
 #: there, not in the checkout's `.triad`, unless a test gives TRIAD_HOME itself.
 TEST_HOME = "TRIAD_TEST_HOME"
 
+#: The provider rate commands get in tests unless a test sets TRIAD_REQUESTS_PER_SECOND itself: scripted models
+#: are no provider to protect, and the default of 10 a second would make most of a test's time waiting.
+TEST_REQUESTS_PER_SECOND = "1000"
+
 #: Where runs live in a state database by default.
 STATE_SCHEMA = "triad"
 
 
 def user_environment(env: dict[str, str] | None = None, environ: dict[str, str] | None = None) -> dict[str, str]:
     """The environment (this process's by default) without TRIAD_* settings and API keys, plus the test
-    state URL, the test home and `env`."""
+    state URL, the test home, the test request rate and `env`."""
     environ = dict(os.environ) if environ is None else environ
     base = {k: v for k, v in environ.items() if not k.startswith("TRIAD_") and k not in HOSTED_KEYS}
+    base["TRIAD_REQUESTS_PER_SECOND"] = TEST_REQUESTS_PER_SECOND
     if environ.get(TEST_STATE_URL):
         base["TRIAD_STATE_URL"] = environ[TEST_STATE_URL]
         base[TEST_STATE_URL] = environ[TEST_STATE_URL]

@@ -12,7 +12,7 @@ def test_fault_runner_kills_resumes_and_finds_nothing_lost(pg_url: str, scale_co
     figures_file = tmp_path / "figures.json"
     result = run_script(
         "fault_run.py", "--kills", "3", "--count", "8", "--concurrency", "4", "--latency-ms", "300",
-        "--kill-after", "4", "7", "--collection", scale_collection,
+        "--kill-after", "3", "5", "--collection", scale_collection,
         # The types whose cells rarely hit their attempt caps on this small collection (as in test_scale).
         "--types", "comparison,intersection",
         "--database-url", pg_url, "--work-dir", str(tmp_path / "work"), "--json", str(figures_file),

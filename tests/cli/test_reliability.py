@@ -35,7 +35,7 @@ from graph.testing.scripted import FAULT_KINDS, Faults, ScriptedChatModel
 def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     pg_url: str, scale_collection: str, tmp_path: Path
 ) -> None:
-    faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.2)
+    faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.05)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01, faults=faults)
     settings = resolve_settings(
         {
@@ -44,12 +44,13 @@ def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
             "state_url": pg_url,
             "runs_dir": tmp_path,
             "llm_cache": False,
+            "requests_per_second": 1000,
         },
         env={},
     )
     gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
-    # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.5 s.
-    gateway.retry = RetryPolicy(base_delay_s=0.1, max_delay_s=1.0, max_total_wait_s=10.0, request_timeout_s=0.5)
+    # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.2 s.
+    gateway.retry = RetryPolicy(base_delay_s=0.02, max_delay_s=0.2, max_total_wait_s=10.0, request_timeout_s=0.2)
     args = build_parser().parse_args(
         ["--collection", scale_collection, "--count", "8", "--concurrency", "4", "--dedup-threshold", "0",
          "--run-id", "provider-faults", "--seed", "2"]
