@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import shutil
 import socket
 import sys
@@ -66,23 +65,21 @@ from graph.living.versions import (
     version_folder,
     write_version,
 )
-from graph.llm.from_settings import build_gateway
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import refresh_report, run_labels
 from graph.reviewing.summary import summarise
 from graph.runs.dataset import read_dataset
 from graph.runs.files import RunFolder, dataset_lines, write_atomically
 from graph.runs.funnel import funnel
-from graph.runs.job import Run, rewrite_run_files, sample_runner
-from graph.runs.lanes import run_in_lanes
+from graph.runs.job import Run, rewrite_run_files, sample_runner, slot_worker
+from graph.runs.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.runs.options import ATTEMPT_FACTOR, RunOptions, stored_settings
-from graph.runs.outages import DATABASE_ERRORS, Outages
+from graph.runs.outages import DATABASE_ERRORS
 from graph.runs.progress import Progress
 from graph.runs.queries import open_query_book, queries_of_run
 from graph.runs.report import write_report
 from graph.runs.runner import build_runner
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
-from graph.runs.worker import SlotWorker, WorkerPlan
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -120,20 +117,19 @@ async def refresh_run(run_id: str, settings: Settings, args: argparse.Namespace)
         given = {name: getattr(args, name) for name in STORE_SETTINGS if getattr(args, name, None) is not None}
         settings = stored_settings(settings, stored, models_from_args(args)).model_copy(update=given)
         run = Run(run_id, options, settings, continuing=True)
-        gateway = build_gateway(settings, seed=options.seed)
-        async with open_services(settings, gateway=gateway, state=state, warm=True) as services:
+        async with open_services(settings, seed=options.seed, state=state, warm=True) as services:
             tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
             drift = await check_records(base, services.corpus, run_sources(folder.run_json))
             plans = [plan_record(r, d) for r, d in zip(base, drift["records"], strict=True)]
             done, stopped = await judge_again(run, services, plans, version, args.concurrency)
             if stopped:
-                raise CostLimit(version)
+                raise cost_limit(run, version)
             if failed := [outcome for outcome in done.values() if outcome.failed]:
                 raise Unfinished(failed)
             await apply(state, run_id, done, version)
             stopped = await refill(run, services, drift["summary"]["new_sources"] or [], version, args.concurrency)
             if stopped:
-                raise CostLimit(version)
+                raise cost_limit(run, version)
             folder, finished, examples = await rewrite_run_files(run, state)
             after = list(dataset_lines(folder.dataset))
             if after == base:  # nothing to judge, drop or add: no new version
@@ -173,14 +169,13 @@ class Unfinished(Exception):
         )
 
 
-class CostLimit(Exception):
-    """The budget ran out before the version was complete."""
-
-    def __init__(self, version: int) -> None:
-        super().__init__(
-            f"stopped at the cost limit before version {version} was complete; finished records are kept: "
-            "raise --max-cost-usd and run graph.refresh again to go on"
-        )
+def cost_limit(run: Run, version: int) -> CostLimitReached:
+    return CostLimitReached(
+        run.settings.max_cost_usd,
+        "finished records are kept",
+        "run graph.refresh again",
+        unfinished=f"before version {version} was complete",
+    )
 
 
 async def judge_again(
@@ -205,10 +200,8 @@ async def judge_again(
     async def work(plan: RecordPlan) -> Outcome:
         return await refresh_record(runner, plan, services.corpus, version, run.options.max_revisions)
 
-    limit = run.settings.max_cost_usd
-    results, stopped = await run_in_lanes(
-        threads, work, concurrency, lambda: limit is not None and services.gateway.cost_usd >= limit
-    )
+    budget = Budget.of(services.gateway, run.settings.max_cost_usd)
+    results, stopped = await run_in_lanes(threads, work, concurrency, budget)
     for plan, outcome in zip(threads, results, strict=True):
         if outcome is not None:
             done[plan.n] = outcome
@@ -246,25 +239,10 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     runner = await sample_runner(
         run, services, finished, embeddings, book, preferred=preferred, dataset_version=version
     )
-    plan = WorkerPlan(
-        run_id=run.run_id,
-        cells=cells,
-        worker=f"{socket.gethostname()}-{os.getpid()}",
-        concurrency=concurrency,
-        hops=options.hops,
-        role=options.role,
-        max_cost_usd=run.settings.max_cost_usd,
-    )
     # The new samples' lines go to a scratch folder: dataset.jsonl stays the earlier version until the new one is whole.
     scratch = RunFolder(version_folder(run.settings.runs_dir / run.run_id, version) / ".refill")
-    outages = Outages(
-        run.run_id,
-        run.settings.database_wait_seconds,
-        (services.state.checkpoints, services.state.bookkeeping, services.corpus.pool),
-        tell,
-    )
     with Progress(cells, finished, services.gateway, live=sys.stderr.isatty()) as progress:
-        worker = SlotWorker(plan, ledger, runner, scratch, services.gateway, outages, on_done=progress.sample_done)
+        worker = slot_worker(run, services, runner, scratch, cells, concurrency, on_done=progress.sample_done)
         result = await worker.run()
     shutil.rmtree(scratch.folder, ignore_errors=True)
     with contextlib.suppress(OSError):  # the version's folder, while nothing else is in it
@@ -307,7 +285,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = as_the_run_read_it(settings, run_settings(folder / "run.json"), args)
     try:
         entry = run_async(refresh_run(args.run_id, settings, args))
-    except (CostLimit, Unfinished) as stopped:
+    except (CostLimitReached, Unfinished) as stopped:
         print(stopped, file=sys.stderr)
         raise SystemExit(1) from None
     except DATABASE_ERRORS as error:

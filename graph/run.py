@@ -26,7 +26,7 @@ from graph.config.errors import UserError, exit_on_user_error, first_line
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
-from graph.llm.from_settings import build_gateway
+from graph.llm.from_settings import check_models
 from graph.runs.estimate import estimate_run
 from graph.runs.flags import (
     add_log_options,
@@ -74,14 +74,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.like:
         raise UserError("--like names the run an --estimate scales; add --estimate")
-    gateway = None
     if not args.resume:
         if not settings.collection:
             raise UserError("name the collection with --collection NAME (or TRIAD_COLLECTION), or pass --demo")
         # Every role resolves before any work: a missing key or an unknown provider fails here, at once.
-        gateway = build_gateway(settings, record_path=args.record_llm, seed=args.seed)
+        check_models(settings, record_path=args.record_llm)
     try:
-        run_async(run_job(request, settings, gateway))
+        run_async(run_job(request, settings))
     except DATABASE_ERRORS as error:
         run = args.resume or args.run_id or "RUN_ID (printed when the run started)"
         raise UserError(

@@ -14,7 +14,6 @@ from contextlib import AsyncExitStack
 from graph.builder import compile_graph
 from graph.config.settings import DEFAULT_MODELS, resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.llm.from_settings import build_gateway
 from graph.runs.services import open_services
 from nodes.context import Context
 from nodes.ports import Ports
@@ -42,10 +41,10 @@ async def studio_ports(context: Context) -> Ports:
     async with _lock:
         if key not in _ports:
             settings = settings.model_copy(update={"collection": settings.collection or DEMO_COLLECTION})
-            gateway = build_gateway(settings, models=dict(models))  # type: ignore[arg-type]
             # Studio brings its own checkpointer: no state database is opened here. The embedding model
             # serves generated unanswerable samples, which search the collection as its retriever does.
-            opened = await _opened.enter_async_context(open_services(settings, gateway=gateway, with_state=False))
+            services = open_services(settings, models=dict(models), with_state=False)  # type: ignore[arg-type]
+            opened = await _opened.enter_async_context(services)
             _ports[key] = opened.ports_for(opened.seed_pool())
         return _ports[key]
 

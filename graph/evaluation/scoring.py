@@ -12,6 +12,7 @@ import urllib.request
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
 from graph.config.errors import UserError
@@ -37,6 +38,7 @@ from state.schemas import (
     RelevanceVerdict,
     UnanswerableVerdict,
 )
+from state.usage import Role
 
 METRICS = ("precision", "recall", "correct", "correctness", "faithful", "abstained", "abstained_generated")
 """`correct`: the judge's verdict; `correctness`: the graded score RAGAS calls answer_correctness (0 to 1);
@@ -210,15 +212,15 @@ async def evaluate_setup(
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time."""
     # An external service answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.url else setup.model
-    gateway = build_gateway(settings, models={"generator": answering})
+    models: dict[Role, str | BaseChatModel] = {"generator": answering}
     embeddings = DeferredEmbeddings(settings.embedding, embedding_keys(settings))  # the run's own model
-    if setup.url:
-        return await _score(setup, records, gateway, None, judge_unlabelled, embeddings)
+    if setup.url:  # no corpus of triad's is read: the gateway alone
+        return await _score(setup, records, build_gateway(settings, models=models), None, judge_unlabelled, embeddings)
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
-    async with open_services(collection, gateway=gateway, with_state=False) as services:
-        return await _score(setup, records, gateway, services.corpus, judge_unlabelled, embeddings)
+    async with open_services(collection, models=models, with_state=False) as services:
+        return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings)
 
 
 async def _score(

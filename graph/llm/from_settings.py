@@ -7,25 +7,22 @@ from pathlib import Path
 from langchain_core.language_models import BaseChatModel
 
 from graph.config.settings import Settings
+from graph.llm.cache import LLMCache
 from graph.llm.gateway import LLMGateway, unwritable_recording
 from graph.llm.limits import RetryPolicy
-from graph.llm.models import DEFAULT_PRICES, resolve_roles
+from graph.llm.models import DEFAULT_PRICES, RoleModel, resolve_roles
 from state.usage import ROLES, Role
 
 
-def build_gateway(
+def check_models(
     settings: Settings,
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
     record_path: Path | None = None,
-    seed: int | None = None,
-) -> LLMGateway:
-    """The gateway of a run: every role resolved now (a missing key fails here, before any work).
-
-    `models` overrides a role's spec or injects a chat model instance. The response cache, attached
-    where the state database is opened (`graph.runs.services`), serves provider models only: an
-    injected model has no stable name to key answers by.
-    """
+) -> dict[Role, RoleModel]:
+    """Every role's model resolved, and the recording file writable: a missing key, an unknown provider
+    or an unwritable `--record-llm` fails here, before any work. `models` overrides a role's spec or
+    injects a chat model instance."""
     specs = {role: (models or {}).get(role) or settings.model_for(role) for role in ROLES}
     roles = resolve_roles(
         specs,
@@ -41,6 +38,24 @@ def build_gateway(
             record_path.open("a", encoding="utf-8").close()  # fails now, not at the first model call
         except OSError as error:
             raise unwritable_recording(record_path, error) from None
+    return roles
+
+
+def build_gateway(
+    settings: Settings,
+    *,
+    models: dict[Role, str | BaseChatModel] | None = None,
+    record_path: Path | None = None,
+    seed: int | None = None,
+    cache: LLMCache | None = None,
+) -> LLMGateway:
+    """The gateway of a run, its models checked first (`check_models`).
+
+    Commands build theirs through `graph.runs.services.open_services`, which gives it the state
+    database's response cache. The cache serves provider models only: an injected model has no stable
+    name to key answers by.
+    """
+    roles = check_models(settings, models=models, record_path=record_path)
     return LLMGateway(
         roles,
         prices={**DEFAULT_PRICES, **settings.prices},
@@ -49,6 +64,7 @@ def build_gateway(
         retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
         record_path=record_path,
         seed=seed,
+        cache=cache,
         minute_limits={model.spec: minute_limits(settings, model.spec) for model in roles.values()},
     )
 

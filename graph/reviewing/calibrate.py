@@ -12,21 +12,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from graph.builder import compile_graph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.llm.cache import LLMCache
-from graph.llm.from_settings import build_gateway
-from graph.llm.gateway import LLMGateway
+from graph.llm.from_settings import check_models
 from graph.reviewing.calibration import DIMENSIONS, Judgement, Labelled, labelled_samples, score
 from graph.reviewing.samples import ReviewSample
-from graph.runs.lanes import run_in_lanes
+from graph.runs.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.runs.options import RunOptions, stored_settings
-from graph.runs.runner import SampleRunner, context_for
-from graph.runs.services import open_state
-from nodes.ports import Ports
+from graph.runs.runner import SampleRunner, context_for, judging_runner
+from graph.runs.services import open_gateway, open_state
 from state.usage import ROLES
 
 #: Where a calibration thread stops: whatever would follow its judges.
@@ -130,7 +127,9 @@ async def calibrate(
         stored = await state.ledger.options(run_id)
         options = RunOptions.from_stored(stored)
         # Every model resolves before any is asked: an unknown provider or a missing key fails here.
-        runners = {spec: calibration_runner(settings, stored, options, spec, state.saver) for spec in specs}
+        judging = {spec: stored_settings(settings, stored, dict.fromkeys(ROLES, spec)) for spec in specs}
+        for spec_settings in judging.values():
+            check_models(spec_settings)
         labelled = labelled_samples(samples, reviews)
         if not labelled:
             raise UserError(
@@ -150,47 +149,23 @@ async def calibrate(
             )
         }
         spent, limit = 0.0, settings.max_cost_usd
-        for spec, runner in runners.items():
-            gateway = cast(LLMGateway, runner.ports.llm)
-            if settings.llm_cache:
-                gateway.cache = LLMCache(state.conninfo)
+        for spec, spec_settings in judging.items():
             say(f"judging {len(ours)} labelled samples with {spec}")
+            # The judges read the sample's chunks from its state: no store is opened.
+            async with open_gateway(spec_settings, state, seed=options.seed) as gateway:
+                context = context_for(
+                    spec_settings, gateway, run_id=stored.get("run_id", "calibration"), **options.context_overrides()
+                )
+                runner = judging_runner(state.saver, gateway, context)
 
-            async def work(sample: Labelled, runner: SampleRunner = runner, spec: str = spec) -> Judgement:
-                thread = calibration_thread(sample_thread(samples[sample.n]), spec)
-                return await judge_again(runner, thread, starts[sample.n].values)
+                async def work(sample: Labelled, runner: SampleRunner = runner, spec: str = spec) -> Judgement:
+                    thread = calibration_thread(sample_thread(samples[sample.n]), spec)
+                    return await judge_again(runner, thread, starts[sample.n].values)
 
-            def over_budget(gateway: LLMGateway = gateway, before: float = spent) -> bool:
-                return limit is not None and before + gateway.cost_usd >= limit
-
-            try:
-                results, stopped = await run_in_lanes(ours, work, concurrency, over_budget)
-            finally:
-                if gateway.cache is not None:
-                    await gateway.cache.close()
-            spent += gateway.cost_usd
+                budget = Budget.of(gateway, limit, before=spent)
+                results, stopped = await run_in_lanes(ours, work, concurrency, budget)
+                spent = budget.spent()
             if stopped:
-                raise CostLimitReached(limit or 0.0)
+                raise CostLimitReached(limit, "what was judged is kept", "run the calibration again")
             validators[spec] = score(ours, {s.n: j for s, j in zip(ours, results, strict=True)})
     return {"run_id": run_id, "labelled": len(ours), "validators": validators}
-
-
-def calibration_runner(
-    settings: Settings, stored: dict[str, Any], options: RunOptions, spec: str, saver: Any
-) -> SampleRunner:
-    """The run's judges with `spec` as every role's model (only the validator is asked)."""
-    run_settings = stored_settings(settings, stored, dict.fromkeys(ROLES, spec))
-    gateway = build_gateway(run_settings, seed=options.seed)
-    context = context_for(
-        run_settings, gateway, run_id=stored.get("run_id", "calibration"), **options.context_overrides()
-    )
-    # The judges read the sample's chunks from its state, never from the store or the seed pool.
-    return SampleRunner(Ports(corpus=cast(Any, None), llm=gateway, seeds=cast(Any, None)), saver, context)
-
-
-class CostLimitReached(Exception):
-    def __init__(self, limit: float) -> None:
-        super().__init__(
-            f"stopped at the cost limit of {limit} USD; what was judged is kept: raise --max-cost-usd and run "
-            "the calibration again to go on"
-        )

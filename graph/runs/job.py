@@ -13,7 +13,7 @@ import secrets
 import socket
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -26,20 +26,19 @@ from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.living.manifest import build_manifest, collection_fingerprint
 from graph.living.versions import VERSION_KEYS, read_run_json
-from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, dataset_lines, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.languages import language_notes, survey_languages
-from graph.runs.ledger import CellPlan
+from graph.runs.ledger import CellPlan, Slot
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
 from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
-from graph.runs.runner import SampleRunner, build_runner
+from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
@@ -83,8 +82,9 @@ async def run_job(
         make_folder(settings.runs_dir)  # a runs folder that cannot be made fails before the run exists
         run = await begin(request, settings, state)
         queries = run_queries(run, request)  # a missing or changed query file fails before any work
-        gateway = gateway or build_gateway(run.settings, record_path=request.record_llm, seed=run.options.seed)
-        async with open_services(run.settings, gateway=gateway, state=state, warm=True) as services:
+        async with open_services(
+            run.settings, record_path=request.record_llm, seed=run.options.seed, gateway=gateway, state=state, warm=True
+        ) as services:
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             outcome = await work_on(run, request, services, book)
             folder, finished, examples = await rewrite_run_files(run, state)
@@ -203,35 +203,38 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
     with Progress(cells, finished, services.gateway, live=live, lines=not request.log_json) as progress:
-        worker = SlotWorker(
-            worker_plan(run, request, cells),
-            ledger,
-            runner,
-            folder,
-            services.gateway,
-            Outages(
-                run.run_id,
-                settings.database_wait_seconds,
-                (services.state.checkpoints, services.state.bookkeeping, services.corpus.pool),
-                tell,
-            ),
-            on_done=progress.sample_done,
-        )
+        worker = slot_worker(run, services, runner, folder, cells, request.concurrency, on_done=progress.sample_done)
         result = await worker.run()
     result.languages = {"collection": survey.as_json()}
     return result
 
 
-def worker_plan(run: Run, request: RunRequest, cells: list[CellPlan]) -> WorkerPlan:
-    return WorkerPlan(
+def slot_worker(
+    run: Run,
+    services: RunServices,
+    runner: SampleRunner,
+    folder: RunFolder,
+    cells: list[CellPlan],
+    concurrency: int,
+    *,
+    on_done: Callable[[Slot, SampleResult], None],
+) -> SlotWorker:
+    """This process's worker on `run` (a run's or a refresh's): `concurrency` lanes over `cells`, within the
+    run's budget, waiting out outages of the state database and the store; its lines go to `folder`."""
+    assert services.state is not None
+    plan = WorkerPlan(
         run_id=run.run_id,
         cells=cells,
         worker=f"{socket.gethostname()}-{os.getpid()}",
-        concurrency=request.concurrency,
+        concurrency=concurrency,
         hops=run.options.hops,
         role=run.options.role,
         max_cost_usd=run.settings.max_cost_usd,
     )
+    state = services.state
+    pools = (state.checkpoints, state.bookkeeping, services.corpus.pool)
+    outages = Outages(run.run_id, run.settings.database_wait_seconds, pools, tell)
+    return SlotWorker(plan, state.ledger, runner, folder, services.gateway, outages, on_done=on_done)
 
 
 async def sample_runner(

@@ -4,17 +4,50 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Spending(Protocol):
+    @property
+    def cost_usd(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A command's cost limit (`--max-cost-usd`): `limit` USD over what `spent()` counts, None for no limit.
+    Run, refresh and calibration stop starting work once it is exhausted."""
+
+    limit: float | None
+    spent: Callable[[], float]
+
+    @classmethod
+    def of(cls, gateway: Spending, limit: float | None, *, before: float = 0.0) -> Budget:
+        """The limit over what `gateway` spends from now, `before` USD counted as spent already."""
+        return cls(limit, lambda: before + gateway.cost_usd)
+
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.spent() >= self.limit
+
+
+class CostLimitReached(Exception):
+    """The budget ran out before the work was done: what was done is kept, the same command goes on."""
+
+    def __init__(self, limit: float | None, kept: str, again: str, *, unfinished: str = "") -> None:
+        where = f" {unfinished}" if unfinished else ""
+        super().__init__(
+            f"stopped at the cost limit of {limit} USD{where}; {kept}: raise --max-cost-usd and {again} to go on"
+        )
 
 
 async def run_in_lanes(
     items: Sequence[Any],
     work: Callable[[Any], Any],
     concurrency: int,
-    over_budget: Callable[[], bool],
+    budget: Budget,
 ) -> tuple[list[Any], bool]:
-    """`work` on each item, `concurrency` at a time, none started once `over_budget()`; the results in order
-    (None for items not started) and whether the budget stopped it."""
+    """`work` on each item, `concurrency` at a time, none started once the budget is exhausted; the results in
+    order (None for items not started) and whether the budget stopped it."""
     results: list[Any] = [None] * len(items)
     queue = list(enumerate(items))
     stopped = False
@@ -22,7 +55,7 @@ async def run_in_lanes(
     async def lane() -> None:
         nonlocal stopped
         while queue:
-            if over_budget():
+            if budget.exhausted():
                 stopped = True
                 return
             index, item = queue.pop(0)

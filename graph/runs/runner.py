@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
@@ -17,7 +18,7 @@ from graph.runs.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
 from nodes.context import Context
 from nodes.finalize import rejection_entry
-from nodes.ports import Ports, QueryGuide, QuestionRegistry, SeedPool
+from nodes.ports import ChunkLike, HitLike, Ports, QueryGuide, QuestionRegistry, SeedPool
 from state.sample import SampleInput, SampleState, latest_draft
 
 #: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.
@@ -118,6 +119,35 @@ def context_for(settings: Settings, gateway: LLMGateway, **overrides: Any) -> Co
 
 class InvalidSetting(UserError, ValueError):
     """A run setting outside its range."""
+
+
+class NoStore:
+    """The corpus and the seed pool of a runner that only judges: its samples' chunks are in their state, so
+    a node that reaches for the store is a mistake, named here."""
+
+    def _unused(self) -> RuntimeError:
+        return RuntimeError("this runner only judges samples from their state; it reads no store and draws no seed")
+
+    async def get(self, ids: Sequence[str]) -> Sequence[ChunkLike]:
+        raise self._unused()
+
+    async def neighbours(self, chunk_id: str, n: int) -> Sequence[HitLike]:
+        raise self._unused()
+
+    async def search(self, text: str, n: int) -> Sequence[HitLike]:
+        raise self._unused()
+
+    async def draw(self, *, min_chars: int, procedural: bool = False) -> str | None:
+        raise self._unused()
+
+    async def claim(self, chunk_id: str) -> None:
+        raise self._unused()
+
+
+def judging_runner(saver: BaseCheckpointSaver, gateway: LLMGateway, context: Context) -> SampleRunner:
+    """A runner whose samples are judged again from their checkpoints (calibration): the models, no store."""
+    store = NoStore()
+    return SampleRunner(Ports(corpus=store, llm=gateway, seeds=store), saver, context)
 
 
 def build_runner(

@@ -14,10 +14,12 @@ import asyncio
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import psycopg
 from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -46,6 +48,7 @@ from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from graph.store.layout import ColumnChoice
 from graph.store.reader import POOL_TIMEOUT_S
 from nodes.ports import Ports, QueryGuide, QuestionRegistry, SeedPool
+from state.usage import Role
 
 #: Bookkeeping connections of a process (claims, heartbeats, completions).
 BOOKKEEPING_POOL_SIZE = 4
@@ -201,43 +204,78 @@ async def open_corpus(settings: Settings, url: str, **options: Any) -> Corpus:
 async def open_services(
     settings: Settings,
     *,
+    models: dict[Role, str | BaseChatModel] | None = None,
+    record_path: Path | None = None,
+    seed: int | None = None,
     gateway: LLMGateway | None = None,
     state: StateDatabase | None = None,
     with_state: bool = True,
     concurrency: int = 1,
     warm: bool = False,
 ) -> AsyncIterator[RunServices]:
-    """Open the services of `settings`: the corpus, the gateway (built here unless given), the state.
+    """Open the services of `settings`: the state, the gateway, the corpus. Every command builds its
+    services here, once.
 
-    `state` is an already open state database (a run reads its options there first); with
-    `with_state=False` none is opened. `warm` starts loading the corpus' vectors at once,
-    overlapping the rest of the start-up.
+    The gateway is built here (`models`, `record_path` and `seed` as `build_gateway` takes them), with
+    the state database's response cache when `settings.llm_cache`; a `gateway` given instead (a test's,
+    with its own retry policy) is used as it is. `state` is an already open state database (a run reads
+    its options there first); with `with_state=False` none is opened. `warm` starts loading the
+    corpus' vectors at once, overlapping the rest of the start-up.
     """
     url = await asyncio.to_thread(database_url, settings)
+    parts = GatewayParts(models, record_path, seed, gateway)
     if state is None and with_state:
         async with (
             open_state(settings, concurrency=concurrency) as opened,
-            _open_on(settings, url, gateway, opened, warm) as services,
+            _open_on(settings, url, parts, opened, warm) as services,
         ):
             yield services
         return
-    async with _open_on(settings, url, gateway, state, warm) as services:
+    async with _open_on(settings, url, parts, state, warm) as services:
         yield services
+
+
+@dataclass(frozen=True)
+class GatewayParts:
+    """What a command gives `open_services` to build its gateway from (or the gateway a test built)."""
+
+    models: dict[Role, str | BaseChatModel] | None
+    record_path: Path | None
+    seed: int | None
+    built: LLMGateway | None
+
+    def build(self, settings: Settings, state: StateDatabase | None) -> LLMGateway:
+        if self.built is not None:
+            return self.built
+        cache = LLMCache(state.conninfo) if state is not None and settings.llm_cache else None
+        return build_gateway(settings, models=self.models, record_path=self.record_path, seed=self.seed, cache=cache)
+
+
+@asynccontextmanager
+async def open_gateway(
+    settings: Settings, state: StateDatabase | None, *, seed: int | None = None
+) -> AsyncIterator[LLMGateway]:
+    """The gateway alone, as `open_services` builds it, for work that reads no store (calibration's judges,
+    which read each sample's chunks from its state); its cache is closed at the end."""
+    gateway = GatewayParts(None, None, seed, None).build(settings, state)
+    try:
+        yield gateway
+    finally:
+        if gateway.cache is not None:
+            await gateway.cache.close()
 
 
 @asynccontextmanager
 async def _open_on(
     settings: Settings,
     url: str,
-    gateway: LLMGateway | None,
+    parts: GatewayParts,
     state: StateDatabase | None,
     warm: bool,
 ) -> AsyncIterator[RunServices]:
     if state is None or state.url != url:  # a state database on the store's own server has reached it already
         await asyncio.to_thread(check_connection, url)
-    gateway = gateway or build_gateway(settings)
-    if state is not None and settings.llm_cache and gateway.cache is None:
-        gateway.cache = LLMCache(state.conninfo)
+    gateway = parts.build(settings, state)
     if settings.collection == DEMO_COLLECTION:
         await asyncio.to_thread(ensure_demo, url)
     corpus = await open_corpus(settings, url, pool_timeout_s=pool_timeout(settings.database_wait_seconds))

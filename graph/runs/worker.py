@@ -21,7 +21,7 @@ from graph.config.errors import first_line
 from graph.llm.gateway import LLMGateway
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name, sample_summary
-from graph.runs.lanes import first_failure
+from graph.runs.lanes import Budget, first_failure
 from graph.runs.ledger import CellPlan, Completion, RunLedger, Slot
 from graph.runs.outages import DATABASE_ERRORS, Outages
 from graph.runs.runner import SampleResult, SampleRunner
@@ -172,6 +172,7 @@ class SlotWorker:
         self.ledger = ledger
         self.runner = runner
         self.gateway = gateway
+        self.budget = Budget.of(gateway, plan.max_cost_usd)
         self.outages = outages
         self.on_done = on_done
         self.outcome = WorkResult()
@@ -205,15 +206,11 @@ class SlotWorker:
         self.outcome.database_outages = self.outages.outages
         return self.outcome
 
-    def _over_budget(self) -> bool:
-        limit = self.plan.max_cost_usd
-        return limit is not None and self.gateway.cost_usd >= limit
-
     async def _lane(self) -> None:
         # The lane's last sample: recorded as done in the round trip that claims the next.
         ended: tuple[Completion, SampleResult] | None = None
         while True:
-            over_budget = self._over_budget()
+            over_budget = self.budget.exhausted()
             seen = self.finishes.count
             slot = await self._claim(ended[0] if ended else None) if not over_budget else None
             if over_budget and ended is not None:

@@ -83,7 +83,8 @@ def test_per_minute_quotas_keep_a_16_way_run_free_of_429s(pg_url, demo_slice, tm
     monkeypatch.setattr("graph.llm.limits.QUOTA_WINDOW_S", 6.1)
     state = StubState(limits=(120, 60_000), window_s=6.0)  # per model, as Gemini's quotas are
     with gemini_stub(state) as stub_url:
-        env = {"GOOGLE_API_KEY": KEY, "TRIAD_LLM_BASE_URL": stub_url}
+        # At the default request rate, as a user runs it (the tests' own rate would be a hundred times that).
+        env = {"GOOGLE_API_KEY": KEY, "TRIAD_LLM_BASE_URL": stub_url, "TRIAD_REQUESTS_PER_SECOND": "10"}
         document = run_on(
             pg_url, demo_slice, tmp_path, "--count", "4", "--concurrency", "16",
             "--requests-per-minute", "120", "--tokens-per-minute", "60000", env=env,

@@ -117,7 +117,7 @@ def test_the_silent_handler_scan_sees_one() -> None:
 def test_a_lane_failure_is_raised_with_the_other_lanes_failures_noted() -> None:
     import asyncio
 
-    from graph.runs.lanes import run_in_lanes
+    from graph.runs.lanes import Budget, run_in_lanes
 
     async def work(item: int) -> int:  # no await before the failure: every lane fails before any is cancelled
         if item == 0:
@@ -127,5 +127,5 @@ def test_a_lane_failure_is_raised_with_the_other_lanes_failures_noted() -> None:
         raise RuntimeError("refused credentials")  # the same failure again: noted once
 
     with pytest.raises(RuntimeError, match="refused credentials") as raised:
-        asyncio.run(run_in_lanes([0, 1, 2], work, concurrency=3, over_budget=lambda: False))
+        asyncio.run(run_in_lanes([0, 1, 2], work, concurrency=3, budget=Budget(None, lambda: 0.0)))
     assert raised.value.__notes__ == ["another lane failed too: ValueError: a bad reply"]

@@ -15,7 +15,7 @@ from graph.living.versions import changes, keep_version, version_dataset
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
 from graph.reviewing.summary import summarise
-from graph.runs.lanes import run_in_lanes
+from graph.runs.lanes import Budget, run_in_lanes
 
 
 def record(n: int, *, answerable: bool = True, question_type: str = "comparison") -> dict[str, Any]:
@@ -137,9 +137,9 @@ def test_lanes_start_nothing_once_the_budget_is_spent() -> None:
         await asyncio.sleep(0)
         return item * 10
 
-    results, stopped = asyncio.run(run_in_lanes([1, 2, 3, 4, 5], work, 2, lambda: len(spent) >= 3))
+    results, stopped = asyncio.run(run_in_lanes([1, 2, 3, 4, 5], work, 2, Budget(3, lambda: len(spent))))
     assert stopped and results[:3] == [10, 20, 30] and results[3:] == [None, None]
-    assert asyncio.run(run_in_lanes([1, 2], work, 4, lambda: False)) == ([10, 20], False)
+    assert asyncio.run(run_in_lanes([1, 2], work, 4, Budget(None, lambda: 0.0))) == ([10, 20], False)
 
 
 def test_labels_saved_before_a_refresh_do_not_count_for_the_new_record(tmp_path: Path) -> None:
