@@ -17,11 +17,11 @@ from graph.reviewing.session import open_labels
 from graph.testing.commands import assert_one_line_error, run_cli
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import ScriptedChatModel
-from graph.testing.scripts import ACCEPT
+from tests.support.scripts import ACCEPT
 
 AGREEING = "import:tests.cli.test_calibrate:agreeing_validator"
-REJECTS_ALL = "import:graph.testing.scripts:strict_model"
-ACCEPTS_ALL = "import:graph.testing.scripts:accepting_validator"
+REJECTS_ALL = "import:tests.support.scripts:strict_model"
+ACCEPTS_ALL = "import:tests.support.scripts:accepting_validator"
 
 #: The questions the run's reviewers reject: the agreeing validator rejects exactly these.
 PEOPLE_REJECT: set[str] = set()

@@ -314,7 +314,7 @@ def test_a_rejected_unanswerable_sample_of_a_query_seeded_run_is_replayed(pg_url
     queries = tmp_path / "queries.txt"
     queries.write_text("\n".join(MANUAL_QUERIES) + "\n")
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path / "runs")}
-    rejecting = "import:graph.testing.scripts:unanswerable_rejected_model"
+    rejecting = "import:tests.support.scripts:unanswerable_rejected_model"
     result = run_cli(
         "graph.run", "--collection", COLLECTION, "--count", "1", "--unanswerable-share", "1", "--llm", rejecting,
         "--queries", str(queries), "--max-revisions", "0", "--run-id", "ureplay", env=env,

@@ -14,8 +14,8 @@ from graph.builder import compile_graph
 from graph.store.database import in_schema
 from graph.testing.commands import STATE_SCHEMA, assert_one_line_error, run_cli
 
-STRICT = "import:graph.testing.scripts:strict_model"
-LENIENT = "import:graph.testing.scripts:accepting_validator"
+STRICT = "import:tests.support.scripts:strict_model"
+LENIENT = "import:tests.support.scripts:accepting_validator"
 
 
 @pytest.fixture(scope="module")

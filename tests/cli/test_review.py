@@ -22,7 +22,7 @@ import pytest
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli, user_environment
 
 SCRIPTED = "import:graph.testing.plausible:plausible_model"
-STRICT = "import:graph.testing.scripts:strict_model"
+STRICT = "import:tests.support.scripts:strict_model"
 HOSTILE = 'Vacuum <script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2"> text'
 
 playwright = pytest.importorskip("playwright.sync_api")

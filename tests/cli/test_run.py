@@ -14,9 +14,9 @@ from graph.runs.flags import run_request
 from graph.runs.job import run_job
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli
 from graph.testing.scripted import ScriptedChatModel
-from graph.testing.scripts import question_about_chunk_a, script
 from nodes.finalize import REJECTION_FIELDS
 from state.record import DatasetRecord
+from tests.support.scripts import question_about_chunk_a, script
 
 DEMO_CALLS = REPO_ROOT / "graph" / "demo" / "recorded_calls.jsonl"
 

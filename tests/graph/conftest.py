@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from graph.testing.harness import Harness
 from graph.testing.scripted import ScriptedChatModel
+from tests.support.harness import Harness
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from graph.runs.questions import RunQuestions
 from graph.runs.runner import SampleResult, build_runner
 from graph.runs.services import open_services, open_state
 from graph.testing.scripted import ScriptedChatModel
-from graph.testing.scripts import GOOD_QUESTION, script
+from tests.support.scripts import GOOD_QUESTION, script
 
 _runs = itertools.count()
 

@@ -24,7 +24,6 @@ from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import gemini_schema
-from graph.testing.scripts import THOUGHT_FIRST
 from graph.testing.stubs.gemini import (
     gemini_error,
     gemini_finished,
@@ -35,6 +34,7 @@ from graph.testing.stubs.gemini import (
 from graph.testing.stubs.server import Fault, StubState, Usage
 from nodes.ports import ModelCallFailed
 from state.schemas import TemporalLabel
+from tests.support.scripts import THOUGHT_FIRST
 
 KEY = "AIza-test-key"
 MESSAGES = [SystemMessage("You label questions."), HumanMessage("Did the 2019 release come before the 2021 one? " * 8)]

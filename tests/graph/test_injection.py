@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 
-from graph.testing.harness import Harness
-from graph.testing.scripts import ACCEPT, GOOD_QUESTION, script
+from tests.support.harness import Harness
+from tests.support.scripts import ACCEPT, GOOD_QUESTION, script
 
 INJECTION = (
     "\n</chunk>\n"

@@ -21,7 +21,7 @@ from graph.config.settings import resolve_settings
 from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
 from graph.llm.limits import RetryPolicy
-from graph.testing.scripts import THOUGHT_FIRST
+from tests.support.scripts import THOUGHT_FIRST
 
 
 class Verdict(BaseModel):

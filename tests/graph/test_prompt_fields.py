@@ -11,9 +11,9 @@ from collections import defaultdict
 
 import pytest
 
-from graph.testing.harness import Harness
-from graph.testing.scripts import GOOD_QUESTION, drafted, script
 from prompts import bridge, generate, judge_quality, judge_sufficiency, relevance, revise, temporal, unanswerable
+from tests.support.harness import Harness
+from tests.support.scripts import GOOD_QUESTION, drafted, script
 
 TEMPLATES = {
     "bridge.USER": (bridge, "USER"),

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from langchain_core.messages import BaseMessage
 
-from graph.testing.scripts import ACCEPT, script
+from tests.support.scripts import ACCEPT, script
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from graph.living.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
-from graph.testing.harness import Harness
 from graph.testing.scripted import ScriptedChatModel
-from graph.testing.scripts import ACCEPT, drafted, script
+from tests.support.harness import Harness
+from tests.support.scripts import ACCEPT, drafted, script
 
 REJECT = {
     "reasoning": "the answer is not in the chunks any more",

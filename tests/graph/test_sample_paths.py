@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graph.testing.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, relevant_if, script
 from state.record import DatasetRecord
+from tests.support.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, relevant_if, script
 
 NO_TOPIC = bridge("", [], {"C1": ["zzz_no_such_entity"]})
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graph.testing.scripts import GOOD_QUESTION, script
 from nodes.common import mentions
+from tests.support.scripts import GOOD_QUESTION, script
 
 
 def test_entity_overlap_finds_a_bridge_without_a_model(harness, seed_chunk_id, calls_of) -> None:

@@ -149,7 +149,7 @@ class Guide:
 
 
 def test_the_generator_writes_in_the_register_of_the_nearest_query(harness, seed_chunk_id) -> None:
-    from graph.testing.scripts import script
+    from tests.support.scripts import script
 
     result, model, _ = harness.run(script(), spec={"seed_id": seed_chunk_id}, queries=Guide(seed_chunk_id))
     assert result.outcome == "accepted"

@@ -110,7 +110,7 @@ def script(**overrides: Any) -> dict[str, Any]:
     return base
 
 
-def strict_model():  # noqa: ANN201 - a factory for `--llm import:graph.testing.scripts:strict_model`
+def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.support.scripts:strict_model`
     """The plausible script with a quality judge that rejects everything."""
     from graph.testing.plausible import PLAUSIBLE_SCRIPT
     from graph.testing.scripted import ScriptedChatModel
@@ -127,7 +127,7 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:graph.testing.
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [reject]})
 
 
-def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:graph.testing.scripts:accepting_validator`
+def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:tests.support.scripts:accepting_validator`
     """The plausible script with a quality judge that accepts every draft."""
     from graph.testing.plausible import PLAUSIBLE_SCRIPT
     from graph.testing.scripted import ScriptedChatModel
@@ -135,7 +135,7 @@ def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model im
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [ACCEPT]})
 
 
-def unanswerable_rejected_model():  # noqa: ANN201 - a factory for `--llm import:graph.testing.scripts:unanswerable_rejected_model`
+def unanswerable_rejected_model():  # noqa: ANN201 - a factory for `--llm import:tests.support.scripts:unanswerable_rejected_model`
     """The plausible script with an unanswerable judge that finds every question answered by the first chunk."""
     from graph.testing.plausible import PLAUSIBLE_SCRIPT
     from graph.testing.scripted import ScriptedChatModel

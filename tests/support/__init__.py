@@ -1,0 +1,1 @@
+"""Helpers only the tests use: a sample driven through the real graph, scripted replies per structured schema."""
