@@ -10,7 +10,7 @@ from typing import Any
 import psycopg
 import pytest
 
-import graph.refresh
+import graph.living.new_version
 from graph.demo import load_demo_chunks
 from graph.runs.funnel import cell_name
 from graph.testing.commands import assert_one_line_error, run_cli
@@ -86,7 +86,7 @@ def test_refresh_writes_a_version_true_to_the_changed_store(
     async def crash(*_: Any, **__: Any) -> bool:
         raise RuntimeError("the machine went down")
 
-    monkeypatch.setattr(graph.refresh, "refill", crash)
+    monkeypatch.setattr(graph.living.new_version, "refill", crash)
     with pytest.raises(RuntimeError):
         run_cli("graph.refresh", "refreshed", "--runs-dir", str(runs), "--database-url", pg_url)
     monkeypatch.undo()
