@@ -9,6 +9,8 @@ from typing import Any, Protocol
 
 
 class Spending(Protocol):
+    """What a budget reads: the gateway's running total."""
+
     @property
     def cost_usd(self) -> float: ...
 
@@ -23,7 +25,7 @@ class Budget:
 
     @classmethod
     def of(cls, gateway: Spending, limit: float | None, *, before: float = 0.0) -> Budget:
-        """The limit over what `gateway` spends from now, `before` USD counted as spent already."""
+        """The limit over what `gateway` has spent in all, `before` USD (spent elsewhere) counted with it."""
         return cls(limit, lambda: before + gateway.cost_usd)
 
     def exhausted(self) -> bool:
