@@ -25,6 +25,7 @@ from typing import Any
 
 from graph.runs.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
+from nodes.starts import state_after
 from state.record import text_digest
 from state.sample import UNANSWERABLE, Draft, KnownRelevance, SampleInput
 from state.threads import ThreadId
@@ -147,9 +148,6 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
         "binary": record["binary"],
         "role": record["role"],
         "thread_id": thread_id,
-        "bridge_attempts": [],
-        "relevance_labels": [],
-        "llm_calls": [],
         **({"language": record["language"]} if record.get("language") else {}),
     }
     if record["question_type"] == UNANSWERABLE:
@@ -168,7 +166,7 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
             "revisions": 0,
             "revisions_left": max_revisions,
         }
-        return ThreadStart(values, "generate_unanswerable")
+        return ThreadStart(state_after("generate_unanswerable", values), "generate_unanswerable")
     ids = [moved.get(str(c["id"]), str(c["id"])) for c in record["supporting"]]
     found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
     if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
@@ -191,9 +189,9 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
             "temporal": record["temporal"],
             "question_claimed": True,  # the record's own question, claimed by its sample
         }
-        return ThreadStart(values, "check_duplicate")
+        return ThreadStart(state_after("check_duplicate", values), "check_duplicate")
     values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}
-    return ThreadStart(values, "generate_question")
+    return ThreadStart(state_after("generate_question", values), "generate_question")
 
 
 async def run_refresh_thread(runner: SampleRunner, thread_id: str, start: ThreadStart) -> SampleResult:

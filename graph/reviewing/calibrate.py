@@ -24,6 +24,7 @@ from graph.runs.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.runs.options import RunOptions, stored_settings
 from graph.runs.runner import SampleRunner, context_for, judging_runner
 from graph.runs.services import open_gateway, open_state
+from nodes.starts import state_after
 from state.usage import ROLES
 
 #: Where a calibration thread stops: whatever would follow its judges.
@@ -65,16 +66,8 @@ def judged_draft(values: dict[str, Any]) -> JudgedDraft | None:
     )
     kept = ("question_type", "binary", "role", "hops", "language", "seed", "supporting", "bridge_topic", "style_role")
     start = {key: values[key] for key in kept if key in values}
-    start |= {
-        "drafts": [draft],
-        "verdicts": [],
-        "revisions": draft["revision"],
-        "revisions_left": 0,
-        "bridge_attempts": [],
-        "relevance_labels": [],
-        "llm_calls": [],
-    }
-    return JudgedDraft(start, recorded)
+    start |= {"drafts": [draft], "revisions": draft["revision"], "revisions_left": 0}
+    return JudgedDraft(state_after("lint_question", start), recorded)
 
 
 def sample_thread(sample: ReviewSample) -> str:
