@@ -10,7 +10,7 @@ import asyncio
 import itertools
 from typing import Any
 
-from graph.config.settings import resolve_settings
+from graph.config.settings import Settings, resolve_settings
 from graph.living.refresh import Outcome, RecordPlan, refresh_record
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
@@ -30,6 +30,13 @@ class Harness:
         self.url = url
         self.collection = collection
 
+    def settings(self) -> Settings:
+        """The harness's store and state database, with no response cache."""
+        return resolve_settings(
+            {"database_url": self.url, "state_url": self.url, "collection": self.collection, "llm_cache": False},
+            env={},
+        )
+
     def run(
         self,
         script: dict[str, Any],
@@ -45,14 +52,7 @@ class Harness:
         thread_id = f"test-{next(_threads)}/{seed}"
 
         async def go() -> tuple[SampleResult, list[str]]:
-            roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
-            gateway = LLMGateway(
-                roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=2, base_delay_s=0.001, max_delay_s=0.01)
-            )
-            settings = resolve_settings(
-                {"database_url": self.url, "state_url": self.url, "collection": self.collection, "llm_cache": False},
-                env={},
-            )
+            gateway, settings = scripted_gateway(model, max_attempts=2), self.settings()
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
             async with open_services(settings, gateway=gateway) as services:
                 assert services.state is not None
@@ -79,14 +79,7 @@ class Harness:
         run_id = f"test-{next(_threads)}"
 
         async def go() -> tuple[Outcome, list[str]]:
-            roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
-            gateway = LLMGateway(
-                roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=1, base_delay_s=0.001, max_delay_s=0.01)
-            )
-            settings = resolve_settings(
-                {"database_url": self.url, "state_url": self.url, "collection": self.collection, "llm_cache": False},
-                env={},
-            )
+            gateway, settings = scripted_gateway(model, max_attempts=1), self.settings()
             async with open_services(settings, gateway=gateway) as services:
                 runner = build_runner(
                     services, services.seed_pool(), run_id=run_id, dataset_version=version, max_revisions=max_revisions
@@ -103,3 +96,10 @@ class Harness:
 
         result, visits = asyncio.run(go())
         return result, model, visits
+
+
+def scripted_gateway(model: ScriptedChatModel, *, max_attempts: int) -> LLMGateway:
+    """Every role played by `model`, no rate limit to speak of, retries in milliseconds."""
+    roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
+    retry = RetryPolicy(max_attempts=max_attempts, base_delay_s=0.001, max_delay_s=0.01)
+    return LLMGateway(roles, requests_per_second=1000, retry=retry)
