@@ -17,6 +17,7 @@ The tables and the longer statements on them are in `graph.runs.ledger_sql`.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
@@ -128,7 +129,13 @@ class RunLedger:
         return dict(row[0])
 
     async def claim(
-        self, run_id: str, cells: list[CellPlan], worker: str, *, completing: Completion | None = None
+        self,
+        run_id: str,
+        cells: list[CellPlan],
+        worker: str,
+        *,
+        completing: Completion | None = None,
+        claim_id: str | None = None,
     ) -> Slot | None:
         """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
 
@@ -137,6 +144,9 @@ class RunLedger:
         worker's sample that just ended, is marked done in the same transaction, ahead of the claim:
         the claim counts it, and a lane that finishes one sample and takes the next pays one round
         trip, not two.
+
+        `claim_id` names the claim: sent again after an error under the same id, it returns the slot
+        the first try took if the server committed that try (a lost reply), rather than a second one.
         """
         async with self.pool.connection() as conn:
             async with conn.pipeline(), conn.transaction():
@@ -152,6 +162,7 @@ class RunLedger:
                     {
                         "run_id": run_id,
                         "worker": worker,
+                        "claim_id": claim_id or uuid.uuid4().hex,
                         "lease": self.lease_seconds,
                         "types": [cell.question_type for cell in cells],
                         "binaries": [cell.binary for cell in cells],

@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS triad_samples (
 );
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS wanted TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS retired INTEGER;
+ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS claim_id TEXT;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
@@ -45,14 +46,21 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 #: A yes/no slot asks for the answer ("yes" or "no", column `wanted`) its cell has fewer of, accepted
 #: or running ("yes" on a tie), so a cell's Yes and No counts end at most one apart. A `retired` slot (its
 #: record left the dataset in that version, `graph.refresh`) counts as started only.
+#: A claim sent again under the same `claim_id` (its reply was lost with the connection, though the
+#: server had committed it) returns the slot the first one took, so that slot is not left running
+#: with nobody to run it.
 CLAIM_SQL = """
-WITH abandoned AS (
+WITH repeated AS (
+    SELECT n, question_type, is_binary, wanted, false AS fresh FROM triad_samples
+    WHERE run_id = %(run_id)s AND claim_id = %(claim_id)s AND worker = %(worker)s AND status = 'running'
+), abandoned AS (
     SELECT n FROM triad_samples
     WHERE run_id = %(run_id)s AND status = 'running' AND lease_until < now()
+        AND NOT EXISTS (SELECT 1 FROM repeated)
     ORDER BY n LIMIT 1 FOR UPDATE SKIP LOCKED
 ), reclaimed AS (
-    UPDATE triad_samples SET worker = %(worker)s, lease_until = now() + make_interval(secs => %(lease)s),
-        updated_at = now()
+    UPDATE triad_samples SET worker = %(worker)s, claim_id = %(claim_id)s,
+        lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
     WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
     RETURNING n, question_type, is_binary, wanted, false AS fresh
 ), counts AS (
@@ -75,13 +83,13 @@ WITH abandoned AS (
     ORDER BY (cell.quota - coalesce(counts.accepted, 0))::float8 / cell.quota DESC, cell.position
     LIMIT 1
 ), opened AS (
-    INSERT INTO triad_samples (run_id, n, question_type, is_binary, wanted, worker, lease_until)
+    INSERT INTO triad_samples (run_id, n, question_type, is_binary, wanted, worker, claim_id, lease_until)
     SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
-        question_type, is_binary, wanted, %(worker)s, now() + make_interval(secs => %(lease)s)
-    FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
+        question_type, is_binary, wanted, %(worker)s, %(claim_id)s, now() + make_interval(secs => %(lease)s)
+    FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed) AND NOT EXISTS (SELECT 1 FROM repeated)
     RETURNING n, question_type, is_binary, wanted, true AS fresh
 )
-SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
+SELECT * FROM repeated UNION ALL SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
 """
 
 COMPLETE_SQL = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -233,8 +234,9 @@ class SlotWorker:
 
     async def _claim(self, completing: Completion | None) -> Slot | None:
         run = self.plan
+        claim_id = uuid.uuid4().hex  # the same for every try through an outage
         return await self.outages.call(
-            lambda: self.ledger.claim(run.run_id, run.cells, run.worker, completing=completing)
+            lambda: self.ledger.claim(run.run_id, run.cells, run.worker, completing=completing, claim_id=claim_id)
         )
 
     async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -17,6 +18,7 @@ from graph.llm.limits import RetryPolicy
 from graph.run import build_parser
 from graph.runs.flags import run_request
 from graph.runs.job import run_job
+from graph.runs.ledger import RunLedger
 from graph.testing.commands import (
     SLOW_MODEL,
     assert_one_line_error,
@@ -109,6 +111,49 @@ def server(command: str, home: dict[str, str]) -> None:
     (a server started in-process would stop with the object that started it)."""
     result = run_process("graph.db", command, env=home)
     assert result.returncode == 0, result.stderr
+
+
+def test_claims_whose_replies_are_lost_leave_no_slot_without_a_runner(
+    pg_url: str, scale_collection: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The connection drops after the server committed a claim: the worker sees an error and claims
+    # again. The first try of each of the run's first six claims loses its reply so; the run still
+    # ends, with the count and no slot left running.
+    claim, lost = RunLedger.claim, []
+
+    async def claim_and_lose_every_other_reply(self: RunLedger, *args: Any, **kwargs: Any) -> Any:
+        slot = await claim(self, *args, **kwargs)
+        if slot is not None and len(lost) < 6 and kwargs.get("claim_id") not in lost:
+            lost.append(kwargs.get("claim_id"))
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return slot
+
+    monkeypatch.setattr(RunLedger, "claim", claim_and_lose_every_other_reply)
+    monkeypatch.setattr("graph.runs.outages.OUTAGE_POLL_SECONDS", 0.01)
+    model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01)
+    settings = resolve_settings(
+        {"collection": scale_collection, "database_url": pg_url, "state_url": pg_url, "runs_dir": tmp_path,
+         "llm_cache": False, "requests_per_second": 1000},
+        env={},
+    )  # fmt: skip
+    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
+    args = build_parser().parse_args(
+        ["--collection", scale_collection, "--count", "6", "--concurrency", "4", "--dedup-threshold", "0",
+         "--run-id", "lost-claims", "--seed", "3"]
+    )  # fmt: skip
+
+    async def bounded() -> tuple[str, dict]:
+        return await asyncio.wait_for(run_job(run_request(args, settings), settings, gateway), timeout=300)
+
+    run_id, document = asyncio.run(bounded())
+
+    assert len(lost) == 6 and document["funnel"]["accepted"] == 6
+    check_run_outputs(tmp_path / run_id, pg_url, run_id, 6)
+    with state_connection(pg_url) as conn:
+        running = conn.execute(
+            "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'running'", (run_id,)
+        ).fetchone()
+    assert running == (0,)
 
 
 def test_the_database_stopped_mid_run_and_restarted_the_run_waits_and_goes_on(

@@ -256,3 +256,18 @@ def test_a_retired_slot_leaves_its_cell_and_its_question(pg_url: str) -> None:
     assert finished == [1]
     assert rows[0][1] == 2 and rows[1][1] is None and rows[1][2]["version"] == 2
     assert retired == {("comparison", False): 1}
+
+
+def test_a_claim_sent_again_under_its_id_returns_the_slot_the_first_took(pg_url: str) -> None:
+    async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:
+        first = await ledger.claim(run_id, [COMPARISON], "w", claim_id="c1")
+        again = await ledger.claim(run_id, [COMPARISON], "w", claim_id="c1")  # the first reply was lost
+        other = await ledger.claim(run_id, [COMPARISON], "w", claim_id="c2")
+        elsewhere = await ledger.claim(run_id, [COMPARISON], "w2", claim_id="c1")  # another worker's claim
+        return [first, again, other, elsewhere]
+
+    first, again, other, elsewhere = with_ledger(pg_url, body)
+    assert first is not None and first.fresh
+    assert again is not None and (again.n, again.fresh) == (first.n, False)  # its thread is looked up, not assumed new
+    assert other is not None and other.n == first.n + 1
+    assert elsewhere is None  # the quota of two is running
