@@ -31,7 +31,6 @@ from graph.runs.coverage import coverage_lines, document_coverage, query_coverag
 from graph.runs.files import RunFolder, dataset_lines, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.languages import language_notes, survey_languages
-from graph.runs.ledger import CellPlan, Slot
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
 from graph.runs.progress import Progress
@@ -41,6 +40,7 @@ from graph.runs.report import REPORT_EXAMPLES, write_report
 from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
+from graph.runs.slots import CellPlan, Slot
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from state.threads import ThreadId

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncGenerator
-from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -30,60 +29,11 @@ from psycopg_pool import AsyncConnectionPool
 from graph.config.errors import UserError
 from graph.runs.files import FileLines, as_written
 from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
+from graph.runs.slots import CellPlan, Completion, Slot, completion_params
 from nodes.common import normalise_question
-from state.threads import ThreadId
 
 #: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
-
-
-@dataclass(frozen=True)
-class Slot:
-    """A sample slot a worker holds: thread `<run_id>/<n>` of one cell."""
-
-    run_id: str
-    n: int
-    question_type: str
-    binary: bool
-    wanted: str | None = None
-    """A yes/no slot's asked-for answer, "yes" or "no" (see CLAIM_SQL); None for the others."""
-    fresh: bool = False
-    """Opened just now: its thread has no checkpoint yet (a reclaimed slot continues from one)."""
-
-    @property
-    def thread_id(self) -> str:
-        return str(ThreadId(self.run_id, self.n))
-
-
-@dataclass(frozen=True)
-class Completion:
-    """How a slot's sample ended, for its row: the record when accepted, else the rejection."""
-
-    slot: Slot
-    outcome: str
-    record: dict[str, Any] | None
-    rejection: dict[str, Any] | None
-    summary: dict[str, Any]
-    """What the funnel and the report read."""
-
-
-def completion_params(done: Completion) -> tuple[Any, ...]:
-    return (
-        done.outcome,
-        Jsonb(done.record) if done.record else None,
-        Jsonb(done.rejection) if done.rejection else None,
-        Jsonb(done.summary),
-        done.slot.run_id,
-        done.slot.n,
-    )
-
-
-@dataclass(frozen=True)
-class CellPlan:
-    question_type: str
-    binary: bool
-    quota: int
-    cap: int
 
 
 class RunLedger:

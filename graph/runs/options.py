@@ -10,7 +10,7 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.runs.files import check_run_id
-from graph.runs.ledger import CellPlan
+from graph.runs.slots import CellPlan
 from graph.runs.stages import context_overrides
 from nodes.context import Context
 from state.languages import check_language_code

@@ -10,8 +10,8 @@ from typing import Any
 from graph.config.cli import tell
 from graph.llm.gateway import LLMGateway
 from graph.runs.funnel import cell_name
-from graph.runs.ledger import CellPlan, Slot
 from graph.runs.runner import SampleResult
+from graph.runs.slots import CellPlan, Slot
 
 
 class Progress:

@@ -20,12 +20,13 @@ from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.runs.files import RunFolder
 from graph.runs.funnel import sample_summary
-from graph.runs.ledger import Completion, RunLedger, Slot
+from graph.runs.ledger import RunLedger
 from graph.runs.options import RunOptions, stored_settings
 from graph.runs.queries import QueryBook, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.services import RunServices, open_services, open_state
+from graph.runs.slots import Completion, Slot
 from graph.runs.stages import parse_node_options
 from graph.runs.weights import seed_weights
 from state.sample import SampleState

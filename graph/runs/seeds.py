@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from graph.runs.funnel import cell_name
-from graph.runs.ledger import CellPlan, RunLedger
+from graph.runs.ledger import RunLedger
+from graph.runs.slots import CellPlan
 from graph.store.corpus import Corpus
 from state.procedure import looks_procedural
 

@@ -23,9 +23,10 @@ from graph.llm.gateway import LLMGateway
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name, sample_summary
 from graph.runs.lanes import Budget, first_failure
-from graph.runs.ledger import CellPlan, Completion, RunLedger, Slot
+from graph.runs.ledger import RunLedger
 from graph.runs.outages import DATABASE_ERRORS, Outages
 from graph.runs.runner import SampleResult, SampleRunner
+from graph.runs.slots import CellPlan, Completion, Slot
 from state.sample import SampleInput
 
 log = structlog.get_logger("triad.run")

@@ -14,6 +14,7 @@ import pytest
 
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
+from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.run import build_parser
 from graph.runs.flags import run_request
@@ -34,34 +35,47 @@ from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import FAULT_KINDS, Faults, ScriptedChatModel
 
 
+def scripted_run(
+    model: ScriptedChatModel,
+    pg_url: str,
+    collection: str,
+    runs_dir: Path,
+    *flags: str,
+    retry: RetryPolicy | None = None,
+    timeout_s: float,
+) -> tuple[str, dict, LLMGateway]:
+    """A run of `graph.run` in this process with `model` in every role, four samples in flight: its id, run.json
+    and the gateway its calls went through."""
+    settings = resolve_settings(
+        {"collection": collection, "database_url": pg_url, "state_url": pg_url, "runs_dir": runs_dir,
+         "llm_cache": False, "requests_per_second": 1000},
+        env={},
+    )  # fmt: skip
+    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
+    if retry is not None:
+        gateway.retry = retry
+    args = build_parser().parse_args(
+        ["--collection", collection, "--concurrency", "4", "--dedup-threshold", "0", *flags]
+    )
+
+    async def bounded() -> tuple[str, dict]:
+        return await asyncio.wait_for(run_job(run_request(args, settings), settings, gateway), timeout=timeout_s)
+
+    run_id, document = asyncio.run(bounded())
+    return run_id, document, gateway
+
+
 def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     pg_url: str, scale_collection: str, tmp_path: Path
 ) -> None:
     faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.05)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01, faults=faults)
-    settings = resolve_settings(
-        {
-            "collection": scale_collection,
-            "database_url": pg_url,
-            "state_url": pg_url,
-            "runs_dir": tmp_path,
-            "llm_cache": False,
-            "requests_per_second": 1000,
-        },
-        env={},
-    )
-    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
     # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.2 s.
-    gateway.retry = RetryPolicy(base_delay_s=0.02, max_delay_s=0.2, max_total_wait_s=10.0, request_timeout_s=0.2)
-    args = build_parser().parse_args(
-        ["--collection", scale_collection, "--count", "8", "--concurrency", "4", "--dedup-threshold", "0",
-         "--run-id", "provider-faults", "--seed", "2"]
+    retry = RetryPolicy(base_delay_s=0.02, max_delay_s=0.2, max_total_wait_s=10.0, request_timeout_s=0.2)
+    run_id, document, gateway = scripted_run(
+        model, pg_url, scale_collection, tmp_path, "--count", "8", "--run-id", "provider-faults", "--seed", "2",
+        retry=retry, timeout_s=600,
     )  # fmt: skip
-
-    async def bounded() -> tuple[str, dict]:
-        return await asyncio.wait_for(run_job(run_request(args, settings), settings, gateway), timeout=600)
-
-    run_id, document = asyncio.run(bounded())
 
     assert set(faults.injected) == set(FAULT_KINDS)  # every kind of fault happened
     assert faults.injected.total() >= 0.2 * faults.calls
@@ -131,21 +145,10 @@ def test_claims_whose_replies_are_lost_leave_no_slot_without_a_runner(
     monkeypatch.setattr(RunLedger, "claim", claim_and_lose_every_other_reply)
     monkeypatch.setattr("graph.runs.outages.OUTAGE_POLL_SECONDS", 0.01)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01)
-    settings = resolve_settings(
-        {"collection": scale_collection, "database_url": pg_url, "state_url": pg_url, "runs_dir": tmp_path,
-         "llm_cache": False, "requests_per_second": 1000},
-        env={},
+    run_id, document, _ = scripted_run(
+        model, pg_url, scale_collection, tmp_path, "--count", "6", "--run-id", "lost-claims", "--seed", "3",
+        timeout_s=300,
     )  # fmt: skip
-    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
-    args = build_parser().parse_args(
-        ["--collection", scale_collection, "--count", "6", "--concurrency", "4", "--dedup-threshold", "0",
-         "--run-id", "lost-claims", "--seed", "3"]
-    )  # fmt: skip
-
-    async def bounded() -> tuple[str, dict]:
-        return await asyncio.wait_for(run_job(run_request(args, settings), settings, gateway), timeout=300)
-
-    run_id, document = asyncio.run(bounded())
 
     assert len(lost) == 6 and document["funnel"]["accepted"] == 6
     check_run_outputs(tmp_path / run_id, pg_url, run_id, 6)

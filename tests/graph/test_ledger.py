@@ -11,8 +11,9 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.runs.ledger import CellPlan, Completion, RunLedger, Slot
+from graph.runs.ledger import RunLedger
 from graph.runs.seeds import RunSeeds
+from graph.runs.slots import CellPlan, Completion, Slot
 
 COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
 INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)

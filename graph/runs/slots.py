@@ -1,0 +1,60 @@
+"""A run's plan and its slots as workers see them: the cells with their quotas, a slot a worker holds,
+and how a slot's sample ended (the rows of `triad_samples`, `graph.runs.ledger`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from state.threads import ThreadId
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A sample slot a worker holds: thread `<run_id>/<n>` of one cell."""
+
+    run_id: str
+    n: int
+    question_type: str
+    binary: bool
+    wanted: str | None = None
+    """A yes/no slot's asked-for answer, "yes" or "no" (see CLAIM_SQL); None for the others."""
+    fresh: bool = False
+    """Opened just now: its thread has no checkpoint yet (a reclaimed slot continues from one)."""
+
+    @property
+    def thread_id(self) -> str:
+        return str(ThreadId(self.run_id, self.n))
+
+
+@dataclass(frozen=True)
+class Completion:
+    """How a slot's sample ended, for its row: the record when accepted, else the rejection."""
+
+    slot: Slot
+    outcome: str
+    record: dict[str, Any] | None
+    rejection: dict[str, Any] | None
+    summary: dict[str, Any]
+    """What the funnel and the report read."""
+
+
+def completion_params(done: Completion) -> tuple[Any, ...]:
+    return (
+        done.outcome,
+        Jsonb(done.record) if done.record else None,
+        Jsonb(done.rejection) if done.rejection else None,
+        Jsonb(done.summary),
+        done.slot.run_id,
+        done.slot.n,
+    )
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    question_type: str
+    binary: bool
+    quota: int
+    cap: int
