@@ -3,11 +3,16 @@
 START -> select_seed -> retrieve_neighbours -> propose_bridge -> (match_bridge | restart | end_without_bridge -> END)
       -> generate_question -> lint_question -> judge_quality -> judge_sufficiency
       -> (revise_question -> lint_question ... | reject_sample -> END) -> classify_temporal
-      -> check_duplicate -> extract_contexts -> finalize_sample -> END
+      -> check_duplicate -> extract_contexts -> [restyle_question -> check_restyle (-> restyle_question)]
+      -> finalize_sample -> END
 
 A generated unanswerable sample leaves the bridge search out:
       retrieve_neighbours -> generate_unanswerable -> lint_question -> judge_unanswerable
-      -> (generate_unanswerable -> lint_question ...) -> check_duplicate -> finalize_sample -> END
+      -> (generate_unanswerable -> lint_question ...) -> check_duplicate -> [restyle_question -> check_restyle]
+      -> finalize_sample -> END
+
+A sample with a query style other than `natural` passes through the bracketed nodes: its accepted question is
+rewritten in that style and checked, once more after a refusal, then kept as validated.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
 from nodes.lint import lint_question
 from nodes.ports import Ports
 from nodes.reject import reject_sample
+from nodes.restyle import check_restyle, restyle_question
 from nodes.seed import retrieve_neighbours, select_seed
 from nodes.unanswerable import generate_unanswerable, judge_unanswerable
 from state.sample import SampleInput, SampleOutput, SampleState
@@ -60,6 +66,8 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "generate_unanswerable": generate_unanswerable,
     "judge_unanswerable": judge_unanswerable,
     "reject_sample": reject_sample,
+    "restyle_question": restyle_question,
+    "check_restyle": check_restyle,
 }
 
 
@@ -79,6 +87,7 @@ ROUTES: dict[str, Callable[..., str]] = {
     "extract_contexts": routing.route_after_extract,
     "generate_unanswerable": routing.route_after_generate,
     "judge_unanswerable": routing.route_after_judge_unanswerable,
+    "check_restyle": routing.route_after_check_restyle,
 }
 
 
@@ -127,6 +136,7 @@ def build_graph(ports: PortsFactory | None = None) -> SampleGraph:
     builder.add_edge("finalize_sample", END)
     builder.add_edge("reject_sample", END)
     builder.add_edge("end_without_bridge", END)
+    builder.add_edge("restyle_question", "check_restyle")
     return builder
 
 

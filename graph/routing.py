@@ -12,7 +12,8 @@ from langgraph.graph import END as GRAPH_END
 from langgraph.runtime import Runtime
 
 from nodes.context import Context
-from state.sample import SampleState, is_single_hop, is_unanswerable
+from state.query_styles import RESTYLE_ATTEMPTS
+from state.sample import SampleState, is_single_hop, is_unanswerable, wants_restyle
 
 #: LangGraph's END, typed as the literal the routes' return annotations name.
 END = cast(Literal["__end__"], GRAPH_END)
@@ -132,12 +133,30 @@ def route_after_temporal(state: SampleState) -> Literal["check_duplicate", "__en
     return END if _ended(state) else "check_duplicate"
 
 
-def route_after_duplicate_check(state: SampleState) -> Literal["extract_contexts", "finalize_sample", "__end__"]:
+def route_after_duplicate_check(
+    state: SampleState,
+) -> Literal["extract_contexts", "restyle_question", "finalize_sample", "__end__"]:
     """A question no earlier sample asked: its contexts are labelled (a generated unanswerable one has none)."""
     if _ended(state):
         return END
-    return "finalize_sample" if is_unanswerable(state) else "extract_contexts"
+    if is_unanswerable(state):
+        return _restyled_or_final(state)
+    return "extract_contexts"
 
 
-def route_after_extract(state: SampleState) -> Literal["finalize_sample", "__end__"]:
-    return END if _ended(state) else "finalize_sample"
+def _restyled_or_final(state: SampleState) -> Literal["restyle_question", "finalize_sample"]:
+    """An accepted question with a query style is rewritten in it before its record is made."""
+    return "restyle_question" if wants_restyle(state) and not state.get("restyles") else "finalize_sample"
+
+
+def route_after_extract(state: SampleState) -> Literal["restyle_question", "finalize_sample", "__end__"]:
+    return END if _ended(state) else _restyled_or_final(state)
+
+
+def route_after_check_restyle(state: SampleState) -> Literal["restyle_question", "finalize_sample"]:
+    """A refused rewrite is written once more from its verdict; refused again, the question stays as validated
+    (finalize_sample records why)."""
+    checks = state.get("restyle_checks", [])
+    if checks and not checks[-1]["accepted"] and len(checks) < RESTYLE_ATTEMPTS:
+        return "restyle_question"
+    return "finalize_sample"

@@ -11,10 +11,12 @@ from pydantic import ValidationError
 from nodes.common import Update, normalised_answer
 from nodes.context import Context
 from nodes.language import sample_language
+from nodes.restyle import kept_restyle
 from prompts import PROMPT_VERSION
 from state.location import where
+from state.query_styles import NATURAL
 from state.record import DatasetRecord
-from state.sample import DEFAULT_ROLE, SampleState, is_unanswerable, latest_draft
+from state.sample import DEFAULT_ROLE, SampleState, is_unanswerable, latest_draft, wants_restyle
 
 
 def provenance(state: SampleState, context: Context) -> dict[str, Any]:
@@ -94,9 +96,13 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
     context = runtime.context
     draft = latest_draft(state)
     guide = context.require_ports().queries
+    kept = kept_restyle(state)
     record: dict[str, Any] = {
         "id": state.get("thread_id") or f"{context.run_id}/adhoc",
-        "question": draft["question"],
+        "question": kept["question"] if kept else draft["question"],
+        "canonical_question": draft["question"],
+        "query_style": kept["query_style"] if kept else NATURAL,
+        "restyle": restyle_note(state),
         "question_type": state["question_type"],
         "binary": state["binary"],
         "language": sample_language(state, context),
@@ -118,6 +124,20 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         if duplicate.get("outcome"):
             return duplicate
     return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
+
+
+def restyle_note(state: SampleState) -> dict[str, Any] | None:
+    """How the question was rewritten in the sample's query style; None when it was asked for none."""
+    if not wants_restyle(state):
+        return None
+    checks = state.get("restyle_checks", [])
+    kept = bool(checks) and checks[-1]["accepted"]
+    return {
+        "wanted": state["query_style"],  # type: ignore[typeddict-item]
+        "attempts": len(state.get("restyles", [])),
+        "kept": kept,
+        "reason": "" if kept or not checks else checks[-1]["reason"],
+    }
 
 
 async def check_duplicate(state: SampleState, runtime: Runtime[Context]) -> Update:

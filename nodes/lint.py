@@ -28,7 +28,8 @@ from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleStat
 Finding = tuple[str, str]
 
 
-def _opening_pronoun(question: str, rules: LintRules) -> str | None:
+def opening_pronoun(question: str, rules: LintRules) -> str | None:
+    """The pronoun a question opens with that refers to nothing before it; None when it opens otherwise."""
     opening = question.lstrip("¿¡ ")  # Spanish opens a question with its mark
     words = opening.split()
     if not words or not words[0][0].isalpha():  # a quoted opening is a title
@@ -217,6 +218,17 @@ def _second_sentence(question: str) -> Finding | None:
     return _two_questions(match.group(1)) if match else None
 
 
+def second_question(question: str, rules: LintRules | None) -> str | None:
+    """Where a second question starts when the text asks two (joined in the language's way, or as two
+    sentences); None when it asks one."""
+    if rules is not None:
+        second = next((m for pattern in rules.second_question if (m := pattern.search(question))), None)
+        if second and rules.interrogative.search(question[: second.start()]):
+            return second.group(0).strip(" ,;")
+    match = _SECOND_SENTENCE.search(_QUOTED.sub('""', question))
+    return match.group(1) if match else None
+
+
 def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
     """The language's own rules: phrases pointing at the material, two questions in one, an opening pronoun."""
     problems: list[Finding] = []
@@ -235,7 +247,7 @@ def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
     )
     if second and rules.interrogative.search(question[: second.start()]):
         problems.append(_two_questions(second.group(0).strip(" ,;")))
-    pronoun = _opening_pronoun(question, rules)
+    pronoun = opening_pronoun(question, rules)
     if pronoun:
         problems.append(
             ("opening_pronoun", f"the question starts with the pronoun {pronoun!r}, which refers to nothing; name it")

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from state.languages import DEFAULT_LANGUAGE, answer_words
+from state.query_styles import NATURAL, QueryStyle
 from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Difficulty, SampleKind
 
 
@@ -85,6 +86,21 @@ class RetrievalCheck(BaseModel):
     """The chunk the question was written from."""
 
 
+class RestyleNote(BaseModel):
+    """How the question was rewritten in the query style the sample was asked for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    wanted: QueryStyle
+    """The query style the sample's place asked for."""
+    attempts: int = Field(ge=0)
+    """Rewrites written (the second from the first one's verdict)."""
+    kept: bool
+    """Whether a rewrite passed its check; when not, the record keeps the canonical question, style natural."""
+    reason: str = ""
+    """Why the last rewrite was refused (empty when kept)."""
+
+
 class Validation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -113,6 +129,14 @@ class DatasetRecord(BaseModel):
 
     id: str
     question: str = Field(min_length=1)
+    """The question as a user asks it: the canonical one, or its rewrite in `query_style`."""
+    canonical_question: str = ""
+    """The question as the judges accepted it: what the duplicate check, `graph.check`, refresh and calibration
+    judge. A record written without it reads it as `question`."""
+    query_style: QueryStyle = NATURAL
+    """How `question` is asked (`state.query_styles`); `natural`: as validated."""
+    restyle: RestyleNote | None = None
+    """The rewrite in the query style the sample was asked for; None when it was asked for none."""
     answer: str
     """The reference answer; empty for a generated unanswerable question (`expected` is then "abstain")."""
     question_type: SampleKind
@@ -152,6 +176,8 @@ class DatasetRecord(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> DatasetRecord:
+        if not self.canonical_question:
+            self.canonical_question = self.question
         if not self.answerable:
             return self._consistent_unanswerable()
         if self.question_type == UNANSWERABLE or self.expected != "answer":
@@ -189,3 +215,8 @@ class DatasetRecord(BaseModel):
         if self.hops or self.supporting or self.n_relevant or any(c.relevant for c in self.contexts):
             raise ValueError("a generated unanswerable question has no supporting chunk and no relevant context")
         return self
+
+
+def canonical_question(record: dict[str, Any]) -> str:
+    """A record's question as validated, in a record written with or without query styles."""
+    return str(record.get("canonical_question") or record["question"])

@@ -151,6 +151,29 @@ class ContextItem(TypedDict):
     """Where the chunk comes from ("guide.pdf, p. 12, 3.2 Backups"), from its metadata; "" when unknown."""
 
 
+class Restyle(TypedDict):
+    """The accepted question rewritten in the sample's query style (restyle_question)."""
+
+    query_style: str
+    question: str
+    attempt: int
+    """0 for the first rewrite, 1 for the one written from its check's verdict."""
+    changes: NotRequired[str]
+    """The writer's account of what it changed and kept."""
+    failure: NotRequired[str]
+    """Why no usable rewrite came back (the model's reply could not be read); `question` is then empty."""
+
+
+class RestyleCheck(TypedDict):
+    """The check of one rewrite (check_restyle): lint first, then the validator's verdict."""
+
+    attempt: int
+    accepted: bool
+    reason: str
+    """What changed the meaning, for the next try and the record (empty when accepted)."""
+    details: dict[str, Any]
+
+
 class SampleInput(TypedDict):
     """What a sample starts from (the form LangGraph Studio shows)."""
 
@@ -169,6 +192,8 @@ class SampleInput(TypedDict):
     """A manual seed chunk id; random when absent."""
     thread_id: NotRequired[str]
     """The sample's thread id, `<run_id>/<n>`, repeated in its record."""
+    query_style: NotRequired[str]
+    """How the accepted question is to be asked (`state.query_styles`); absent or `natural`: as validated."""
 
 
 class SampleOutput(TypedDict):
@@ -190,6 +215,7 @@ class SampleState(TypedDict):
     hops: NotRequired[int]
     seed_id: NotRequired[str | None]
     thread_id: NotRequired[str]
+    query_style: NotRequired[str]
 
     # -- seed and bridge ------------------------------------------------------------------------
     seed: NotRequired[ChunkRef]
@@ -235,6 +261,12 @@ class SampleState(TypedDict):
     n_relevant: NotRequired[int]
     difficulty: NotRequired[Difficulty]
 
+    # -- query style ------------------------------------------------------------------------------
+    restyles: Annotated[list[Restyle], operator.add]
+    """Rewrites of the accepted question in its query style, in order (at most two)."""
+    restyle_checks: Annotated[list[RestyleCheck], operator.add]
+    """The check of each rewrite, in the same order."""
+
     # -- outcome and cost -----------------------------------------------------------------------
     outcome: NotRequired[Outcome]
     end_reason: NotRequired[str]
@@ -273,3 +305,8 @@ def is_single_hop(state: SampleState | SampleInput) -> bool:
 def is_unanswerable(state: SampleState | SampleInput) -> bool:
     """Whether the sample writes a generated unanswerable question."""
     return state.get("question_type") == UNANSWERABLE
+
+
+def wants_restyle(state: SampleState) -> bool:
+    """Whether the sample's accepted question is to be asked in a query style other than as validated."""
+    return state.get("query_style") not in (None, "natural")

@@ -212,3 +212,28 @@ class UnanswerableVerdict(BaseModel):
     answerable: bool = Field(description="True when the retrieved chunks, alone or together, answer or settle it.")
     accepted: bool = Field(description="True only when plausible holds and the retrieved chunks do not answer it.")
     reason: str = Field(description="What fails and how to fix it; empty when accepted.")
+
+
+class RestyledQuestion(BaseModel):
+    """The accepted question rewritten in a query style; what changed is written first."""
+
+    changes: str = Field(description="In one sentence: what the rewrite changes and what it keeps.")
+    question: str = Field(description="The rewritten question, as a user of this style types it.")
+
+
+class RestyleVerdict(BaseModel):
+    """Whether a restyled question keeps the original's meaning; reasoning first (required)."""
+
+    reasoning: str = Field(
+        description="What each question asks, which words changed, and whether a change alters the request, the "
+        "answer or the chunks needed."
+    )
+    same_request: bool = Field(description="The rewrite asks for exactly what the original asks for.")
+    same_answer: bool = Field(
+        description="The reference answer answers the rewrite correctly and completely, and the rewrite does not "
+        "give it away."
+    )
+    same_sources: bool = Field(description="Answering the rewrite needs the same supporting chunks as the original.")
+    in_style: bool = Field(description="The rewrite reads as the style asks and is not a copy of the original.")
+    accepted: bool = Field(description="True only when same_request, same_answer, same_sources and in_style hold.")
+    reason: str = Field(description="What changed the meaning and how to fix it; empty when accepted.")

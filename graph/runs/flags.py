@@ -8,11 +8,19 @@ from pathlib import Path
 from graph.config.cli import models_from_args
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION
-from graph.runs.options import BINARY_MODES, NEW_RUN_ONLY, RunOptions, RunRequest, refuse_new_run_options
+from graph.runs.options import (
+    BINARY_MODES,
+    NEW_RUN_ONLY,
+    InvalidOptions,
+    RunOptions,
+    RunRequest,
+    refuse_new_run_options,
+)
 from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import parse_node_options
 from graph.runs.weights import read_weights, weight_key
 from nodes.context import DEFAULT_MODELS, Context
+from state.query_styles import QUERY_STYLES, parse_query_styles
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, MULTI_HOP_TYPES, QUESTION_TYPES
 from state.usage import ROLES
 
@@ -55,6 +63,13 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         help="supporting chunks per question (default 2)",
     )
     run.add_argument("--role", default=DEFAULT_ROLE, help="who asks the questions (default %(default)r)")
+    run.add_argument(
+        "--query-styles",
+        metavar="STYLE=SHARE,...",
+        help="ask the accepted questions the way users type them, each style a share of --count, e.g. "
+        f"natural=0.6,keyword=0.2,misspelled=0.2 ({', '.join(s for s in QUERY_STYLES if s != 'follow-up')}); "
+        "default: every question as validated",
+    )
     run.add_argument(
         "--question-language",
         metavar="CODE",
@@ -235,6 +250,7 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         question_language=asked_language(args, settings),
         weight_by=weight_key(args.weight_by) if args.weight_by else None,
         weights=read_weights(args.weights) if args.weights else None,
+        query_styles=read_query_styles(args.query_styles) if args.query_styles else None,
         **(query_file(args.queries) if args.queries else {}),
     )
     given = models_from_args(args)
@@ -255,3 +271,11 @@ def query_file(path: Path) -> dict[str, str]:
     """The query file as a run keeps it: its absolute path and the digest of its contents (read once here)."""
     read_queries(path)  # an unreadable or empty file fails here, before any work
     return {"queries": str(path.resolve()), "queries_digest": file_digest(path)}
+
+
+def read_query_styles(text: str) -> dict[str, float]:
+    """`--query-styles` as a distribution; a malformed one is one `error:` line."""
+    try:
+        return parse_query_styles(text)
+    except ValueError as wrong:
+        raise InvalidOptions(str(wrong)) from None

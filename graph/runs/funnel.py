@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from state.query_styles import NATURAL, QUERY_STYLES
 from state.sample import UNANSWERABLE
 from state.usage import ROLES
 
@@ -34,7 +35,9 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     # Per language: the samples that reached a draft (a sample's language is set with its first draft).
     languages: dict[str, Counter[str]] = defaultdict(Counter)
     drafts = unanswerable_drafts = revisions = repeated = 0
+    styles: dict[str, Counter[str]] = defaultdict(Counter)
     for state in states:
+        _count_style(styles, state)
         outcome = state.get("outcome", "failed")
         outcomes[outcome] += 1
         cell = cells[cell_name(state["question_type"], state["binary"])]
@@ -72,6 +75,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "drafts_rejected_by": {judge: rejected_by[judge] for judge in JUDGES},
         "revisions_used": revisions,
         "cells": {name: dict(counts) for name, counts in sorted(cells.items())},
+        "query_styles": {name: dict(styles[name]) for name in QUERY_STYLES if name in styles},
         "languages": {code: dict(counts) for code, counts in sorted(languages.items())},
         "llm": {
             "per_role": per_role,
@@ -85,6 +89,33 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _count_style(styles: dict[str, Counter[str]], state: Mapping[str, Any]) -> None:
+    """Per query style: samples asked for it, accepted ones that kept it, accepted ones that fell back to natural."""
+    asked = state.get("query_style")
+    if asked is None:
+        return
+    styles[asked]["asked"] += 1
+    if state.get("outcome") != "accepted":
+        return
+    kept = state.get("styled") or NATURAL
+    styles[kept]["accepted"] += 1
+    if kept != asked:
+        styles[asked]["fell_back"] += 1
+
+
+def _style_lines(summary: Mapping[str, Any], styles: Mapping[str, int]) -> list[str]:
+    """Wanted and got per query style, when the run asks for any."""
+    if not styles:
+        return []
+    counts = summary.get("query_styles") or {}
+    lines = ["", f"{'query style':<26}{'wanted':>7}{'accepted':>9}{'fell back':>10}"]
+    for name, wanted in styles.items():
+        got = counts.get(name, {})
+        mark = "" if got.get("accepted", 0) >= wanted else "  short"
+        lines.append(f"{name:<26}{wanted:>7}{got.get('accepted', 0):>9}{got.get('fell_back', 0):>10}{mark}")
+    return lines
+
+
 def _language_lines(languages: Mapping[str, Mapping[str, int]]) -> list[str]:
     """The funnel per language, when a run wrote in any but English."""
     if not languages or set(languages) == {"en"}:
@@ -95,8 +126,10 @@ def _language_lines(languages: Mapping[str, Mapping[str, int]]) -> list[str]:
     return [f"languages              {listed}  (accepted of drafted)"]
 
 
-def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
-    """The funnel as the text a run prints at its end."""
+def format_funnel(
+    summary: Mapping[str, Any], quotas: Mapping[str, int], styles: Mapping[str, int] | None = None
+) -> str:
+    """The funnel as the text a run prints at its end; `styles` the run's query-style quotas."""
     lines = [
         f"samples started        {summary['samples_started']}",
         f"  no bridge            {summary['no_bridge']}",
@@ -121,6 +154,7 @@ def format_funnel(summary: Mapping[str, Any], quotas: Mapping[str, int]) -> str:
         counts = summary["cells"].get(cell, {})
         mark = "" if counts.get("accepted", 0) >= wanted else "  short"
         lines.append(f"{cell:<26}{wanted:>7}{counts.get('accepted', 0):>9}{counts.get('started', 0):>8}{mark}")
+    lines += _style_lines(summary, styles or {})
     llm = summary["llm"]
     lines += [
         "",
@@ -157,4 +191,13 @@ def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
         ],
         "restarts": state.get("restarts", 0),
         "llm_calls": state.get("llm_calls", []),
+        **_style_summary(state),
     }
+
+
+def _style_summary(state: dict[str, Any]) -> dict[str, Any]:
+    """The query style a sample was asked for and the one its record kept (none when the run asks for none)."""
+    if state.get("query_style") is None:
+        return {}
+    record = state.get("record") or {}
+    return {"query_style": state["query_style"], "styled": record.get("query_style")}

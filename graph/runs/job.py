@@ -230,6 +230,7 @@ def slot_worker(
         hops=run.options.hops,
         role=run.options.role,
         max_cost_usd=run.settings.max_cost_usd,
+        styles=run.options.style_quotas(),
     )
     state = services.state
     pools = (state.checkpoints, state.bookkeeping, services.corpus.pool)
@@ -308,8 +309,20 @@ def run_document(
         "models": {role: run.settings.model_for(role) for role in ROLES},
         "quotas": quotas,
         "shortfall": {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota},
+        **style_document(run.options.style_quotas(), summary),
         "stopped_by_cost_limit": stopped_by_cost,
         "funnel": summary,
+    }
+
+
+def style_document(styles: dict[str, int], summary: dict[str, Any]) -> dict[str, Any]:
+    """run.json's query-style quotas and shortfall; nothing when the run asks for no query style."""
+    if not styles:
+        return {}
+    got = {name: (summary.get("query_styles") or {}).get(name, {}).get("accepted", 0) for name in styles}
+    return {
+        "query_style_quotas": styles,
+        "query_style_shortfall": {name: wanted - got[name] for name, wanted in styles.items() if got[name] < wanted},
     }
 
 
@@ -323,12 +336,15 @@ def print_run_summary(
 ) -> None:
     """The funnel on stdout; the cost stop, any shortfall and the files written on stderr."""
     if not request.worker:
-        say(format_funnel(summary, document["quotas"]))
+        say(format_funnel(summary, document["quotas"], document.get("query_style_quotas")))
     if outcome.stopped_by_cost:
         tell(f"stopped starting samples: the cost limit of {run.settings.max_cost_usd} USD was reached")
     if document["shortfall"]:
         shortfall = ", ".join(f"{name} {n}" for name, n in document["shortfall"].items())
         tell(f"shortfall: {shortfall} (attempt caps reached or the run stopped early)")
+    if document.get("query_style_shortfall"):
+        short = ", ".join(f"{name} {n}" for name, n in document["query_style_shortfall"].items())
+        tell(f"query-style shortfall: {short} (rewrites that failed their check kept the question as validated)")
     for line in coverage_lines(document.get("coverage") or {}):
         tell(line)
     tell(f"wrote {folder.dataset}, {folder.rejected}, {folder.run_json} and {folder.report}")

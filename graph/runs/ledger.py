@@ -86,6 +86,7 @@ class RunLedger:
         *,
         completing: Completion | None = None,
         claim_id: str | None = None,
+        styles: dict[str, int] | None = None,
     ) -> Slot | None:
         """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
 
@@ -94,6 +95,8 @@ class RunLedger:
         worker's sample that just ended, is marked done in the same transaction, ahead of the claim:
         the claim counts it, and a lane that finishes one sample and takes the next pays one round
         trip, not two.
+
+        `styles` are the run's query-style quotas (none: its questions are asked as validated).
 
         `claim_id` names the claim: sent again after an error under the same id, it returns the slot
         the first try took if the server committed that try (a lost reply), rather than a second one.
@@ -118,13 +121,15 @@ class RunLedger:
                         "binaries": [cell.binary for cell in cells],
                         "quotas": [cell.quota for cell in cells],
                         "caps": [cell.cap for cell in cells],
+                        "styles": list(styles or {}),
+                        "style_quotas": list((styles or {}).values()),
                     },
                 )
             row = await cursor.fetchone()
         if row is None:
             return None
-        n, question_type, binary, wanted, fresh = row
-        return Slot(run_id, n, question_type, binary, wanted, fresh=fresh)
+        n, question_type, binary, wanted, query_style, fresh = row
+        return Slot(run_id, n, question_type, binary, wanted, query_style, fresh=fresh)
 
     async def slots_running(self, run_id: str) -> bool:
         """Whether any slot of the run is still running (its failure could reopen a cell)."""

@@ -25,6 +25,8 @@ CREATE TABLE IF NOT EXISTS triad_samples (
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS wanted TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS retired INTEGER;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS claim_id TEXT;
+ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS query_style TEXT;
+ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS styled TEXT;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
@@ -49,9 +51,16 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 #: A claim sent again under the same `claim_id` (its reply was lost with the connection, though the
 #: server had committed it) returns the slot the first one took, so that slot is not left running
 #: with nobody to run it.
+#:
+#: With query styles (`styles`, `style_quotas`), a new slot is given the style (column `query_style`)
+#: that still has places: a style's place is taken by a running slot asked for it or an accepted record
+#: that kept it (column `styled`; a restyle that fell back keeps `natural`, and its style's place opens
+#: again). `keyword` never goes to a yes/no cell, and takes an open cell's place first once its places
+#: left are as many as the open places left. Among the rest, the style this cell holds least of (for its
+#: quota) goes first, so styles spread over the cells; then the one furthest from its quota.
 CLAIM_SQL = """
 WITH repeated AS (
-    SELECT n, question_type, is_binary, wanted, false AS fresh FROM triad_samples
+    SELECT n, question_type, is_binary, wanted, query_style, false AS fresh FROM triad_samples
     WHERE run_id = %(run_id)s AND claim_id = %(claim_id)s AND worker = %(worker)s AND status = 'running'
 ), abandoned AS (
     SELECT n FROM triad_samples
@@ -62,7 +71,7 @@ WITH repeated AS (
     UPDATE triad_samples SET worker = %(worker)s, claim_id = %(claim_id)s,
         lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
     WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
-    RETURNING n, question_type, is_binary, wanted, false AS fresh
+    RETURNING n, question_type, is_binary, wanted, query_style, false AS fresh
 ), counts AS (
     SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted' AND retired IS NULL) AS accepted,
         count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started,
@@ -71,36 +80,67 @@ WITH repeated AS (
         count(*) FILTER (WHERE wanted = 'no' AND retired IS NULL AND (outcome = 'accepted' OR status = 'running'))
             AS no_taken
     FROM triad_samples WHERE run_id = %(run_id)s GROUP BY question_type, is_binary
-), choice AS (
-    SELECT cell.question_type, cell.is_binary, CASE WHEN cell.is_binary THEN
-        CASE WHEN coalesce(counts.yes_taken, 0) > coalesce(counts.no_taken, 0) THEN 'no' ELSE 'yes' END
-    END AS wanted
+), plan AS (
+    SELECT cell.question_type, cell.is_binary, cell.quota, cell.cap, cell.position,
+        cell.quota - coalesce(counts.accepted, 0) - coalesce(counts.running, 0) AS places,
+        coalesce(counts.accepted, 0) AS accepted, coalesce(counts.started, 0) AS started,
+        coalesce(counts.yes_taken, 0) AS yes_taken, coalesce(counts.no_taken, 0) AS no_taken
     FROM unnest(%(types)s::text[], %(binaries)s::boolean[], %(quotas)s::integer[], %(caps)s::integer[])
         WITH ORDINALITY AS cell (question_type, is_binary, quota, cap, position)
     LEFT JOIN counts USING (question_type, is_binary)
-    WHERE cell.quota - coalesce(counts.accepted, 0) - coalesce(counts.running, 0) > 0
-        AND coalesce(counts.started, 0) < cell.cap
-    ORDER BY (cell.quota - coalesce(counts.accepted, 0))::float8 / cell.quota DESC, cell.position
+), choice AS (
+    SELECT question_type, is_binary, CASE WHEN is_binary THEN
+        CASE WHEN yes_taken > no_taken THEN 'no' ELSE 'yes' END
+    END AS wanted
+    FROM plan WHERE places > 0 AND started < cap
+    ORDER BY (quota - accepted)::float8 / quota DESC, position
+    LIMIT 1
+), styles_taken AS (
+    SELECT coalesce(CASE WHEN status = 'running' THEN query_style ELSE coalesce(styled, 'natural') END, 'natural')
+            AS style,
+        question_type, is_binary
+    FROM triad_samples
+    WHERE run_id = %(run_id)s AND retired IS NULL AND (status = 'running' OR outcome = 'accepted')
+        AND cardinality(%(styles)s::text[]) > 0
+), style_choice AS (
+    SELECT style.name AS query_style
+    FROM choice,
+        unnest(%(styles)s::text[], %(style_quotas)s::integer[]) WITH ORDINALITY AS style (name, quota, position),
+    LATERAL (
+        SELECT style.quota - count(*) AS places_left,
+            count(*) FILTER (WHERE taken.question_type = choice.question_type AND taken.is_binary = choice.is_binary)
+                AS in_cell
+        FROM styles_taken AS taken WHERE taken.style = style.name
+    ) AS used
+    WHERE NOT (choice.is_binary AND style.name = 'keyword')
+    ORDER BY used.places_left > 0 DESC,
+        (style.name = 'keyword' AND used.places_left > 0
+            AND used.places_left >= (SELECT coalesce(sum(places), 0) FROM plan WHERE places > 0 AND NOT is_binary))
+            DESC,
+        used.in_cell::float8 / style.quota, used.places_left::float8 / style.quota DESC, style.position
     LIMIT 1
 ), opened AS (
-    INSERT INTO triad_samples (run_id, n, question_type, is_binary, wanted, worker, claim_id, lease_until)
+    INSERT INTO triad_samples (run_id, n, question_type, is_binary, wanted, query_style, worker, claim_id, lease_until)
     SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
-        question_type, is_binary, wanted, %(worker)s, %(claim_id)s, now() + make_interval(secs => %(lease)s)
+        question_type, is_binary, wanted, (SELECT query_style FROM style_choice), %(worker)s, %(claim_id)s,
+        now() + make_interval(secs => %(lease)s)
     FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed) AND NOT EXISTS (SELECT 1 FROM repeated)
-    RETURNING n, question_type, is_binary, wanted, true AS fresh
+    RETURNING n, question_type, is_binary, wanted, query_style, true AS fresh
 )
 SELECT * FROM repeated UNION ALL SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
 """
 
 COMPLETE_SQL = (
-    "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s,"
+    "UPDATE triad_samples SET status = 'done', outcome = %s, record = %s, rejection = %s, summary = %s, styled = %s,"
     " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s"
 )
 
-#: The finished slots still in the dataset, with the `brief` of an accepted record (see `RunLedger.finished`).
+#: The finished slots still in the dataset, with the `brief` of an accepted record (see `RunLedger.finished`);
+#: its question is the canonical one, which the duplicate check and the coverage read.
 FINISHED_SQL = """
 SELECT n, question_type, is_binary AS binary, wanted, outcome, summary, CASE WHEN record IS NOT NULL THEN
-    jsonb_build_object('question', record->'question', 'answer', record->'answer', 'language', record->'language',
+    jsonb_build_object('question', coalesce(record->'canonical_question', record->'question'),
+        'answer', record->'answer', 'language', record->'language',
         'difficulty', record->'difficulty', 'n_relevant', record->'n_relevant', 'temporal', record->'temporal',
         'answerable', coalesce(record->'answerable', 'true'),
         'sources', jsonb_path_query_array(record, '$.supporting[*].metadata.source')) END AS brief

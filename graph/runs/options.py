@@ -14,6 +14,7 @@ from graph.runs.slots import CellPlan
 from graph.runs.stages import context_overrides
 from nodes.context import Context
 from state.languages import check_language_code
+from state.query_styles import shares_problem, style_quotas
 from state.sample import (
     DEFAULT_ROLE,
     MAX_HOPS,
@@ -117,6 +118,8 @@ class RunOptions:
     weights: dict[str, float] | None = None
     """A weight per document or per `weight_by` value (`--weights FILE`, kept here as read); None: the metadata
     value is the weight, or no weighting."""
+    query_styles: dict[str, float] | None = None
+    """Share of the samples asked in each query style (`state.query_styles`); None: every question as validated."""
 
     @property
     def weighted(self) -> bool:
@@ -157,7 +160,27 @@ class RunOptions:
             return f"--question-language: {wrong}"
         if (self.role_from_queries or self.keep_queries) and not self.queries:
             return "--role-from-queries and --keep-queries need a query file: give --queries FILE"
+        if self.query_styles is not None:
+            return shares_problem(self.query_styles) or self._styles_fit()
         return None
+
+    def _styles_fit(self) -> str | None:
+        """A yes/no question takes no keyword style: the keyword quota must fit the open questions."""
+        keyword = self.style_quotas().get("keyword", 0)
+        open_places = sum(cell.quota for cell in self.cells() if not cell.binary)
+        if "follow-up" in (self.query_styles or {}):
+            return "--query-styles: follow-up is not offered; choose from the other styles"
+        if keyword > open_places:
+            return (
+                f"--query-styles asks for {keyword} keyword queries, but only {open_places} of the {self.count} "
+                "samples are open questions (yes/no questions keep their form); lower the keyword share or the "
+                "yes/no share (--binary)"
+            )
+        return None
+
+    def style_quotas(self) -> dict[str, int]:
+        """Samples per query style; empty when the run asks for none."""
+        return style_quotas(self.query_styles, self.count) if self.query_styles else {}
 
     def cells(self) -> list[CellPlan]:
         """The quota plan over question types x binary modes, and generated unanswerable questions."""
@@ -219,7 +242,15 @@ class InvalidOptions(UserError, ValueError):
 
 
 #: Options a continued run keeps from when it began: asking for them again is refused.
-NEW_RUN_ONLY = ("role_from_queries", "keep_queries", "unanswerable_share", "question_language", "weight_by", "weights")
+NEW_RUN_ONLY = (
+    "role_from_queries",
+    "keep_queries",
+    "unanswerable_share",
+    "question_language",
+    "weight_by",
+    "weights",
+    "query_styles",
+)
 
 
 def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
@@ -227,7 +258,7 @@ def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
     if resume and any(given.get(name) for name in NEW_RUN_ONLY):
         raise InvalidOptions(
             "a continued run keeps the options it began with: --role-from-queries, --keep-queries, "
-            "--unanswerable-share, --question-language, --weight-by and --weights apply to new runs"
+            "--unanswerable-share, --question-language, --weight-by, --weights and --query-styles apply to new runs"
         )
 
 

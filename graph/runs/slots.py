@@ -21,6 +21,8 @@ class Slot:
     binary: bool
     wanted: str | None = None
     """A yes/no slot's asked-for answer, "yes" or "no" (see CLAIM_SQL); None for the others."""
+    query_style: str | None = None
+    """The query style its question is to be asked in (see CLAIM_SQL); None when the run asks for none."""
     fresh: bool = False
     """Opened just now: its thread has no checkpoint yet (a reclaimed slot continues from one)."""
 
@@ -47,6 +49,7 @@ def completion_params(done: Completion) -> tuple[Any, ...]:
         Jsonb(done.record) if done.record else None,
         Jsonb(done.rejection) if done.rejection else None,
         Jsonb(done.summary),
+        done.record.get("query_style") if done.record else None,
         done.slot.run_id,
         done.slot.n,
     )

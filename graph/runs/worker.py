@@ -13,7 +13,7 @@ import contextlib
 import gc
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
@@ -151,6 +151,8 @@ class WorkerPlan:
     hops: int = 2
     role: str | None = None
     max_cost_usd: float | None = None
+    styles: dict[str, int] = field(default_factory=dict)
+    """Samples per query style (`RunOptions.style_quotas`); empty when the run asks for none."""
 
 
 class SlotWorker:
@@ -237,7 +239,9 @@ class SlotWorker:
         run = self.plan
         claim_id = uuid.uuid4().hex  # the same for every try through an outage
         return await self.outages.call(
-            lambda: self.ledger.claim(run.run_id, run.cells, run.worker, completing=completing, claim_id=claim_id)
+            lambda: self.ledger.claim(
+                run.run_id, run.cells, run.worker, completing=completing, claim_id=claim_id, styles=run.styles
+            )
         )
 
     async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:
@@ -247,6 +251,8 @@ class SlotWorker:
             spec["wanted_answer"] = slot.wanted  # type: ignore[typeddict-item]
         if self.plan.role:
             spec["role"] = self.plan.role
+        if slot.query_style:
+            spec["query_style"] = slot.query_style  # type: ignore[typeddict-item]
         # Run again after an outage: the sample continues from its last checkpoint (looked up then).
         first_try = iter([slot.fresh])
         # Every event logged while the sample runs (its model calls too) names its run and thread.

@@ -7,46 +7,19 @@ use it.
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from graph.testing.reading import prompt, tagged
+from graph.testing.restyles import check_restyle, restyle
 from graph.testing.scripted import Faults, ScriptedChatModel
 from graph.testing.wordings import PROCEDURAL, SINGLE_HOP, TEMPLATES, WHO_WROTE
 from nodes.bridge import entity_spans
 from nodes.common import mentions
 from nodes.language import detect_language
 from state.languages import LANGUAGE_NAMES, answer_words
-
-_OPENING = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n')
-
-
-def prompt(messages: list[BaseMessage]) -> str:
-    """The request's material: its first human message (later ones are re-asks after an unusable reply)."""
-    return str(next((m.content for m in messages if m.type == "human"), messages[-1].content))
-
-
-def tagged(messages: list[BaseMessage], tag: str) -> dict[str, str]:
-    return {label: body for kind, label, body in _tagged_parts(prompt(messages)) if kind == tag}
-
-
-@functools.lru_cache(maxsize=256)  # a reply reads several tags of one prompt
-def _tagged_parts(text: str) -> tuple[tuple[str, str, str], ...]:
-    """(tag, label, body) of each tagged part, in order; a tag without its closing line is skipped."""
-    parts, position = [], 0
-    while (opening := _OPENING.search(text, position)) is not None:
-        tag = opening.group(1)
-        closing = f"\n</{tag}>"
-        end = text.find(closing, opening.end())
-        if end < 0:
-            position = opening.start() + 1
-            continue
-        parts.append((tag, opening.group(2), text[opening.end() : end]))
-        position = end + len(closing)
-    return tuple(parts)
-
 
 #: The quality judge's feedback on a long question, and how many words of a heading the revision keeps.
 TOO_LONG = "too long; shorten it"
@@ -303,6 +276,8 @@ PLAUSIBLE_SCRIPT = {
     "CorrectnessVerdict": judge_correctness,
     "FaithfulnessVerdict": lambda messages: {"faithful": True, "reason": "taken from the contexts"},
     "AbstentionVerdict": lambda messages: {"abstained": "know" in prompt(messages)},
+    "RestyledQuestion": restyle,
+    "RestyleVerdict": check_restyle,
 }
 
 

@@ -143,6 +143,11 @@ def test_files_that_cannot_be_read_are_one_line_each_and_end_in_one_error_when_n
         (("--count", "2", "--llm", "nosuch:model"), "unknown model provider"),
         (("--count", "2", "--node", "bridge=nosuch"), "bridge"),
         (("--count", "2", "--max-cost-usd", "-5"), "invalid value for max_cost_usd"),
+        (("--count", "4", "--query-styles", "natural=0.5,keyword=0.4"), "make them sum to 1"),
+        (("--count", "4", "--query-styles", "natural=0.5,slang=0.5"), "unknown style 'slang'"),
+        (("--count", "4", "--query-styles", "natural=1.5,keyword=-0.5"), "a share from 0 to 1"),
+        (("--count", "4", "--query-styles", "natural"), "STYLE=SHARE pairs"),
+        (("--count", "4", "--binary", "yes", "--query-styles", "keyword=1"), "lower the keyword share"),
     ],
 )
 def test_bad_run_values(args: tuple[str, ...], fragment: str, tmp_path: Path) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import Iterator
@@ -12,13 +11,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from graph.config.settings import resolve_settings
-from graph.llm.from_settings import build_gateway
-from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
-from graph.run import build_parser
-from graph.runs.flags import run_request
-from graph.runs.job import run_job
 from graph.runs.ledger import RunLedger
 from graph.testing.commands import (
     SLOW_MODEL,
@@ -33,36 +26,7 @@ from graph.testing.commands import (
 )
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import FAULT_KINDS, Faults, ScriptedChatModel
-
-
-def scripted_run(
-    model: ScriptedChatModel,
-    pg_url: str,
-    collection: str,
-    runs_dir: Path,
-    *flags: str,
-    retry: RetryPolicy | None = None,
-    timeout_s: float,
-) -> tuple[str, dict, LLMGateway]:
-    """A run of `graph.run` in this process with `model` in every role, four samples in flight: its id, run.json
-    and the gateway its calls went through."""
-    settings = resolve_settings(
-        {"collection": collection, "database_url": pg_url, "state_url": pg_url, "runs_dir": runs_dir,
-         "llm_cache": False, "requests_per_second": 1000},
-        env={},
-    )  # fmt: skip
-    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
-    if retry is not None:
-        gateway.retry = retry
-    args = build_parser().parse_args(
-        ["--collection", collection, "--concurrency", "4", "--dedup-threshold", "0", *flags]
-    )
-
-    async def bounded() -> tuple[str, dict]:
-        return await asyncio.wait_for(run_job(run_request(args, settings), settings, gateway), timeout=timeout_s)
-
-    run_id, document = asyncio.run(bounded())
-    return run_id, document, gateway
+from tests.support.runs import scripted_run
 
 
 def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.runs.report import SECTIONS
 from graph.testing.commands import (
     PLAUSIBLE_MODEL,
     SLOW_MODEL,
@@ -190,7 +191,7 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
     )
     assert shown.returncode == 0, shown.stderr[-2000:]
     dom = shown.stdout
-    assert 'data-sections="11"' in dom
+    assert f'data-sections="{len(SECTIONS)}"' in dom
     for section in (
         "funnel",
         "cells",

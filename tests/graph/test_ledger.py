@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -272,3 +273,31 @@ def test_a_claim_sent_again_under_its_id_returns_the_slot_the_first_took(pg_url:
     assert again is not None and (again.n, again.fresh) == (first.n, False)  # its thread is looked up, not assumed new
     assert other is not None and other.n == first.n + 1
     assert elsewhere is None  # the quota of two is running
+
+
+def test_query_styles_fill_their_quotas_exactly_across_workers_and_keyword_skips_yes_no_cells(pg_url: str) -> None:
+    cells = [CellPlan("comparison", False, quota=4, cap=12), CellPlan("comparison", True, quota=4, cap=12)]
+    styles = {"natural": 3, "keyword": 3, "misspelled": 2}
+
+    async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:
+        first = list(await asyncio.gather(*(ledger.claim(run_id, cells, f"w{i}", styles=styles) for i in range(8))))
+        assert await ledger.claim(run_id, cells, "w9", styles=styles) is None  # every place is taken
+        slots = [slot for slot in first if slot is not None]
+        keyword = next(slot for slot in slots if slot.query_style == "keyword")
+        # A keyword rewrite fell back: its record is natural, and the keyword place opens again.
+        for slot in slots:
+            styled = "natural" if slot is keyword else slot.query_style
+            accepted = slot is keyword or slot.binary  # the open cell's others fail and reopen
+            record = {"id": slot.n, "query_style": styled} if accepted else None
+            await ledger.complete(Completion(slot, "accepted" if accepted else "rejected", record, None, {}))
+        again = [await ledger.claim(run_id, cells, "w", styles=styles) for _ in range(4)]
+        return {"first": slots, "again": again}
+
+    claimed = with_ledger(pg_url, body)
+    first = claimed["first"]
+    assert Counter(slot.query_style for slot in first) == Counter(styles)
+    assert all(slot.query_style != "keyword" for slot in first if slot.binary)
+    # The open cell reopened three places: keyword's three (the fallen-back one among them), none for natural,
+    # whose places the fallen-back record and the accepted yes/no ones hold.
+    again = [slot for slot in claimed["again"] if slot is not None]
+    assert sorted((slot.binary, slot.query_style) for slot in again) == [(False, "keyword")] * 3

@@ -1,0 +1,219 @@
+"""The deterministic part of a restyle's check: what a rewrite of an accepted question must keep, and what it must
+not bring in, before the validator is asked whether it still means the same.
+
+A rule here refuses only what it can establish from the two questions' words: a rewrite that a careful
+reader would accept passes. The canonical question has passed lint already, so a rule fires only on what
+the rewrite changed (a meta reference or a name it brought in, a number or a key term it lost). Rules that
+do not fit a style are adapted to it: a keyword query is no question sentence and may drop a question's
+opening words; a misspelled one may misspell a name, but not a number.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from nodes.common import normalise_question, word_count
+from nodes.lint import Finding, opening_pronoun, second_question
+from nodes.lint_entities import names
+from nodes.lint_languages import LINT_RULES
+from nodes.lint_rules import LintRules
+from state.sample import UNANSWERABLE, Construction
+
+#: How much of the canonical question's letters a misspelled rewrite keeps (difflib's ratio, accents folded):
+#: two to four typos in a question keep about 0.9; a reworded question falls well below.
+MISSPELLED_MIN_RATIO = 0.75
+#: How close a misspelled key term must stay to the canonical's (a lost or swapped letter keeps about 0.8).
+MISSPELLED_TERM_RATIO = 0.7
+#: Words a verbose rewrite may add around the question, beyond the question's own limit.
+VERBOSE_EXTRA_WORDS = 40
+
+# A number as written: digits with inner separators ("25.1", "1,000", "10:30", "2023-04-01").
+_NUMBER = re.compile(r"(?<![\w.-])\d+(?:[.,:/-]\d+)*(?![\w])")
+# An identifier a user types as it is: a word with a digit, an underscore or an inner capital ("pg_dump",
+# "vault-7", "PostgreSQL", "--resume").
+_IDENTIFIER = re.compile(r"(?<![\w-])-{0,2}(?=[\w-]*(?:\d|_|[a-z][A-Z]))[^\W\d_][\w-]*\w|(?<![\w-])--[a-z][\w-]*")
+# Text between quotes: a title or a message the question quotes.
+_QUOTED = re.compile(r'"([^"]{2,})"|“([^”]{2,})”|„([^“”]{2,})[“”]|«\s?([^»]{2,}?)\s?»|‘([^’]{2,})’|「([^」]{2,})」')
+
+
+def _folded(text: str) -> str:
+    """Case-folded, accents dropped: a misspelled rewrite may leave them out."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def numbers(text: str) -> list[str]:
+    return _NUMBER.findall(text)
+
+
+def key_terms(question: str) -> list[str]:
+    """What picks out the answer and a user types as it is: quoted titles and identifiers."""
+    quoted = [next(group for group in match.groups() if group) for match in _QUOTED.finditer(question)]
+    identifiers = [term for term in _IDENTIFIER.findall(question) if not any(term in q for q in quoted)]
+    return [term.strip() for term in quoted + identifiers if term.strip()]
+
+
+def recognisable(term: str, text: str) -> bool:
+    """A misspelled rewrite still names `term`: some run of as many words is close to it, accents and case aside."""
+    wanted = _folded(term)
+    words = _folded(text).split()
+    size = max(1, len(wanted.split()))
+    runs = (" ".join(words[i : i + size]).strip("?!.,;:\"'«»“”„") for i in range(len(words)))
+    return any(difflib.SequenceMatcher(None, wanted, run).ratio() >= MISSPELLED_TERM_RATIO for run in runs)
+
+
+def _kept(term: str, restyled: str, style: str, rules: LintRules | None) -> bool:
+    if style == "misspelled":
+        return recognisable(term, restyled)
+    return names(restyled, term, rules) or _folded(term) in _folded(restyled)
+
+
+def _length_problems(canonical: str, restyled: str, style: str, max_question_words: int) -> list[Finding]:
+    words, before = word_count(restyled), word_count(canonical)
+    if style in ("keyword", "short") and words >= before:
+        return [
+            (
+                "style_length",
+                f"a {style} rewrite has fewer words than the question ({words}, the question {before}); drop the "
+                "words that only make it a sentence",
+            )
+        ]
+    if style == "verbose" and words <= before:
+        return [("style_length", "a verbose rewrite puts the question inside the asker's situation; add it")]
+    most = max_question_words + (VERBOSE_EXTRA_WORDS if style == "verbose" else 0)
+    if words > most:
+        return [("style_length", f"the rewrite has {words} words; keep it under {most + 1}")]
+    return []
+
+
+def _misspelling_problems(canonical: str, restyled: str) -> list[Finding]:
+    ratio = difflib.SequenceMatcher(None, _folded(canonical), _folded(restyled)).ratio()
+    if ratio < MISSPELLED_MIN_RATIO:
+        return [
+            (
+                "style_misspelled",
+                f"a misspelled rewrite keeps the question's words with a few typos, but this one keeps {ratio:.0%} of "
+                "its letters; type the same question with two to four typing mistakes",
+            )
+        ]
+    return []
+
+
+def _kept_problems(canonical: str, restyled: str, style: str, rules: LintRules | None) -> list[Finding]:
+    """Numbers stay exactly; titles and identifiers stay (recognisably, when misspelled)."""
+    problems: list[Finding] = []
+    written = numbers(restyled)
+    for number in numbers(canonical):
+        if number not in written:
+            problems.append(("number_dropped", f"the rewrite drops or changes {number!r}; keep it exactly"))
+    if style != "verbose":  # the asker's situation may hold numbers of its own
+        kept = set(numbers(canonical))
+        problems += [
+            ("number_added", f"the rewrite adds {number!r}, which the question does not hold; add no constraint")
+            for number in written
+            if number not in kept
+        ]
+    problems += [
+        ("term_dropped", f"the rewrite drops {term!r}, which picks out the answer; keep it")
+        for term in key_terms(canonical)
+        if not _kept(term, restyled, style, rules)
+    ]
+    return problems
+
+
+def _named_anew(canonical: str, restyled: str, phrase: str, rules: LintRules | None) -> bool:
+    """Whether the rewrite names `phrase` where the canonical question did not."""
+    return bool(phrase.strip()) and names(restyled, phrase, rules) and not names(canonical, phrase, rules)
+
+
+def _leak_problems(
+    canonical: str,
+    restyled: str,
+    *,
+    answer: str,
+    binary: bool,
+    question_type: str,
+    construction: Construction,
+    rules: LintRules | None,
+) -> list[Finding]:
+    problems: list[Finding] = []
+    if answer and not binary and question_type != UNANSWERABLE and _named_anew(canonical, restyled, answer, rules):
+        problems.append(("answer_in_question", f"the rewrite gives away the answer {answer!r}; leave it out"))
+    problems += [
+        (
+            "hidden_entity",
+            f"the rewrite names the hidden intermediate entity {hidden['entity']!r}; describe it as the question does",
+        )
+        for hidden in construction.get("hidden_entities", [])
+        if _named_anew(canonical, restyled, hidden["entity"], rules)
+    ]
+    return problems
+
+
+def _wording_problems(canonical: str, restyled: str, style: str, rules: LintRules | None) -> list[Finding]:
+    """A meta reference, a second question, an opening pronoun: each only where the rewrite brought it in."""
+    problems: list[Finding] = []
+    if rules is not None:
+        brought = next(
+            (
+                m.group(0)
+                for pattern in rules.meta_references
+                if (m := pattern.search(restyled)) and not pattern.search(canonical)
+            ),
+            None,
+        )
+        if brought:
+            problems.append(
+                (
+                    "meta_reference",
+                    f"the rewrite refers to the material ({brought!r}); a user asks about the subject itself",
+                )
+            )
+        pronoun = opening_pronoun(restyled, rules)
+        if pronoun and style != "follow-up" and opening_pronoun(canonical, rules) != pronoun:
+            problems.append(("opening_pronoun", f"the rewrite opens with {pronoun!r}, which refers to nothing"))
+    if (split := second_question(restyled, rules)) and not second_question(canonical, rules):
+        problems.append(("two_questions", f"the rewrite asks a second question ({split!r}); ask only the one"))
+    return problems
+
+
+def restyle_problems(
+    canonical: str,
+    restyled: str,
+    style: str,
+    *,
+    answer: str = "",
+    binary: bool = False,
+    question_type: str = "factual",
+    construction: Construction | None = None,
+    language: str = "en",
+    max_question_words: int = 40,
+    compared: Sequence[str] = (),
+) -> list[Finding]:
+    """Every failed check of a rewrite of `canonical` in query style `style`: the rule and what to fix."""
+    restyled = restyled.strip()
+    if not restyled:
+        return [("empty", "the rewrite is empty; write the question in the style")]
+    if restyled == canonical.strip() or (
+        style != "misspelled" and normalise_question(restyled) == normalise_question(canonical)
+    ):
+        return [("unchanged", f"the rewrite is the question itself; write it as a {style} query")]
+    rules = LINT_RULES.get(language)
+    construction = construction or Construction(compared_entities=list(compared), hidden_entities=[])
+    problems = _length_problems(canonical, restyled, style, max_question_words)
+    if style == "misspelled":
+        problems += _misspelling_problems(canonical, restyled)
+    problems += _kept_problems(canonical, restyled, style, rules)
+    problems += [
+        ("term_dropped", f"the rewrite drops the compared entity {entity!r}; name every one")
+        for entity in construction.get("compared_entities", [])
+        if not _kept(entity, restyled, style, rules)
+    ]
+    problems += _leak_problems(
+        canonical, restyled, answer=answer, binary=binary, question_type=question_type,
+        construction=construction, rules=rules,
+    )  # fmt: skip
+    return problems + _wording_problems(canonical, restyled, style, rules)

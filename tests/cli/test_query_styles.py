@@ -1,0 +1,75 @@
+"""A run with a query-style distribution: every style filled exactly to its share, each rewrite passed its check;
+a style whose rewrites keep failing falls back to the question as validated and ends short, reported."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import BaseMessage
+
+from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.testing.restyles import restyle
+from graph.testing.scripted import ScriptedChatModel
+from tests.support.runs import scripted_run
+
+STYLES = "natural=0.25,keyword=0.25,short=0.125,verbose=0.125,misspelled=0.125,poor-grammar=0.125"
+
+
+def records(runs_dir: Path, run_id: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (runs_dir / run_id / "dataset.jsonl").read_text().splitlines()]
+
+
+def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
+    run_id, document, _ = scripted_run(
+        model, pg_url, scale_collection, tmp_path, "--count", "24", "--unanswerable-share", "0.25",
+        "--query-styles", STYLES, "--run-id", "styles", "--seed", "3", timeout_s=600,
+    )  # fmt: skip
+    wanted = {"natural": 6, "keyword": 6, "short": 3, "verbose": 3, "misspelled": 3, "poor-grammar": 3}
+    assert document["query_style_quotas"] == wanted and document["query_style_shortfall"] == {}
+    written = records(tmp_path, run_id)
+    assert len(written) == 24
+    assert Counter(record["query_style"] for record in written) == wanted
+    for record in written:
+        if record["query_style"] == "natural":
+            assert record["question"] == record["canonical_question"]
+            continue
+        assert record["restyle"]["kept"] and record["question"] != record["canonical_question"]
+        assert not (record["binary"] and record["query_style"] == "keyword")  # yes/no questions keep their form
+    # Styles spread over the cells: generated unanswerable questions are restyled too.
+    assert {r["query_style"] for r in written if r["question_type"] == "unanswerable"} - {"natural"}
+    calls = document["funnel"]["llm"]["per_node"]
+    assert calls["restyle_question"]["calls"] >= 18 and calls["check_restyle"]["calls"] >= 18
+
+
+def _keyword_loses_a_title(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Every keyword rewrite drops the question's quoted titles: the check refuses it, twice."""
+    reply = restyle(messages)
+    if "Style: keyword" in str(messages[-1].content):
+        reply["question"] = "PostgreSQL 15 manual section number"
+    return reply
+
+
+def test_a_style_whose_rewrites_change_the_question_falls_back_and_ends_short(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    model = ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "RestyledQuestion": _keyword_loses_a_title})
+    run_id, document, _ = scripted_run(
+        model, pg_url, scale_collection, tmp_path, "--count", "6", "--query-styles", "natural=0.5,keyword=0.5",
+        "--run-id", "styles-short", "--seed", "4", timeout_s=600,
+    )  # fmt: skip
+    written = records(tmp_path, run_id)
+    assert len(written) == 6 and all(record["query_style"] == "natural" for record in written)
+    fell_back = [record for record in written if record["restyle"]]
+    assert fell_back and all(not r["restyle"]["kept"] and r["restyle"]["attempts"] == 2 for r in fell_back)
+    assert all("drops" in r["restyle"]["reason"] or "loses" in r["restyle"]["reason"] for r in fell_back)
+    assert document["query_style_shortfall"] == {"keyword": 3}
+    styles = document["funnel"]["query_styles"]
+    assert styles["keyword"]["fell_back"] == styles["keyword"]["asked"] >= 3
+    report = (tmp_path / run_id / "report.html").read_text()
+    assert "Query styles" in report and "fell back to natural" in report
