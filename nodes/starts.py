@@ -24,7 +24,7 @@ WRITTEN_BY: dict[str, tuple[str, ...]] = {
 }
 
 #: Lists a thread accumulates (reducers append to them): empty at a start, as nothing was called yet.
-ACCUMULATED = ("verdicts", "bridge_attempts", "relevance_labels", "llm_calls")
+ACCUMULATED = ("verdicts", "bridge_attempts", "relevance_labels", "llm_calls", "restyles", "restyle_checks")
 
 
 def state_after(node: str, values: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """A run's dataset as other tools read it: rows in the export formats.
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids and
-reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"),
+reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"; the question as asked
+in `user_input`, the validated one in `canonical_question`, its query style as triad names it in
+`query_style_name` and as RAGAS does in `query_style` and `query_length`),
 `hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
 facts by chunk id, context list). The answerable split holds the answerable questions. The
 unanswerable split holds, where the expected behaviour is to abstain, each answerable record's
@@ -59,10 +61,35 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "temporal": record["temporal"],
                 "difficulty": record["difficulty"],
                 **construction_columns(record),
+                **style_columns(record),
                 **({"reviewers": record["review"]["reviewers"]} if "review" in record else {}),
             }
         )
     return rows
+
+
+#: RAGAS's names (its testset samples' `query_style` and `query_length`) for each query style.
+RAGAS_STYLES = {
+    "natural": ("Perfect grammar", "medium"),
+    "keyword": ("Web search like queries", "medium"),
+    "short": ("Perfect grammar", "short"),
+    "verbose": ("Perfect grammar", "long"),
+    "misspelled": ("Misspelled queries", "medium"),
+    "poor-grammar": ("Poor grammar", "medium"),
+}
+
+
+def style_columns(record: dict[str, Any]) -> dict[str, Any]:
+    """How the question is asked: the canonical question beside it, triad's query style and RAGAS's names for it."""
+    style = record.get("query_style") or "natural"
+    ragas_style, ragas_length = RAGAS_STYLES.get(style, RAGAS_STYLES["natural"])
+    return {
+        "canonical_question": record.get("canonical_question") or record["question"],
+        "query_style_name": style,
+        "query_style": ragas_style,
+        "query_length": ragas_length,
+        "persona_name": record.get("persona"),
+    }
 
 
 def construction_columns(record: dict[str, Any]) -> dict[str, list[str]]:
@@ -92,6 +119,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "question_type": record["question_type"],
                     "binary": record["binary"],
                     "language": record.get("language"),
+                    **style_columns(record),
                 }
             )
             continue
@@ -113,6 +141,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "question_type": record["question_type"],
                 "binary": record["binary"],
                 "language": record.get("language"),
+                **style_columns(record),
             }
         )
     return rows
@@ -145,6 +174,8 @@ def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
             {
                 "_id": record["id"],
                 "question": record["question"],
+                "canonical_question": record.get("canonical_question") or record["question"],
+                "query_style": record.get("query_style") or "natural",
                 "answer": ABSTAIN if unanswerable else record["answer"],
                 "type": HOTPOTQA_TYPES.get(record["question_type"], record["question_type"]),
                 "level": record["difficulty"],

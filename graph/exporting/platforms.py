@@ -42,6 +42,8 @@ def example(record: dict[str, Any]) -> dict[str, Any]:
             "difficulty": record.get("difficulty"),
             "temporal": record.get("temporal"),
             "language": record.get("language"),
+            "canonical_question": record.get("canonical_question") or record["question"],
+            "query_style": record.get("query_style") or "natural",
             "answerable": answerable,
             "supporting_ids": [c["id"] for c in record.get("supporting", [])],
             "supporting_sources": [where(c.get("metadata")) for c in record.get("supporting", [])],

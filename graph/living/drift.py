@@ -32,6 +32,7 @@ from typing import Any
 from graph.living.manifest import changed_since, collection_fingerprint, text_digest
 from graph.runs.files import write_atomically
 from graph.webpage import esc, table
+from state.record import canonical_question
 from state.threads import ThreadId
 
 #: Chunk ids read per query.
@@ -132,7 +133,7 @@ async def unchecked_chunks(record: dict[str, Any], corpus: Any) -> list[str]:
     check = record.get("retrieval_check") or {}
     checked = {str(i) for i in check.get("chunk_ids", [])}
     read = {text_digest(c["text"]) for c in record.get("contexts", [])}
-    hits = await corpus.search(record["question"], int(check.get("k") or len(checked) or 5))
+    hits = await corpus.search(canonical_question(record), int(check.get("k") or len(checked) or 5))
     return [
         str(hit.chunk.id)
         for hit in hits

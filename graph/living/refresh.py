@@ -26,7 +26,8 @@ from typing import Any
 from graph.runs.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
 from nodes.starts import state_after
-from state.record import text_digest
+from state.query_styles import NATURAL
+from state.record import canonical_question, text_digest
 from state.sample import UNANSWERABLE, Draft, KnownRelevance, SampleInput
 from state.threads import ThreadId
 
@@ -120,7 +121,7 @@ class ThreadStart:
 
 def draft_of(record: dict[str, Any], revision: int) -> Draft:
     draft = Draft(
-        question=record["question"], answer=record["answer"], origin="generate" if revision == 0 else "revise",
+        question=canonical_question(record), answer=record["answer"], origin="generate" if revision == 0 else "revise",
         revision=revision,
     )  # fmt: skip
     draft["construction"] = {
@@ -134,7 +135,7 @@ def draft_of(record: dict[str, Any], revision: int) -> Draft:
 def known_relevance(record: dict[str, Any]) -> KnownRelevance:
     """The record's distractor labels by text, for the question and answer they were given for."""
     labels = {text_digest(c["text"]): bool(c["relevant"]) for c in record["contexts"] if c["origin"] == "distractor"}
-    return KnownRelevance(question=record["question"], answer=record["answer"], labels=labels)
+    return KnownRelevance(question=canonical_question(record), answer=record["answer"], labels=labels)
 
 
 async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisions: int, neighbours_n: int) -> (
@@ -149,6 +150,8 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
         "role": record["role"],
         "thread_id": thread_id,
         **({"language": record["language"]} if record.get("language") else {}),
+        # A revised question is asked again in the style the record was asked in.
+        **({"query_style": record["query_style"]} if record.get("query_style", NATURAL) != NATURAL else {}),
     }
     if record["question_type"] == UNANSWERABLE:
         seed_id = str(record["retrieval_check"]["seed_id"])

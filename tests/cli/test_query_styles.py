@@ -10,6 +10,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from graph.testing.commands import run_cli
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.restyles import restyle
 from graph.testing.scripted import ScriptedChatModel
@@ -45,6 +46,18 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
     assert {r["query_style"] for r in written if r["question_type"] == "unanswerable"} - {"natural"}
     calls = document["funnel"]["llm"]["per_node"]
     assert calls["restyle_question"]["calls"] >= 18 and calls["check_restyle"]["calls"] >= 18
+    # The export asks the question as users do, with the validated one beside it and RAGAS's names for the style.
+    exported = run_cli("graph.export", run_id, "--format", "ragas", "--runs-dir", str(tmp_path))
+    assert exported.returncode == 0, exported.stderr
+    lines = (tmp_path / run_id / "export" / "ragas.jsonl").read_text().splitlines()
+    rows = {row["id"]: row for row in map(json.loads, lines)}
+    for record in written:
+        if record["id"] in rows:
+            row = rows[record["id"]]
+            assert (row["user_input"], row["canonical_question"]) == (record["question"], record["canonical_question"])
+            assert row["query_style_name"] == record["query_style"]
+    asked = {(row["query_style_name"], row["query_style"], row["query_length"]) for row in rows.values()}
+    assert ("keyword", "Web search like queries", "medium") in asked and ("short", "Perfect grammar", "short") in asked
 
 
 def _keyword_loses_a_title(messages: list[BaseMessage]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any
 from graph.living.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
 from graph.testing.scripted import ScriptedChatModel
+from tests.graph.test_restyle import KEYWORD, SAME, rewrite
 from tests.support.harness import Harness
 from tests.support.scripts import ACCEPT, drafted, script
 
@@ -112,3 +113,25 @@ def test_a_thread_without_a_usable_answer_is_tried_again_and_never_drops_the_rec
     assert outcome.record is not None and outcome.thread_id.endswith("/3@v2.2")  # the first thread failed
     always, _, _ = harness.refresh(script(QualityVerdict=["It reads well to me."]), plan)
     assert always.failed and always.record is None and "no usable QualityVerdict" in always.reason
+
+
+def test_a_restyled_record_is_judged_on_its_canonical_question_and_asked_in_its_style_again(
+    harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
+) -> None:
+    styled = script(RestyledQuestion=[rewrite(KEYWORD)], RestyleVerdict=[SAME])
+    result, _, _ = harness.run(styled, spec={"query_style": "keyword"})
+    record = {**result.record, "id": "run/3"}
+    assert record["query_style"] == "keyword" and record["question"] == KEYWORD
+    plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
+    again = "setting for minimum autovacuum delay default"
+    outcome, model, visits = harness.refresh(script(RestyledQuestion=[rewrite(again)], RestyleVerdict=[SAME]), plan)
+    assert outcome.record is not None, outcome
+    judged = next(messages for kind, messages in model.calls if kind == "QualityVerdict")
+    assert record["canonical_question"] in str(judged[-1].content) and KEYWORD not in str(judged[-1].content)
+    assert visits[-3:] == ["restyle_question", "check_restyle", "finalize_sample"]
+    new = outcome.record
+    assert (new["question"], new["canonical_question"], new["query_style"]) == (
+        again,
+        record["canonical_question"],
+        "keyword",
+    )
