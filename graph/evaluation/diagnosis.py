@@ -5,6 +5,7 @@ that triggered it.
     high recall, low faithfulness      the generator strays from its context
     answered unanswerable questions    the setup does not abstain
     multi-hop far below single-hop     k, or the query needs decomposing
+    a query style far below natural    the retriever or the answerer depends on well-formed questions
 
 The thresholds are rules of thumb, stated with each finding so a reader can weigh it.
 """
@@ -21,6 +22,8 @@ HIGH_RECALL, LOW_FAITHFUL = 0.8, 0.7
 LOW_ABSTAINED = 0.8
 #: Correctness of multi-hop questions this far below single-hop ones points at retrieval depth.
 HOP_GAP = 0.2
+#: Recall or correctness of a query style this far below the natural questions' is a style gap.
+STYLE_GAP = 0.2
 
 
 def _weighted(groups: Mapping[str, Mapping[str, Any]], types: tuple[str, ...], metric: str) -> tuple[float, int] | None:
@@ -65,6 +68,24 @@ def diagnose(summary: Mapping[str, Any]) -> list[str]:
             f"({single[1]}): one retrieval does not reach every chunk a question needs; raise k or decompose the "
             "query into its hops"
         )
+    return findings + _style_gaps(summary.get("query_style") or {})
+
+
+def _style_gaps(styles: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """A query style whose recall or correctness is STYLE_GAP or more below the natural questions'."""
+    natural = styles.get("natural") or {}
+    findings = []
+    for style, group in styles.items():
+        if style == "natural":
+            continue
+        for metric, what in (("recall", "recall"), ("correct", "correctness")):
+            base, value = natural.get(metric), group.get(metric)
+            if base is not None and value is not None and base - value >= STYLE_GAP:
+                findings.append(
+                    f"{style} queries' {what} {value:.2f} ({int(group.get('n') or 0)} questions) is far below natural "
+                    f"questions' {base:.2f}: the setup depends on well-formed questions; try hybrid (keyword) "
+                    "search, query rewriting or spelling-tolerant retrieval"
+                )
     return findings
 
 

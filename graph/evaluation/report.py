@@ -10,16 +10,23 @@ from graph.webpage import bar_chart, document, esc, table
 
 
 def format_summaries(summaries: dict[str, Any]) -> str:
-    """One line per setup: samples, then each metric's mean over the samples it applies to ("-": none)."""
+    """One line per setup: samples, then each metric's mean over the samples it applies to ("-": none); below it,
+    a line per query style when the dataset asks its questions in more than one."""
     widths = {m: max(12, len(m) + 2) for m in METRICS}
     header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in METRICS)
     lines = [header]
-    for name, summary in summaries.items():
-        overall = summary["all"]
+
+    def row(label: str, means: dict[str, Any]) -> str:
         cells = "".join(
-            f"{overall[m]:>{widths[m]}.3f}" if overall[m] is not None else f"{'-':>{widths[m]}}" for m in METRICS
+            f"{means[m]:>{widths[m]}.3f}" if means.get(m) is not None else f"{'-':>{widths[m]}}" for m in METRICS
         )
-        lines.append(f"{name:<16}{int(overall['n']):>5}{cells}")
+        return f"{label:<16}{int(means['n']):>5}{cells}"
+
+    for name, summary in summaries.items():
+        lines.append(row(name, summary["all"]))
+        styles = summary.get("query_style") or {}
+        if len(styles) > 1:
+            lines += [row(f"  {style}", means) for style, means in styles.items()]
     return "\n".join(lines)
 
 

@@ -31,6 +31,7 @@ from nodes.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.languages import DEFAULT_LANGUAGE
+from state.query_styles import NATURAL
 from state.schemas import (
     AbstentionVerdict,
     CorrectnessVerdict,
@@ -46,7 +47,7 @@ METRICS = ("precision", "recall", "correct", "correctness", "faithful", "abstain
 unanswerable questions, the setup retrieving for itself."""
 
 
-GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "difficulty")
+GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style", "persona")
 
 
 #: Samples evaluated at once per setup.
@@ -128,12 +129,21 @@ async def abstains(gateway: LLMGateway, answer: str) -> bool:
     return bool(verdict.abstained)
 
 
+def group_value(record: dict[str, Any], field: str) -> Any:
+    """The record's value of a breakdown field; a record written before query styles is `natural`, answerable."""
+    if field == "answerable":
+        return record.get(field, True)
+    if field == "query_style":
+        return record.get(field) or NATURAL
+    return record.get(field)
+
+
 def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
     """A row's identity and groups, every metric unset."""
     return {
         "setup": setup.name,
         "sample_id": record["id"],
-        **{field: record.get(field, True) if field == "answerable" else record.get(field) for field in GROUPS},
+        **{field: group_value(record, field) for field in GROUPS},
         **dict.fromkeys(METRICS),
         "unanswerable_answer": None,
     }

@@ -16,10 +16,13 @@ from graph.config.errors import UserError, without_password, writing
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
 from graph.evaluation.report import render_eval_report
-from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup
+from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_value
 from graph.evaluation.setups import Setup
 from graph.runs.files import write_atomically, write_jsonl
 from prompts import evaluate as evaluation_prompts
+
+#: Groups a record has that rows judged by an earlier version may lack.
+LATER_GROUPS = ("answerable", "query_style", "persona")
 
 
 def run_settings(run_json: Path) -> dict[str, Any]:
@@ -104,7 +107,11 @@ def evaluate_setups(
                 write_jsonl(eval_path, rows.values())
         # Rows judged before a record field became a group take the field from the record.
         judged = [
-            {**rows[(signature, r["id"], versions[r["id"]])], "answerable": r.get("answerable", True)} for r in records
+            {
+                **rows[(signature, r["id"], versions[r["id"]])],
+                **{field: group_value(r, field) for field in LATER_GROUPS},
+            }
+            for r in records
         ]
         summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {
             "judges": {"model": judge_model, "prompts": evaluation_prompts.VERSION}

@@ -56,7 +56,8 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert k3["abstained"] == 1.0  # the scripted answerer declines on every unanswerable variant
     rows = [json.loads(line) for line in (folder / "eval.jsonl").read_text().splitlines()]
     assert len(rows) == 24 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
-    groups = {"all", "answerable", "question_type", "binary", "language", "temporal", "difficulty"}
+    groups = {"all", "answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style"}
+    groups |= {"persona"}
     assert set(results["k3"]) == groups | {"judges"}
     assert results["k3"]["judges"]["model"] and len(results["k3"]["judges"]["prompts"]) == 12
     assert "k3" in first.stdout and "precision" in first.stdout

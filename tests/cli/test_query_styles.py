@@ -58,6 +58,15 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
             assert row["query_style_name"] == record["query_style"]
     asked = {(row["query_style_name"], row["query_style"], row["query_length"]) for row in rows.values()}
     assert ("keyword", "Web search like queries", "medium") in asked and ("short", "Perfect grammar", "short") in asked
+    # Evaluation asks the setup the styled question and breaks every metric down by query style.
+    model = "import:graph.testing.plausible:plausible_model"
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
+    evaluated = run_cli("graph.evaluate", run_id, "--setup", f"k5=k=5,model={model}", "--llm", model, env=env)
+    assert evaluated.returncode == 0, evaluated.stderr
+    by_style = json.loads((tmp_path / run_id / "eval-summary.json").read_text())["k5"]["query_style"]
+    assert {name: int(means["n"]) for name, means in by_style.items()} == wanted
+    printed = [line.split()[0] for line in evaluated.stdout.splitlines() if line.startswith("  ")]
+    assert set(wanted) <= set(printed)
 
 
 def _keyword_loses_a_title(messages: list[BaseMessage]) -> dict[str, Any]:

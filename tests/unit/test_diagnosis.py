@@ -47,6 +47,21 @@ def test_multi_hop_far_below_single_hop_points_at_k_or_decomposition() -> None:
     assert diagnose(summary(close)) == []
 
 
+def test_a_query_style_far_below_natural_is_a_style_gap() -> None:
+    base = summary()
+    styled = {
+        "natural": {"n": 10.0, "recall": 0.9, "correct": 0.8},
+        "keyword": {"n": 4.0, "recall": 0.65, "correct": 0.75},
+        "misspelled": {"n": 3.0, "recall": 0.85, "correct": 0.55},
+        "short": {"n": 3.0, "recall": 0.75, "correct": 0.7},
+    }
+    findings = diagnose({**base, "query_style": styled})
+    assert len(findings) == 2
+    assert findings[0].startswith("keyword queries' recall 0.65 (4 questions) is far below natural questions' 0.90")
+    assert findings[1].startswith("misspelled queries' correctness 0.55 (3 questions) is far below natural questions'")
+    assert "hybrid (keyword) search" in findings[0]  # short: 0.15 below on recall, no finding
+
+
 def test_the_report_shows_the_findings() -> None:
     html = render_eval_report({"base": summary(recall=0.42, correct=0.31), "k8": summary()})
     assert 'id="diagnosis"' in html and "low recall (0.42 &lt; 0.6)" in html and "none of the known patterns" in html
