@@ -21,7 +21,7 @@ import asyncio
 import json
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +33,7 @@ from graph.runs.services import ensure_demo, open_corpus
 from graph.store.database import database_url
 from nodes.context import Context
 from prompts import bridge as bridge_prompt
-from prompts import generate, judge_quality, judge_sufficiency, relevance, revise, temporal, unanswerable
+from prompts import generate, judge_quality, judge_sufficiency, relevance, restyle, revise, temporal, unanswerable
 from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
 from state.usage import ROLES, Role
 
@@ -51,12 +51,13 @@ SECONDS_PER_CALL = 3.0
 OUTPUT_TOKENS = {
     "propose_bridge": 250, "generate_question": 180, "revise_question": 180, "judge_quality": 220,
     "judge_sufficiency": 120, "classify_temporal": 40, "extract_contexts": 50, "generate_unanswerable": 120,
-    "judge_unanswerable": 150,
+    "judge_unanswerable": 150, "restyle_question": 60, "check_restyle": 160,
 }  # fmt: skip
 NODE_ROLES: dict[str, Role] = {
     "propose_bridge": "generator", "generate_question": "generator", "revise_question": "generator",
     "generate_unanswerable": "generator", "judge_quality": "validator", "judge_sufficiency": "validator",
     "classify_temporal": "validator", "judge_unanswerable": "validator", "extract_contexts": "extractor",
+    "restyle_question": "generator", "check_restyle": "validator",
 }  # fmt: skip
 #: The instructions each node sends besides its chunks: the prompt's own size.
 PROMPTS = {
@@ -69,7 +70,11 @@ PROMPTS = {
     "extract_contexts": relevance.CARE_SYSTEM + relevance.CARE_USER,
     "generate_unanswerable": unanswerable.GENERATE_SYSTEM + unanswerable.GENERATE_USER,
     "judge_unanswerable": unanswerable.JUDGE_SYSTEM + unanswerable.JUDGE_USER,
+    "restyle_question": restyle.WRITE_SYSTEM + restyle.WRITE_USER,
+    "check_restyle": restyle.CHECK_SYSTEM + restyle.CHECK_USER,
 }
+#: A rewrite in a query style its check refuses, when no finished run says: each costs a second rewrite.
+RESTYLE_REFUSED = 0.2
 CHARS_PER_TOKEN = 4
 
 
@@ -111,6 +116,7 @@ def paper_profile(kind: str, options: RunOptions, chunk_tokens: float, context: 
                 node("judge_unanswerable", drafts, options.retrieval_k),
             ]
         )
+        nodes.update(restyle_nodes(node, options, 1 - fail ** (revisions + 1), 0))
         return Profile(nodes, 1 / (1 - fail ** (revisions + 1)), (0.6, 1.6), "the paper's funnel")
     single = kind in SINGLE_HOP_TYPES
     hops = 1 if single else options.hops
@@ -136,7 +142,18 @@ def paper_profile(kind: str, options: RunOptions, chunk_tokens: float, context: 
                 node("judge_sufficiency", drafts * (1 - quality_rejected) * tested_sets, max(1, hops - 1)),
             ]
         )
+    nodes.update(restyle_nodes(node, options, accepted, hops))
     return Profile(nodes, 1 / accepted, (0.6, 1.6), "the paper's funnel")
+
+
+def restyle_nodes(
+    node: Callable[[str, float, float], tuple[str, NodeProfile]], options: RunOptions, accepted: float, chunks: int
+) -> list[tuple[str, NodeProfile]]:
+    """The rewrite in a query style and its check, for the accepted samples a style other than natural asks for."""
+    if not options.query_styles:
+        return []
+    styled = accepted * (1 - options.query_styles.get("natural", 0.0)) * (1 + RESTYLE_REFUSED)
+    return [node("restyle_question", styled, 0), node("check_restyle", styled, max(1, chunks))]
 
 
 def run_profile(funnel: Mapping[str, Any]) -> Profile:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from graph.config.settings import resolve_settings
+from graph.runs.estimate import estimate
 from graph.runs.funnel import format_funnel, funnel
 from graph.runs.options import InvalidOptions, RunOptions
 from state.query_styles import parse_query_styles, style_quotas
@@ -81,3 +83,13 @@ def test_the_funnel_counts_wanted_got_and_fallen_back_per_style() -> None:
     text = format_funnel(summary, {"comparison/open": 3}, {"natural": 1, "keyword": 2})
     keyword_line = next(line for line in text.splitlines() if line.startswith("keyword"))
     assert keyword_line.split() == ["keyword", "2", "1", "1", "short"]
+
+
+def test_the_estimate_counts_the_rewrites_and_their_checks_only_when_styles_are_asked_for() -> None:
+    settings = resolve_settings({"collection": "c", "llm": "recorded:none"}, env={})
+    plain = estimate(RunOptions(count=10), settings, 250.0)["roles"]
+    styled = estimate(RunOptions(count=10, query_styles={"natural": 0.5, "keyword": 0.5}), settings, 250.0)["roles"]
+    # Half of about 10 accepted samples are rewritten (a fifth twice): about 6 calls more for each role.
+    for role in ("generator", "validator"):
+        assert 5 <= styled[role]["calls"] - plain[role]["calls"] <= 7
+    assert styled["extractor"]["calls"] == plain["extractor"]["calls"]
