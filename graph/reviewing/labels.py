@@ -17,6 +17,10 @@ UNANSWERABLE_CRITERIA = ("plausible", "unanswered")
 SINGLE_HOP_CRITERIA = ("answerable", "correct", "unambiguous")
 
 
+#: A sample asked in a query style: the question as asked means what the validated one means, with its answer.
+RESTYLE_CRITERION = "restyle_right"
+
+
 def criteria_for(question_type: str) -> tuple[str, ...]:
     """The criteria a reviewer ticks for an accepted sample of this cell kind."""
     if question_type == UNANSWERABLE:
@@ -39,7 +43,7 @@ CREATE TABLE IF NOT EXISTS triad_reviews (
 def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
     """What a review may hold: the criteria, whether a rejection was right, relevance flips, a note."""
     labels: dict[str, Any] = {}
-    for name in (*CRITERIA, *UNANSWERABLE_CRITERIA):
+    for name in (*CRITERIA, *UNANSWERABLE_CRITERIA, RESTYLE_CRITERION):
         if isinstance(given.get(name), bool):
             labels[name] = given[name]
     if isinstance(given.get("rejection_right"), bool):

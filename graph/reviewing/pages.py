@@ -24,6 +24,7 @@ CRITERION_TEXT = {
     "unambiguous": "unambiguous",
     "plausible": "a user of this collection could ask it",
     "unanswered": "no retrieved chunk answers or settles it",
+    "restyle_right": "the question as asked means the validated one, same answer",
 }
 
 
@@ -166,6 +167,23 @@ def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
     )
 
 
+def _canonical_line(line: dict[str, Any]) -> str:
+    """The question as validated beside the one asked, when a query style rewrote it; a fallen-back rewrite's reason."""
+    canonical, style = line.get("canonical_question"), line.get("query_style") or "natural"
+    if canonical and canonical != line.get("question"):
+        return (
+            f"<p class=canonical><b>Asked as</b> {esc(style)} · <b>as validated:</b> "
+            f"<span class=canonical-question>{esc(str(canonical))}</span></p>"
+        )
+    restyle = line.get("restyle") or {}
+    if restyle and not restyle.get("kept"):
+        return (
+            f"<p class=canonical><b>Asked as validated:</b> its {esc(str(restyle.get('wanted')))} rewrite was "
+            f"refused ({esc(str(restyle.get('reason', '')))})</p>"
+        )
+    return ""
+
+
 def sample_page(
     run_id: str,
     sample: ReviewSample,
@@ -181,6 +199,7 @@ def sample_page(
         answer = ""  # nothing to mark: the collection holds no answer
     parts = [
         f"<h1>{esc(sample.question) or '(no question)'}</h1>",
+        _canonical_line(line),
         (
             f"<p class=changed><b>Changed since you reviewed it:</b> version {esc(str(line.get('version')))} of the "
             f"dataset ({esc(sample.changed_at or '')}) holds this record anew; check your labels again</p>"
@@ -276,6 +295,12 @@ def summary_html(summary: dict[str, Any]) -> str:
         for name, figure in summary.get("unanswerable", {}).items()
         if figure["total"]
     )
+    restyled = summary.get("restyles_right") or {"total": 0}
+    if restyled["total"]:
+        rows += (
+            f'<tr data-criterion="restyle_right"><td>rewrites in a query style right</td><td>{cell(restyled)}</td>'
+            "<td>not in the paper</td></tr>"
+        )
     relevance = summary["relevance"]
     figures = ", ".join(
         f"{name} {relevance[name]:.2f}" if relevance[name] is not None else f"{name} -"

@@ -13,7 +13,7 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.living.versions import read_run_json
-from graph.reviewing.labels import UNANSWERABLE_CRITERIA, criteria_for
+from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
 from graph.runs.funnel import cell_name
 from state.threads import slot_number
 
@@ -53,12 +53,19 @@ class ReviewSample:
 
     @property
     def criteria(self) -> tuple[str, ...]:
-        """What a reviewer ticks for it when accepted (a generated unanswerable question has criteria of its own)."""
-        return criteria_for(self.question_type)
+        """What a reviewer ticks for it when accepted (a generated unanswerable question has criteria of its own; a
+        question asked in a query style, whether the rewrite keeps its meaning)."""
+        return criteria_for(self.question_type) + ((RESTYLE_CRITERION,) if self.restyled else ())
+
+    @property
+    def restyled(self) -> bool:
+        """Whether the question as asked is a rewrite of the validated one (a query style)."""
+        canonical = self.line.get("canonical_question")
+        return self.accepted and bool(canonical) and canonical != self.line.get("question")
 
     @property
     def generated_unanswerable(self) -> bool:
-        return self.criteria == UNANSWERABLE_CRITERIA
+        return criteria_for(self.question_type) == UNANSWERABLE_CRITERIA
 
     @property
     def language(self) -> str:

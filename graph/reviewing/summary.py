@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from graph.reviewing.labels import CRITERIA, UNANSWERABLE_CRITERIA
+from graph.reviewing.labels import CRITERIA, RESTYLE_CRITERION, UNANSWERABLE_CRITERIA
 from graph.reviewing.samples import ReviewSample, current_reviews
 
 #: z for a two-sided 95% interval.
@@ -64,6 +64,7 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
     by_cell: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
     rejections: list[bool] = []
     unanswerable: dict[str, list[bool]] = defaultdict(list)
+    restyles: list[bool] = []
     true_pos = false_pos = false_neg = 0
     per_sample: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
     for review in current_reviews(samples, reviews):
@@ -72,6 +73,8 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
             continue
         labels = review["labels"]
         per_sample[review["n"]][review["reviewer"]] = labels
+        if sample.restyled and isinstance(labels.get(RESTYLE_CRITERION), bool):
+            restyles.append(labels[RESTYLE_CRITERION])
         if sample.accepted and sample.generated_unanswerable:  # criteria of its own, kept apart from the paper's
             for name in UNANSWERABLE_CRITERIA:
                 if isinstance(labels.get(name), bool):
@@ -108,6 +111,7 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
             for cell, values in sorted(by_cell.items())
         },
         "rejections_right": share(sum(rejections), len(rejections)),
+        "restyles_right": share(sum(restyles), len(restyles)),
         "unanswerable": {
             name: share(sum(unanswerable[name]), len(unanswerable[name])) for name in UNANSWERABLE_CRITERIA
         },
@@ -142,6 +146,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     for name, figure in summary.get("unanswerable", {}).items():
         if figure["total"]:
             lines.append(f"{'unanswerable: ' + name:<18}{_percent(figure):<36}not in the paper")
+    restyled = summary.get("restyles_right") or {"total": 0}
+    if restyled["total"]:
+        lines.append(f"{'rewrites right':<18}{_percent(restyled):<36}not in the paper")
     relevance = summary["relevance"]
     if relevance["contexts"]:
         figures = ", ".join(

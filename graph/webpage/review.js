@@ -16,7 +16,7 @@ form.addEventListener('change', save);
 document.addEventListener('keydown', (event) => {
   if (event.target.tagName === 'TEXTAREA') { if (event.key === 'Escape') event.target.blur(); return; }
   const boxes = form.querySelectorAll('input[data-criterion]');
-  if (/^[1-4]$/.test(event.key) && boxes[Number(event.key) - 1]) {
+  if (/^[1-5]$/.test(event.key) && boxes[Number(event.key) - 1]) {
     const box = boxes[Number(event.key) - 1]; box.checked = !box.checked; save();
   } else if (event.key === 's') { save(); }
   else if ((event.key === 'j' || event.key === 'ArrowRight') && form.dataset.next) { location.href = form.dataset.next; }

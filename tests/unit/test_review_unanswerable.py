@@ -53,3 +53,28 @@ def test_a_reviewed_export_keeps_a_generated_question_only_on_its_own_criteria()
     assert reviewed_records([GENERATED], [review(1, PAPER)]) == []  # the paper's criteria do not fit it
     answered = {**both, "relevance": {"r1": True}}  # a reviewer found the retrieved chunk answers it
     assert reviewed_records([GENERATED], [review(1, answered)]) == []
+
+
+def test_a_rewrite_in_a_query_style_is_shown_beside_the_canonical_question_and_its_verdict_counted() -> None:
+    from graph.reviewing.pages import sample_page
+
+    styled = {
+        **TYPED,
+        "question": "routine vacuuming backup first",
+        "canonical_question": "Which comes first?",
+        "query_style": "keyword",
+        "restyle": {"wanted": "keyword", "attempts": 1, "kept": True, "reason": ""},
+    }
+    samples = {
+        0: ReviewSample(0, "accepted", "comparison", False, styled),
+        1: ReviewSample(1, "accepted", "comparison", False, TYPED),
+    }
+    assert samples[0].criteria[-1] == "restyle_right" and "restyle_right" not in samples[1].criteria
+    page = sample_page("run", samples[0], {}, None, None)
+    assert "<h1>routine vacuuming backup first</h1>" in page and "as validated:</b>" in page
+    assert 'data-criterion="restyle_right"' in page and "Which comes first?" in page
+    reviews = [review(0, {**PAPER, "restyle_right": False}, "ann"), review(0, {**PAPER, "restyle_right": True}, "bob")]
+    summary = summarise(samples, [*reviews, review(1, {**PAPER, "restyle_right": False})])
+    assert (summary["restyles_right"]["passed"], summary["restyles_right"]["total"]) == (1, 2)
+    line = next(line for line in format_summary(summary).splitlines() if line.startswith("rewrites right"))
+    assert "50% [" in line and "(1 of 2)" in line
