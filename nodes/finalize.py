@@ -107,6 +107,7 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         "binary": state["binary"],
         "language": sample_language(state, context),
         "role": state.get("style_role") or state.get("role") or DEFAULT_ROLE,
+        "persona": state.get("persona"),
         "construction": draft.get("construction") or {},
         **(unanswerable_record(state, context) if is_unanswerable(state) else answerable_record(state, context)),
         "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,

@@ -148,6 +148,8 @@ class DatasetRecord(BaseModel):
     temporal: bool | None
     """None for a generated unanswerable question (not classified)."""
     role: str
+    persona: str | None = None
+    """The name of the persona who asks (`--personas`); its description is `role`. None: no persona."""
     bridge_topic: str
     construction: Construction = Field(default_factory=Construction)
     hops: int = Field(ge=0, le=MAX_HOPS)

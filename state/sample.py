@@ -194,6 +194,8 @@ class SampleInput(TypedDict):
     """The sample's thread id, `<run_id>/<n>`, repeated in its record."""
     query_style: NotRequired[str]
     """How the accepted question is to be asked (`state.query_styles`); absent or `natural`: as validated."""
+    persona: NotRequired[str]
+    """The name of the persona who asks (`--personas`); its description is `role`."""
 
 
 class SampleOutput(TypedDict):
@@ -216,6 +218,7 @@ class SampleState(TypedDict):
     seed_id: NotRequired[str | None]
     thread_id: NotRequired[str]
     query_style: NotRequired[str]
+    persona: NotRequired[str]
 
     # -- seed and bridge ------------------------------------------------------------------------
     seed: NotRequired[ChunkRef]

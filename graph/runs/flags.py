@@ -16,6 +16,7 @@ from graph.runs.options import (
     RunRequest,
     refuse_new_run_options,
 )
+from graph.runs.personas import read_personas
 from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import parse_node_options
 from graph.runs.weights import read_weights, weight_key
@@ -62,7 +63,14 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         metavar="{" + ",".join(str(n) for n in range(MIN_HOPS, MAX_HOPS + 1)) + "}",
         help="supporting chunks per question (default 2)",
     )
-    run.add_argument("--role", default=DEFAULT_ROLE, help="who asks the questions (default %(default)r)")
+    run.add_argument("--role", help=f"who asks the questions (default {DEFAULT_ROLE!r})")
+    run.add_argument(
+        "--personas",
+        type=Path,
+        metavar="FILE",
+        help="the run's askers, from YAML or JSON: a list of name, description and share (optional); each "
+        "persona's description is the role of its share of the samples",
+    )
     run.add_argument(
         "--query-styles",
         metavar="STYLE=SHARE,...",
@@ -230,13 +238,15 @@ def asked_language(args: argparse.Namespace, settings: Settings) -> str | None:
 def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
     """The run the flags ask for; stage implementations from `[nodes]` of triad.toml, then `--node`."""
     refuse_new_run_options(args.resume, {name: getattr(args, name) for name in NEW_RUN_ONLY})
+    if args.role and args.personas:
+        raise InvalidOptions("give --role or --personas, not both: each persona's description is its role")
     nodes = {**settings.nodes, **parse_node_options(args.node)}
     options = RunOptions(
         count=args.count,
         types=tuple(args.types),
         binary=args.binary,
         hops=args.hops,
-        role=args.role,
+        role=args.role or DEFAULT_ROLE,
         seed=args.seed,
         max_revisions=args.max_revisions,
         max_restarts=args.max_restarts,
@@ -251,6 +261,7 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         weight_by=weight_key(args.weight_by) if args.weight_by else None,
         weights=read_weights(args.weights) if args.weights else None,
         query_styles=read_query_styles(args.query_styles) if args.query_styles else None,
+        personas=read_personas(args.personas) if args.personas else None,
         **(query_file(args.queries) if args.queries else {}),
     )
     given = models_from_args(args)

@@ -43,6 +43,7 @@ from graph.runs.services import RunServices, StateDatabase, open_services, open_
 from graph.runs.slots import CellPlan, Slot
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
+from state.personas import persona_order
 from state.threads import ThreadId
 from state.usage import ROLES
 
@@ -170,6 +171,9 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"
         )
+    for persona in run.options.personas or []:
+        share = f"{persona['share']:.0%}" if persona.get("share") is not None else "an equal share"
+        tell(f"persona {persona['name']} ({share}): {persona['description']}")
     survey = await survey_languages(services.corpus, seed=run.options.seed or 0)
     tell(survey.line(settings.collection or ""))
     for note in language_notes(survey, run.options, settings.embedding):
@@ -231,6 +235,8 @@ def slot_worker(
         role=run.options.role,
         max_cost_usd=run.settings.max_cost_usd,
         styles=run.options.style_quotas(),
+        personas=run.options.personas or [],
+        persona_places=persona_order(run.options.personas, run.options.count) if run.options.personas else [],
     )
     state = services.state
     pools = (state.checkpoints, state.bookkeeping, services.corpus.pool)

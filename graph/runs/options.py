@@ -14,6 +14,7 @@ from graph.runs.slots import CellPlan
 from graph.runs.stages import context_overrides
 from nodes.context import Context
 from state.languages import check_language_code
+from state.personas import personas_problem
 from state.query_styles import shares_problem, style_quotas
 from state.sample import (
     DEFAULT_ROLE,
@@ -118,6 +119,8 @@ class RunOptions:
     weights: dict[str, float] | None = None
     """A weight per document or per `weight_by` value (`--weights FILE`, kept here as read); None: the metadata
     value is the weight, or no weighting."""
+    personas: list[dict[str, Any]] | None = None
+    """Who asks (`--personas`): name, description and share each; None: `role` asks every question."""
     query_styles: dict[str, float] | None = None
     """Share of the samples asked in each query style (`state.query_styles`); None: every question as validated."""
 
@@ -160,6 +163,8 @@ class RunOptions:
             return f"--question-language: {wrong}"
         if (self.role_from_queries or self.keep_queries) and not self.queries:
             return "--role-from-queries and --keep-queries need a query file: give --queries FILE"
+        if self.personas is not None and (wrong := personas_problem(self.personas)):
+            return wrong
         if self.query_styles is not None:
             return shares_problem(self.query_styles) or self._styles_fit()
         return None
@@ -250,6 +255,7 @@ NEW_RUN_ONLY = (
     "weight_by",
     "weights",
     "query_styles",
+    "personas",
 )
 
 
@@ -258,7 +264,8 @@ def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
     if resume and any(given.get(name) for name in NEW_RUN_ONLY):
         raise InvalidOptions(
             "a continued run keeps the options it began with: --role-from-queries, --keep-queries, "
-            "--unanswerable-share, --question-language, --weight-by, --weights and --query-styles apply to new runs"
+            "--unanswerable-share, --question-language, --weight-by, --weights, --query-styles and --personas apply "
+            "to new runs"
         )
 
 

@@ -153,6 +153,9 @@ class WorkerPlan:
     max_cost_usd: float | None = None
     styles: dict[str, int] = field(default_factory=dict)
     """Samples per query style (`RunOptions.style_quotas`); empty when the run asks for none."""
+    personas: list[dict[str, Any]] = field(default_factory=list)
+    """Who asks (`RunOptions.personas`): slot n's persona is `persona_order`'s place n, round the run's count."""
+    persona_places: list[int] = field(default_factory=list)
 
 
 class SlotWorker:
@@ -251,6 +254,9 @@ class SlotWorker:
             spec["wanted_answer"] = slot.wanted  # type: ignore[typeddict-item]
         if self.plan.role:
             spec["role"] = self.plan.role
+        if self.plan.personas:
+            persona = self.plan.personas[self.plan.persona_places[slot.n % len(self.plan.persona_places)]]
+            spec["role"], spec["persona"] = persona["description"], persona["name"]
         if slot.query_style:
             spec["query_style"] = slot.query_style  # type: ignore[typeddict-item]
         # Run again after an outage: the sample continues from its last checkpoint (looked up then).

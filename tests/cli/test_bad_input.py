@@ -148,6 +148,10 @@ def test_files_that_cannot_be_read_are_one_line_each_and_end_in_one_error_when_n
         (("--count", "4", "--query-styles", "natural=1.5,keyword=-0.5"), "a share from 0 to 1"),
         (("--count", "4", "--query-styles", "natural"), "STYLE=SHARE pairs"),
         (("--count", "4", "--binary", "yes", "--query-styles", "keyword=1"), "lower the keyword share"),
+        (("--count", "4", "--role", "a dba", "--personas", "tests/data/personas.yaml"), "not both"),
+        (("--count", "4", "--personas", "tests/data/personas_no_name.yaml"), "persona 2 has no name"),
+        (("--count", "4", "--personas", "tests/data/personas_bad_share.json"), "give a share from 0 to 1"),
+        (("--count", "4", "--personas", "no/such/personas.yaml"), "cannot read"),
     ],
 )
 def test_bad_run_values(args: tuple[str, ...], fragment: str, tmp_path: Path) -> None:

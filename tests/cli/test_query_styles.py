@@ -95,3 +95,27 @@ def test_a_style_whose_rewrites_change_the_question_falls_back_and_ends_short(
     assert styles["keyword"]["fell_back"] == styles["keyword"]["asked"] >= 3
     report = (tmp_path / run_id / "report.html").read_text()
     assert "Query styles" in report and "fell back to natural" in report
+
+
+def test_personas_from_a_file_ask_their_share_and_reach_the_rewrite_and_the_record(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    personas = tmp_path / "personas.yaml"
+    personas.write_text(
+        "- name: dba\n  description: a database administrator restoring backups at night\n  share: 0.5\n"
+        "- name: developer\n  description: an application developer new to PostgreSQL\n  share: 0.5\n"
+    )
+    model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
+    run_id, document, _ = scripted_run(
+        model, pg_url, scale_collection, tmp_path, "--count", "8", "--personas", str(personas),
+        "--query-styles", "natural=0.5,short=0.5", "--run-id", "personas", "--seed", "6", timeout_s=600,
+    )  # fmt: skip
+    written = records(tmp_path, run_id)
+    assert len(written) == 8 and {r["persona"] for r in written} == {"dba", "developer"}
+    for record in written:
+        expected = "a database administrator" if record["persona"] == "dba" else "an application developer"
+        assert record["role"].startswith(expected)
+    rewrites = [messages for kind, messages in model.calls if kind == "RestyledQuestion"]
+    assert rewrites and all("Asker: a database administrator" in str(m[-1].content) or
+                            "Asker: an application developer" in str(m[-1].content) for m in rewrites)  # fmt: skip
+    assert document["options"]["personas"][0]["name"] == "dba"

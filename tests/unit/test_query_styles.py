@@ -8,6 +8,7 @@ from graph.config.settings import resolve_settings
 from graph.runs.estimate import estimate
 from graph.runs.funnel import format_funnel, funnel
 from graph.runs.options import InvalidOptions, RunOptions
+from state.personas import persona_order, personas_problem
 from state.query_styles import parse_query_styles, style_quotas
 
 
@@ -93,3 +94,24 @@ def test_the_estimate_counts_the_rewrites_and_their_checks_only_when_styles_are_
     for role in ("generator", "validator"):
         assert 5 <= styled[role]["calls"] - plain[role]["calls"] <= 7
     assert styled["extractor"]["calls"] == plain["extractor"]["calls"]
+
+
+def test_personas_are_spread_over_the_places_by_their_shares() -> None:
+    personas = [{"name": "a", "description": "x", "share": 0.75}, {"name": "b", "description": "y", "share": 0.25}]
+    order = persona_order(personas, 8)
+    assert order.count(0) == 6 and order.count(1) == 2 and order[:4].count(1) == 1  # spread, not bunched
+    assert persona_order([{"name": "a", "description": "x"}, {"name": "b", "description": "y"}], 4) == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("personas", "fragment"),
+    [
+        ([], "lists no persona"),
+        ([{"name": "a", "description": ""}], "has no description"),
+        ([{"name": "a", "description": "x", "share": 0.5}, {"name": "b", "description": "y", "share": 0.4}], "sum to"),
+        ([{"name": "a", "description": "x", "share": 1.0}, {"name": "b", "description": "y"}], "or none"),
+        ([{"name": "a", "description": "x"}, {"name": "a", "description": "y"}], "same name"),
+    ],
+)
+def test_a_persona_list_no_run_can_use_names_its_fix(personas: list, fragment: str) -> None:
+    assert fragment in (personas_problem(personas) or "")
