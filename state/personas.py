@@ -50,3 +50,9 @@ def persona_order(personas: Sequence[Mapping[str, Any]], count: int) -> list[int
         given[chosen] += 1
         order.append(chosen)
     return order
+
+
+def persona_quotas(personas: Sequence[Mapping[str, Any]], count: int) -> dict[str, int]:
+    """Samples per persona, by name: `count` split by the shares (equal when none are given), summing to it."""
+    order = persona_order(personas, count)
+    return {str(persona["name"]): order.count(index) for index, persona in enumerate(personas)}

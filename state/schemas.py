@@ -237,3 +237,15 @@ class RestyleVerdict(BaseModel):
     in_style: bool = Field(description="The rewrite reads as the style asks and is not a copy of the original.")
     accepted: bool = Field(description="True only when same_request, same_answer, same_sources and in_style hold.")
     reason: str = Field(description="What changed the meaning and how to fix it; empty when accepted.")
+
+
+class PersonaDraft(BaseModel):
+    name: str = Field(description="One or two lower-case words naming the kind of asker.")
+    description: str = Field(description="One sentence, starting with an article: who they are and what they ask.")
+
+
+class PersonaSet(BaseModel):
+    """The kinds of people who ask a collection's questions (`--personas auto`); reasoning first (required)."""
+
+    reasoning: str = Field(description="What the collection covers and who would need it.")
+    personas: list[PersonaDraft] = Field(description="Three to five kinds of askers.")

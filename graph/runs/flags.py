@@ -16,7 +16,7 @@ from graph.runs.options import (
     RunRequest,
     refuse_new_run_options,
 )
-from graph.runs.personas import read_personas
+from graph.runs.personas import AUTO, read_personas
 from graph.runs.queries import file_digest, read_queries
 from graph.runs.stages import parse_node_options
 from graph.runs.weights import read_weights, weight_key
@@ -69,7 +69,8 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         type=Path,
         metavar="FILE",
         help="the run's askers, from YAML or JSON: a list of name, description and share (optional); each "
-        "persona's description is the role of its share of the samples",
+        "persona's description is the role of its share of the samples; `auto`: three to five derived from the "
+        "collection",
     )
     run.add_argument(
         "--query-styles",
@@ -261,7 +262,8 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         weight_by=weight_key(args.weight_by) if args.weight_by else None,
         weights=read_weights(args.weights) if args.weights else None,
         query_styles=read_query_styles(args.query_styles) if args.query_styles else None,
-        personas=read_personas(args.personas) if args.personas else None,
+        personas=read_personas(args.personas) if args.personas and str(args.personas) != AUTO else None,
+        personas_auto=str(args.personas) == AUTO,
         **(query_file(args.queries) if args.queries else {}),
     )
     given = models_from_args(args)

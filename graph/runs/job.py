@@ -14,7 +14,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -33,6 +33,7 @@ from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.languages import language_notes, survey_languages
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
 from graph.runs.outages import Outages
+from graph.runs.personas import derive_personas
 from graph.runs.progress import Progress
 from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
@@ -43,7 +44,7 @@ from graph.runs.services import RunServices, StateDatabase, open_services, open_
 from graph.runs.slots import CellPlan, Slot
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
-from state.personas import persona_order
+from state.personas import persona_quotas
 from state.threads import ThreadId
 from state.usage import ROLES
 
@@ -87,6 +88,9 @@ async def run_job(
             run.settings, record_path=request.record_llm, seed=run.options.seed, gateway=gateway, state=state, warm=True
         ) as services:
             book = await open_query_book(services, queries, run.options, tell) if queries else None
+            if run.options.personas_auto and not run.options.personas:
+                derived = await derive_personas(services.corpus, services.gateway, seed=run.options.seed or 0)
+                run = replace(run, options=replace(run.options, personas=derived))
             outcome = await work_on(run, request, services, book)
             folder, finished, examples = await rewrite_run_files(run, state)
             # The samples are kept whatever happens here: a failure costs only the coverage and the fingerprint.
@@ -235,8 +239,8 @@ def slot_worker(
         role=run.options.role,
         max_cost_usd=run.settings.max_cost_usd,
         styles=run.options.style_quotas(),
-        personas=run.options.personas or [],
-        persona_places=persona_order(run.options.personas, run.options.count) if run.options.personas else [],
+        personas={persona["name"]: persona["description"] for persona in run.options.personas or []},
+        persona_quotas=persona_quotas(run.options.personas, run.options.count) if run.options.personas else {},
     )
     state = services.state
     pools = (state.checkpoints, state.bookkeeping, services.corpus.pool)

@@ -87,6 +87,7 @@ class RunLedger:
         completing: Completion | None = None,
         claim_id: str | None = None,
         styles: dict[str, int] | None = None,
+        personas: dict[str, int] | None = None,
     ) -> Slot | None:
         """The next slot for `worker`: an abandoned one first, else a new one; None when the run is done.
 
@@ -96,7 +97,8 @@ class RunLedger:
         the claim counts it, and a lane that finishes one sample and takes the next pays one round
         trip, not two.
 
-        `styles` are the run's query-style quotas (none: its questions are asked as validated).
+        `styles` are the run's query-style quotas (none: its questions are asked as validated); `personas` its
+        personas' (none: its role asks every question).
 
         `claim_id` names the claim: sent again after an error under the same id, it returns the slot
         the first try took if the server committed that try (a lost reply), rather than a second one.
@@ -123,13 +125,15 @@ class RunLedger:
                         "caps": [cell.cap for cell in cells],
                         "styles": list(styles or {}),
                         "style_quotas": list((styles or {}).values()),
+                        "personas": list(personas or {}),
+                        "persona_quotas": list((personas or {}).values()),
                     },
                 )
             row = await cursor.fetchone()
         if row is None:
             return None
-        n, question_type, binary, wanted, query_style, fresh = row
-        return Slot(run_id, n, question_type, binary, wanted, query_style, fresh=fresh)
+        n, question_type, binary, wanted, query_style, persona, fresh = row
+        return Slot(run_id, n, question_type, binary, wanted, query_style, persona, fresh=fresh)
 
     async def slots_running(self, run_id: str) -> bool:
         """Whether any slot of the run is still running (its failure could reopen a cell)."""

@@ -27,6 +27,7 @@ ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS retired INTEGER;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS claim_id TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS query_style TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS styled TEXT;
+ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS persona TEXT;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
@@ -58,9 +59,11 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 #: again). `keyword` never goes to a yes/no cell, and takes an open cell's place first once its places
 #: left are as many as the open places left. Among the rest, the style this cell holds least of (for its
 #: quota) goes first, so styles spread over the cells; then the one furthest from its quota.
+#: With personas (`personas`, `persona_quotas`), a new slot is asked by the persona furthest from its quota
+#: (running slots and accepted records count), the first listed on a tie.
 CLAIM_SQL = """
 WITH repeated AS (
-    SELECT n, question_type, is_binary, wanted, query_style, false AS fresh FROM triad_samples
+    SELECT n, question_type, is_binary, wanted, query_style, persona, false AS fresh FROM triad_samples
     WHERE run_id = %(run_id)s AND claim_id = %(claim_id)s AND worker = %(worker)s AND status = 'running'
 ), abandoned AS (
     SELECT n FROM triad_samples
@@ -71,7 +74,7 @@ WITH repeated AS (
     UPDATE triad_samples SET worker = %(worker)s, claim_id = %(claim_id)s,
         lease_until = now() + make_interval(secs => %(lease)s), updated_at = now()
     WHERE run_id = %(run_id)s AND n = (SELECT n FROM abandoned)
-    RETURNING n, question_type, is_binary, wanted, query_style, false AS fresh
+    RETURNING n, question_type, is_binary, wanted, query_style, persona, false AS fresh
 ), counts AS (
     SELECT question_type, is_binary, count(*) FILTER (WHERE outcome = 'accepted' AND retired IS NULL) AS accepted,
         count(*) FILTER (WHERE status = 'running') AS running, count(*) AS started,
@@ -119,13 +122,24 @@ WITH repeated AS (
             DESC,
         used.in_cell::float8 / style.quota, used.places_left::float8 / style.quota DESC, style.position
     LIMIT 1
+), persona_choice AS (
+    SELECT asker.name AS persona
+    FROM unnest(%(personas)s::text[], %(persona_quotas)s::integer[]) WITH ORDINALITY AS asker (name, quota, position),
+    LATERAL (
+        SELECT count(*) AS taken FROM triad_samples
+        WHERE run_id = %(run_id)s AND persona = asker.name AND retired IS NULL
+            AND (status = 'running' OR outcome = 'accepted')
+    ) AS used
+    ORDER BY (asker.quota - used.taken)::float8 / greatest(asker.quota, 1) DESC, asker.position
+    LIMIT 1
 ), opened AS (
-    INSERT INTO triad_samples (run_id, n, question_type, is_binary, wanted, query_style, worker, claim_id, lease_until)
+    INSERT INTO triad_samples
+        (run_id, n, question_type, is_binary, wanted, query_style, persona, worker, claim_id, lease_until)
     SELECT %(run_id)s, (SELECT coalesce(max(n), -1) + 1 FROM triad_samples WHERE run_id = %(run_id)s),
-        question_type, is_binary, wanted, (SELECT query_style FROM style_choice), %(worker)s, %(claim_id)s,
-        now() + make_interval(secs => %(lease)s)
+        question_type, is_binary, wanted, (SELECT query_style FROM style_choice), (SELECT persona FROM persona_choice),
+        %(worker)s, %(claim_id)s, now() + make_interval(secs => %(lease)s)
     FROM choice WHERE NOT EXISTS (SELECT 1 FROM reclaimed) AND NOT EXISTS (SELECT 1 FROM repeated)
-    RETURNING n, question_type, is_binary, wanted, query_style, true AS fresh
+    RETURNING n, question_type, is_binary, wanted, query_style, persona, true AS fresh
 )
 SELECT * FROM repeated UNION ALL SELECT * FROM reclaimed UNION ALL SELECT * FROM opened
 """

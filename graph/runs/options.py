@@ -121,6 +121,8 @@ class RunOptions:
     value is the weight, or no weighting."""
     personas: list[dict[str, Any]] | None = None
     """Who asks (`--personas`): name, description and share each; None: `role` asks every question."""
+    personas_auto: bool = False
+    """`--personas auto`: the personas are derived from the collection when the run begins (then kept here)."""
     query_styles: dict[str, float] | None = None
     """Share of the samples asked in each query style (`state.query_styles`); None: every question as validated."""
 

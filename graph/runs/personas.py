@@ -1,15 +1,26 @@
-"""`--personas FILE`: a run's askers read from YAML or JSON, each with a name, a description and a share."""
+"""`--personas FILE`: a run's askers read from YAML or JSON, each with a name, a description and a share; or, with
+`--personas auto`, derived from the collection by one generator call."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import yaml
+from langchain_core.messages import HumanMessage, SystemMessage
 
+from graph.config.errors import UserError
 from graph.runs.options import InvalidOptions
+from nodes.ports import ModelCallFailed
+from prompts import UNTRUSTED_NOTE, delimit_all
+from prompts import personas as prompt
 from state.personas import personas_problem
+from state.schemas import PersonaSet
+
+#: `--personas auto`: the run derives its personas from its collection.
+AUTO = "auto"
 
 
 def read_personas(path: Path) -> list[dict[str, Any]]:
@@ -39,4 +50,38 @@ def read_personas(path: Path) -> list[dict[str, Any]]:
     ]
     if problem := personas_problem(personas):
         raise InvalidOptions(problem)
+    return personas
+
+
+#: Chunks read to derive personas, and the words kept of each.
+SAMPLED_CHUNKS, WORDS_PER_CHUNK = 50, 40
+#: Personas a derivation keeps at most.
+MOST_PERSONAS = 5
+
+
+async def derive_personas(corpus: Any, gateway: Any, seed: int = 0) -> list[dict[str, Any]]:
+    """`--personas auto`: three to five askers from one generator call over about 50 random chunks, equal shares."""
+    ids = await corpus.sample_ids(SAMPLED_CHUNKS, rng=random.Random(seed))
+    chunks = await corpus.get(ids)
+    excerpts = delimit_all(
+        "chunk", ((f"C{i}", " ".join(c.text.split()[:WORDS_PER_CHUNK])) for i, c in enumerate(chunks, start=1))
+    )
+    messages = [
+        SystemMessage(prompt.SYSTEM + "\n" + UNTRUSTED_NOTE),
+        HumanMessage(prompt.USER.format(chunks=excerpts)),
+    ]
+    try:
+        reply, _ = await gateway.ask("generator", PersonaSet, messages, node="derive_personas")
+    except ModelCallFailed as failure:
+        raise UserError(
+            f"--personas auto: the generator gave no usable personas ({failure}); give --personas FILE"
+        ) from None
+    personas = [
+        {"name": p.name.strip(), "description": p.description.strip()}
+        for p in reply.personas[:MOST_PERSONAS]
+        if p.name.strip() and p.description.strip()
+    ]
+    names = [p["name"] for p in personas]
+    if not personas or len(set(names)) < len(names):
+        raise UserError("--personas auto: the generator named no usable set of personas; give --personas FILE")
     return personas

@@ -23,6 +23,8 @@ class Slot:
     """A yes/no slot's asked-for answer, "yes" or "no" (see CLAIM_SQL); None for the others."""
     query_style: str | None = None
     """The query style its question is to be asked in (see CLAIM_SQL); None when the run asks for none."""
+    persona: str | None = None
+    """The name of the persona who asks it (see CLAIM_SQL); None when the run has none."""
     fresh: bool = False
     """Opened just now: its thread has no checkpoint yet (a reclaimed slot continues from one)."""
 

@@ -153,9 +153,10 @@ class WorkerPlan:
     max_cost_usd: float | None = None
     styles: dict[str, int] = field(default_factory=dict)
     """Samples per query style (`RunOptions.style_quotas`); empty when the run asks for none."""
-    personas: list[dict[str, Any]] = field(default_factory=list)
-    """Who asks (`RunOptions.personas`): slot n's persona is `persona_order`'s place n, round the run's count."""
-    persona_places: list[int] = field(default_factory=list)
+    personas: dict[str, str] = field(default_factory=dict)
+    """Who asks (`RunOptions.personas`): each persona's description by its name."""
+    persona_quotas: dict[str, int] = field(default_factory=dict)
+    """Samples per persona (`state.personas.persona_quotas`)."""
 
 
 class SlotWorker:
@@ -243,7 +244,13 @@ class SlotWorker:
         claim_id = uuid.uuid4().hex  # the same for every try through an outage
         return await self.outages.call(
             lambda: self.ledger.claim(
-                run.run_id, run.cells, run.worker, completing=completing, claim_id=claim_id, styles=run.styles
+                run.run_id,
+                run.cells,
+                run.worker,
+                completing=completing,
+                claim_id=claim_id,
+                styles=run.styles,
+                personas=run.persona_quotas,
             )
         )
 
@@ -254,9 +261,8 @@ class SlotWorker:
             spec["wanted_answer"] = slot.wanted  # type: ignore[typeddict-item]
         if self.plan.role:
             spec["role"] = self.plan.role
-        if self.plan.personas:
-            persona = self.plan.personas[self.plan.persona_places[slot.n % len(self.plan.persona_places)]]
-            spec["role"], spec["persona"] = persona["description"], persona["name"]
+        if slot.persona in self.plan.personas:
+            spec["role"], spec["persona"] = self.plan.personas[slot.persona], slot.persona  # type: ignore[index]
         if slot.query_style:
             spec["query_style"] = slot.query_style  # type: ignore[typeddict-item]
         # Run again after an outage: the sample continues from its last checkpoint (looked up then).

@@ -258,6 +258,20 @@ def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
+def name_personas(messages: list[BaseMessage]) -> dict[str, Any]:
+    """Three askers of a manual, the subject taken from the first excerpt's heading."""
+    first = next(iter(tagged(messages, "chunk").values()), "")
+    subject = section(first)[1] or "these documents"
+    return {
+        "reasoning": f"the excerpts are sections of a technical manual, the first on {subject}",
+        "personas": [
+            {"name": "administrator", "description": "an administrator who keeps the described systems running"},
+            {"name": "developer", "description": "a developer who builds applications on the described software"},
+            {"name": "newcomer", "description": f"a newcomer learning the basics, starting with {subject}"},
+        ],
+    }
+
+
 PLAUSIBLE_SCRIPT = {
     "BridgeProposal": propose,
     "QuestionDraft": write_question,
@@ -278,6 +292,7 @@ PLAUSIBLE_SCRIPT = {
     "AbstentionVerdict": lambda messages: {"abstained": "know" in prompt(messages)},
     "RestyledQuestion": restyle,
     "RestyleVerdict": check_restyle,
+    "PersonaSet": name_personas,
 }
 
 

@@ -111,7 +111,7 @@ def test_personas_from_a_file_ask_their_share_and_reach_the_rewrite_and_the_reco
         "--query-styles", "natural=0.5,short=0.5", "--run-id", "personas", "--seed", "6", timeout_s=600,
     )  # fmt: skip
     written = records(tmp_path, run_id)
-    assert len(written) == 8 and {r["persona"] for r in written} == {"dba", "developer"}
+    assert len(written) == 8 and Counter(r["persona"] for r in written) == {"dba": 4, "developer": 4}
     for record in written:
         expected = "a database administrator" if record["persona"] == "dba" else "an application developer"
         assert record["role"].startswith(expected)
@@ -119,3 +119,21 @@ def test_personas_from_a_file_ask_their_share_and_reach_the_rewrite_and_the_reco
     assert rewrites and all("Asker: a database administrator" in str(m[-1].content) or
                             "Asker: an application developer" in str(m[-1].content) for m in rewrites)  # fmt: skip
     assert document["options"]["personas"][0]["name"] == "dba"
+
+
+def test_personas_auto_are_derived_once_from_the_collection_and_kept_with_the_run(
+    pg_url: str, scale_collection: str, tmp_path: Path
+) -> None:
+    model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
+    run_id, document, _ = scripted_run(
+        model, pg_url, scale_collection, tmp_path, "--count", "6", "--personas", "auto", "--run-id", "auto-personas",
+        "--seed", "2", timeout_s=600,
+    )  # fmt: skip
+    derived = document["options"]["personas"]
+    assert [p["name"] for p in derived] == ["administrator", "developer", "newcomer"]
+    assert document["options"]["personas_auto"] is True
+    (asked,) = [messages for kind, messages in model.calls if kind == "PersonaSet"]
+    assert str(asked[-1].content).count("<chunk") >= 40  # about 50 sampled chunks, their first words
+    written = records(tmp_path, run_id)
+    assert {r["persona"] for r in written} <= {"administrator", "developer", "newcomer"} and len(written) == 6
+    assert Counter(r["persona"] for r in written) == {"administrator": 2, "developer": 2, "newcomer": 2}
