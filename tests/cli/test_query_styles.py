@@ -27,15 +27,25 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
     pg_url: str, scale_collection: str, tmp_path: Path
 ) -> None:
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT)
+    personas = tmp_path / "personas.json"
+    personas.write_text(
+        json.dumps(
+            [
+                {"name": "dba", "description": "a database administrator on call", "share": 0.75},
+                {"name": "student", "description": "a student learning SQL", "share": 0.25},
+            ]
+        )
+    )
     run_id, document, _ = scripted_run(
         model, pg_url, scale_collection, tmp_path, "--count", "24", "--unanswerable-share", "0.25",
-        "--query-styles", STYLES, "--run-id", "styles", "--seed", "3", timeout_s=600,
+        "--query-styles", STYLES, "--personas", str(personas), "--run-id", "styles", "--seed", "3", timeout_s=600,
     )  # fmt: skip
     wanted = {"natural": 6, "keyword": 6, "short": 3, "verbose": 3, "misspelled": 3, "poor-grammar": 3}
     assert document["query_style_quotas"] == wanted and document["query_style_shortfall"] == {}
     written = records(tmp_path, run_id)
     assert len(written) == 24
     assert Counter(record["query_style"] for record in written) == wanted
+    assert Counter(record["persona"] for record in written) == {"dba": 18, "student": 6}
     for record in written:
         if record["query_style"] == "natural":
             assert record["question"] == record["canonical_question"]
