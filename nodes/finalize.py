@@ -103,6 +103,9 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         "canonical_question": draft["question"],
         "query_style": kept["query_style"] if kept else NATURAL,
         "restyle": restyle_note(state),
+        "turns": [*kept["turns"], {"role": "user", "content": kept["question"]}]
+        if kept and kept.get("turns")
+        else None,
         "question_type": state["question_type"],
         "binary": state["binary"],
         "language": sample_language(state, context),

@@ -192,11 +192,20 @@ def restyle_problems(
     language: str = "en",
     max_question_words: int = 40,
     compared: Sequence[str] = (),
+    turns: Sequence[str] = (),
 ) -> list[Finding]:
-    """Every failed check of a rewrite of `canonical` in query style `style`: the rule and what to fix."""
+    """Every failed check of a rewrite of `canonical` in query style `style`: the rule and what to fix.
+
+    `turns` are a follow-up's turns before its question (the user's opening, the assistant's reply): what the
+    question must keep may be said in the opening instead."""
     restyled = restyled.strip()
     if not restyled:
         return [("empty", "the rewrite is empty; write the question in the style")]
+    if style == "follow-up":
+        return follow_up_problems(
+            canonical, restyled, list(turns), answer=answer, binary=binary, question_type=question_type,
+            construction=construction, language=language, max_question_words=max_question_words,
+        )  # fmt: skip
     if restyled == canonical.strip() or (
         style != "misspelled" and normalise_question(restyled) == normalise_question(canonical)
     ):
@@ -217,3 +226,50 @@ def restyle_problems(
         construction=construction, rules=rules,
     )  # fmt: skip
     return problems + _wording_problems(canonical, restyled, style, rules)
+
+
+def follow_up_problems(
+    canonical: str,
+    question: str,
+    turns: list[str],
+    *,
+    answer: str,
+    binary: bool,
+    question_type: str,
+    construction: Construction | None,
+    language: str,
+    max_question_words: int,
+) -> list[Finding]:
+    """A follow-up conversation: the user's opening names what the question is about, the assistant states no fact,
+    and the question leans on the opening; together they keep every number, title and entity, and give away
+    nothing the question did not."""
+    opening, reply = (turns + ["", ""])[:2]
+    if not opening.strip():
+        return [("follow_up_turns", "a follow-up needs the user's opening turn naming what the question is about")]
+    rules = LINT_RULES.get(language)
+    construction = construction or Construction(compared_entities=[], hidden_entities=[])
+    together = f"{opening} {question}"
+    if normalise_question(question) == normalise_question(canonical):
+        return [("unchanged", "the follow-up repeats the question; refer back to the opening turn instead")]
+    problems = _kept_problems(canonical, together, "follow-up", rules)
+    problems += [
+        ("term_dropped", f"the conversation drops the compared entity {entity!r}; name every one")
+        for entity in construction.get("compared_entities", [])
+        if not _kept(entity, together, "follow-up", rules)
+    ]
+    anchors = key_terms(canonical) + list(construction.get("compared_entities", []))
+    if anchors and all(_kept(anchor, question, "follow-up", rules) for anchor in anchors):
+        problems.append(
+            ("follow_up_standalone", "the follow-up names everything itself; let it refer back to the opening turn")
+        )
+    if numbers(reply) or (answer and not binary and names(reply, answer, rules)):
+        problems.append(("assistant_fact", "the assistant's turn states a fact; let it only acknowledge"))
+    for text in (opening, question):
+        problems += _leak_problems(
+            canonical, text, answer=answer, binary=binary, question_type=question_type,
+            construction=construction, rules=rules,
+        )  # fmt: skip
+        problems += _wording_problems(canonical, text, "follow-up", rules)
+    if word_count(question) > max_question_words:
+        problems.append(("style_length", f"the follow-up has {word_count(question)} words; keep it short"))
+    return list(dict.fromkeys(problems))

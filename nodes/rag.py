@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,9 @@ class RagState(TypedDict, total=False):
     """One question through the RAG setup."""
 
     question: str
+    history: list[dict[str, str]]
+    """Earlier turns of a conversation the question follows up (role, content); the answerer reads them, the
+    retriever only the question."""
     contexts: list[dict[str, Any]]
     """Retrieved chunks: id, text."""
     answer: str
@@ -34,13 +38,19 @@ class RagContext:
     llm: Any = None
 
 
-async def answer_from(question: str, contexts: list[dict[str, Any]], llm: Any) -> tuple[str, CallRecord]:
-    """The answering model's reply given exactly these contexts."""
+async def answer_from(
+    question: str, contexts: list[dict[str, Any]], llm: Any, history: Sequence[dict[str, str]] = ()
+) -> tuple[str, CallRecord]:
+    """The answering model's reply given exactly these contexts (and, for a follow-up, the turns before it)."""
+    asked = delimit("question", "Q", question)
+    if history:
+        earlier = "\n".join(f"{turn['role'].capitalize()}: {turn['content']}" for turn in history)
+        asked = delimit("question", "earlier turns of this conversation", earlier) + "\n" + asked
     messages = instructed(
         prompt.RAG_SYSTEM,
         prompt.RAG_USER.format(
             contexts=delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(contexts, start=1))),
-            question=delimit("question", "Q", question),
+            question=asked,
         ),
     )
     reply, call = await llm.ask("generator", RagAnswer, messages, node="rag_answer")
@@ -53,5 +63,5 @@ async def retrieve(state: RagState, runtime: Runtime[RagContext]) -> Update:
 
 
 async def answer(state: RagState, runtime: Runtime[RagContext]) -> Update:
-    text, call = await answer_from(state["question"], state["contexts"], runtime.context.llm)
+    text, call = await answer_from(state["question"], state["contexts"], runtime.context.llm, state.get("history", []))
     return {"answer": text, "llm_calls": [call]}

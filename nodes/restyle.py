@@ -19,8 +19,8 @@ from nodes.ports import ModelCallFailed
 from prompts import delimit, delimit_all
 from prompts import restyle as prompt
 from state.languages import language_name
-from state.query_styles import DESCRIPTIONS
-from state.sample import UNANSWERABLE, ChunkRef, Restyle, RestyleCheck, SampleState, latest_draft
+from state.query_styles import DESCRIPTIONS, FOLLOW_UP
+from state.sample import UNANSWERABLE, ChunkRef, Restyle, RestyleCheck, SampleState, Turn, latest_draft
 from state.schemas import RestyledQuestion, RestyleVerdict
 
 
@@ -68,7 +68,20 @@ async def restyle_question(state: SampleState, runtime: Runtime[Context]) -> Upd
     written = Restyle(
         query_style=style, question=reply.question.strip(), attempt=attempt, changes=reply.changes.strip()
     )
+    if style == FOLLOW_UP:
+        written["turns"] = [
+            Turn(role="user", content=reply.first_turn.strip()),
+            Turn(role="assistant", content=reply.assistant_turn.strip()),
+        ]
     return {"restyles": [written], "llm_calls": [call]}
+
+
+def conversation(restyle: Restyle) -> str:
+    """A rewrite as the checker reads it: the question, after the turns of a follow-up's conversation."""
+    turns = [*restyle.get("turns", []), Turn(role="user", content=restyle["question"])]
+    if len(turns) == 1:
+        return restyle["question"]
+    return "\n".join(f"{turn['role'].capitalize()}: {turn['content']}" for turn in turns)
 
 
 def _chunks_read(state: SampleState) -> list[ChunkRef]:
@@ -95,6 +108,7 @@ async def check_restyle(state: SampleState, runtime: Runtime[Context]) -> Update
         construction=draft.get("construction"),
         language=language,
         max_question_words=context.max_question_words,
+        turns=[turn["content"] for turn in restyle.get("turns", [])],
     )
     if findings:
         reason = "; ".join(message for _, message in findings)
@@ -105,7 +119,7 @@ async def check_restyle(state: SampleState, runtime: Runtime[Context]) -> Update
         description=DESCRIPTIONS[restyle["query_style"]],  # type: ignore[index]
         language=language_name(language),
         question=delimit("question", "original", draft["question"]),
-        restyled=delimit("question", "rewrite", restyle["question"]),
+        restyled=delimit("question", "rewrite", conversation(restyle)),
         answer=_answer_block(state),
         chunks=delimit_all("chunk", ((f"C{i}", c["text"]) for i, c in enumerate(chunks, start=1))),
     )

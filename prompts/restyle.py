@@ -31,6 +31,13 @@ STYLE_INSTRUCTIONS = {
         "Write it with broken grammar, as a hurried or non-native writer types: missing articles, wrong verb "
         "forms or word order. Every name, number, date and qualifier stays, and the meaning stays the same."
     ),
+    "follow-up": (
+        "Write it as the last turn of a short chat. In first_turn, the user's opening message names the entity "
+        "the question is about, as the question names it, without asking the question. In assistant_turn, the "
+        "assistant acknowledges it in a few words and states no fact. In question, the user asks the question as "
+        "a follow-up that refers back to that entity with a pronoun or a short reference instead of naming it "
+        "again; everything else the question needs stays in it."
+    ),
 }
 
 WRITE_SYSTEM = """You rewrite a question that has been checked and accepted, so that it reads the way real users
@@ -44,9 +51,10 @@ Rules that hold for every style:
 - Write in the language you are told, as a speaker of that language types it.
 - Write as the asker you are told about would write, without saying who they are.
 
-Write first, in one sentence, what you change and what you keep; then the rewritten question.
+Write first, in one sentence, what you change and what you keep; then the rewritten question. Leave
+first_turn and assistant_turn empty unless the style asks for a conversation.
 
-Reply with JSON only: {"changes": str, "question": str}.
+Reply with JSON only: {"changes": str, "first_turn": str, "assistant_turn": str, "question": str}.
 """
 
 WRITE_USER = """Asker: {asker}
@@ -70,7 +78,8 @@ Write a new rewrite that fixes this and keeps to the style.
 
 CHECK_SYSTEM = """You check a rewritten question against the original question it was made from.
 The rewrite is meant to ask the same thing in another style (key terms only, fewer words, more words about
-the asker's situation, typing mistakes, broken grammar). Style alone is never a reason to refuse it: a
+the asker's situation, typing mistakes, broken grammar, or a short conversation whose last user turn asks it
+as a follow-up; then read the whole conversation as the rewrite). Style alone is never a reason to refuse it: a
 rewrite with typos, no question mark or broken grammar is fine as long as its meaning is the same.
 
 Decide, using the supporting chunks as the only facts:

@@ -22,6 +22,8 @@ QUERY_STYLES: tuple[QueryStyle, ...] = (
     "follow-up",
 )
 NATURAL: QueryStyle = "natural"
+#: The style whose question is the last turn of a short conversation.
+FOLLOW_UP: QueryStyle = "follow-up"
 
 #: What each style asks of the rewrite (the restyle prompt and the docs say the same).
 DESCRIPTIONS: dict[QueryStyle, str] = {

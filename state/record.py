@@ -86,6 +86,15 @@ class RetrievalCheck(BaseModel):
     """The chunk the question was written from."""
 
 
+class Turn(BaseModel):
+    """One turn of the conversation a follow-up question ends."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
 class RestyleNote(BaseModel):
     """How the question was rewritten in the query style the sample was asked for."""
 
@@ -137,6 +146,8 @@ class DatasetRecord(BaseModel):
     """How `question` is asked (`state.query_styles`); `natural`: as validated."""
     restyle: RestyleNote | None = None
     """The rewrite in the query style the sample was asked for; None when it was asked for none."""
+    turns: list[Turn] | None = None
+    """Style follow-up: the conversation, the user's opening, the assistant's acknowledgement, and `question` last."""
     answer: str
     """The reference answer; empty for a generated unanswerable question (`expected` is then "abstain")."""
     question_type: SampleKind

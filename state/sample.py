@@ -151,6 +151,13 @@ class ContextItem(TypedDict):
     """Where the chunk comes from ("guide.pdf, p. 12, 3.2 Backups"), from its metadata; "" when unknown."""
 
 
+class Turn(TypedDict):
+    """One turn of a conversation a follow-up question ends (role `user` or `assistant`)."""
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
 class Restyle(TypedDict):
     """The accepted question rewritten in the sample's query style (restyle_question)."""
 
@@ -160,6 +167,8 @@ class Restyle(TypedDict):
     """0 for the first rewrite, 1 for the one written from its check's verdict."""
     changes: NotRequired[str]
     """The writer's account of what it changed and kept."""
+    turns: NotRequired[list[Turn]]
+    """Style follow-up: the turns before the question (the user's opening, the assistant's acknowledgement)."""
     failure: NotRequired[str]
     """Why no usable rewrite came back (the model's reply could not be read); `question` is then empty."""
 

@@ -218,6 +218,12 @@ class RestyledQuestion(BaseModel):
     """The accepted question rewritten in a query style; what changed is written first."""
 
     changes: str = Field(description="In one sentence: what the rewrite changes and what it keeps.")
+    first_turn: str = Field(
+        default="", description="Follow-up style only: the user's opening message naming the entity; else empty."
+    )
+    assistant_turn: str = Field(
+        default="", description="Follow-up style only: the assistant's short acknowledgement, no fact; else empty."
+    )
     question: str = Field(description="The rewritten question, as a user of this style types it.")
 
 

@@ -32,6 +32,7 @@ from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.languages import DEFAULT_LANGUAGE
 from state.query_styles import NATURAL
+from state.record import canonical_question
 from state.schemas import (
     AbstentionVerdict,
     CorrectnessVerdict,
@@ -65,11 +66,12 @@ def rag_graph() -> Any:
     return builder.compile(name="triad_rag")
 
 
-def ask_service(url: str, question: str) -> tuple[str, list[dict[str, Any]]]:
-    """POST the question to an external RAG service."""
-    request = urllib.request.Request(
-        url, data=json.dumps({"question": question}).encode(), headers={"Content-Type": "application/json"}
-    )
+def ask_service(
+    url: str, question: str, history: list[dict[str, str]] | None = None
+) -> tuple[str, list[dict[str, Any]]]:
+    """POST the question to an external RAG service; a follow-up's earlier turns go with it as `history`."""
+    body = {"question": question} | ({"history": history} if history else {})
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=120) as reply:
             body = json.loads(reply.read())
@@ -101,7 +103,7 @@ async def judged_contexts(
 
     async def label(chunk: dict[str, Any]) -> dict[str, Any]:
         messages = care_messages(
-            delimit("question", "Q", record["question"]),
+            delimit("question", "Q", canonical_question(record)),
             delimit("answer", "reference", record["answer"]),
             supporting,
             delimit("candidate", "X1", chunk["text"]),
@@ -112,11 +114,22 @@ async def judged_contexts(
     return [*record["contexts"], *await asyncio.gather(*(label(c) for c in unknown))]
 
 
-async def ask_setup(setup: Setup, question: str, gateway: LLMGateway, corpus: Corpus | None) -> tuple[str, list[Any]]:
-    """The setup's answer and the contexts it retrieved for the question."""
+def history_of(record: dict[str, Any]) -> list[dict[str, str]]:
+    """A follow-up record's turns before its question; none for the others."""
+    turns = record.get("turns") or []
+    return [{"role": str(t["role"]), "content": str(t["content"])} for t in turns[:-1]]
+
+
+async def ask_setup(setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None) -> tuple[
+    str, list[Any]
+]:  # fmt: skip
+    """The setup's answer and the contexts it retrieved for the record's question as asked (a follow-up with its
+    conversation: a built-in setup's answerer reads it, its retriever the last turn)."""
+    question, history = record["question"], history_of(record)
     if setup.url:
-        return await asyncio.to_thread(ask_service, setup.url, question)
-    state = await rag_graph().ainvoke({"question": question}, context=RagContext(k=setup.k, corpus=corpus, llm=gateway))
+        return await asyncio.to_thread(ask_service, setup.url, question, history)
+    asked = {"question": question, "history": history}
+    state = await rag_graph().ainvoke(asked, context=RagContext(k=setup.k, corpus=corpus, llm=gateway))
     return state["answer"], state["contexts"]
 
 
@@ -159,12 +172,12 @@ async def evaluate_generated_unanswerable(
     question, an answer is no mistake, and the row leaves `abstained_generated` unset (`answered_by`
     names the chunks; `rechecked_ids` the chunks judged).
     """
-    given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
+    given, retrieved = await ask_setup(setup, record, gateway, corpus)
     row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved], "answer": given}
     unseen = not_in_contexts(record, retrieved)  # its contexts are the chunks the check read
     if unseen:
         language = record.get("language") or DEFAULT_LANGUAGE
-        messages = unanswerable_messages(record["question"], [c["text"] for c in unseen], language)
+        messages = unanswerable_messages(canonical_question(record), [c["text"] for c in unseen], language)
         verdict, _ = await gateway.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
         answering = answering_chunks(verdict, [str(c.get("id") or "") for c in unseen])
         row["rechecked_ids"] = [c.get("id") for c in unseen]
@@ -185,10 +198,12 @@ async def evaluate_sample(
     from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
     if not record.get("answerable", True):
         return await evaluate_generated_unanswerable(setup, record, gateway, corpus)
-    given, retrieved = await ask_setup(setup, record["question"], gateway, corpus)
+    given, retrieved = await ask_setup(setup, record, gateway, corpus)
     contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else record["contexts"]
     precision, recall = retrieval_scores(retrieved, contexts)
-    question, reference = delimit("question", "Q", record["question"]), delimit("answer", "reference", record["answer"])
+    # The judges read the question as validated: a follow-up's last turn alone does not say what it asks.
+    question = delimit("question", "Q", canonical_question(record))
+    reference = delimit("answer", "reference", record["answer"])
     candidate = delimit("answer", "candidate", given)
     asked = prompt.CORRECTNESS_USER.format(question=question, reference=reference, candidate=candidate)
     correct = await judge(gateway, CorrectnessVerdict, prompt.CORRECTNESS_SYSTEM, asked, "judge_correctness")
@@ -211,7 +226,8 @@ async def evaluate_sample(
     variant = record["unanswerable"]
     if variant is not None and not setup.url:
         texts = {c["id"]: c["text"] for c in record["contexts"]}
-        reply, _ = await answer_from(record["question"], [{"text": texts[i]} for i in variant["contexts"]], gateway)
+        shown_only = [{"text": texts[i]} for i in variant["contexts"]]
+        reply, _ = await answer_from(record["question"], shown_only, gateway, history_of(record))
         row |= {"unanswerable_answer": reply, "abstained": await abstains(gateway, reply)}
     return row
 

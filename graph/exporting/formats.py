@@ -3,7 +3,8 @@
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids and
 reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"; the question as asked
 in `user_input`, the validated one in `canonical_question`, its query style as triad names it in
-`query_style_name` and as RAGAS does in `query_style` and `query_length`),
+`query_style_name` and as RAGAS does in `query_style` and `query_length`; a follow-up's `user_input` is its
+conversation, as RAGAS's multi-turn samples hold it, and every format carries its `turns`),
 `hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
 facts by chunk id, context list). The answerable split holds the answerable questions. The
 unanswerable split holds, where the expected behaviour is to abstain, each answerable record's
@@ -50,7 +51,7 @@ def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "id": record["id"],
-                "user_input": record["question"],
+                "user_input": asked(record),
                 "reference": record["answer"],
                 "reference_contexts": [c["text"] for c in relevant],
                 "reference_context_ids": [c["id"] for c in relevant],
@@ -76,7 +77,18 @@ RAGAS_STYLES = {
     "verbose": ("Perfect grammar", "long"),
     "misspelled": ("Misspelled queries", "medium"),
     "poor-grammar": ("Poor grammar", "medium"),
+    "follow-up": ("Perfect grammar", "short"),
 }
+#: RAGAS's message types (its multi-turn samples' `user_input`) for a conversation's roles.
+RAGAS_MESSAGE_TYPES = {"user": "human", "assistant": "ai"}
+
+
+def asked(record: dict[str, Any]) -> str | list[dict[str, str]]:
+    """`user_input`: the question as asked; a follow-up's whole conversation, as RAGAS's multi-turn samples hold it."""
+    turns = record.get("turns")
+    if not turns:
+        return str(record["question"])
+    return [{"content": turn["content"], "type": RAGAS_MESSAGE_TYPES[turn["role"]]} for turn in turns]
 
 
 def style_columns(record: dict[str, Any]) -> dict[str, Any]:
@@ -89,6 +101,7 @@ def style_columns(record: dict[str, Any]) -> dict[str, Any]:
         "query_style": ragas_style,
         "query_length": ragas_length,
         "persona_name": record.get("persona"),
+        "turns": list(record.get("turns") or []),
     }
 
 
@@ -108,7 +121,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             rows.append(
                 {
                     "id": record["id"],
-                    "user_input": record["question"],
+                    "user_input": asked(record),
                     "reference": ABSTAIN,
                     "retrieved_contexts": [],
                     "retrieved_context_ids": [],
@@ -130,7 +143,7 @@ def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows.append(
             {
                 "id": f"{record['id']}#unanswerable",
-                "user_input": record["question"],
+                "user_input": asked(record),
                 "reference": ABSTAIN,
                 "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
                 "retrieved_context_ids": list(variant["contexts"]),

@@ -76,7 +76,7 @@ def add_run_options(run: argparse._ArgumentGroup) -> None:
         "--query-styles",
         metavar="STYLE=SHARE,...",
         help="ask the accepted questions the way users type them, each style a share of --count, e.g. "
-        f"natural=0.6,keyword=0.2,misspelled=0.2 ({', '.join(s for s in QUERY_STYLES if s != 'follow-up')}); "
+        f"natural=0.6,keyword=0.2,misspelled=0.2 ({', '.join(QUERY_STYLES)}); "
         "default: every question as validated",
     )
     run.add_argument(

@@ -175,8 +175,6 @@ class RunOptions:
         """A yes/no question takes no keyword style: the keyword quota must fit the open questions."""
         keyword = self.style_quotas().get("keyword", 0)
         open_places = sum(cell.quota for cell in self.cells() if not cell.binary)
-        if "follow-up" in (self.query_styles or {}):
-            return "--query-styles: follow-up is not offered; choose from the other styles"
         if keyword > open_places:
             return (
                 f"--query-styles asks for {keyword} keyword queries, but only {open_places} of the {self.count} "

@@ -231,7 +231,10 @@ def judge_single_hop(messages: list[BaseMessage]) -> dict[str, Any]:
 
 def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
     """Answer with the section number of a context whose heading the question quotes, else decline."""
-    question = next(iter(tagged(messages, "question").values()), "")
+    asked = tagged(messages, "question")
+    question = asked.get("Q") or next(iter(asked.values()), "")
+    # A follow-up names its section in an earlier turn: the answerer reads the conversation.
+    question += " " + asked.get("earlier turns of this conversation", "")
     if question.startswith(("Who wrote", "In which year")):  # no context names authors or years: decline
         return {"answer": "I don't know"}
     for text in tagged(messages, "chunk").values():

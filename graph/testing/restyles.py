@@ -86,6 +86,23 @@ def verbose(question: str, language: str) -> str:
     return f"{_SITUATION.get(language, _SITUATION['en'])} {question}"
 
 
+_OPENINGS = {
+    "en": ("I am reading about {anchor}.", "Sure, what would you like to know about it?", "that one"),
+    "de": ("Ich lese gerade über {anchor}.", "Gern, was möchten Sie dazu wissen?", "diesen Abschnitt"),
+    "fr": ("Je lis la partie sur {anchor}.", "D'accord, que voulez-vous savoir ?", "celle-ci"),
+    "es": ("Estoy leyendo sobre {anchor}.", "Claro, ¿qué quiere saber?", "esa sección"),
+}
+
+
+def follow_up(question: str, language: str) -> dict[str, str]:
+    """An opening that names the question's first quoted title, and the question referring back to it."""
+    opening, reply, reference = _OPENINGS.get(language, _OPENINGS["en"])
+    quoted = re.search(r'"[^"]+"|«[^»]+»|「[^」]+」', question)
+    anchor = quoted.group(0) if quoted else " ".join(question.split()[1:4])
+    rest = question.replace(anchor, reference, 1) if quoted else question
+    return {"first_turn": opening.format(anchor=anchor), "assistant_turn": reply, "question": rest}
+
+
 def restyle(messages: list[BaseMessage]) -> dict[str, Any]:
     """A RestyledQuestion reply: the original question put in the style the request names."""
     text = prompt(messages)
@@ -99,10 +116,10 @@ def restyle(messages: list[BaseMessage]) -> dict[str, Any]:
         "poor-grammar": poor_grammar,
         "verbose": lambda q: verbose(q, _LANGUAGE_CODES.get(language, "en")),
     }
-    return {
-        "changes": f"put the question in the {style} style; kept every title and number",
-        "question": rewrites[style](original),
-    }
+    changes = f"put the question in the {style} style; kept every title and number"
+    if style == "follow-up":
+        return {"changes": changes, **follow_up(original, _LANGUAGE_CODES.get(language, "en"))}
+    return {"changes": changes, "question": rewrites[style](original)}
 
 
 def check_restyle(messages: list[BaseMessage]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from graph.testing.restyles import restyle
 from graph.testing.scripted import ScriptedChatModel
 from tests.support.runs import scripted_run
 
-STYLES = "natural=0.25,keyword=0.25,short=0.125,verbose=0.125,misspelled=0.125,poor-grammar=0.125"
+STYLES = "natural=0.25,keyword=0.125,short=0.125,verbose=0.125,misspelled=0.125,poor-grammar=0.125,follow-up=0.125"
 
 
 def records(runs_dir: Path, run_id: str) -> list[dict[str, Any]]:
@@ -40,7 +40,7 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
         model, pg_url, scale_collection, tmp_path, "--count", "24", "--unanswerable-share", "0.25",
         "--query-styles", STYLES, "--personas", str(personas), "--run-id", "styles", "--seed", "3", timeout_s=600,
     )  # fmt: skip
-    wanted = {"natural": 6, "keyword": 6, "short": 3, "verbose": 3, "misspelled": 3, "poor-grammar": 3}
+    wanted = {"natural": 6, "keyword": 3, "short": 3, "verbose": 3, "misspelled": 3, "poor-grammar": 3, "follow-up": 3}
     assert document["query_style_quotas"] == wanted and document["query_style_shortfall"] == {}
     written = records(tmp_path, run_id)
     assert len(written) == 24
@@ -52,6 +52,11 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
             continue
         assert record["restyle"]["kept"] and record["question"] != record["canonical_question"]
         assert not (record["binary"] and record["query_style"] == "keyword")  # yes/no questions keep their form
+        if record["query_style"] == "follow-up":  # a conversation ending in the question, which leans on its opening
+            roles = [turn["role"] for turn in record["turns"]]
+            assert roles == ["user", "assistant", "user"] and record["turns"][-1]["content"] == record["question"]
+        else:
+            assert record["turns"] is None
     # Styles spread over the cells: generated unanswerable questions are restyled too.
     assert {r["query_style"] for r in written if r["question_type"] == "unanswerable"} - {"natural"}
     calls = document["funnel"]["llm"]["per_node"]
@@ -64,8 +69,13 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
     for record in written:
         if record["id"] in rows:
             row = rows[record["id"]]
-            assert (row["user_input"], row["canonical_question"]) == (record["question"], record["canonical_question"])
+            asked = row["user_input"][-1]["content"] if record["turns"] else row["user_input"]
+            assert (asked, row["canonical_question"]) == (record["question"], record["canonical_question"])
             assert row["query_style_name"] == record["query_style"]
+    conversations = [row for row in rows.values() if row["query_style_name"] == "follow-up"]
+    assert conversations and all(
+        [m["type"] for m in row["user_input"]] == ["human", "ai", "human"] for row in conversations
+    )
     asked = {(row["query_style_name"], row["query_style"], row["query_length"]) for row in rows.values()}
     assert ("keyword", "Web search like queries", "medium") in asked and ("short", "Perfect grammar", "short") in asked
     # Evaluation asks the setup the styled question and breaks every metric down by query style.

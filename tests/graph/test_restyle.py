@@ -85,3 +85,23 @@ def test_natural_and_no_style_make_no_extra_call(harness, seed_chunk_id) -> None
         assert visits == ACCEPTED_PATH
         assert result.record["query_style"] == "natural" and result.record["restyle"] is None
         assert not any(kind.startswith("Restyle") for kind, _ in model.calls)
+
+
+def test_a_follow_up_is_a_conversation_whose_last_turn_is_the_question(harness, seed_chunk_id) -> None:
+    reply = {
+        "changes": "named the setting's subject in an opening turn, then asked about it",
+        "first_turn": "I have a question about the minimum delay between autovacuum runs on any database.",
+        "assistant_turn": "Sure, what would you like to know?",
+        "question": "What is the default value of the setting that sets it?",
+    }
+    replies = script(RestyledQuestion=[reply], RestyleVerdict=[SAME])
+    result, model, _ = harness.run(replies, spec={"seed_id": seed_chunk_id, "query_style": "follow-up"})
+    record = DatasetRecord.model_validate(result.record)
+    assert record.query_style == "follow-up" and record.question == reply["question"]
+    assert [(turn.role, turn.content) for turn in record.turns or []] == [
+        ("user", reply["first_turn"]),
+        ("assistant", reply["assistant_turn"]),
+        ("user", reply["question"]),
+    ]
+    checked = next(messages for kind, messages in model.calls if kind == "RestyleVerdict")
+    assert "User: I have a question about the minimum delay" in str(checked[-1].content)

@@ -31,6 +31,8 @@ class Rewrite:
     binary: bool = False
     compared: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
+    turns: tuple[str, ...] = ()
+    """Style follow-up: the user's opening turn and the assistant's reply before `restyled`."""
 
     @property
     def defective(self) -> bool:
@@ -51,6 +53,7 @@ class Rewrite:
             question_type=self.question_type,
             construction=construction,  # type: ignore[arg-type]
             language=self.language,
+            turns=self.turns,
         )
         return {rule for rule, _ in findings}
 
@@ -258,6 +261,38 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite(
         "fr", "misspelled", _FR_MC, "Quelle touche de MC ouvre le menu de configuartion dans la version 4.8 ?", "F9"
     ),
+    Rewrite(
+        "en",
+        "follow-up",
+        _PGDUMP,
+        "Which of its options writes the directory format used by parallel restores?",
+        "-Fd",
+        turns=("I am looking at pg_dump and the archive it writes.", "Sure, what would you like to know?"),
+    ),
+    Rewrite(
+        "de",
+        "follow-up",
+        _DE_SHELL,
+        "Mit welcher Tastenkombination komme ich von dort zur GUI zurück?",
+        "Strg-Alt-F2",
+        turns=("Ich bin in Debian 11 an der Konsole tty3 angemeldet.", "Verstanden, was möchten Sie wissen?"),
+    ),
+    Rewrite(
+        "fr",
+        "follow-up",
+        _FR_PROXY,
+        "Quel paquet sert de serveur mandataire pour APT dans cette section ?",
+        "apt-cacher-ng",
+        turns=("Je lis la section 2.7.14 de la référence Debian.", "D'accord, que voulez-vous savoir ?"),
+    ),
+    Rewrite(
+        "es",
+        "follow-up",
+        _ES_RELEASE,
+        "¿Qué archivo del nivel superior la contiene?",
+        "Release",
+        turns=("Tengo una duda sobre la firma «Release.gpg» de Debian.", "Claro, ¿qué quiere saber?"),
+    ),
     # -- defective: the meaning changed -------------------------------------------------------------
     Rewrite(
         "en",
@@ -446,6 +481,44 @@ REWRITES: tuple[Rewrite, ...] = (
         "Según el texto, ¿con qué frecuencia publica Debian 11 actualizaciones de seguridad para el paquete apt?",
         "semanalmente",
         "meta_reference",
+    ),
+    Rewrite(
+        "en",
+        "follow-up",
+        _PGDUMP,
+        "Which of its options writes the directory format used by parallel restores?",
+        "-Fd",
+        "assistant_fact",
+        turns=(
+            "I am looking at pg_dump and the archive it writes.",
+            "Sure, it has options like -Fd; what do you need?",
+        ),
+    ),
+    Rewrite(
+        "de",
+        "follow-up",
+        _DE_SHELL,
+        "Mit welcher Tastenkombination komme ich von dort zur GUI zurück?",
+        "Strg-Alt-F2",
+        "number_dropped",
+        turns=("Ich bin an der Konsole tty3 angemeldet.", "Verstanden, was möchten Sie wissen?"),
+    ),
+    Rewrite(
+        "fr",
+        "follow-up",
+        _FR_PROXY,
+        "Quel paquet sert de serveur mandataire pour APT dans la section 2.7.14 ?",
+        "apt-cacher-ng",
+        "follow_up_turns",
+    ),
+    Rewrite(
+        "es",
+        "follow-up",
+        _ES_RELEASE,
+        "¿Y qué archivo del nivel superior de Debian contiene la firma «Release.gpg»?",
+        "Release",
+        "follow_up_standalone",
+        turns=("Tengo una duda sobre Debian.", "Claro, ¿qué quiere saber?"),
     ),
     # -- defective: two questions, not the style, or the question itself ----------------------------
     Rewrite(
