@@ -171,9 +171,15 @@ def _canonical_line(line: dict[str, Any]) -> str:
     """The question as validated beside the one asked, when a query style rewrote it; a fallen-back rewrite's reason."""
     canonical, style = line.get("canonical_question"), line.get("query_style") or "natural"
     if canonical and canonical != line.get("question"):
+        earlier = "".join(
+            f"<br><i>{esc(str(turn.get('role')))}:</i> {esc(str(turn.get('content')))}"
+            for turn in (line.get("turns") or [])[:-1]
+        )
         return (
             f"<p class=canonical><b>Asked as</b> {esc(style)} · <b>as validated:</b> "
-            f"<span class=canonical-question>{esc(str(canonical))}</span></p>"
+            f"<span class=canonical-question>{esc(str(canonical))}</span>"
+            + (f"<br><b>after the turns:</b>{earlier}" if earlier else "")
+            + "</p>"
         )
     restyle = line.get("restyle") or {}
     if restyle and not restyle.get("kept"):

@@ -73,6 +73,10 @@ def test_a_rewrite_in_a_query_style_is_shown_beside_the_canonical_question_and_i
     page = sample_page("run", samples[0], {}, None, None)
     assert "<h1>routine vacuuming backup first</h1>" in page and "as validated:</b>" in page
     assert 'data-criterion="restyle_right"' in page and "Which comes first?" in page
+    turns = [{"role": "user", "content": "About <Routine Vacuuming>."}, {"role": "assistant", "content": "Sure."}]
+    conversation = {**styled, "query_style": "follow-up", "turns": [*turns, {"role": "user", "content": "first?"}]}
+    shown = sample_page("run", ReviewSample(0, "accepted", "comparison", False, conversation), {}, None, None)
+    assert "after the turns:</b><br><i>user:</i> About &lt;Routine Vacuuming&gt;." in shown
     reviews = [review(0, {**PAPER, "restyle_right": False}, "ann"), review(0, {**PAPER, "restyle_right": True}, "bob")]
     summary = summarise(samples, [*reviews, review(1, {**PAPER, "restyle_right": False})])
     assert (summary["restyles_right"]["passed"], summary["restyles_right"]["total"]) == (1, 2)
