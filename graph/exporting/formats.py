@@ -189,6 +189,8 @@ def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
                 "question": record["question"],
                 "canonical_question": record.get("canonical_question") or record["question"],
                 "query_style": record.get("query_style") or "natural",
+                "persona": record.get("persona"),
+                "turns": list(record.get("turns") or []),
                 "answer": ABSTAIN if unanswerable else record["answer"],
                 "type": HOTPOTQA_TYPES.get(record["question_type"], record["question_type"]),
                 "level": record["difficulty"],

@@ -104,6 +104,9 @@ def test_csv_and_hotpotqa(finished_run: Path, tmp_path: Path) -> None:
     )
     table = list(csv.DictReader((tmp_path / "d.csv").open()))
     assert len(table) == 3 and {"user_input", "reference", "reference_context_ids"} <= set(table[0])
+    # Records of a run without query styles read as asked in the canonical form, by no persona.
+    assert {"canonical_question", "query_style_name", "query_style", "query_length", "persona_name"} <= set(table[0])
+    assert all(row["canonical_question"] == row["user_input"] and row["query_style_name"] == "natural" for row in table)
     assert (
         run_cli(
             "graph.export",
@@ -123,6 +126,12 @@ def test_csv_and_hotpotqa(finished_run: Path, tmp_path: Path) -> None:
         record = source[item["_id"]]
         assert [fact[0] for fact in item["supporting_facts"]] == [c["id"] for c in record["supporting"]]
         assert [ctx[0] for ctx in item["context"]] == [c["id"] for c in record["contexts"]]
+        assert (item["canonical_question"], item["query_style"], item["persona"], item["turns"]) == (
+            item["question"],
+            "natural",
+            None,
+            [],
+        )
 
 
 def test_hf_folder_loads_with_datasets(finished_run: Path, tmp_path: Path) -> None:
