@@ -3,8 +3,9 @@
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids and
 reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"; the question as asked
 in `user_input`, the validated one in `canonical_question`, its query style as triad names it in
-`query_style_name` and as RAGAS does in `query_style` and `query_length`; a follow-up's `user_input` is its
-conversation, as RAGAS's multi-turn samples hold it, and every format carries its `turns`),
+`query_style_name` and as RAGAS does in `query_style` and `query_length`; follow-ups go to a second file,
+`<name>.multi-turn.jsonl`, whose `user_input` is the conversation as RAGAS's multi-turn samples hold it, since
+RAGAS loads the two kinds apart; every format carries a follow-up's `turns`),
 `hf` (a folder `datasets.load_from_disk` reads), `csv`, `hotpotqa` (question, answer, supporting
 facts by chunk id, context list). The answerable split holds the answerable questions. The
 unanswerable split holds, where the expected behaviour is to abstain, each answerable record's
@@ -83,12 +84,20 @@ RAGAS_STYLES = {
 RAGAS_MESSAGE_TYPES = {"user": "human", "assistant": "ai"}
 
 
-def asked(record: dict[str, Any]) -> str | list[dict[str, str]]:
-    """`user_input`: the question as asked; a follow-up's whole conversation, as RAGAS's multi-turn samples hold it."""
-    turns = record.get("turns")
-    if not turns:
-        return str(record["question"])
-    return [{"content": turn["content"], "type": RAGAS_MESSAGE_TYPES[turn["role"]]} for turn in turns]
+def asked(record: dict[str, Any]) -> str:
+    """`user_input`: the question as asked (a follow-up's last turn; its conversation is in `turns`)."""
+    return str(record["question"])
+
+
+def multi_turn(row: dict[str, Any]) -> dict[str, Any]:
+    """A follow-up's row as a RAGAS multi-turn sample: `user_input` is its conversation, as RAGAS's messages."""
+    messages = [{"content": turn["content"], "type": RAGAS_MESSAGE_TYPES[turn["role"]]} for turn in row["turns"]]
+    return row | {"user_input": messages}
+
+
+def multi_turn_path(output: Path) -> Path:
+    """Where a RAGAS export puts its follow-ups: RAGAS loads single-turn and multi-turn samples apart."""
+    return output.with_name(f"{output.stem}.multi-turn{output.suffix}")
 
 
 def style_columns(record: dict[str, Any]) -> dict[str, Any]:
@@ -164,13 +173,20 @@ def to_jsonl(rows: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
 
+def _cell(value: Any) -> Any:
+    """A CSV cell: a list of names as `a|b`, a list of objects (a follow-up's turns) as JSON."""
+    if isinstance(value, list) and any(isinstance(item, dict) for item in value):
+        return json.dumps(value, ensure_ascii=False)
+    return "|".join(map(str, value)) if isinstance(value, list) else value
+
+
 def to_csv(rows: list[dict[str, Any]]) -> str:
     buffer = io.StringIO()
     if rows:
         writer = csv.DictWriter(buffer, fieldnames=list(rows[0]))
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: "|".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()})
+            writer.writerow({k: _cell(v) for k, v in row.items()})
     return buffer.getvalue()
 
 
@@ -218,8 +234,9 @@ EXTENSIONS = {"ragas": ".jsonl", "csv": ".csv", "hotpotqa": ".json", "hf": ""}
 def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: Path) -> int:
     """Write the export; the number of items written."""
     rows = unanswerable_rows(records) if unanswerable else answerable_rows(records)
+    conversations = [multi_turn(row) for row in rows if row["turns"]]
     writers: dict[str, Callable[[], str]] = {
-        "ragas": lambda: to_jsonl(rows),
+        "ragas": lambda: to_jsonl([row for row in rows if not row["turns"]]),
         "csv": lambda: to_csv(rows),
         "hotpotqa": lambda: to_hotpotqa(records, unanswerable),
     }
@@ -229,4 +246,6 @@ def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: 
             save_hf(rows, output)
         else:
             write_atomically(output, writers[fmt]())
+        if fmt == "ragas" and conversations:
+            write_atomically(multi_turn_path(output), to_jsonl(conversations))
     return len(rows)

@@ -28,7 +28,7 @@ from nodes.common import chunk_ref
 from nodes.starts import state_after
 from state.query_styles import NATURAL
 from state.record import canonical_question, text_digest
-from state.sample import UNANSWERABLE, Draft, KnownRelevance, SampleInput
+from state.sample import UNANSWERABLE, Draft, KnownRelevance, Restyle, RestyleCheck, SampleInput, Turn
 from state.threads import ThreadId
 
 KEEP, RE_POINT, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "re-judge", "relabel", "drop"
@@ -138,6 +138,17 @@ def known_relevance(record: dict[str, Any]) -> KnownRelevance:
     return KnownRelevance(question=canonical_question(record), answer=record["answer"], labels=labels)
 
 
+def kept_rewrite(record: dict[str, Any]) -> dict[str, Any]:
+    """The record's rewrite in its query style, as passed: a draft that stands keeps the question as it was asked."""
+    if record.get("query_style", NATURAL) == NATURAL:
+        return {}
+    restyle = Restyle(query_style=record["query_style"], question=record["question"], attempt=0)
+    if record.get("turns"):
+        restyle["turns"] = [Turn(role=t["role"], content=t["content"]) for t in record["turns"][:-1]]
+    check = RestyleCheck(attempt=0, accepted=True, reason="", details={"kept_from": record.get("version", 1)})
+    return {"restyles": [restyle], "restyle_checks": [check]}
+
+
 async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisions: int, neighbours_n: int) -> (
     ThreadStart | str
 ):  # fmt: skip
@@ -150,8 +161,9 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
         "role": record["role"],
         "thread_id": thread_id,
         **({"language": record["language"]} if record.get("language") else {}),
-        # A revised question is asked again in the style the record was asked in.
+        # A revised question is asked again in the style the record was asked in, by the same persona.
         **({"query_style": record["query_style"]} if record.get("query_style", NATURAL) != NATURAL else {}),
+        **({"persona": record["persona"]} if record.get("persona") else {}),
     }
     if record["question_type"] == UNANSWERABLE:
         seed_id = str(record["retrieval_check"]["seed_id"])
@@ -191,6 +203,7 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
             "revisions_left": 0,
             "temporal": record["temporal"],
             "question_claimed": True,  # the record's own question, claimed by its sample
+            **kept_rewrite(record),
         }
         return ThreadStart(state_after("check_duplicate", values), "check_duplicate")
     values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}

@@ -211,8 +211,9 @@ class RunLedger:
         async with self.pool.connection() as conn, conn.transaction():
             for n, record in records.items():
                 await conn.execute(
-                    "UPDATE triad_samples SET record = %s, updated_at = now() WHERE run_id = %s AND n = %s",
-                    (Jsonb(record), run_id, n),
+                    "UPDATE triad_samples SET record = %s, styled = %s, updated_at = now()"
+                    " WHERE run_id = %s AND n = %s",
+                    (Jsonb(record), record.get("query_style"), run_id, n),
                 )
 
     async def retired_per_cell(self, run_id: str) -> dict[tuple[str, bool], int]:

@@ -66,18 +66,24 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
     assert exported.returncode == 0, exported.stderr
     lines = (tmp_path / run_id / "export" / "ragas.jsonl").read_text().splitlines()
     rows = {row["id"]: row for row in map(json.loads, lines)}
+    multi = (tmp_path / run_id / "export" / "ragas.multi-turn.jsonl").read_text().splitlines()
+    conversations = [json.loads(line) for line in multi]
+    assert all(isinstance(row["user_input"], str) for row in rows.values())  # RAGAS loads one kind per file
+    assert conversations and all(
+        [m["type"] for m in r["user_input"]] == ["human", "ai", "human"] for r in conversations
+    )
+    rows |= {row["id"]: row | {"user_input": row["user_input"][-1]["content"]} for row in conversations}
     for record in written:
         if record["id"] in rows:
             row = rows[record["id"]]
-            asked = row["user_input"][-1]["content"] if record["turns"] else row["user_input"]
-            assert (asked, row["canonical_question"]) == (record["question"], record["canonical_question"])
+            assert (row["user_input"], row["canonical_question"]) == (record["question"], record["canonical_question"])
             assert row["query_style_name"] == record["query_style"]
-    conversations = [row for row in rows.values() if row["query_style_name"] == "follow-up"]
-    assert conversations and all(
-        [m["type"] for m in row["user_input"]] == ["human", "ai", "human"] for row in conversations
-    )
     asked = {(row["query_style_name"], row["query_style"], row["query_length"]) for row in rows.values()}
     assert ("keyword", "Web search like queries", "medium") in asked and ("short", "Perfect grammar", "short") in asked
+    hf = run_cli(
+        "graph.export", run_id, "--format", "hf", "--runs-dir", str(tmp_path), "--output", str(tmp_path / "hf")
+    )
+    assert hf.returncode == 0, hf.stderr  # follow-ups and single questions side by side in one table
     # Evaluation asks the setup the styled question and breaks every metric down by query style.
     model = "import:graph.testing.plausible:plausible_model"
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}

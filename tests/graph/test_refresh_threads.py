@@ -135,3 +135,20 @@ def test_a_restyled_record_is_judged_on_its_canonical_question_and_asked_in_its_
         record["canonical_question"],
         "keyword",
     )
+
+
+def test_a_relabelled_restyled_record_keeps_its_asked_question_and_its_persona(
+    harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
+) -> None:
+    styled = script(RestyledQuestion=[rewrite(KEYWORD)], RestyleVerdict=[SAME])
+    result, _, _ = harness.run(styled, spec={"query_style": "keyword", "persona": "dba", "role": "a dba on call"})
+    record = {**result.record, "id": "run/3"}
+    assert record["persona"] == "dba" and record["role"] == "a dba on call"
+    distractor = next(c for c in record["contexts"] if c["origin"] == "distractor")
+    plan = plan_record(record, stale(record, changed=[distractor["id"]]))
+    assert plan.action == RELABEL
+    outcome, model, visits = harness.refresh(script(), plan)
+    assert outcome.record is not None and visits == ["extract_contexts", "finalize_sample"]
+    assert calls_of(model, "RestyledQuestion") == 0  # the draft stands: so does the question as asked
+    new = outcome.record
+    assert (new["question"], new["query_style"], new["persona"]) == (KEYWORD, "keyword", "dba")
