@@ -68,7 +68,15 @@ def recognisable(term: str, text: str) -> bool:
 def _kept(term: str, restyled: str, style: str, rules: LintRules | None) -> bool:
     if style == "misspelled":
         return recognisable(term, restyled)
-    return names(restyled, term, rules) or _folded(term) in _folded(restyled)
+    if names(restyled, term, rules) or _folded(term) in _folded(restyled):
+        return True
+    # A keyword or clipped query may drop a title's short words ("Backup Restore Guide" for "Backup and Restore
+    # Guide"): its words of four letters or more, and its numbers, all still there name it.
+    if style in ("keyword", "short", "poor-grammar"):
+        long_words = [w for w in re.findall(r"\w+", _folded(term)) if len(w) >= 4 or w.isdigit()]
+        written = set(re.findall(r"\w+", _folded(restyled)))
+        return bool(long_words) and all(w in written for w in long_words)
+    return False
 
 
 def _length_problems(canonical: str, restyled: str, style: str, max_question_words: int) -> list[Finding]:
@@ -77,8 +85,8 @@ def _length_problems(canonical: str, restyled: str, style: str, max_question_wor
         return [
             (
                 "style_length",
-                f"a {style} rewrite has fewer words than the question ({words}, the question {before}); drop the "
-                "words that only make it a sentence",
+                f"a {style} rewrite has fewer words than the question, but this one has {words} (the question "
+                f"{before}); drop the words that only make it a sentence",
             )
         ]
     if style == "verbose" and words <= before:
@@ -87,6 +95,12 @@ def _length_problems(canonical: str, restyled: str, style: str, max_question_wor
     if words > most:
         return [("style_length", f"the rewrite has {words} words; keep it under {most + 1}")]
     return []
+
+
+def _question_sentence(text: str, rules: LintRules) -> bool:
+    """Whether `text` is written as a question: it opens with the language's question word and ends with its mark."""
+    opening = text.strip().lstrip("¿¡ ")
+    return text.rstrip().endswith(("?", "？")) and rules.interrogative.match(opening) is not None
 
 
 def _misspelling_problems(canonical: str, restyled: str) -> list[Finding]:
@@ -102,19 +116,46 @@ def _misspelling_problems(canonical: str, restyled: str) -> list[Finding]:
     return []
 
 
+#: Numbers written as words, so that "three-node" and "3-node", "second step" and "step 2" are the same number.
+NUMBER_WORDS: dict[str, tuple[str, ...]] = {
+    number: tuple(words.split())
+    for number, words in {
+        "1": "one first eins erste erster premier première uno primero primera",
+        "2": "two second zwei zweite zweiter deux deuxième seconde dos segundo segunda",
+        "3": "three third drei dritte dritter trois troisième tres tercero tercera",
+        "4": "four fourth vier vierte quatre quatrième cuatro cuarto cuarta",
+        "5": "five fifth fünf fünfte cinq cinquième cinco quinto quinta",
+        "6": "six sixth sechs sechste sixième seis sexto sexta",
+        "7": "seven seventh sieben siebte sept septième siete séptimo séptima",
+        "8": "eight eighth acht achte huit huitième ocho octavo octava",
+        "9": "nine ninth neun neunte neuf neuvième nueve noveno novena",
+        "10": "ten tenth zehn zehnte dix dixième diez décimo décima",
+        "11": "eleven elf onze once",
+        "12": "twelve zwölf douze doce",
+    }.items()
+}
+
+
+def _holds_number(text: str, number: str) -> bool:
+    """Whether `text` holds `number`: its digits as a number or inside a word ("vault-7"), or its word ("seven")."""
+    if number in numbers(text) or re.search(rf"(?<!\d){re.escape(number)}(?!\d)", text):
+        return True
+    words = set(re.findall(r"[^\W\d_]+", text.casefold()))
+    return bool(words & set(NUMBER_WORDS.get(number, ())))
+
+
 def _kept_problems(canonical: str, restyled: str, style: str, rules: LintRules | None) -> list[Finding]:
-    """Numbers stay exactly; titles and identifiers stay (recognisably, when misspelled)."""
+    """Numbers stay (as digits, or as the number's word); titles and identifiers stay (recognisably, when
+    misspelled)."""
     problems: list[Finding] = []
-    written = numbers(restyled)
     for number in numbers(canonical):
-        if number not in written:
+        if not _holds_number(restyled, number):
             problems.append(("number_dropped", f"the rewrite drops or changes {number!r}; keep it exactly"))
     if style != "verbose":  # the asker's situation may hold numbers of its own
-        kept = set(numbers(canonical))
         problems += [
             ("number_added", f"the rewrite adds {number!r}, which the question does not hold; add no constraint")
-            for number in written
-            if number not in kept
+            for number in numbers(restyled)
+            if not _holds_number(canonical, number)
         ]
     problems += [
         ("term_dropped", f"the rewrite drops {term!r}, which picks out the answer; keep it")
@@ -173,7 +214,8 @@ def _wording_problems(canonical: str, restyled: str, style: str, rules: LintRule
                 )
             )
         pronoun = opening_pronoun(restyled, rules)
-        if pronoun and style != "follow-up" and opening_pronoun(canonical, rules) != pronoun:
+        # A follow-up's pronoun refers to its opening turn; a verbose rewrite opens with the asker's situation.
+        if pronoun and style not in ("follow-up", "verbose") and opening_pronoun(canonical, rules) != pronoun:
             problems.append(("opening_pronoun", f"the rewrite opens with {pronoun!r}, which refers to nothing"))
     if (split := second_question(restyled, rules)) and not second_question(canonical, rules):
         problems.append(("two_questions", f"the rewrite asks a second question ({split!r}); ask only the one"))
@@ -213,6 +255,10 @@ def restyle_problems(
     rules = LINT_RULES.get(language)
     construction = construction or Construction(compared_entities=list(compared), hidden_entities=[])
     problems = _length_problems(canonical, restyled, style, max_question_words)
+    if style == "keyword" and rules is not None and _question_sentence(restyled, rules):
+        problems.append(
+            ("style_keyword", "a keyword query is key terms, not a question sentence; drop the question words")
+        )
     if style == "misspelled":
         problems += _misspelling_problems(canonical, restyled)
     problems += _kept_problems(canonical, restyled, style, rules)
@@ -262,7 +308,8 @@ def follow_up_problems(
         problems.append(
             ("follow_up_standalone", "the follow-up names everything itself; let it refer back to the opening turn")
         )
-    if numbers(reply) or (answer and not binary and names(reply, answer, rules)):
+    new_numbers = [n for n in numbers(reply) if not _holds_number(f"{canonical} {opening}", n)]
+    if new_numbers or (answer and not binary and _named_anew(canonical, reply, answer, rules)):
         problems.append(("assistant_fact", "the assistant's turn states a fact; let it only acknowledge"))
     for text in (opening, question):
         problems += _leak_problems(

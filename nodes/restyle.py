@@ -49,7 +49,7 @@ async def restyle_question(state: SampleState, runtime: Runtime[Context]) -> Upd
     style = state["query_style"]  # type: ignore[typeddict-item]  # routing sends only samples that have one
     language = language_name(sample_language(state, context))
     user = prompt.WRITE_USER.format(
-        asker=asker(state, None),
+        asker=state.get("style_role") or asker(state, None),  # who the record says asks
         language=language,
         style=style,
         instruction=prompt.STYLE_INSTRUCTIONS[style],

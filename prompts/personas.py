@@ -12,7 +12,7 @@ such as "a" or "an", and says who they are and what they ask about.
 Reply with JSON only: {"reasoning": str, "personas": [{"name": str, "description": str}]}.
 """
 
-USER = """Excerpts of the collection (the first words of each):
+USER = """Excerpts of the collection (each one's title where it has one, then its first words):
 {chunks}
 
 Now name three to five kinds of people who ask this collection questions: reasoning first, then the personas, as

@@ -87,7 +87,8 @@ Decide, using the supporting chunks as the only facts:
    entities, the same relation, the same constraints (dates, versions, conditions). Dropping a qualifier
    that picks out the answer, or adding one, changes the request.
 2. same_answer: the reference answer is the correct and complete answer to the rewrite too, and the rewrite
-   does not state or give away the answer.
+   does not state or give away the answer. An original answered by yes or no must stay a question answered by
+   yes or no, with the same answer.
 3. same_sources: answering the rewrite needs the same supporting chunks as the original, no fewer.
 4. in_style: the rewrite reads as the style asks and is not a copy of the original.
 

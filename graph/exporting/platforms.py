@@ -44,6 +44,8 @@ def example(record: dict[str, Any]) -> dict[str, Any]:
             "language": record.get("language"),
             "canonical_question": record.get("canonical_question") or record["question"],
             "query_style": record.get("query_style") or "natural",
+            "persona": record.get("persona"),
+            "turns": list(record.get("turns") or []),
             "answerable": answerable,
             "supporting_ids": [c["id"] for c in record.get("supporting", [])],
             "supporting_sources": [where(c.get("metadata")) for c in record.get("supporting", [])],

@@ -55,17 +55,15 @@ def read_personas(path: Path) -> list[dict[str, Any]]:
 
 #: Chunks read to derive personas, and the words kept of each.
 SAMPLED_CHUNKS, WORDS_PER_CHUNK = 50, 40
-#: Personas a derivation keeps at most.
-MOST_PERSONAS = 5
+#: Personas a derivation keeps: three to five.
+FEWEST_PERSONAS, MOST_PERSONAS = 3, 5
 
 
 async def derive_personas(corpus: Any, gateway: Any, seed: int = 0) -> list[dict[str, Any]]:
     """`--personas auto`: three to five askers from one generator call over about 50 random chunks, equal shares."""
     ids = await corpus.sample_ids(SAMPLED_CHUNKS, rng=random.Random(seed))
     chunks = await corpus.get(ids)
-    excerpts = delimit_all(
-        "chunk", ((f"C{i}", " ".join(c.text.split()[:WORDS_PER_CHUNK])) for i, c in enumerate(chunks, start=1))
-    )
+    excerpts = delimit_all("chunk", ((f"C{i}", excerpt(chunk)) for i, chunk in enumerate(chunks, start=1)))
     messages = [
         SystemMessage(prompt.SYSTEM + "\n" + UNTRUSTED_NOTE),
         HumanMessage(prompt.USER.format(chunks=excerpts)),
@@ -82,6 +80,17 @@ async def derive_personas(corpus: Any, gateway: Any, seed: int = 0) -> list[dict
         if p.name.strip() and p.description.strip()
     ]
     names = [p["name"] for p in personas]
-    if not personas or len(set(names)) < len(names):
-        raise UserError("--personas auto: the generator named no usable set of personas; give --personas FILE")
+    if len(personas) < FEWEST_PERSONAS or len(set(names)) < len(names):
+        raise UserError(
+            f"--personas auto: the generator named {len(set(names))} distinct personas, not three to five; run again "
+            "or give --personas FILE"
+        )
     return personas
+
+
+def excerpt(chunk: Any) -> str:
+    """What the persona request shows of a chunk: its title where its metadata has one, then its first words."""
+    metadata = getattr(chunk, "metadata", None) or {}
+    title = next((str(metadata[key]) for key in ("title", "section", "heading") if metadata.get(key)), "")
+    opening = " ".join(chunk.text.split()[:WORDS_PER_CHUNK])
+    return f"{title}: {opening}" if title else opening
