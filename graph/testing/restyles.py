@@ -56,9 +56,11 @@ def keyword(question: str) -> str:
 
 
 def short(question: str) -> str:
+    """The question word, then the key terms."""
     pieces = _pieces(question)
-    head = pieces[0][0] if pieces else ""
-    return f"{head} {keyword(question)}?".strip()
+    head = pieces[0][0].strip("¿") if pieces else ""
+    terms = keyword(question)
+    return f"{terms}?" if terms.split()[:1] == [head] else f"{head} {terms}?".strip()
 
 
 def misspelled(question: str) -> str:
@@ -99,7 +101,7 @@ def follow_up(question: str, language: str) -> dict[str, str]:
     opening, reply, reference = _OPENINGS.get(language, _OPENINGS["en"])
     quoted = re.search(r'"[^"]+"|«[^»]+»|「[^」]+」', question)
     anchor = quoted.group(0) if quoted else " ".join(question.split()[1:4])
-    rest = question.replace(anchor, reference, 1) if quoted else question
+    rest = question.replace(anchor, reference) if quoted else question
     return {"first_turn": opening.format(anchor=anchor), "assistant_turn": reply, "question": rest}
 
 
@@ -130,7 +132,8 @@ def check_restyle(messages: list[BaseMessage]) -> dict[str, Any]:
     titles = re.findall(r'"([^"]+)"|«\s?([^»]+?)\s?»', original)
     lost = [t for pair in titles for t in pair if t and not recognisable(t, rewrite)]
     lost += [n for n in numbers(original) if n not in numbers(rewrite)]
-    leaked = bool(answer) and answer not in original and answer.casefold() in rewrite.casefold()
+    said = re.compile(rf"(?<!\w){re.escape(answer.casefold())}(?!\w)") if answer else None
+    leaked = said is not None and not said.search(original.casefold()) and bool(said.search(rewrite.casefold()))
     differs = normalise_question(rewrite) != normalise_question(original) or rewrite != original
     accepted = not lost and not leaked and differs
     reason = f"the rewrite loses {', '.join(repr(x) for x in lost)}" if lost else "the rewrite gives the answer away"
