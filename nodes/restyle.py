@@ -39,7 +39,7 @@ def _feedback(state: SampleState) -> str:
     if not checks:
         return ""
     return prompt.FEEDBACK.format(
-        restyled=delimit("question", "refused", restyles[-1]["question"]), reason=checks[-1]["reason"]
+        restyled=delimit("question", "refused", conversation(restyles[-1])), reason=checks[-1]["reason"]
     )
 
 

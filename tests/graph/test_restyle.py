@@ -105,3 +105,18 @@ def test_a_follow_up_is_a_conversation_whose_last_turn_is_the_question(harness, 
     ]
     checked = next(messages for kind, messages in model.calls if kind == "RestyleVerdict")
     assert "User: I have a question about the minimum delay" in str(checked[-1].content)
+
+
+def test_a_refused_follow_up_is_written_again_from_its_whole_conversation(harness, seed_chunk_id) -> None:
+    good = {
+        "changes": "named the subject first",
+        "first_turn": "I have a question about the minimum delay between autovacuum runs on any database.",
+        "assistant_turn": "Sure.",
+        "question": "What is the default value of the setting that sets it?",
+    }
+    no_opening = good | {"first_turn": "", "assistant_turn": "Go ahead."}
+    replies = script(RestyledQuestion=[no_opening, good], RestyleVerdict=[SAME])
+    result, model, _ = harness.run(replies, spec={"seed_id": seed_chunk_id, "query_style": "follow-up"})
+    assert result.record["query_style"] == "follow-up" and result.record["restyle"]["attempts"] == 2
+    asked_again = str([m for kind, m in model.calls if kind == "RestyledQuestion"][1][-1].content)
+    assert "Assistant: Go ahead." in asked_again and "opening turn" in asked_again
