@@ -20,7 +20,7 @@ from nodes.language import sample_language
 from nodes.lint_entities import folded_forms, names, names_entity, same_entity, stated_alternatives
 from nodes.lint_examples import example_problems
 from nodes.lint_languages import LINT_RULES
-from nodes.lint_rules import LintRules
+from nodes.lint_rules import LintRules, joined_question, second_sentence
 from state.languages import answer_words, leading_polarity, polarity
 from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleState, latest_draft
 
@@ -198,35 +198,12 @@ def _answer_problems(
     return []
 
 
-# Quoted text (a title, a message) may hold a question mark of its own.
-_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|‘[^’]*’|「[^」]*」')
-# A question mark with a further question after it: "Who founded X? And when ...?", "¿...? ¿Y ...?".
-_SECOND_SENTENCE = re.compile(r"(?:\?\s+|？\s*)[¿]?\s*(\S.*?)[?？]\s*$")  # not the "?" of a URL's query
-
-
 def _two_questions(second: str) -> Finding:
     return (
         "two_questions",
         f"the question asks two things ({second!r} starts a second question with an answer of its own); ask one "
         "question whose answer combines the facts of every chunk",
     )
-
-
-def _second_sentence(question: str) -> Finding | None:
-    """Two questions written as two sentences, in any language."""
-    match = _SECOND_SENTENCE.search(_QUOTED.sub('""', question))
-    return _two_questions(match.group(1)) if match else None
-
-
-def second_question(question: str, rules: LintRules | None) -> str | None:
-    """Where a second question starts when the text asks two (joined in the language's way, or as two
-    sentences); None when it asks one."""
-    if rules is not None:
-        second = next((m for pattern in rules.second_question if (m := pattern.search(question))), None)
-        if second and rules.interrogative.search(question[: second.start()]):
-            return second.group(0).strip(" ,;")
-    match = _SECOND_SENTENCE.search(_QUOTED.sub('""', question))
-    return match.group(1) if match else None
 
 
 def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
@@ -241,12 +218,8 @@ def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
                 "ask about the subject itself, naming its entities",
             )
         )
-    second = next(
-        (m for pattern in rules.second_question if (m := pattern.search(question))),
-        None,
-    )
-    if second and rules.interrogative.search(question[: second.start()]):
-        problems.append(_two_questions(second.group(0).strip(" ,;")))
+    if joined := joined_question(question, rules):
+        problems.append(_two_questions(joined))
     pronoun = opening_pronoun(question, rules)
     if pronoun:
         problems.append(
@@ -307,8 +280,8 @@ def lint_problems(
     if rules is not None:
         problems += _wording_problems(question, rules)
     problems += example_problems(question, chunks, rules)
-    if not any(rule == "two_questions" for rule, _ in problems) and (split := _second_sentence(question)):
-        problems.append(split)
+    if not any(rule == "two_questions" for rule, _ in problems) and (split := second_sentence(question)):
+        problems.append(_two_questions(split))
     if answer and not unanswerable:
         problems += _answer_problems(
             question, answer, question_type, binary, construction["compared_entities"], wanted, language
@@ -327,7 +300,7 @@ def lint_problems(
     return problems
 
 
-def _chunks_read(state: SampleState) -> list[ChunkRef]:
+def chunks_read(state: SampleState) -> list[ChunkRef]:
     """The chunks a draft was written from: the supporting ones, or an unanswerable question's seed and neighbours."""
     if state.get("supporting"):
         return state["supporting"]
@@ -344,7 +317,7 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         wanted=state.get("wanted_answer"),
         language=sample_language(state, context),
         hops=len(state.get("supporting") or []) or state.get("hops", 2),
-        chunks=[chunk["text"] for chunk in _chunks_read(state)],
+        chunks=[chunk["text"] for chunk in chunks_read(state)],
         max_question_words=context.max_question_words,
         max_answer_words=context.max_procedure_words
         if state["question_type"] == "procedural"

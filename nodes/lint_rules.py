@@ -1,5 +1,6 @@
 """What lint must know of a language, as one record (`LintRules`), and the builders of the patterns every
-language's table shares the shape of: a second question after the first, a comparison's alternatives.
+language's table shares the shape of: a second question after the first, a comparison's alternatives; and
+where a text asks a second question (`second_question`), which lint and the restyle check share.
 
 The tables themselves, one module per language, are in `nodes.lint_languages`.
 """
@@ -86,3 +87,29 @@ def second_questions(
 def alternatives(conjunction: str) -> re.Pattern[str]:
     """ "..., X or Y?", "...: X, Y or Z?" with the language's "or"."""
     return re.compile(rf"[,:]\s*([^,:?¿]+?(?:\s*,\s*[^,:?¿]+?)*)\s*,?\s+(?:{conjunction})\s+([^,:?]+?)\s*\?*\s*$")
+
+
+# Quoted text (a title, a message) may hold a question mark of its own.
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|„[^“”]*[“”]|«[^»]*»|‘[^’]*’|「[^」]*」')
+# A question mark with a further question after it: "Who founded X? And when ...?", "¿...? ¿Y ...?".
+_SECOND_SENTENCE = re.compile(r"(?:\?\s+|？\s*)[¿]?\s*(\S.*?)[?？]\s*$")  # not the "?" of a URL's query
+
+
+def joined_question(question: str, rules: LintRules) -> str | None:
+    """A second question joined to the first in the language's way (", and when ..."), where it starts."""
+    second = next((m for pattern in rules.second_question if (m := pattern.search(question))), None)
+    if second and rules.interrogative.search(question[: second.start()]):
+        return second.group(0).strip(" ,;")
+    return None
+
+
+def second_sentence(question: str) -> str | None:
+    """A second question written as a sentence of its own, in any language: where it starts."""
+    match = _SECOND_SENTENCE.search(_QUOTED.sub('""', question))
+    return match.group(1) if match else None
+
+
+def second_question(question: str, rules: LintRules | None) -> str | None:
+    """Where a second question starts when the text asks two (joined in the language's way, or as two
+    sentences); None when it asks one."""
+    return (joined_question(question, rules) if rules is not None else None) or second_sentence(question)

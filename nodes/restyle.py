@@ -14,13 +14,14 @@ from nodes.common import Update, instructed
 from nodes.context import Context
 from nodes.generate import asker
 from nodes.language import sample_language
+from nodes.lint import chunks_read
 from nodes.lint_restyle import restyle_problems
 from nodes.ports import ModelCallFailed
 from prompts import delimit, delimit_all
 from prompts import restyle as prompt
 from state.languages import language_name
 from state.query_styles import DESCRIPTIONS, FOLLOW_UP
-from state.sample import UNANSWERABLE, ChunkRef, Restyle, RestyleCheck, SampleState, Turn, latest_draft
+from state.sample import UNANSWERABLE, Restyle, RestyleCheck, SampleState, Turn, latest_draft
 from state.schemas import RestyledQuestion, RestyleVerdict
 
 
@@ -84,12 +85,6 @@ def conversation(restyle: Restyle) -> str:
     return "\n".join(f"{turn['role'].capitalize()}: {turn['content']}" for turn in turns)
 
 
-def _chunks_read(state: SampleState) -> list[ChunkRef]:
-    if state.get("supporting"):
-        return state["supporting"]
-    return ([state["seed"]] if state.get("seed") else []) + list(state.get("neighbours") or [])
-
-
 async def check_restyle(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Lint the rewrite against the canonical question; when it passes, ask the validator whether it means the same."""
     context = runtime.context
@@ -113,7 +108,7 @@ async def check_restyle(state: SampleState, runtime: Runtime[Context]) -> Update
     if findings:
         reason = "; ".join(message for _, message in findings)
         return _refused(restyle, reason, {"rules": [rule for rule, _ in findings]})
-    chunks = _chunks_read(state)
+    chunks = chunks_read(state)
     user = prompt.CHECK_USER.format(
         style=restyle["query_style"],
         description=DESCRIPTIONS[restyle["query_style"]],  # type: ignore[index]

@@ -105,10 +105,10 @@ def test_real_names_and_syntax_with_the_same_letters_pass(question: str, chunks:
 
 
 def test_an_unanswerable_question_is_checked_against_its_seed_and_neighbours() -> None:
-    from nodes.lint import _chunks_read
+    from nodes.lint import chunks_read
 
     seed = {"id": "s", "text": "Never start the X server as root.", "metadata": {}}
     neighbour = {"id": "n", "text": "used by X applications such as xterm", "metadata": {}}
-    chunks = [chunk["text"] for chunk in _chunks_read({"seed": seed, "neighbours": [neighbour]})]  # type: ignore[typeddict-item]
+    chunks = [chunk["text"] for chunk in chunks_read({"seed": seed, "neighbours": [neighbour]})]  # type: ignore[typeddict-item]
     assert chunks == [seed["text"], neighbour["text"]]
     assert _refused("Which port does the X server of Debian 12 listen on?", tuple(chunks)) == []
