@@ -6,7 +6,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from state.query_styles import NATURAL, QUERY_STYLES
+from graph.runs.style_figures import count_style, style_lines, style_summary
+from state.query_styles import QUERY_STYLES
 from state.sample import UNANSWERABLE
 from state.usage import ROLES
 
@@ -37,7 +38,7 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     drafts = unanswerable_drafts = revisions = repeated = 0
     styles: dict[str, Counter[str]] = defaultdict(Counter)
     for state in states:
-        _count_style(styles, state)
+        count_style(styles, state)
         outcome = state.get("outcome", "failed")
         outcomes[outcome] += 1
         cell = cells[cell_name(state["question_type"], state["binary"])]
@@ -89,33 +90,6 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _count_style(styles: dict[str, Counter[str]], state: Mapping[str, Any]) -> None:
-    """Per query style: samples asked for it, accepted ones that kept it, accepted ones that fell back to natural."""
-    asked = state.get("query_style")
-    if asked is None:
-        return
-    styles[asked]["asked"] += 1
-    if state.get("outcome") != "accepted":
-        return
-    kept = state.get("styled") or NATURAL
-    styles[kept]["accepted"] += 1
-    if kept != asked:
-        styles[asked]["fell_back"] += 1
-
-
-def _style_lines(summary: Mapping[str, Any], styles: Mapping[str, int]) -> list[str]:
-    """Wanted and got per query style, when the run asks for any."""
-    if not styles:
-        return []
-    counts = summary.get("query_styles") or {}
-    lines = ["", f"{'query style':<26}{'wanted':>7}{'accepted':>9}{'fell back':>10}"]
-    for name, wanted in styles.items():
-        got = counts.get(name, {})
-        mark = "" if got.get("accepted", 0) >= wanted else "  short"
-        lines.append(f"{name:<26}{wanted:>7}{got.get('accepted', 0):>9}{got.get('fell_back', 0):>10}{mark}")
-    return lines
-
-
 def _language_lines(languages: Mapping[str, Mapping[str, int]]) -> list[str]:
     """The funnel per language, when a run wrote in any but English."""
     if not languages or set(languages) == {"en"}:
@@ -154,7 +128,7 @@ def format_funnel(
         counts = summary["cells"].get(cell, {})
         mark = "" if counts.get("accepted", 0) >= wanted else "  short"
         lines.append(f"{cell:<26}{wanted:>7}{counts.get('accepted', 0):>9}{counts.get('started', 0):>8}{mark}")
-    lines += _style_lines(summary, styles or {})
+    lines += style_lines(summary, styles or {})
     llm = summary["llm"]
     lines += [
         "",
@@ -191,13 +165,5 @@ def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
         ],
         "restarts": state.get("restarts", 0),
         "llm_calls": state.get("llm_calls", []),
-        **_style_summary(state),
+        **style_summary(state),
     }
-
-
-def _style_summary(state: dict[str, Any]) -> dict[str, Any]:
-    """The query style a sample was asked for and the one its record kept (none when the run asks for none)."""
-    if state.get("query_style") is None:
-        return {}
-    record = state.get("record") or {}
-    return {"query_style": state["query_style"], "styled": record.get("query_style")}

@@ -42,6 +42,7 @@ from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
 from graph.runs.slots import CellPlan, Slot
+from graph.runs.style_figures import style_document
 from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from state.personas import persona_quotas
@@ -322,17 +323,6 @@ def run_document(
         **style_document(run.options.style_quotas(), summary),
         "stopped_by_cost_limit": stopped_by_cost,
         "funnel": summary,
-    }
-
-
-def style_document(styles: dict[str, int], summary: dict[str, Any]) -> dict[str, Any]:
-    """run.json's query-style quotas and shortfall; nothing when the run asks for no query style."""
-    if not styles:
-        return {}
-    got = {name: (summary.get("query_styles") or {}).get(name, {}).get("accepted", 0) for name in styles}
-    return {
-        "query_style_quotas": styles,
-        "query_style_shortfall": {name: wanted - got[name] for name, wanted in styles.items() if got[name] < wanted},
     }
 
 

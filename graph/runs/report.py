@@ -9,6 +9,7 @@ from typing import Any
 from graph.living.drift import current_check, with_drift
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name
+from graph.runs.style_figures import styles_section
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
@@ -110,18 +111,6 @@ def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finish
     return table(["cell", "wanted", "accepted", "started", "rejected", "no bridge", "Yes / No"], rows) + "".join(
         f'<p class="note">{esc(note)}</p>' for note in notes
     )
-
-
-def _styles_section(styles: Mapping[str, int], summary: Mapping[str, Any]) -> str:
-    """Per query style: wanted, accepted in it, and samples whose rewrite fell back to the canonical question."""
-    if not styles:
-        return '<p class="note">Every question is asked as validated (no --query-styles).</p>'
-    counts = summary.get("query_styles") or {}
-    rows = [
-        [name, wanted, counts.get(name, {}).get("accepted", 0), counts.get(name, {}).get("fell_back", 0)]
-        for name, wanted in styles.items()
-    ]
-    return table(["query style", "wanted", "accepted", "fell back to natural"], rows)
 
 
 def _imbalance(cell: str, split: Counter[str], finished: Sequence[Mapping[str, Any]]) -> str | None:
@@ -279,7 +268,7 @@ def render_report(
     bodies = {
         "funnel": _funnel_section(summary),
         "cells": _cells_section(document["quotas"], summary, finished),
-        "query_styles": _styles_section(document.get("query_style_quotas") or {}, summary),
+        "query_styles": styles_section(document.get("query_style_quotas") or {}, summary),
         "languages": _languages_section(document, summary),
         "difficulty": bar_chart([(level, difficulty[level]) for level in ("hard", "medium", "easy")]),
         "relevant": bar_chart([(str(n), relevant[n]) for n in sorted(relevant)]),
