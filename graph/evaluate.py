@@ -4,13 +4,17 @@
     python -m graph.evaluate runs/RUN_ID/dataset.jsonl \
         --setup base=collection=docs,embedding=minilm,k=5,model=google_genai:gemini-2.5-flash-lite
     python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag
+    python -m graph.evaluate RUN_ID --setup mine=chain=import:my_app.rag:build_chain   # your own Python pipeline
     python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag \
         --fail-under recall=0.8,composition.correct=0.6 --baseline main/eval-summary.json --max-drop 0.03 \
         --junit eval-junit.xml                                    # a CI gate: exit 1 when a metric falls short
 
 A setup is `NAME=key=value,...` with `collection`, `embedding`, `k` (default 5) and `model` (the
 answering model, default gemini-2.5-flash-lite), or `url` of an external RAG service that answers
-POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}. The store's database, collection,
+POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}, or your own object in this process:
+`retriever=`, `chain=` or `graph=import:package.module:object` (the object, or a factory of it called with
+no arguments), with `input_key`, `answer_key`, `documents_key`, `history_key` and `id_key` to read it,
+and `version` to mark a changed pipeline (docs/evaluation.md). The store's database, collection,
 schema, columns, distance and embedding are the run's (from its run.json) unless a flag names them;
 a setup's own keys win over both. Per sample: context precision and recall (by chunk id, normalised text as fallback),
 answer correctness and faithfulness (validator model), and on the simulated unanswerable variant
@@ -53,7 +57,7 @@ from graph.evaluation.gate import (
     threshold_checks,
 )
 from graph.evaluation.report import format_summaries
-from graph.evaluation.session import as_the_run_read_it, evaluate_setups, run_settings
+from graph.evaluation.session import as_the_run_read_it, evaluate_setups, load_pipelines, run_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.living.staleness import store_changed
 from graph.runs.dataset import read_dataset
@@ -118,7 +122,8 @@ def main(argv: list[str] | None = None) -> None:
         print(note, file=sys.stderr)
     for setup in setups:
         check_answering_model(setup, settings)
-    summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print)
+    pipelines = load_pipelines(setups)
+    summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print, pipelines)
     print(format_summaries(summaries))
     print("what the figures suggest:")
     for line in diagnosis_lines(summaries):

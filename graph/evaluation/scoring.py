@@ -18,11 +18,11 @@ from langgraph.graph import END, START, StateGraph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
+from graph.evaluation.pipelines import as_context, ask_pipeline, retrieve_with
 from graph.evaluation.setups import Setup
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.runs.services import open_services
-from graph.store.corpus import Corpus
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages
@@ -51,6 +51,10 @@ unanswerable questions, the setup retrieving for itself."""
 GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style", "persona")
 
 
+#: Where a setup's contexts come from: triad's `Corpus` (built-in setups), the team's retriever, chain or graph
+#: (`pipelines.load_pipeline`), or None (a service).
+Retrieval = Any
+
 #: Samples evaluated at once per setup.
 CONCURRENT_SAMPLES = 8
 
@@ -69,7 +73,9 @@ def rag_graph() -> Any:
 def ask_service(
     url: str, question: str, history: list[dict[str, str]] | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
-    """POST the question to an external RAG service; a follow-up's earlier turns go with it as `history`."""
+    """POST the question to an external RAG service; a follow-up's earlier turns go with it as `history`.
+
+    Returns the answer and the contexts as the service gave them."""
     body = {"question": question} | ({"history": history} if history else {})
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     try:
@@ -77,8 +83,7 @@ def ask_service(
             body = json.loads(reply.read())
     except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as error:
         raise UserError(f"the RAG service at {url} did not answer ({error}); check --setup url=") from None
-    contexts = [{"id": c.get("id"), "text": c.get("text", "")} for c in body.get("contexts", [])]
-    return str(body.get("answer", "")), contexts
+    return str(body.get("answer", "")), [c | {"text": c.get("text", "")} for c in body.get("contexts", [])]
 
 
 async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: str) -> Any:
@@ -120,16 +125,23 @@ def history_of(record: dict[str, Any]) -> list[dict[str, str]]:
     return [{"role": str(t["role"]), "content": str(t["content"])} for t in turns[:-1]]
 
 
-async def ask_setup(setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None) -> tuple[
+async def ask_setup(setup: Setup, record: dict[str, Any], gateway: LLMGateway, where: Retrieval) -> tuple[
     str, list[Any]
 ]:  # fmt: skip
     """The setup's answer and the contexts it retrieved for the record's question as asked (a follow-up with its
-    conversation: a built-in setup's answerer reads it, its retriever the last turn)."""
+    conversation: triad's answerer reads it, a retriever the last turn; a service, chain or graph gets it whole)."""
     question, history = record["question"], history_of(record)
     if setup.url:
-        return await asyncio.to_thread(ask_service, setup.url, question, history)
+        answer, contexts = await asyncio.to_thread(ask_service, setup.url, question, history)
+        return answer, [as_context(setup, c) for c in contexts]
+    if setup.kind in ("chain", "graph"):
+        return await ask_pipeline(setup, where, question, history)
+    if setup.kind == "retriever":
+        retrieved = await retrieve_with(setup, where, question)
+        answer, _ = await answer_from(question, retrieved, gateway, history)
+        return answer, retrieved
     asked = {"question": question, "history": history}
-    state = await rag_graph().ainvoke(asked, context=RagContext(k=setup.k, corpus=corpus, llm=gateway))
+    state = await rag_graph().ainvoke(asked, context=RagContext(k=setup.k, corpus=where, llm=gateway))
     return state["answer"], state["contexts"]
 
 
@@ -163,7 +175,7 @@ def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def evaluate_generated_unanswerable(
-    setup: Setup, record: dict[str, Any], gateway: LLMGateway, corpus: Corpus | None
+    setup: Setup, record: dict[str, Any], gateway: LLMGateway, where: Retrieval
 ) -> dict[str, Any]:
     """A generated unanswerable question: the setup retrieves and answers as it would for a user; it should abstain.
 
@@ -172,7 +184,7 @@ async def evaluate_generated_unanswerable(
     question, an answer is no mistake, and the row leaves `abstained_generated` unset (`answered_by`
     names the chunks; `rechecked_ids` the chunks judged).
     """
-    given, retrieved = await ask_setup(setup, record, gateway, corpus)
+    given, retrieved = await ask_setup(setup, record, gateway, where)
     row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved], "answer": given}
     unseen = not_in_contexts(record, retrieved)  # its contexts are the chunks the check read
     if unseen:
@@ -190,15 +202,15 @@ async def evaluate_sample(
     setup: Setup,
     record: dict[str, Any],
     gateway: LLMGateway,
-    corpus: Corpus | None,
+    where: Retrieval,
     judge_unlabelled: bool,
     embeddings: Embeddings,
 ) -> dict[str, Any]:
     """One row: retrieval scores, the judges' correctness (verdict and graded, the graded one's semantic part
     from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
     if not record.get("answerable", True):
-        return await evaluate_generated_unanswerable(setup, record, gateway, corpus)
-    given, retrieved = await ask_setup(setup, record, gateway, corpus)
+        return await evaluate_generated_unanswerable(setup, record, gateway, where)
+    given, retrieved = await ask_setup(setup, record, gateway, where)
     contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else record["contexts"]
     precision, recall = retrieval_scores(retrieved, contexts)
     # The judges read the question as validated: a follow-up's last turn alone does not say what it asks.
@@ -224,7 +236,7 @@ async def evaluate_sample(
         "faithful": faithful.faithful,
     }
     variant = record["unanswerable"]
-    if variant is not None and not setup.url:
+    if variant is not None and not setup.answers_for_itself:
         texts = {c["id"]: c["text"] for c in record["contexts"]}
         shown_only = [{"text": texts[i]} for i in variant["contexts"]]
         reply, _ = await answer_from(record["question"], shown_only, gateway, history_of(record))
@@ -233,15 +245,17 @@ async def evaluate_sample(
 
 
 async def evaluate_setup(
-    setup: Setup, records: list[dict[str, Any]], settings: Settings, judge_unlabelled: bool
+    setup: Setup, records: list[dict[str, Any]], settings: Settings, judge_unlabelled: bool, pipeline: Any = None
 ) -> list[dict[str, Any]]:
-    """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time."""
-    # An external service answers for itself; the generator role is then never asked.
-    answering = settings.model_for("validator") if setup.url else setup.model
+    """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
+    retriever, chain or graph setup names (`pipelines.load_pipeline`)."""
+    # A service, chain or graph answers for itself; the generator role is then never asked.
+    answering = settings.model_for("validator") if setup.answers_for_itself else setup.model
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
     embeddings = DeferredEmbeddings(settings.embedding, embedding_keys(settings))  # the run's own model
-    if setup.url:  # no corpus of triad's is read: the gateway alone
-        return await _score(setup, records, build_gateway(settings, models=models), None, judge_unlabelled, embeddings)
+    if setup.kind != "builtin":  # no corpus of triad's is read: the gateway alone
+        gateway = build_gateway(settings, models=models)
+        return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings)
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
@@ -253,7 +267,7 @@ async def _score(
     setup: Setup,
     records: list[dict[str, Any]],
     gateway: LLMGateway,
-    corpus: Corpus | None,
+    where: Retrieval,
     judge_unlabelled: bool,
     embeddings: Embeddings,
 ) -> list[dict[str, Any]]:
@@ -261,6 +275,10 @@ async def _score(
 
     async def one(record: dict[str, Any]) -> dict[str, Any]:
         async with gate:
-            return await evaluate_sample(setup, record, gateway, corpus, judge_unlabelled, embeddings)
+            return await evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings)
 
-    return list(await asyncio.gather(*(one(r) for r in records)))
+    if not records:
+        return []
+    # The first sample alone: a setup that answers in a shape triad cannot read says so after one call, not eight.
+    first = await one(records[0])
+    return [first, *await asyncio.gather(*(one(r) for r in records[1:]))]

@@ -15,6 +15,7 @@ from graph.config.cli import run_async
 from graph.config.errors import UserError, without_password, writing
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
+from graph.evaluation.pipelines import load_pipeline, takes_history
 from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_value
 from graph.evaluation.setups import Setup
@@ -75,6 +76,28 @@ def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
 MAKE_ROOM = "make room or fix the folder"
 
 
+def load_pipelines(setups: list[Setup]) -> dict[str, Any]:
+    """The objects that retriever, chain and graph setups name, by setup name: every import and every factory
+    runs before the first sample, so a wrong one is one line before anything is spent."""
+    return {setup.name: load_pipeline(setup) for setup in setups if setup.imported is not None}
+
+
+def setup_notes(setup: Setup, records: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[str]:
+    """What a user should know of how a setup was read: documents without ids, follow-ups it cannot follow."""
+    notes = []
+    if any(None in row.get("retrieved_ids", []) for row in rows):
+        notes.append(
+            f"note: {setup.name}'s documents carry no chunk ids; they are matched to the labelled contexts by text"
+            + ("" if setup.kind == "url" else " (name the metadata key that holds the id with id_key=)")
+        )
+    if setup.kind == "chain" and not takes_history(setup) and any(r.get("turns") for r in records):
+        notes.append(
+            f"note: {setup.name}'s chain takes the question alone, so follow-ups reach it without their earlier "
+            "turns; give input_key= (and history_key=) to pass them"
+        )
+    return notes
+
+
 def evaluate_setups(
     setups: list[Setup],
     records: list[dict[str, Any]],
@@ -82,10 +105,12 @@ def evaluate_setups(
     folder: Path,
     judge_unlabelled: bool,
     say: Callable[[str], None],
+    pipelines: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
 
-    Returns the means per setup, overall and by group.
+    `pipelines` holds the objects of retriever, chain and graph setups (`load_pipelines`). Returns the
+    means per setup, overall and by group.
     """
     judge_model = settings.model_for("validator")
     eval_path = folder / "eval.jsonl"
@@ -98,7 +123,11 @@ def evaluate_setups(
         missing = [r for r in records if (signature, r["id"], versions[r["id"]]) not in rows]
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
-            for row in run_async(evaluate_setup(setup, missing, settings, judge_unlabelled)):
+            pipeline = (pipelines or {}).get(setup.name)
+            fresh = run_async(evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline))
+            for note in setup_notes(setup, missing, fresh):
+                say(note)
+            for row in fresh:
                 version = versions[row["sample_id"]]
                 kept = {**row, "signature": signature} | ({"sample_version": version} if version > 1 else {})
                 rows[(signature, row["sample_id"], version)] = kept

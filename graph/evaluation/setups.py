@@ -1,17 +1,48 @@
-"""RAG setups to evaluate: parsed from `--setup NAME=key=value,...`, checked before any setup runs."""
+"""RAG setups to evaluate: parsed from `--setup NAME=key=value,...`, checked before any setup runs.
+
+A setup is triad's own retrieval (`collection`, `embedding`, `k`, answered by `model`), an external
+service (`url`), or the team's own Python object named `import:package.module:object`: a `retriever`
+(answered by `model`, as triad's own retrieval is), a `chain` or a `graph` (both answer for themselves).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import urllib.parse
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from graph.config.errors import UserError
 from graph.config.settings import DEFAULT_MODELS, Settings
 from graph.llm.models import ModelSpec, resolve_role_model
 from prompts import evaluate as evaluation_prompts
+
+SetupKind = Literal["builtin", "url", "retriever", "chain", "graph"]
+
+#: Keys that say what answers: at most one per setup; none is triad's own retrieval.
+SOURCE_KEYS = ("url", "retriever", "chain", "graph")
+
+#: The keys each kind of setup takes.
+KEYS_OF: dict[SetupKind, tuple[str, ...]] = {
+    "builtin": ("collection", "embedding", "k", "model", "version"),
+    "url": ("url", "id_key", "version"),
+    "retriever": ("retriever", "model", "id_key", "version"),
+    "chain": ("chain", "input_key", "answer_key", "documents_key", "history_key", "id_key", "version"),
+    "graph": ("graph", "input_key", "answer_key", "documents_key", "history_key", "id_key", "version"),
+}
+
+#: The keys a setup had before the team's own objects could be named: always part of its signature, as they
+#: were, so rows cached then stay valid. Every later key counts only when a setup sets it.
+FIRST_KEYS = ("name", "collection", "embedding", "k", "model", "url")
+
+#: What the fix says for a key that does not belong to a kind.
+NOT_FOR = {
+    "k": "set k in the retriever itself",
+    "collection": "the object reads its own store",
+    "embedding": "the object embeds for itself",
+    "model": "a chain or graph answers for itself",
+}
 
 
 @dataclass(frozen=True)
@@ -24,13 +55,61 @@ class Setup:
     k: int = 5
     model: str = DEFAULT_MODELS["extractor"]
     url: str | None = None
+    retriever: str | None = None
+    """`import:package.module:object`: a LangChain retriever, a callable taking the question, or a factory of either."""
+    chain: str | None = None
+    """`import:package.module:object`: a Runnable or callable taking the question, or a factory of either."""
+    graph: str | None = None
+    """`import:package.module:object`: a compiled LangGraph graph, or a factory of one."""
+    input_key: str | None = None
+    """The key a chain's input dict holds the question under (unset: the question string); a graph's, default
+    `question`; `messages` passes the conversation as chat messages."""
+    answer_key: str | None = None
+    """The output key holding the answer (unset: `answer`, `result`, `output`, `generation` or `messages`)."""
+    documents_key: str | None = None
+    """The output key holding the documents (unset: `context`, `source_documents` or `documents`, else the
+    documents the run's retrievers returned)."""
+    history_key: str | None = None
+    """Where a follow-up's earlier turns go in a dict input, as chat messages (default `chat_history`)."""
+    id_key: str | None = None
+    """The metadata key holding a document's chunk id (unset: the document's own id)."""
+    version: str | None = None
+    """The team's mark of a changed pipeline: rows cached under another version are computed anew."""
+    given: frozenset[str] = field(default=frozenset(), compare=False)
+    """The keys the user gave (the rest are defaults or the run's)."""
+
+    @property
+    def kind(self) -> SetupKind:
+        for key in SOURCE_KEYS:
+            if getattr(self, key) is not None:
+                return key  # type: ignore[return-value]
+        return "builtin"
+
+    @property
+    def answers_for_itself(self) -> bool:
+        """Whether the setup answers with its own model (a service, chain or graph), so that triad's answering
+        model is never asked and the simulated unanswerable variant cannot be put to it."""
+        return self.kind in ("url", "chain", "graph")
+
+    @property
+    def imported(self) -> str | None:
+        """The `package.module:object` a retriever, chain or graph setup names; None for the others."""
+        target = self.retriever or self.chain or self.graph
+        return None if target is None else target.removeprefix("import:")
 
     def signature(self, judge: str, judge_unlabelled: bool) -> str:
         """What the cached rows of this setup depend on: the setup, the judge model and the evaluation's prompt
-        templates (`prompts.evaluate.VERSION`), so that rows judged with other templates are judged anew."""
+        templates (`prompts.evaluate.VERSION`), so that rows judged with other templates are judged anew.
+
+        The first keys count as they always did; a later key only when the setup sets it, so a setup that
+        sets none of them keeps the signature, and the cached rows, it had before they existed.
+        """
+        first = {key: getattr(self, key) for key in FIRST_KEYS}
+        later = {key: getattr(self, key) for key in LATER_KEYS if getattr(self, key) is not None}
         payload = json.dumps(
             {
-                **asdict(self),
+                **first,
+                **later,
                 "judge": judge,
                 "judge_unlabelled": judge_unlabelled,
                 "prompts": evaluation_prompts.VERSION,
@@ -40,27 +119,49 @@ class Setup:
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
+LATER_KEYS = tuple(
+    key for key in Setup.__dataclass_fields__ if key not in FIRST_KEYS and key != "given"
+)  # fmt: skip
+
+
 def parse_setup(text: str, collection: str | None, embedding: str | None) -> Setup:
     name, separator, spec = text.partition("=")
     if not separator or not name:
         raise UserError(f"--setup takes NAME=key=value,..., not {text!r}")
-    fields: dict[str, Any] = {"collection": collection, "embedding": embedding}
+    every = sorted({key for keys in KEYS_OF.values() for key in keys})
+    given: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, separator, value = part.partition("=")
-        if not separator or key not in ("collection", "embedding", "k", "model", "url"):
-            raise UserError(f"--setup {name}: {part!r} is not one of collection=, embedding=, k=, model=, url=")
-        fields[key] = value
+        if not separator or key not in every:
+            raise UserError(f"--setup {name}: {part!r} is not one of {', '.join(k + '=' for k in every)}")
+        given[key] = value
+    sources = [key for key in SOURCE_KEYS if key in given]
+    if len(sources) > 1:
+        raise UserError(f"--setup {name}: give one of {', '.join(k + '=' for k in sources)}, not several")
+    kind: SetupKind = sources[0] if sources else "builtin"  # type: ignore[assignment]
+    for key in given:
+        if key not in KEYS_OF[kind]:
+            why = NOT_FOR.get(key, f"it takes {', '.join(k + '=' for k in KEYS_OF[kind])}")
+            raise UserError(f"--setup {name}: {key}= does not apply to a {kind} setup; {why}")
+    fields: dict[str, Any] = {"collection": collection, "embedding": embedding, **given}
     try:
         fields["k"] = int(fields.get("k", 5))
     except ValueError:
         raise UserError(f"--setup {name}: k must be a whole number") from None
     if fields["k"] <= 0:
         raise UserError(f"--setup {name}: k must be positive")
-    setup = Setup(name=name, **fields)
+    setup = Setup(name=name, given=frozenset(given), **fields)
     if setup.url is not None and urllib.parse.urlsplit(setup.url).scheme not in ("http", "https"):
         raise UserError(f"--setup {name}: url= takes an http:// or https:// address, not {setup.url!r}")
-    if setup.url is None and not setup.collection:
-        raise UserError(f"--setup {name}: give collection= (the run's could not be found) or url=")
+    target = setup.imported
+    if target is not None and not (
+        given[kind].startswith("import:") and target.count(":") == 1 and all(target.split(":"))
+    ):
+        raise UserError(f"--setup {name}: {kind}= takes import:package.module:object, not {given[kind]!r}")
+    if kind == "builtin" and not setup.collection:
+        raise UserError(
+            f"--setup {name}: give collection= (the run's could not be found), url=, retriever=, chain= or graph="
+        )
     return setup
 
 
@@ -71,7 +172,7 @@ def check_answering_model(setup: Setup, settings: Settings) -> None:
     package, a bad `import:` target all fail here). The fix is the setup's `model=`, not `--llm`
     (which sets the judge), so the line names the setup.
     """
-    if setup.url:  # the service answers for itself
+    if setup.answers_for_itself:
         return
     try:
         if ModelSpec.parse(setup.model).provider == "google_genai" and not settings.google_api_key:
