@@ -16,15 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import Runnable
+from langchain_core.runnables import Runnable, RunnableConfig
 from langgraph.graph import StateGraph
 from langgraph.pregel import Pregel
 
@@ -50,34 +50,114 @@ KIND_NAMES = {
 }
 
 
-def load_pipeline(setup: Setup) -> Any:
+class Pipeline:
+    """A retriever, chain or graph setup's object, ready to be asked; `load_pipeline` makes it.
+
+    A factory written `async def` is awaited in the evaluation's own event loop (`ready`), where the
+    object it builds is used.
+    """
+
+    def __init__(self, setup: Setup, target: Any = None, pending: Callable[[], Awaitable[Any]] | None = None) -> None:
+        self.setup, self.target, self._pending = setup, target, pending
+        self.gave_documents = False
+        """Whether a call returned documents or ran a retriever: after that, a call with neither retrieved nothing."""
+
+    async def ready(self) -> None:
+        """The object an async factory builds, checked as a sync factory's is."""
+        if self._pending is not None:
+            made = await _called(self.setup, self._pending)
+            self.target, self._pending = _checked_product(self.setup, made), None
+
+    def takes_history(self) -> bool:
+        """Whether a follow-up's earlier turns reach the object: a dict input carries them (a string cannot), and a
+        graph takes them only under a key of its input schema (LangGraph drops the others)."""
+        setup = self.setup
+        if setup.kind == "retriever":
+            return True  # a retriever reads the last turn, as triad's own does
+        if setup.kind == "chain":
+            return setup.input_key is not None
+        key = "messages" if setup.input_key == "messages" else setup.history_key or HISTORY_KEY
+        if not isinstance(self.target, Pregel):
+            return True
+        return key in (self.target.get_input_jsonschema().get("properties") or {})
+
+    async def retrieve(self, question: str) -> list[dict[str, Any]]:
+        """A retriever setup's documents for the question, as contexts (id, text)."""
+        output, _ = await call_pipeline(self.setup, self.target, question)
+        if isinstance(output, (str, bytes, Mapping)) or not isinstance(output, Sequence):
+            raise UserError(
+                f"--setup {self.setup.name}: its retriever returned {_described(output)}, not a list of documents; "
+                "return LangChain Documents"
+            )
+        return [as_context(self.setup, item) for item in output]
+
+    async def ask(self, question: str, history: Sequence[Mapping[str, str]]) -> tuple[str, list[dict[str, Any]]]:
+        """A chain or graph setup's answer and the documents it retrieved."""
+        output, seen = await call_pipeline(self.setup, self.target, pipeline_input(self.setup, question, history))
+        answer, documents = _read_output(self.setup, output, seen, self.gave_documents)
+        self.gave_documents = self.gave_documents or documents is not None
+        return answer, [as_context(self.setup, item) for item in documents or []]
+
+
+def load_pipeline(setup: Setup) -> Pipeline:
     """The object a retriever, chain or graph setup names, of its kind; one line naming the setup when it is not."""
     assert setup.imported is not None
     kind = setup.kind
     found = import_object(setup.imported, f"--setup {setup.name}: {kind}=import:package.module:object")
     if _of_kind(found, kind):
-        return found
+        return Pipeline(setup, found)
     if callable(found) and _takes_no_arguments(found):
+        if inspect.iscoroutinefunction(found):
+            return Pipeline(setup, pending=found)
         try:
             made = found()
         except Exception as error:  # the team's factory: its failure is theirs to read, in one line
-            raise UserError(
-                f"--setup {setup.name}: the factory {setup.imported} raised {type(error).__name__}: "
-                f"{first_line(error)}; fix it and evaluate again"
-            ) from None
-        if _of_kind(made, kind):
-            return made
-        raise UserError(
-            f"--setup {setup.name}: the factory {setup.imported} returned {_described(made)}, not "
-            f"{KIND_NAMES[kind]}; return one from it"
-        )
+            raise _factory_failed(setup, error) from None
+        if inspect.isawaitable(made):
+            return Pipeline(setup, pending=lambda: made)
+        return Pipeline(setup, _checked_product(setup, made))
     if callable(found) and kind in ("retriever", "chain") and _takes_one_argument(found):
-        return found
-    hint = "; give it with .compile()" if isinstance(found, StateGraph) else ""
+        return Pipeline(setup, found)
     raise UserError(
         f"--setup {setup.name}: {setup.imported} is {_described(found)}, not {KIND_NAMES[kind]} or a factory of "
-        f"one{hint}"
+        f"one{_hint(found, kind)}"
     )
+
+
+async def _called(setup: Setup, factory: Callable[[], Awaitable[Any]]) -> Any:
+    try:
+        return await factory()
+    except Exception as error:  # the team's factory: its failure is theirs to read, in one line
+        raise _factory_failed(setup, error) from None
+
+
+def _factory_failed(setup: Setup, error: Exception) -> UserError:
+    return UserError(
+        f"--setup {setup.name}: the factory {setup.imported} raised {type(error).__name__}: {first_line(error)}; "
+        "fix it and evaluate again"
+    )
+
+
+def _checked_product(setup: Setup, made: Any) -> Any:
+    """What a factory returned, when it is of the setup's kind (or a callable taking the question)."""
+    kind = setup.kind
+    if _of_kind(made, kind) or (callable(made) and kind in ("retriever", "chain") and _takes_one_argument(made)):
+        return made
+    raise UserError(
+        f"--setup {setup.name}: the factory {setup.imported} returned {_described(made)}, not "
+        f"{KIND_NAMES[kind]}; return one from it{_hint(made, kind)}"
+    )
+
+
+def _hint(found: Any, kind: str) -> str:
+    """Where an object of another kind belongs."""
+    if isinstance(found, StateGraph):
+        return "; give it with .compile()"
+    if isinstance(found, Pregel) and kind != "graph":
+        return "; a compiled graph is given as graph="
+    if isinstance(found, BaseRetriever) and kind != "retriever":
+        return "; a retriever is given as retriever="
+    return ""
 
 
 def _of_kind(found: Any, kind: str) -> bool:
@@ -118,17 +198,48 @@ def _described(found: Any) -> str:
 
 
 class RetrievedDocuments(BaseCallbackHandler):
-    """The documents every retriever of one call returned, as LangChain's callbacks report them."""
+    """The documents the outermost retrievers of one call returned, as LangChain's callbacks report them.
+
+    A retriever that wraps others (re-ranking, compression, several queries) reports what it returns; the
+    documents of the retrievers inside it are not the call's.
+    """
 
     run_inline = True
 
     def __init__(self) -> None:
         self.documents: list[Document] = []
         self.retrievers_ran = False
+        self._parents: dict[UUID, UUID | None] = {}
+        self._retrievers: set[UUID] = set()
+
+    def _started(self, run_id: UUID, parent_run_id: UUID | None) -> None:
+        self._parents[run_id] = parent_run_id
+
+    def on_chain_start(self, serialized: Any, inputs: Any, *, run_id: UUID, parent_run_id: UUID | None = None,
+                       **kwargs: Any) -> None:  # fmt: skip
+        self._started(run_id, parent_run_id)
+
+    def on_tool_start(self, serialized: Any, input_str: str, *, run_id: UUID, parent_run_id: UUID | None = None,
+                      **kwargs: Any) -> None:  # fmt: skip
+        self._started(run_id, parent_run_id)
+
+    def on_retriever_start(self, serialized: Any, query: str, *, run_id: UUID, parent_run_id: UUID | None = None,
+                           **kwargs: Any) -> None:  # fmt: skip
+        self._started(run_id, parent_run_id)
+        self._retrievers.add(run_id)
 
     def on_retriever_end(self, documents: Sequence[Document], *, run_id: UUID, **kwargs: Any) -> None:
         self.retrievers_ran = True
-        self.documents.extend(documents)
+        if not self._inside_retriever(run_id):
+            self.documents.extend(documents)
+
+    def _inside_retriever(self, run_id: UUID) -> bool:
+        parent = self._parents.get(run_id)
+        while parent is not None:
+            if parent in self._retrievers:
+                return True
+            parent = self._parents.get(parent)
+        return False
 
 
 def as_messages(history: Sequence[Mapping[str, str]]) -> list[BaseMessage]:
@@ -145,17 +256,18 @@ def pipeline_input(setup: Setup, question: str, history: Sequence[Mapping[str, s
     return {key: question} | ({setup.history_key or HISTORY_KEY: as_messages(history)} if history else {})
 
 
-def takes_history(setup: Setup) -> bool:
-    """Whether a follow-up's earlier turns reach the object (a dict input carries them; a string cannot)."""
-    return setup.kind == "graph" or setup.input_key is not None
-
-
 async def call_pipeline(setup: Setup, target: Any, asked: Any) -> tuple[Any, RetrievedDocuments]:
-    """The object's output for one input, with the documents its retrievers returned on the way."""
+    """The object's output for one input, with the documents its retrievers returned on the way.
+
+    A graph gets a thread of its own per call, so one compiled with a checkpointer runs (and keeps no
+    state from one sample to the next)."""
     seen = RetrievedDocuments()
+    config: RunnableConfig = {"callbacks": [seen]}
+    if isinstance(target, Pregel):
+        config["configurable"] = {"thread_id": f"triad-evaluate-{uuid4()}"}
     try:
         if isinstance(target, Runnable):
-            return await target.ainvoke(asked, config={"callbacks": [seen]}), seen
+            return await target.ainvoke(asked, config=config), seen
         if inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(type(target).__call__):
             return await target(asked), seen
         output = await asyncio.to_thread(target, asked)
@@ -169,27 +281,11 @@ async def call_pipeline(setup: Setup, target: Any, asked: Any) -> tuple[Any, Ret
         ) from None
 
 
-async def retrieve_with(setup: Setup, target: Any, question: str) -> list[dict[str, Any]]:
-    """A retriever setup's documents for the question, as contexts (id, text)."""
-    output, _ = await call_pipeline(setup, target, question)
-    if isinstance(output, (str, bytes, Mapping)) or not isinstance(output, Sequence):
-        raise UserError(
-            f"--setup {setup.name}: its retriever returned {_described(output)}, not a list of documents; "
-            "return LangChain Documents"
-        )
-    return [as_context(setup, item) for item in output]
-
-
-async def ask_pipeline(
-    setup: Setup, target: Any, question: str, history: Sequence[Mapping[str, str]]
-) -> tuple[str, list[dict[str, Any]]]:
-    """A chain or graph setup's answer and the documents it retrieved."""
-    output, seen = await call_pipeline(setup, target, pipeline_input(setup, question, history))
-    answer, documents = _read_output(setup, output, seen)
-    return answer, [as_context(setup, item) for item in documents]
-
-
-def _read_output(setup: Setup, output: Any, seen: RetrievedDocuments) -> tuple[str, list[Any]]:
+def _read_output(
+    setup: Setup, output: Any, seen: RetrievedDocuments, gave_documents: bool
+) -> tuple[str, list[Any] | None]:
+    """The answer and the documents of one output; documents None when the call neither returned any nor ran a
+    retriever, which is an error until a call of the setup has shown where its documents are."""
     answer: str | None
     documents: Any = None
     if isinstance(output, Mapping):
@@ -199,10 +295,12 @@ def _read_output(setup: Setup, output: Any, seen: RetrievedDocuments) -> tuple[s
         if documents_key is not None:
             documents = output.get(documents_key)
             if not isinstance(documents, Sequence) or isinstance(documents, (str, bytes)):
-                raise UserError(
-                    f"--setup {setup.name}: its {setup.kind}'s {documents_key!r} holds {_described(documents)}, not "
-                    "a list of documents; name the right key with documents_key="
-                )
+                if setup.documents_key is not None or not seen.retrievers_ran:
+                    raise UserError(
+                        f"--setup {setup.name}: its {setup.kind}'s {documents_key!r} holds {_described(documents)}, "
+                        "not a list of documents; name the key that holds them with documents_key="
+                    )
+                documents = None  # formatted text under a usual key: the retrievers' documents are the call's
     else:
         answer = answer_text(output)
     if answer is None:
@@ -210,15 +308,15 @@ def _read_output(setup: Setup, output: Any, seen: RetrievedDocuments) -> tuple[s
             f"--setup {setup.name}: its {setup.kind} returned {_described(output)} with no answer found; "
             "name the output key that holds it with answer_key="
         )
-    if documents is None:
-        if not seen.retrievers_ran:
-            raise UserError(
-                f"--setup {setup.name}: its {setup.kind} returned {_described(output)} with no documents and "
-                "ran no retriever that LangChain's callbacks report; return them and name their key with "
-                "documents_key="
-            )
+    if documents is None and seen.retrievers_ran:
         documents = seen.documents
-    return answer, list(documents)
+    if documents is None and not gave_documents:
+        raise UserError(
+            f"--setup {setup.name}: its {setup.kind} returned {_described(output)} with no documents and "
+            "ran no retriever that LangChain's callbacks report; return them and name their key with "
+            "documents_key="
+        )
+    return answer, None if documents is None else list(documents)
 
 
 def answer_text(value: Any) -> str | None:

@@ -18,7 +18,7 @@ from langgraph.graph import END, START, StateGraph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
-from graph.evaluation.pipelines import as_context, ask_pipeline, retrieve_with
+from graph.evaluation.pipelines import Pipeline, as_context
 from graph.evaluation.setups import Setup
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
@@ -52,7 +52,7 @@ GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "diff
 
 
 #: Where a setup's contexts come from: triad's `Corpus` (built-in setups), the team's retriever, chain or graph
-#: (`pipelines.load_pipeline`), or None (a service).
+#: (a `Pipeline`), or None (a service).
 Retrieval = Any
 
 #: Samples evaluated at once per setup.
@@ -135,9 +135,9 @@ async def ask_setup(setup: Setup, record: dict[str, Any], gateway: LLMGateway, w
         answer, contexts = await asyncio.to_thread(ask_service, setup.url, question, history)
         return answer, [as_context(setup, c) for c in contexts]
     if setup.kind in ("chain", "graph"):
-        return await ask_pipeline(setup, where, question, history)
+        return await where.ask(question, history)
     if setup.kind == "retriever":
-        retrieved = await retrieve_with(setup, where, question)
+        retrieved = await where.retrieve(question)
         answer, _ = await answer_from(question, retrieved, gateway, history)
         return answer, retrieved
     asked = {"question": question, "history": history}
@@ -245,7 +245,11 @@ async def evaluate_sample(
 
 
 async def evaluate_setup(
-    setup: Setup, records: list[dict[str, Any]], settings: Settings, judge_unlabelled: bool, pipeline: Any = None
+    setup: Setup,
+    records: list[dict[str, Any]],
+    settings: Settings,
+    judge_unlabelled: bool,
+    pipeline: Pipeline | None = None,
 ) -> list[dict[str, Any]]:
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
     retriever, chain or graph setup names (`pipelines.load_pipeline`)."""
@@ -254,6 +258,8 @@ async def evaluate_setup(
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
     embeddings = DeferredEmbeddings(settings.embedding, embedding_keys(settings))  # the run's own model
     if setup.kind != "builtin":  # no corpus of triad's is read: the gateway alone
+        if pipeline is not None:
+            await pipeline.ready()
         gateway = build_gateway(settings, models=models)
         return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings)
     collection = settings.model_copy(

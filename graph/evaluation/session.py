@@ -15,7 +15,7 @@ from graph.config.cli import run_async
 from graph.config.errors import UserError, without_password, writing
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
-from graph.evaluation.pipelines import load_pipeline, takes_history
+from graph.evaluation.pipelines import Pipeline, load_pipeline
 from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_value
 from graph.evaluation.setups import Setup
@@ -76,13 +76,15 @@ def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
 MAKE_ROOM = "make room or fix the folder"
 
 
-def load_pipelines(setups: list[Setup]) -> dict[str, Any]:
+def load_pipelines(setups: list[Setup]) -> dict[str, Pipeline]:
     """The objects that retriever, chain and graph setups name, by setup name: every import and every factory
     runs before the first sample, so a wrong one is one line before anything is spent."""
     return {setup.name: load_pipeline(setup) for setup in setups if setup.imported is not None}
 
 
-def setup_notes(setup: Setup, records: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[str]:
+def setup_notes(
+    setup: Setup, records: list[dict[str, Any]], rows: list[dict[str, Any]], pipeline: Pipeline | None = None
+) -> list[str]:
     """What a user should know of how a setup was read: documents without ids, follow-ups it cannot follow."""
     notes = []
     if any(None in row.get("retrieved_ids", []) for row in rows):
@@ -90,10 +92,10 @@ def setup_notes(setup: Setup, records: list[dict[str, Any]], rows: list[dict[str
             f"note: {setup.name}'s documents carry no chunk ids; they are matched to the labelled contexts by text"
             + ("" if setup.kind == "url" else " (name the metadata key that holds the id with id_key=)")
         )
-    if setup.kind == "chain" and not takes_history(setup) and any(r.get("turns") for r in records):
+    if pipeline is not None and any(r.get("turns") for r in records) and not pipeline.takes_history():
         notes.append(
-            f"note: {setup.name}'s chain takes the question alone, so follow-ups reach it without their earlier "
-            "turns; give input_key= (and history_key=) to pass them"
+            f"note: {setup.name}'s {setup.kind} takes no earlier turns where they are sent, so follow-ups reach it "
+            "as their last question alone; name the input keys that take them with input_key= and history_key="
         )
     return notes
 
@@ -105,7 +107,7 @@ def evaluate_setups(
     folder: Path,
     judge_unlabelled: bool,
     say: Callable[[str], None],
-    pipelines: dict[str, Any] | None = None,
+    pipelines: dict[str, Pipeline] | None = None,
 ) -> dict[str, Any]:
     """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
 
@@ -125,7 +127,7 @@ def evaluate_setups(
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
             pipeline = (pipelines or {}).get(setup.name)
             fresh = run_async(evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline))
-            for note in setup_notes(setup, missing, fresh):
+            for note in setup_notes(setup, missing, fresh, pipeline):
                 say(note)
             for row in fresh:
                 version = versions[row["sample_id"]]

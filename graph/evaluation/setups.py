@@ -26,7 +26,8 @@ SOURCE_KEYS = ("url", "retriever", "chain", "graph")
 #: The keys each kind of setup takes.
 KEYS_OF: dict[SetupKind, tuple[str, ...]] = {
     "builtin": ("collection", "embedding", "k", "model", "version"),
-    "url": ("url", "id_key", "version"),
+    # A service answers for itself; the first keys it was always given stay accepted, and unused.
+    "url": ("url", "collection", "embedding", "k", "model", "id_key", "version"),
     "retriever": ("retriever", "model", "id_key", "version"),
     "chain": ("chain", "input_key", "answer_key", "documents_key", "history_key", "id_key", "version"),
     "graph": ("graph", "input_key", "answer_key", "documents_key", "history_key", "id_key", "version"),

@@ -21,6 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable, RunnablePassthrough
 from langchain_postgres import PGEngine, PGVectorStore
+from langchain_postgres.v2.indexes import DistanceStrategy
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from typing_extensions import TypedDict
@@ -34,16 +35,32 @@ from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.schemas import RagAnswer
 
+#: triad's distance names as langchain-postgres takes them.
+DISTANCES = {
+    "cosine": DistanceStrategy.COSINE_DISTANCE,
+    "l2": DistanceStrategy.EUCLIDEAN,
+    "ip": DistanceStrategy.INNER_PRODUCT,
+}
+
 
 def demo_retriever(k: int = 5) -> BaseRetriever:
-    """langchain-postgres' retriever over the collection: cosine distance, `k` documents, ids as stored."""
+    """langchain-postgres' retriever over the collection, `k` documents, ids as stored: the table's columns and
+    distance as triad's settings give them (TRIAD_ID_COLUMN, TRIAD_DISTANCE, ...), else langchain-postgres'
+    defaults, which `graph.ingest` writes."""
     settings = resolve_settings()
     url = database_url(settings).replace("postgresql://", "postgresql+psycopg://", 1)
+    columns = {
+        name: value
+        for name in ("id_column", "content_column", "embedding_column", "metadata_json_column")
+        if (value := getattr(settings, name)) is not None
+    }
     store = PGVectorStore.create_sync(
         PGEngine.from_connection_string(url),
         load_embeddings(settings.embedding),
         settings.collection or DEMO_COLLECTION,
         schema_name=settings.schema_name,
+        distance_strategy=DISTANCES[settings.distance or "cosine"],
+        **columns,
     )
     return store.as_retriever(search_kwargs={"k": k})
 

@@ -15,7 +15,7 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
 from graph.config.errors import UserError
-from graph.evaluation.pipelines import answer_text, ask_pipeline, load_pipeline, pipeline_input
+from graph.evaluation.pipelines import Pipeline, answer_text, load_pipeline, pipeline_input
 from graph.evaluation.scoring import ask_setup
 from graph.evaluation.setups import Setup, parse_setup
 
@@ -53,25 +53,52 @@ async def async_words(question: str) -> list[str]:
     return question.split()
 
 
+async def async_factory() -> Shelf:
+    await asyncio.sleep(0)
+    return Shelf()
+
+
+def closure_factory() -> Any:
+    return lambda question: [question]
+
+
+def loaded(spec: str) -> Any:
+    pipeline = load_pipeline(setup(spec))
+    asyncio.run(pipeline.ready())
+    return pipeline.target
+
+
 def test_an_import_names_the_object_a_factory_of_it_or_a_callable_taking_the_question() -> None:
-    assert load_pipeline(setup(f"retriever={HERE}:SHELF")) is SHELF  # of the kind: used as it is
-    assert isinstance(load_pipeline(setup(f"retriever={HERE}:shelf_factory")), Shelf)  # no required argument
-    assert load_pipeline(setup(f"retriever={HERE}:words")) is words  # one required argument: the retriever itself
+    assert loaded(f"retriever={HERE}:SHELF") is SHELF  # of the kind: used as it is
+    assert isinstance(loaded(f"retriever={HERE}:shelf_factory"), Shelf)  # no required argument: a factory
+    assert isinstance(loaded(f"retriever={HERE}:async_factory"), Shelf)  # an async factory is awaited
+    assert loaded(f"retriever={HERE}:closure_factory")("q") == ["q"]  # a factory of a callable
+    assert loaded(f"retriever={HERE}:words") is words  # one required argument: the retriever itself
     with pytest.raises(UserError, match="the factory .*broken_factory raised RuntimeError: no DATABASE_URL"):
         load_pipeline(setup(f"retriever={HERE}:broken_factory"))
     with pytest.raises(UserError, match="is a .*StateGraph.*give it with .compile"):
         load_pipeline(setup(f"graph={HERE}:UNCOMPILED"))
+    with pytest.raises(UserError, match="a compiled graph is given as graph="):
+        load_pipeline(setup(f"chain={HERE}:TUTORIAL"))
+    with pytest.raises(UserError, match="a retriever is given as retriever="):
+        load_pipeline(setup(f"chain={HERE}:SHELF"))
+
+
+def retrieve_with(spec: str, target: Any, question: str) -> list[dict[str, Any]]:
+    return asyncio.run(Pipeline(setup(spec), target).retrieve(question))
+
+
+def ask(spec: str, target: Any, question: str = "q", history: Any = ()) -> tuple[str, list[dict[str, Any]]]:
+    return asyncio.run(Pipeline(setup(spec), target).ask(question, history))
 
 
 def test_plain_and_async_callables_retrieve_and_documents_give_their_ids() -> None:
-    from graph.evaluation.pipelines import retrieve_with
-
-    plain, awaited = setup(f"retriever={HERE}:words"), setup(f"retriever={HERE}:async_words")
-    assert asyncio.run(retrieve_with(plain, words, "a b")) == [{"id": None, "text": "a"}, {"id": None, "text": "b"}]
-    assert asyncio.run(retrieve_with(awaited, async_words, "a b"))[1] == {"id": None, "text": "b"}
-    own = asyncio.run(retrieve_with(setup(f"retriever={HERE}:SHELF"), SHELF, "q"))
+    plain, awaited = f"retriever={HERE}:words", f"retriever={HERE}:async_words"
+    assert retrieve_with(plain, words, "a b") == [{"id": None, "text": "a"}, {"id": None, "text": "b"}]
+    assert retrieve_with(awaited, async_words, "a b")[1] == {"id": None, "text": "b"}
+    own = retrieve_with(f"retriever={HERE}:SHELF", SHELF, "q")
     assert [c["id"] for c in own] == ["a1", None]
-    keyed = asyncio.run(retrieve_with(setup(f"retriever={HERE}:SHELF,id_key=chunk_id"), SHELF, "q"))
+    keyed = retrieve_with(f"retriever={HERE}:SHELF,id_key=chunk_id", SHELF, "q")
     assert [c["id"] for c in keyed] == ["a1", "b2"]  # the named metadata key; where it is absent, the own id
 
 
@@ -102,7 +129,8 @@ def test_a_follow_up_record_reaches_a_chain_with_its_turns() -> None:
         "turns": [*HISTORY, {"role": "user", "content": "And which chapter is it in?"}],
     }
     mine = setup(f"chain={HERE}:SHELF,input_key=query")
-    answer, contexts = asyncio.run(ask_setup(mine, record, None, RunnableLambda(chain)))  # type: ignore[arg-type]
+    pipeline = Pipeline(mine, RunnableLambda(chain))
+    answer, contexts = asyncio.run(ask_setup(mine, record, None, pipeline))  # type: ignore[arg-type]
     assert (answer, contexts) == ("25.1", [{"id": "a1", "text": "alpha"}])
     assert seen[0]["query"] == "And which chapter is it in?" and len(seen[0]["chat_history"]) == 2
 
@@ -111,15 +139,15 @@ def test_answers_and_documents_are_read_in_the_shapes_common_chains_return() -> 
     def retrieval_qa(question: str) -> dict[str, Any]:
         return {"result": "42", "source_documents": [Document("alpha", id="a1")]}
 
-    chain = setup(f"chain={HERE}:SHELF")
-    assert asyncio.run(ask_pipeline(chain, retrieval_qa, "q", [])) == ("42", [{"id": "a1", "text": "alpha"}])
+    chain = f"chain={HERE}:SHELF"
+    assert ask(chain, retrieval_qa) == ("42", [{"id": "a1", "text": "alpha"}])
     # An answer alone: the documents are those the chain's retriever returned, as its callbacks report them.
     message_chain = SHELF | RunnableLambda(lambda documents: AIMessage(f"{len(documents)} found"))
-    answer, contexts = asyncio.run(ask_pipeline(chain, message_chain, "q", []))
+    answer, contexts = ask(chain, message_chain)
     assert answer == "2 found" and [c["text"] for c in contexts] == ["alpha", "beta"]
-    named = setup(f"chain={HERE}:SHELF,answer_key=reply,documents_key=hits")
+    named = f"chain={HERE}:SHELF,answer_key=reply,documents_key=hits"
     odd = RunnableLambda(lambda q: {"reply": "yes", "hits": ["alpha"], "answer": "ignored"})
-    assert asyncio.run(ask_pipeline(named, odd, "q", [])) == ("yes", [{"id": None, "text": "alpha"}])
+    assert ask(named, odd) == ("yes", [{"id": None, "text": "alpha"}])
     assert answer_text([HumanMessage("q"), AIMessage([{"type": "text", "text": "last"}])]) == "last"
     assert answer_text({"answer": "x"}) is None
 
@@ -145,10 +173,47 @@ TUTORIAL = UNCOMPILED.compile()
 
 
 def test_a_graph_is_invoked_with_the_question_and_read_from_its_state() -> None:
-    mine = setup(f"graph={HERE}:TUTORIAL")
-    assert load_pipeline(mine) is TUTORIAL
-    answer, contexts = asyncio.run(ask_pipeline(mine, TUTORIAL, "q", HISTORY))
+    assert loaded(f"graph={HERE}:TUTORIAL") is TUTORIAL
+    answer, contexts = ask(f"graph={HERE}:TUTORIAL", TUTORIAL, "q", HISTORY)
     assert answer == "2 chunks" and [c["id"] for c in contexts] == ["a1", None]
+    # Compiled with a checkpointer, as chat apps are: each call runs on a thread of its own.
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    remembering = _tutorial_graph().compile(checkpointer=InMemorySaver())
+    assert ask(f"graph={HERE}:TUTORIAL", remembering)[0] == "2 chunks"
+    # Its input schema has no chat_history: follow-ups would lose their turns there, and that is said.
+    assert not Pipeline(setup(f"graph={HERE}:TUTORIAL"), TUTORIAL).takes_history()
+    assert Pipeline(setup(f"graph={HERE}:TUTORIAL,history_key=context"), TUTORIAL).takes_history()
+
+
+class Reranker(BaseRetriever):
+    """A retriever wrapping another: the documents it returns, not the inner one's, are the call's."""
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        found = SHELF.invoke(query, config={"callbacks": run_manager.get_child()})
+        return found[:1]
+
+
+def test_documents_are_the_outermost_retrievers_and_formatted_context_falls_back_to_them() -> None:
+    chain = Reranker() | RunnableLambda(lambda documents: AIMessage("ok"))
+    assert ask(f"chain={HERE}:SHELF", chain)[1] == [{"id": "a1", "text": "alpha"}]  # not alpha, beta and alpha
+    # The RAG tutorial's shape: formatted text under "context"; the retriever's documents are the call's.
+    formatted = {"context": SHELF | (lambda docs: "\n\n".join(d.page_content for d in docs))} | RunnableLambda(
+        lambda inputs: {"context": inputs["context"], "answer": "ok"}
+    )
+    assert [c["text"] for c in ask(f"chain={HERE}:SHELF", formatted)[1]] == ["alpha", "beta"]
+    with pytest.raises(UserError, match="'context' holds a builtins.str"):  # named by the user: it must be documents
+        ask(f"chain={HERE}:SHELF,documents_key=context", formatted)
+
+
+def test_a_call_that_retrieves_nothing_is_an_error_only_until_the_setup_showed_its_documents() -> None:
+    answers = iter([{"answer": "a", "context": [Document("alpha", id="a1")]}, {"answer": "off topic"}])
+    pipeline = Pipeline(setup(f"chain={HERE}:SHELF"), RunnableLambda(lambda q: next(answers)))
+    assert asyncio.run(pipeline.ask("q", []))[1] == [{"id": "a1", "text": "alpha"}]
+    assert asyncio.run(pipeline.ask("q", [])) == ("off topic", [])  # a routing graph that skipped retrieval
+    fresh = Pipeline(setup(f"chain={HERE}:SHELF"), RunnableLambda(lambda q: {"answer": "off topic"}))
+    with pytest.raises(UserError, match="no documents"):
+        asyncio.run(fresh.ask("q", []))
 
 
 def test_setting_later_keys_leaves_the_signature_of_earlier_setups_and_version_makes_a_new_one() -> None:
@@ -164,3 +229,16 @@ def test_setting_later_keys_leaves_the_signature_of_earlier_setups_and_version_m
     graph_setup = setup(f"graph={HERE}:TUTORIAL")
     assert setup(f"graph={HERE}:TUTORIAL,version=2").signature("j", False) != graph_setup.signature("j", False)
     assert setup(f"graph={HERE}:TUTORIAL").signature("j", False) == graph_setup.signature("j", False)
+
+
+def test_a_module_that_fails_as_it_is_imported_is_named_with_its_own_error(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    (tmp_path / "team_rag.py").write_text("import os\n\nURL = os.environ['TEAM_DATABASE_URL']\n")
+    (tmp_path / "team_deps.py").write_text("import no_such_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("TEAM_DATABASE_URL", raising=False)
+    with pytest.raises(UserError, match="importing 'team_rag:chain' failed: KeyError: 'TEAM_DATABASE_URL'"):
+        load_pipeline(setup("chain=import:team_rag:chain"))
+    with pytest.raises(UserError, match="No module named 'no_such_dependency'; install what it needs"):
+        load_pipeline(setup("chain=import:team_deps:chain"))
+    with pytest.raises(UserError, match="cannot import 'team_absent:chain'; give"):
+        load_pipeline(setup("chain=import:team_absent:chain"))
