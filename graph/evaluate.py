@@ -40,6 +40,7 @@ from graph.config.cli import (
     add_collection_options,
     add_column_options,
     add_database_options,
+    add_model_server_options,
     command_parser,
     run_async,
     settings_from_args,
@@ -75,7 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--llm", help="one model spec for the judge and the CARE labeller")
     parser.add_argument("--validator-model", help="the judge model (default: the paper's validator)")
     parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
-    parser.add_argument("--llm-base-url", help="base URL of an OpenAI-compatible server")
+    add_model_server_options(parser)
     parser.add_argument("--runs-dir", type=Path)
     gate = parser.add_argument_group("regression gate (CI)")
     gate.add_argument(

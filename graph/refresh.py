@@ -26,6 +26,7 @@ from graph.config.cli import (
     add_collection_options,
     add_column_options,
     add_database_options,
+    add_model_server_options,
     add_state_options,
     command_parser,
     models_from_args,
@@ -51,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     models.add_argument("--llm", help="one model spec for all roles")
     for role in ("generator", "validator", "extractor"):
         models.add_argument(f"--{role}-model", help=f"{role} spec")
+    add_model_server_options(models)
     models.add_argument("--requests-per-minute", type=float, help="requests per minute to each model (its quota)")
     models.add_argument("--tokens-per-minute", type=float, help="prompt tokens per minute to each model (its quota)")
     models.add_argument("--max-concurrent-requests", type=int, help="provider requests in flight (default 16)")

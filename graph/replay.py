@@ -20,6 +20,7 @@ from typing import Any
 
 from graph.config.cli import (
     add_database_options,
+    add_model_server_options,
     add_state_options,
     command_parser,
     models_from_args,
@@ -51,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--generator-model")
     parser.add_argument("--validator-model")
     parser.add_argument("--extractor-model")
-    parser.add_argument("--llm-base-url")
+    add_model_server_options(parser)
     parser.add_argument("--runs-dir", help="where run folders are (default ./runs)")
     parser.add_argument(
         "--queries", type=Path, metavar="FILE", help="a query-seeded run's query file, where it is now (if it moved)"

@@ -35,7 +35,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from graph.config.cli import add_database_options, add_state_options, command_parser, run_async, settings_from_args
+from graph.config.cli import (
+    add_database_options,
+    add_model_server_options,
+    add_state_options,
+    command_parser,
+    run_async,
+    settings_from_args,
+)
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
@@ -77,6 +84,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a validator to judge the labelled samples again (repeatable), e.g. google_genai:gemini-2.5-flash-lite",
     )
     calibration.add_argument("--concurrency", type=int, default=1, help="samples judged at once (default 1)")
+    add_model_server_options(calibration)
     calibration.add_argument("--requests-per-minute", type=float, help="requests per minute to each model")
     calibration.add_argument("--tokens-per-minute", type=float, help="prompt tokens per minute to each model")
     calibration.add_argument("--max-cost-usd", type=float, help="stop judging once this much is spent")

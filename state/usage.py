@@ -9,6 +9,12 @@ from typing_extensions import TypedDict
 Role = Literal["generator", "validator", "extractor"]
 ROLES: tuple[Role, ...] = ("generator", "validator", "extractor")
 
+StructuredMode = Literal["json_schema", "json_object", "tool", "text"]
+"""How a model is asked for a reply that fits a schema (graph.llm.modes)."""
+STRUCTURED_MODES: tuple[StructuredMode, ...] = ("json_schema", "json_object", "tool", "text")
+AUTO_MODE = "auto"
+"""Any mode the server takes: the provider's best first, the next on a refusal."""
+
 
 class CallRecord(TypedDict):
     """One model request as it was paid for (or served from the cache or a recorded file)."""

@@ -144,6 +144,28 @@ def add_column_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_model_server_options(group: argparse._ActionsContainer) -> None:
+    """How the models are reached: their server, the structured-output mode it takes, how long a call may take."""
+    group.add_argument(
+        "--llm-base-url",
+        help="base URL of the models' server: a Gemini API proxy, an OpenAI-compatible server (vLLM, llama.cpp, "
+        "llama-cpp-python, LM Studio), an Ollama server",
+    )
+    group.add_argument(
+        "--structured-output",
+        action="append",
+        metavar="[ROLE=]MODE",
+        help="how a role's model is asked for JSON: auto (default: the server's best mode, the next when it "
+        "refuses one), json_schema, json_object, tool or text; MODE alone for every role",
+    )
+    group.add_argument(
+        "--request-timeout-seconds",
+        type=float,
+        help="a model call not answered by then is cut off and retried (default 120; a CPU-served local model "
+        "may need more)",
+    )
+
+
 def models_from_args(args: argparse.Namespace) -> dict[str, str]:
     """Model specs given on the command line, per role: `--ROLE-model`, else `--llm`."""
     return {

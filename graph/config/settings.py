@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from graph.config.errors import UserError, reason
 from nodes.context import DEFAULT_MODELS
-from state.usage import Role
+from state.usage import ROLES, STRUCTURED_MODES, Role, StructuredMode
 
 CONFIG_FILE_NAME = "triad.toml"
 
@@ -30,7 +30,7 @@ MAX_CHUNK_CHARS = 20_000
 ENV_ALIASES = {"google_api_key": "GOOGLE_API_KEY", "openai_api_key": "OPENAI_API_KEY"}
 
 #: Settings that are TOML tables (`[prices]`, `[nodes]`, `[collections.NAME]`) rather than single values.
-TABLE_FIELDS = ("prices", "nodes", "collections", "base_urls", "thinking", "limits")
+TABLE_FIELDS = ("prices", "nodes", "collections", "base_urls", "thinking", "structured_output", "limits")
 
 #: How a collection's columns are read; set for every collection, or per collection in `[collections.NAME]`.
 COLUMN_SETTINGS = (
@@ -94,6 +94,10 @@ class Settings(BaseModel):
     base_urls: dict[Role, str] = Field(default_factory=dict, description="Base URL per role, over llm_base_url.")
     thinking: dict[Role, str] = Field(
         default_factory=dict, description="Thinking per role: a token budget or a level; unset: the provider's default."
+    )
+    structured_output: dict[Role, Literal["auto", StructuredMode]] = Field(
+        default_factory=dict,
+        description="Structured-output mode per role: auto (default), json_schema, json_object, tool or text.",
     )
     google_api_key: SecretStr | None = Field(None, description="Gemini API key.")
     openai_api_key: SecretStr | None = Field(None, description="OpenAI API key.")
@@ -165,6 +169,25 @@ class Settings(BaseModel):
             return pairs
         if isinstance(value, dict):
             return {role: str(setting) for role, setting in value.items()}
+        return value
+
+    @field_validator("structured_output", mode="before")
+    @classmethod
+    def _structured_output_values(cls, value: Any) -> Any:
+        """`ROLE=MODE` strings (repeated flags), or `MODE` alone for every role, or a table."""
+        if isinstance(value, str):  # TRIAD_STRUCTURED_OUTPUT: comma-separated
+            value = [part for part in value.split(",") if part.strip()]
+        if isinstance(value, list | tuple):
+            pairs: dict[str, str] = {}
+            for item in value:
+                role, separator, mode = str(item).rpartition("=")
+                for named in ROLES if not separator else (role.strip(),):
+                    pairs[named] = mode.strip()
+            value = pairs
+        if isinstance(value, dict):
+            for mode in value.values():
+                if mode not in ("auto", *STRUCTURED_MODES):
+                    raise ValueError(f"{mode!r} is not one of auto, {', '.join(STRUCTURED_MODES)}")
         return value
 
     @field_validator("state_schema")

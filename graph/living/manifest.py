@@ -2,7 +2,8 @@
 
 Kept in run.json (`manifest`) and in the state database (`triad_runs.manifest`):
 
-    triad_version, prompt_version, seed, models, thinking, options, settings   what the run was made with
+    triad_version, prompt_version, seed, models, thinking, structured_output, options, settings
+                 what the run was made with (structured_output: the mode each model's server answered in)
     collection   rows (an exact count), modifications (the table's insert/update/delete counter in the
                  server's statistics: it moves whenever the table changes), sources (the documents)
     chunks       every chunk a record uses (supporting, contexts, retrieved): id -> digest of its text
@@ -65,6 +66,7 @@ def build_manifest(
         "seed": options.get("seed"),
         "models": run_document["models"],
         "thinking": run_document["settings"].get("thinking", {}),
+        "structured_output": run_document.get("structured_output", {}),
         "options": options,
         "settings": run_document["settings"],
         "collection": {"name": run_document["settings"].get("collection"), **collection},

@@ -29,6 +29,7 @@ def check_models(
         base_url=settings.llm_base_url,
         base_urls=settings.base_urls,
         thinking=settings.thinking,
+        modes=dict(settings.structured_output),
         google_api_key=settings.google_api_key.get_secret_value() if settings.google_api_key else None,
         openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
         timeout_s=settings.request_timeout_seconds,

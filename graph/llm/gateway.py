@@ -19,7 +19,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +28,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables.config import var_child_runnable_config
 from pydantic import BaseModel
 
-from graph.config.errors import UserError, reason
+from graph.config.errors import UserError, first_line, reason
 from graph.llm.cache import LLMCache, append_text, load_recorded_calls, message_payload, request_key
 from graph.llm.limits import (
     AdaptiveLimiter,
@@ -45,6 +45,12 @@ from graph.llm.models import (
     gemini_schema,
     price_per_million,
 )
+from graph.llm.modes import (
+    modes_to_try,
+    refuses_mode,
+    structured_runnable,
+    with_schema_instruction,
+)
 from graph.llm.parsing import ReplyParseError, parse_reply, validate
 from graph.llm.replies import (
     BLOCKED_FINISH_REASONS,
@@ -57,7 +63,7 @@ from graph.llm.replies import (
     stored_reply,
 )
 from nodes.ports import ModelCallFailed
-from state.usage import CallRecord, Role
+from state.usage import CallRecord, Role, StructuredMode
 
 T = TypeVar("T", bound=BaseModel)
 log = structlog.get_logger("triad.llm")
@@ -73,6 +79,14 @@ SCHEMA_FEEDBACK = (
 
 class ProviderUnavailable(UserError):
     """Credentials refused, or the provider unreachable before any call succeeded: stop the run."""
+
+
+class ModeRefused(Exception):
+    """The server refused a request's structured-output form: the next mode is tried, no retry spent."""
+
+
+class EveryModeRefused(ProviderUnavailable):
+    """The server refused every structured-output mode: no call to it can work."""
 
 
 class RecordingMiss(UserError):
@@ -94,6 +108,7 @@ class LLMGateway:
         record_path: Path | None = None,
         seed: int | None = None,
         minute_limits: dict[str, tuple[float | None, float | None]] | None = None,
+        modes: dict[str, StructuredMode] | None = None,
     ) -> None:
         self.roles = roles
         self.quotas = {spec: MinuteQuota(rpm, tpm) for spec, (rpm, tpm) in (minute_limits or {}).items() if rpm or tpm}
@@ -106,13 +121,20 @@ class LLMGateway:
         # Totals over `calls`, kept as they grow: progress and the cost limit read them after every sample.
         self._cost_usd = 0.0
         self._tokens = 0
+        self._latency: dict[Role, tuple[int, float]] = {}
         self._limits = (requests_per_second, max_concurrency)
         self._limiters: dict[str, AdaptiveLimiter] = {}
         self._recordings: dict[Path, dict[str, dict[str, Any]]] = {}
         self._record_lock = asyncio.Lock()
         self._rng = random.Random(seed)
         self._provider_ok = False
-        self._structured: dict[tuple[int, type[BaseModel]], Any] = {}
+        self._structured: dict[tuple[int, type[BaseModel], str], Any] = {}
+        self.modes: dict[str, StructuredMode] = dict(modes or {})
+        """The structured-output mode each server answered in, by `RoleModel.server`."""
+        self.on_mode_learned: Callable[[str, str], Awaitable[None]] | None = None
+        """Told of every mode learned (a run keeps it in the state database, for its workers and a resume)."""
+        self._mode_probes: dict[str, asyncio.Lock] = {}
+        self._refused_every_mode: dict[str, str] = {}
 
     @property
     def cost_usd(self) -> float:
@@ -123,6 +145,10 @@ class LLMGateway:
     def tokens(self) -> int:
         """Prompt and output tokens of every call so far."""
         return self._tokens
+
+    def mean_latency(self) -> dict[Role, float]:
+        """Seconds a provider call took on average (retries included), by role; roles with no such call left out."""
+        return {role: total / count for role, (count, total) in self._latency.items()}
 
     def limiter(self, provider: str) -> AdaptiveLimiter:
         """The limiter shared by every call to `provider`."""
@@ -193,6 +219,9 @@ class LLMGateway:
         self.calls.append(record)
         self._cost_usd += cost
         self._tokens += reply.input_tokens + reply.output_tokens
+        if paid:
+            count, total = self._latency.get(model.role, (0, 0.0))
+            self._latency[model.role] = (count + 1, total + seconds)
         log.debug("llm_call", **record)
         return record
 
@@ -262,10 +291,67 @@ class LLMGateway:
     async def _call_provider(
         self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
     ) -> Reply:
+        """The provider's reply in the model's structured-output mode: the one configured, the one that worked
+        before on its server, or (`auto`, not known yet) the first its server does not refuse.
+
+        The first call to a server whose mode is not known goes alone; the others wait for it, so a refusal
+        is paid once per server, not once per call in flight. A refusal spends none of the call's retries.
+        """
+        modes = modes_to_try(model.provider, model.chat_model, model.mode)
+        if len(modes) == 1:
+            return await self._send(model, node, schema, conversation, modes[0])
+        known = self.modes.get(model.server)
+        if known is not None:
+            return await self._send(model, node, schema, conversation, known)
+        async with self._mode_probes.setdefault(model.server, asyncio.Lock()):
+            known = self.modes.get(model.server)
+            if known is not None:  # found by the call this one waited for
+                return await self._send(model, node, schema, conversation, known)
+            if model.server in self._refused_every_mode:  # no call to it can work: said once, not re-asked
+                raise EveryModeRefused(self._refused_every_mode[model.server])
+            last = ""
+            for mode in modes:
+                try:
+                    reply = await self._send(model, node, schema, conversation, mode, probing=True)
+                except ModeRefused as refused:
+                    log.info("mode_refused", model=model.server, mode=mode, error=str(refused))
+                    last = str(refused)
+                    continue
+                await self.learn_mode(model.server, mode)
+                return reply
+            self._refused_every_mode[model.server] = (
+                f"{model.server} refused every structured-output mode ({', '.join(modes)}; the last: {last}); "
+                "check that the server serves this model, or name the mode it takes with --structured-output "
+                "ROLE=MODE"
+            )
+            raise EveryModeRefused(self._refused_every_mode[model.server])
+
+    async def learn_mode(self, server: str, mode: StructuredMode) -> None:
+        """Remember the mode `server` answers in, for every later call (and, through `on_mode_learned`, the run)."""
+        self.modes[server] = mode
+        log.info("mode_learned", model=server, mode=mode)
+        if self.on_mode_learned is not None:
+            await self.on_mode_learned(server, mode)
+
+    async def _send(
+        self,
+        model: RoleModel,
+        node: str,
+        schema: type[BaseModel],
+        conversation: list[BaseMessage],
+        mode: StructuredMode,
+        *,
+        probing: bool = False,
+    ) -> Reply:
+        """One request in `mode`, transient errors retried with backoff; `probing`: a refusal of the mode is
+        `ModeRefused` at once."""
         assert model.chat_model is not None
-        runnable: Any = model.chat_model
-        if model.native_structured_output:
-            runnable = self._structured_runnable(model, schema)
+        try:
+            runnable = self._structured_runnable(model, schema, mode)
+        except NotImplementedError as error:  # the client library cannot ask this model in this mode
+            raise ModeRefused(f"{type(error).__name__}: {error}") from None
+        if mode in ("json_object", "text"):
+            conversation = with_schema_instruction(conversation, schema)
         limiter = self.limiter(model.provider)
         quota = self.quotas.get(model.spec)
         estimate = estimate_tokens(sum(len(reply_text(message)) for message in conversation))
@@ -282,6 +368,8 @@ class LLMGateway:
                 finished = finish_reason_error(error, attempt)
                 if finished is not None:  # OpenAI's parse() raises where others reply with a finish reason
                     return finished
+                if probing and refuses_mode(error):
+                    raise ModeRefused(f"{type(error).__name__}: {first_line(error)}") from None
                 kind = classify(error)
                 if kind == "auth":
                     raise ProviderUnavailable(
@@ -317,18 +405,16 @@ class LLMGateway:
             return reply
         raise AssertionError("unreachable: the loop returns or raises")
 
-    def _structured_runnable(self, model: RoleModel, schema: type[BaseModel]) -> Any:
-        """The model bound to `schema`'s JSON schema, built once per model and schema (building costs CPU).
+    def _structured_runnable(self, model: RoleModel, schema: type[BaseModel], mode: StructuredMode) -> Any:
+        """The model bound to ask for `schema` in `mode`, built once per model, schema and mode (building costs CPU).
 
         Gemini gets the schema without the keywords it refuses; the reply is validated against `schema` all the same.
         """
         assert model.chat_model is not None
-        key = (id(model.chat_model), schema)
+        key = (id(model.chat_model), schema, mode)
         if key not in self._structured:
             sent: Any = gemini_schema(schema) if model.provider == "google_genai" else schema
-            self._structured[key] = model.chat_model.with_structured_output(
-                sent, method="json_schema", include_raw=True
-            )
+            self._structured[key] = structured_runnable(model.chat_model, model.provider, schema, mode, sent)
         return self._structured[key]
 
 

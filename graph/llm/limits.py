@@ -42,7 +42,7 @@ class RetryPolicy:
         return rng.uniform(0, min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1)))
 
 
-def _status_code(error: BaseException) -> int | None:
+def status_code(error: BaseException) -> int | None:
     for candidate in (error, getattr(error, "response", None)):
         for attribute in ("status_code", "code", "status"):
             value = getattr(candidate, attribute, None)
@@ -53,7 +53,7 @@ def _status_code(error: BaseException) -> int | None:
 
 def classify(error: BaseException) -> ErrorKind:
     """How a provider error should be handled, from its HTTP status or its type."""
-    status = _status_code(error)
+    status = status_code(error)
     name = type(error).__name__.lower()
     if status == 429 or "ratelimit" in name or "resourceexhausted" in name:
         return "rate_limited"

@@ -24,7 +24,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
-from graph.config.errors import UserError
+from graph.config.errors import UserError, redact
 from graph.config.imports import import_object
 from state.usage import ROLES, Role
 
@@ -41,9 +41,6 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
 }
 RECORDED_PROVIDER = "recorded"
 IMPORT_PROVIDER = "import"
-
-#: Providers whose JSON-schema mode triad uses for structured output (others: JSON parsed from text).
-NATIVE_STRUCTURED_OUTPUT = {"google_genai", "openai", "ollama"}
 
 #: USD per million tokens (input, output[, cached input]) for SPEC's Gemini models, from Google's price
 #: list; override with [prices] in triad.toml. Without a cached price, cached tokens cost the input price.
@@ -106,16 +103,15 @@ class RoleModel:
     recorded_file: Path | None = None
     thinking: str | None = None
     """The thinking budget or level asked of the provider; None: its default."""
+    mode: str = "auto"
+    """The structured-output mode asked for (`graph.llm.modes`): one of its modes, or `auto`."""
+    base_url: str | None = None
+    """The server the model is asked on, when not the provider's own."""
 
     @property
-    def native_structured_output(self) -> bool:
-        """Whether to ask the provider for JSON-schema output rather than parse text."""
-        if self.chat_model is None:
-            return False
-        if self.provider in PROVIDERS:
-            return self.provider in NATIVE_STRUCTURED_OUTPUT
-        # An injected model: native when its class implements with_structured_output itself.
-        return type(self.chat_model).with_structured_output is not BaseChatModel.with_structured_output
+    def server(self) -> str:
+        """The model and the server it answers on: what a structured-output mode is remembered for."""
+        return self.spec if not self.base_url else f"{self.spec} at {redact(self.base_url)}"
 
 
 def _provider_class(provider: str) -> Any:
@@ -242,10 +238,11 @@ def resolve_role_model(
     openai_api_key: str | None = None,
     timeout_s: float = REQUEST_TIMEOUT_S,
     thinking: str | None = None,
+    mode: str = "auto",
 ) -> RoleModel:
     """Resolve one role's spec or instance; a spec that cannot work is a `UserError` now, not mid-run."""
     if isinstance(model, BaseChatModel):
-        return RoleModel(role, f"instance:{type(model).__name__}", "instance", model)
+        return RoleModel(role, f"instance:{type(model).__name__}", "instance", model, mode=mode)
     parsed = ModelSpec.parse(model)
     if parsed.provider == RECORDED_PROVIDER:
         path = Path(parsed.name)
@@ -260,7 +257,9 @@ def resolve_role_model(
         timeout_s=timeout_s,
         thinking=thinking,
     )
-    return RoleModel(role, model, parsed.provider, chat_model, thinking=thinking)
+    if parsed.provider == IMPORT_PROVIDER:
+        base_url = None  # your own code builds the model: no server of triad's
+    return RoleModel(role, model, parsed.provider, chat_model, thinking=thinking, mode=mode, base_url=base_url)
 
 
 def resolve_roles(
@@ -272,11 +271,13 @@ def resolve_roles(
     timeout_s: float = REQUEST_TIMEOUT_S,
     base_urls: dict[Role, str] | None = None,
     thinking: dict[Role, str] | None = None,
+    modes: dict[Role, str] | None = None,
 ) -> dict[Role, RoleModel]:
     """Every role's model, checked before any work starts.
 
     `base_url` serves every role whose own is not in `base_urls`; `thinking` holds a budget or level
-    per role (a role not named thinks as its provider does by default).
+    per role (a role not named thinks as its provider does by default); `modes` a structured-output
+    mode per role (a role not named: `auto`).
     """
     missing = [role for role in ROLES if role not in models]
     if missing:
@@ -301,6 +302,7 @@ def resolve_roles(
             openai_api_key=openai_api_key,
             timeout_s=timeout_s,
             thinking=(thinking or {}).get(role),
+            mode=(modes or {}).get(role, "auto"),
         )
         for role in ROLES
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from graph.config.cli import models_from_args
+from graph.config.cli import add_model_server_options, models_from_args
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION
 from graph.runs.options import (
@@ -186,11 +186,7 @@ def add_model_options(models: argparse._ArgumentGroup) -> None:
     )
     for role in ROLES:
         models.add_argument(f"--{role}-model", help=f"{role} spec (default {DEFAULT_MODELS[role]})")
-    models.add_argument(
-        "--llm-base-url",
-        help="base URL of the models' server: a Gemini API proxy, an OpenAI-compatible server (vLLM, llama.cpp, "
-        "LM Studio), an Ollama server",
-    )
+    add_model_server_options(models)
     models.add_argument(
         "--thinking",
         action="append",

@@ -47,7 +47,7 @@ from graph.runs.weights import coverage_by_weight, document_weights, seed_weight
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from state.personas import persona_quotas
 from state.threads import ThreadId
-from state.usage import ROLES
+from state.usage import ROLES, STRUCTURED_MODES
 
 
 def new_run_id() -> str:
@@ -92,6 +92,7 @@ async def run_job(
             if run.options.personas_auto and not run.options.personas:
                 derived = await derive_personas(services.corpus, services.gateway, seed=run.options.seed or 0)
                 run = replace(run, options=replace(run.options, personas=derived))
+            await share_model_modes(run.run_id, services.gateway, state)
             outcome = await work_on(run, request, services, book)
             folder, finished, examples = await rewrite_run_files(run, state)
             # The samples are kept whatever happens here: a failure costs only the coverage and the fingerprint.
@@ -105,6 +106,8 @@ async def run_job(
                 tell(f"note: coverage not measured ({first_line(error)})")
         summary = funnel(row["summary"] for row in finished if row["summary"])
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
+        # A mode learned before the run was registered (deriving its personas) is in this process's gateway only.
+        document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes
         document["languages"] = outcome.languages
         earlier = read_run_json(folder.folder)  # a refreshed run's dataset versions stay listed
         document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}
@@ -118,6 +121,18 @@ async def run_job(
     write_report(folder, document, finished, examples)
     print_run_summary(run, request, folder, document, summary, outcome)
     return run.run_id, document
+
+
+async def share_model_modes(run_id: str, gateway: LLMGateway, state: StateDatabase) -> None:
+    """The structured-output modes the run's servers answered in, known to this process's gateway from the start
+    (another worker's, an earlier process's) and kept in the state database as this one learns them."""
+    known = await state.ledger.model_modes(run_id)
+    gateway.modes.update({server: mode for server, mode in known.items() if mode in STRUCTURED_MODES})
+
+    async def keep(server: str, mode: str) -> None:
+        await state.ledger.save_model_mode(run_id, server, mode)
+
+    gateway.on_mode_learned = keep
 
 
 def run_queries(run: Run, request: RunRequest) -> list[Query] | None:

@@ -1,6 +1,7 @@
 """A run's configuration and progress in the state database, shared by every worker of the run.
 
-    triad_runs      one row per run: its options (no URLs, no keys), and its manifest once it has finished
+    triad_runs      one row per run: its options (no URLs, no keys), the structured-output mode each model's
+                    server answered in, and its manifest once it has finished
     triad_samples   one row per sample slot: cell, status (running | done), lease, outcome, record, and the
                     dataset version it left the dataset in (`retired`, graph.refresh); the latest version's
                     record (graph.refresh writes an updated one back)
@@ -61,6 +62,21 @@ class RunLedger:
         """Keep the run's manifest (`graph.living.manifest`) with it: what it was made with and what it read."""
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (Jsonb(manifest), run_id))
+
+    async def model_modes(self, run_id: str) -> dict[str, str]:
+        """The structured-output mode each model's server answered in for this run (none known: empty)."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT model_modes FROM triad_runs WHERE run_id = %s", (run_id,))
+            row = await cursor.fetchone()
+        return dict(row[0] or {}) if row else {}
+
+    async def save_model_mode(self, run_id: str, server: str, mode: str) -> None:
+        """Keep the mode a server answered in, for the run's other workers and a resume."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_runs SET model_modes = coalesce(model_modes, '{}'::jsonb) || %s WHERE run_id = %s",
+                (Jsonb({server: mode}), run_id),
+            )
 
     async def exists(self, run_id: str) -> bool:
         async with self.pool.connection() as conn:

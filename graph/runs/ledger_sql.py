@@ -29,6 +29,7 @@ ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS query_style TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS styled TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS persona TEXT;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
+ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS model_modes JSONB;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
     chunk_id TEXT NOT NULL,

@@ -78,9 +78,10 @@ class Progress:
         rate = f"{accepted / started:.0%}" if started else "-"
         eta = self.eta_seconds()
         eta_text = f"{eta / 60:.1f} min" if eta is not None else "-"
+        latency = ", ".join(f"{role} {seconds:.1f} s" for role, seconds in self.gateway.mean_latency().items())
         return (
             f"accepted {accepted}/{self.wanted}, started {started}, acceptance {rate}, "
-            f"tokens {tokens:,}, cost {cost:.4f} USD, ETA {eta_text}"
+            f"tokens {tokens:,}, cost {cost:.4f} USD, ETA {eta_text}" + (f", a call takes {latency}" if latency else "")
         )
 
     def render(self) -> Any:

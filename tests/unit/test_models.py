@@ -7,6 +7,7 @@ from langchain_core.language_models import BaseChatModel
 
 from graph.config.errors import UserError
 from graph.llm.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model, thinking_options
+from graph.llm.modes import modes_to_try
 from graph.testing.scripted import ScriptedChatModel
 
 
@@ -60,7 +61,8 @@ def test_malformed_and_unknown_specs_are_user_errors(spec: str, message: str) ->
 def test_instances_and_replay_files_resolve(tmp_path) -> None:  # noqa: ANN001
     scripted = ScriptedChatModel(script={})
     role = resolve_role_model("validator", scripted)
-    assert role.chat_model is scripted and role.native_structured_output
+    assert role.chat_model is scripted
+    assert modes_to_try(role.provider, role.chat_model, role.mode) == ("json_schema", "text")  # its own, then text
     replay = tmp_path / "calls.jsonl"
     replay.write_text("")
     assert resolve_role_model("generator", f"recorded:{replay}").recorded_file == replay

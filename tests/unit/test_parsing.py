@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from graph.llm.parsing import ReplyParseError, parse_reply
 from state.schemas import TemporalLabel
@@ -88,3 +88,38 @@ def test_wrong_fields_name_what_is_missing() -> None:
         parse_reply('{"accepted": true}', Verdict)
     with pytest.raises(ReplyParseError, match="empty"):
         parse_reply("   ", Verdict)
+
+
+class Plan(BaseModel):
+    plan: str
+    steps: list[str]
+
+
+class Nested(BaseModel):
+    accepted: bool
+    plans: list[Plan]
+
+
+def test_raw_control_characters_inside_strings_are_read_as_written() -> None:
+    reply = '{"plan": "first line\nsecond line\tindented", "steps": ["a"]}'  # a literal newline and tab
+    assert parse_reply(reply, Plan).plan == "first line\nsecond line\tindented"
+    assert parse_reply(f"```json\n{reply}\n```", Plan).steps == ["a"]
+
+
+def test_null_for_a_list_that_may_be_empty_is_an_empty_list_at_any_depth() -> None:
+    assert parse_reply('{"plan": "p", "steps": null}', Plan).steps == []
+    nested = parse_reply('{"accepted": true, "plans": [{"plan": "p", "steps": null}]}', Nested)
+    assert nested.plans == [Plan(plan="p", steps=[])]
+
+
+class AtLeastOne(BaseModel):
+    names: list[str] = Field(min_length=1)
+
+
+def test_null_for_a_list_that_must_hold_something_still_fails_and_wrong_values_too() -> None:
+    with pytest.raises(ReplyParseError, match="names"):
+        parse_reply('{"names": null}', AtLeastOne)
+    with pytest.raises(ReplyParseError, match="plan"):
+        parse_reply('{"plan": null, "steps": []}', Plan)  # a null string is a wrong value, not a form
+    with pytest.raises(ReplyParseError, match="accepted"):
+        parse_reply('{"accepted": "maybe", "plans": []}', Nested)

@@ -1,0 +1,85 @@
+"""Structured-output modes: how a model is asked for a reply that fits a schema.
+
+    json_schema   the schema as the provider's native structured output (OpenAI's `response_format`
+                  json_schema, Gemini's response schema, Ollama's `format`)
+    json_object   JSON mode with the schema inside the response format (`{"type": "json_object",
+                  "schema": ...}`), as llama-cpp-python's server takes it; Ollama's `format: json`
+    tool          the schema as the one tool the model must call (function calling)
+    text          no response format: the schema in the prompt, the reply parsed tolerantly
+
+`auto` (the default) starts with the provider's best mode and, when the server refuses one, goes on to
+the next; the gateway remembers the mode that worked per model and server.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage, HumanMessage
+from pydantic import BaseModel
+
+from graph.llm.limits import status_code
+from state.usage import AUTO_MODE, StructuredMode
+
+#: The modes `auto` tries per provider, best first.
+PROVIDER_MODES: dict[str, tuple[StructuredMode, ...]] = {
+    "openai": ("json_schema", "json_object", "tool", "text"),
+    "ollama": ("json_schema", "json_object", "tool", "text"),
+    "google_genai": ("json_schema", "text"),
+    "anthropic": ("tool", "text"),
+}
+
+#: Statuses with which servers refuse a request's form (llama-cpp-python answers an unknown response format
+#: with a 500); a refusal also names what it refuses.
+REFUSAL_STATUSES = frozenset({400, 404, 415, 422, 500, 501})
+REFUSAL_WORDS = ("response_format", "json_schema", "json_object", "tool", "function", "grammar", "format")
+
+SCHEMA_INSTRUCTION = "Reply with only one JSON object that fits this JSON schema, with no other text:\n{schema}"
+
+
+def modes_to_try(provider: str, chat_model: BaseChatModel | None, configured: str) -> tuple[StructuredMode, ...]:
+    """The modes a model is asked in, in order: the configured one alone, or `auto`'s list for its provider."""
+    if configured != AUTO_MODE:
+        return (configured,)  # type: ignore[return-value]
+    if provider in PROVIDER_MODES:
+        return PROVIDER_MODES[provider]
+    # An injected model: its own structured output when its class implements one, else text.
+    native = chat_model is not None and (
+        type(chat_model).with_structured_output is not BaseChatModel.with_structured_output
+    )
+    return ("json_schema", "text") if native else ("text",)
+
+
+def refuses_mode(error: BaseException) -> bool:
+    """Whether a provider error refuses the request's structured-output form rather than failing it."""
+    if isinstance(error, NotImplementedError):  # the client library has no such method for this model
+        return True
+    status = status_code(error)
+    if status not in REFUSAL_STATUSES:
+        return False
+    text = str(error).lower()
+    return any(word in text for word in REFUSAL_WORDS)
+
+
+def with_schema_instruction(conversation: list[BaseMessage], schema: type[BaseModel]) -> list[BaseMessage]:
+    """The conversation with a last message naming the schema the reply must fit (json_object and text modes)."""
+    shown = json.dumps(schema.model_json_schema(), ensure_ascii=False)
+    return [*conversation, HumanMessage(SCHEMA_INSTRUCTION.format(schema=shown))]
+
+
+def structured_runnable(
+    chat_model: BaseChatModel, provider: str, schema: type[BaseModel], mode: StructuredMode, sent_schema: Any
+) -> Any:
+    """The model bound to ask for `schema` in `mode`; `sent_schema` is the schema as the provider takes it."""
+    if mode == "json_schema":
+        return chat_model.with_structured_output(sent_schema, method="json_schema", include_raw=True)
+    if mode == "tool":
+        return chat_model.with_structured_output(sent_schema, method="function_calling", include_raw=True)
+    if mode == "json_object":
+        if provider == "ollama":
+            return chat_model.with_structured_output(sent_schema, method="json_mode", include_raw=True)
+        response_format = {"type": "json_object", "schema": schema.model_json_schema()}
+        return chat_model.bind(response_format=response_format)
+    return chat_model
