@@ -20,6 +20,7 @@ COMMANDS = {
     "refresh": ("graph.refresh", "the next dataset version, true to the documents as they are now"),
     "ingest": ("graph.ingest", "documents or ready-cut chunks into a PGVectorStore table"),
     "db": ("graph.db", "the embedded PostgreSQL + pgvector server: status, start, stop"),
+    "preflight": ("graph.preflight", "check every role's model with one small structured request"),
 }
 
 

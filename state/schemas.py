@@ -255,3 +255,10 @@ class PersonaSet(BaseModel):
 
     reasoning: str = Field(description="What the collection covers and who would need it.")
     personas: list[PersonaDraft] = Field(description="Three to five kinds of askers.")
+
+
+class PreflightReply(BaseModel):
+    """A model server's answer to the preflight's small structured request (`graph.preflight`)."""
+
+    ready: bool = Field(description="True.")
+    word: str = Field(description="The word asked for.")

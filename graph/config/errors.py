@@ -19,6 +19,15 @@ USAGE_EXIT_CODE = 2
 class UserError(Exception):
     """A mistake the user can fix; its message is one line that names the fix."""
 
+    exit_code = USAGE_EXIT_CODE
+
+
+class RunCannotWork(UserError):
+    """A run stopped because no sample of it can succeed (its models do not answer): exit code 1, its finished
+    samples kept, `--resume` after the fix does the rest."""
+
+    exit_code = 1
+
 
 def reason(error: OSError) -> str:
     """What the system said about a file it could not read or write, e.g. "No space left on device"."""
@@ -55,7 +64,7 @@ def first_line(error: BaseException) -> str:
 
 
 def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
-    """Turn a `UserError` escaping a command's `main` into one stderr line and exit code 2."""
+    """Turn a `UserError` escaping a command's `main` into one stderr line and its exit code (2, or the error's own)."""
 
     @functools.wraps(main)
     def wrapper(*args: object, **kwargs: object) -> T:
@@ -63,7 +72,7 @@ def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
             return main(*args, **kwargs)
         except UserError as error:
             print(f"error: {redact(str(error))}", file=sys.stderr)
-            raise SystemExit(USAGE_EXIT_CODE) from None
+            raise SystemExit(error.exit_code) from None
         except KeyboardInterrupt:
             print("interrupted; work finished so far is kept", file=sys.stderr)
             raise SystemExit(130) from None

@@ -266,10 +266,14 @@ def _read_config_file(path: Path | None) -> dict[str, Any]:
     return data
 
 
+#: Tables an environment variable may also give, as comma-separated `ROLE=VALUE` pairs.
+ENV_PAIRS = ("structured_output",)
+
+
 def _from_environment(env: Mapping[str, str]) -> dict[str, str]:
     values = {}
     for name in Settings.model_fields:
-        if name in TABLE_FIELDS:
+        if name in TABLE_FIELDS and name not in ENV_PAIRS:
             continue
         variable = ENV_ALIASES.get(name, f"TRIAD_{name.upper()}")
         if env.get(variable):

@@ -256,6 +256,9 @@ async def evaluate_setup(
     # A service, chain or graph answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.answers_for_itself else setup.model
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
+    if setup.structured_output is not None:  # how the setup's own answering model is asked
+        modes = {**settings.structured_output, "generator": setup.structured_output}
+        settings = settings.model_copy(update={"structured_output": modes})
     embeddings = DeferredEmbeddings(settings.embedding, embedding_keys(settings))  # the run's own model
     if setup.kind != "builtin":  # no corpus of triad's is read: the gateway alone
         if pipeline is not None:

@@ -17,6 +17,7 @@ from graph.config.errors import UserError
 from graph.config.settings import DEFAULT_MODELS, Settings
 from graph.llm.models import ModelSpec, resolve_role_model
 from prompts import evaluate as evaluation_prompts
+from state.usage import AUTO_MODE, STRUCTURED_MODES
 
 SetupKind = Literal["builtin", "url", "retriever", "chain", "graph"]
 
@@ -25,10 +26,10 @@ SOURCE_KEYS = ("url", "retriever", "chain", "graph")
 
 #: The keys each kind of setup takes.
 KEYS_OF: dict[SetupKind, tuple[str, ...]] = {
-    "builtin": ("collection", "embedding", "k", "model", "version"),
+    "builtin": ("collection", "embedding", "k", "model", "structured_output", "version"),
     # A service answers for itself; the first keys it was always given stay accepted, and unused.
     "url": ("url", "collection", "embedding", "k", "model", "id_key", "version"),
-    "retriever": ("retriever", "model", "id_key", "version"),
+    "retriever": ("retriever", "model", "structured_output", "id_key", "version"),
     "chain": ("chain", "input_key", "answer_key", "documents_key", "history_key", "id_key", "version"),
     "graph": ("graph", "input_key", "answer_key", "documents_key", "history_key", "id_key", "version"),
 }
@@ -76,6 +77,8 @@ class Setup:
     """The metadata key holding a document's chunk id (unset: the document's own id)."""
     version: str | None = None
     """The team's mark of a changed pipeline: rows cached under another version are computed anew."""
+    structured_output: str | None = None
+    """How the answering model (`model=`) is asked for JSON: auto, json_schema, json_object, tool or text."""
     given: frozenset[str] = field(default=frozenset(), compare=False)
     """The keys the user gave (the rest are defaults or the run's)."""
 
@@ -151,6 +154,11 @@ def parse_setup(text: str, collection: str | None, embedding: str | None) -> Set
         raise UserError(f"--setup {name}: k must be a whole number") from None
     if fields["k"] <= 0:
         raise UserError(f"--setup {name}: k must be positive")
+    if fields.get("structured_output", AUTO_MODE) not in (AUTO_MODE, *STRUCTURED_MODES):
+        raise UserError(
+            f"--setup {name}: structured_output= takes one of {AUTO_MODE}, {', '.join(STRUCTURED_MODES)}, not "
+            f"{fields['structured_output']!r}"
+        )
     setup = Setup(name=name, given=frozenset(given), **fields)
     if setup.url is not None and urllib.parse.urlsplit(setup.url).scheme not in ("http", "https"):
         raise UserError(f"--setup {name}: url= takes an http:// or https:// address, not {setup.url!r}")

@@ -157,9 +157,10 @@ class LLMGateway:
         return self._limiters[provider]
 
     async def ask(
-        self, role: Role, schema: type[T], messages: Sequence[BaseMessage], *, node: str
+        self, role: Role, schema: type[T], messages: Sequence[BaseMessage], *, node: str, cached: bool = True
     ) -> tuple[T, CallRecord]:
-        """A validated answer of `schema` from the role's model, and what it cost."""
+        """A validated answer of `schema` from the role's model, and what it cost; `cached=False` asks the provider
+        even when the cache holds the answer."""
         model = self.roles[role]
         started = time.monotonic()
         conversation = list(messages)
@@ -167,7 +168,7 @@ class LLMGateway:
         problem: ReplyParseError | None = None
         cut_offs = 0
         for _ in range(MAX_SCHEMA_RETRIES + 1):
-            reply = await self._answer(model, node, schema, conversation)
+            reply = await self._answer(model, node, schema, conversation, cached)
             totals.add(reply)
             if reply.finish_reason in BLOCKED_FINISH_REASONS or (
                 reply.finish_reason in CUT_OFF_FINISH_REASONS and cut_offs >= MAX_CUT_OFF_RETRIES
@@ -226,9 +227,9 @@ class LLMGateway:
         return record
 
     async def _answer(
-        self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
+        self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage], cached: bool
     ) -> Reply:
-        cache = self.cache if model.provider in PROVIDERS else None
+        cache = self.cache if model.provider in PROVIDERS and cached else None
         # The request's hash is worth computing only when something looks it up or writes it down.
         keyed = model.recorded_file is not None or cache is not None or self.record_path is not None
         key = request_key(model.role, conversation, schema) if keyed else ""
@@ -298,8 +299,11 @@ class LLMGateway:
         is paid once per server, not once per call in flight. A refusal spends none of the call's retries.
         """
         modes = modes_to_try(model.provider, model.chat_model, model.mode)
-        if len(modes) == 1:
-            return await self._send(model, node, schema, conversation, modes[0])
+        if len(modes) == 1:  # named for the role (or the only one there is): kept as the mode it answers in
+            reply = await self._send(model, node, schema, conversation, modes[0])
+            if self.modes.get(model.server) != modes[0]:
+                await self.learn_mode(model.server, modes[0])
+            return reply
         known = self.modes.get(model.server)
         if known is not None:
             return await self._send(model, node, schema, conversation, known)
@@ -368,9 +372,10 @@ class LLMGateway:
                 finished = finish_reason_error(error, attempt)
                 if finished is not None:  # OpenAI's parse() raises where others reply with a finish reason
                     return finished
-                if probing and refuses_mode(error):
+                refused = refuses_mode(error)
+                if refused and probing:
                     raise ModeRefused(f"{type(error).__name__}: {first_line(error)}") from None
-                kind = classify(error)
+                kind = "fatal" if refused else classify(error)  # asking again in the same form cannot help
                 if kind == "auth":
                     raise ProviderUnavailable(
                         f"{model.spec} refused the credentials ({type(error).__name__}); check the API key"
@@ -388,8 +393,9 @@ class LLMGateway:
                     or attempt == self.retry.max_attempts
                     or waited + delay > self.retry.max_total_wait_s
                 ):
+                    hint = f"; the server refuses the {mode} mode: try --structured-output auto" if refused else ""
                     raise ModelCallFailed(
-                        f"{model.spec} failed after {attempt} attempt(s): {type(error).__name__}: {error}",
+                        f"{model.spec} failed after {attempt} attempt(s): {type(error).__name__}: {error}{hint}",
                         raw="",
                         record=self._account(model, node, Reply(text="", attempts=attempt), waited),
                     ) from None

@@ -26,8 +26,17 @@ def cell_name(question_type: str, binary: bool) -> str:
     return f"{question_type}/{'binary' if binary else 'open'}"
 
 
-def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Counts, rates, revisions and costs over the final states of a run's samples."""
+def count_call(call: Mapping[str, Any], *totals: dict[str, float]) -> None:
+    """One call added to each of `totals` (a call recorded before some fields existed lacks them)."""
+    for each in totals:
+        each["calls"] += 1
+        for name in COUNTED:
+            each[name] += call.get(name, 0)
+
+
+def funnel(states: Iterable[Mapping[str, Any]], other_calls: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """Counts, rates, revisions and costs over the final states of a run's samples; `other_calls` are the run's
+    calls outside any sample (the preflight's), counted in the calls, tokens and cost."""
     outcomes: Counter[str] = Counter()
     rejected_by: Counter[str] = Counter()
     cells: dict[str, Counter[str]] = defaultdict(Counter)
@@ -59,10 +68,9 @@ def funnel(states: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         for call in state.get("llm_calls", []):
             if call.get("source", "provider") == "provider":  # attempts past the first: retries and re-asks
                 repeated += max(0, call.get("attempts", 1) - 1)
-            for totals in (per_role[call["role"]], per_node[call["node"]]):
-                totals["calls"] += 1
-                for name in COUNTED:
-                    totals[name] += call.get(name, 0)  # type: ignore[misc]  # calls recorded before some fields lack them
+            count_call(call, per_role[call["role"]], per_node[call["node"]])
+    for call in other_calls:
+        count_call(call, per_role[call["role"]], per_node[call["node"]])
     started = sum(outcomes.values())
     accepted = outcomes["accepted"]
     cost = sum(role["cost_usd"] for role in per_role.values())

@@ -22,11 +22,12 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from graph.config.cli import say, tell
-from graph.config.errors import UserError, first_line, redact
+from graph.config.errors import RunCannotWork, UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.living.manifest import build_manifest, collection_fingerprint
 from graph.living.versions import VERSION_KEYS, read_run_json
-from graph.llm.gateway import LLMGateway
+from graph.llm.gateway import LLMGateway, ProviderUnavailable
+from graph.llm.preflight import preflight
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, dataset_lines, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
@@ -47,7 +48,7 @@ from graph.runs.weights import coverage_by_weight, document_weights, seed_weight
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from state.personas import persona_quotas
 from state.threads import ThreadId
-from state.usage import ROLES, STRUCTURED_MODES
+from state.usage import ROLES, STRUCTURED_MODES, CallRecord
 
 
 def new_run_id() -> str:
@@ -73,6 +74,7 @@ async def begin(request: RunRequest, settings: Settings, state: StateDatabase) -
         return Run(run_id, request.options, with_columns(settings), continuing=False)
     stored = await state.ledger.options(run_id)
     tell(f"continuing run {run_id}")
+    await state.ledger.go_on(run_id)  # a run stopped because its models failed goes on once they are fixed
     return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
 
 
@@ -88,12 +90,19 @@ async def run_job(
         async with open_services(
             run.settings, record_path=request.record_llm, seed=run.options.seed, gateway=gateway, state=state, warm=True
         ) as services:
+            await share_model_modes(run.run_id, services.gateway, state)
+            preflight_calls = await check_models_answer(services.gateway)
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             if run.options.personas_auto and not run.options.personas:
                 derived = await derive_personas(services.corpus, services.gateway, seed=run.options.seed or 0)
                 run = replace(run, options=replace(run.options, personas=derived))
-            await share_model_modes(run.run_id, services.gateway, state)
-            outcome = await work_on(run, request, services, book)
+            try:
+                outcome = await work_on(run, request, services, book)
+            except (ProviderUnavailable, RunCannotWork) as error:  # a refused key, a server gone: no sample can work
+                await rewrite_run_files(run, state)  # without the samples released for a resume to run again
+                if isinstance(error, RunCannotWork):
+                    raise
+                raise RunCannotWork(f"{error}; continue the run after the fix with --resume {run.run_id}") from None
             folder, finished, examples = await rewrite_run_files(run, state)
             # The samples are kept whatever happens here: a failure costs only the coverage and the fingerprint.
             coverage: dict[str, Any] | None = None
@@ -104,13 +113,15 @@ async def run_job(
                 coverage = await run_coverage(run, services, finished, book, sources)
             except Exception as error:
                 tell(f"note: coverage not measured ({first_line(error)})")
-        summary = funnel(row["summary"] for row in finished if row["summary"])
+        earlier = read_run_json(folder.folder)
+        # The preflight calls of every start of the run (each start checks its models), counted with the samples'.
+        preflights = [*earlier.get("preflight_calls", []), *preflight_calls]
+        summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
-        # A mode learned before the run was registered (deriving its personas) is in this process's gateway only.
+        document["preflight_calls"] = preflights
         document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes
         document["languages"] = outcome.languages
-        earlier = read_run_json(folder.folder)  # a refreshed run's dataset versions stay listed
-        document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}
+        document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
             document["manifest"] = build_manifest(document, dataset_lines(folder.dataset), collection)
@@ -121,6 +132,19 @@ async def run_job(
     write_report(folder, document, finished, examples)
     print_run_summary(run, request, folder, document, summary, outcome)
     return run.run_id, document
+
+
+async def check_models_answer(gateway: LLMGateway) -> list[CallRecord]:
+    """The preflight (`graph.llm.preflight`) before anything is spent: a line per role, or the run stops (exit 1)
+    with the one line that names the fix, before it is begun. Its calls, for the funnel."""
+    try:
+        checked = await preflight(gateway)
+    except UserError as error:  # a refused key, an unreachable server, an unknown model, every mode refused
+        raise RunCannotWork(str(error)) from None
+    for each in checked:
+        for line in each.lines():
+            tell(f"model {line}")
+    return [each.call for each in checked]
 
 
 async def share_model_modes(run_id: str, gateway: LLMGateway, state: StateDatabase) -> None:
@@ -187,6 +211,8 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
         await ledger.create_run(run.run_id, run.options.stored(settings))
+        for server, mode in services.gateway.modes.items():  # learned by the preflight, before the run was begun
+            await ledger.save_model_mode(run.run_id, server, mode)
         tell(
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"

@@ -78,6 +78,30 @@ class RunLedger:
                 (Jsonb({server: mode}), run_id),
             )
 
+    async def stop_run(self, run_id: str, reason: str) -> None:
+        """No slot of the run opens any more, for any worker, until `go_on` (a resume)."""
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE triad_runs SET stopped = %s WHERE run_id = %s", (reason, run_id))
+
+    async def stopped(self, run_id: str) -> str | None:
+        """Why the run stopped opening slots, or None."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT stopped FROM triad_runs WHERE run_id = %s", (run_id,))
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def go_on(self, run_id: str) -> None:
+        """Open slots again (a resume after the fix)."""
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE triad_runs SET stopped = NULL WHERE run_id = %s", (run_id,))
+
+    async def release_samples(self, run_id: str, slots: list[int], seeds: list[str]) -> None:
+        """Forget finished samples as if they never ran: their slots (so they count against no cap) and their seeds
+        (so they can be drawn again). Their threads' checkpoints are the caller's to delete."""
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute("DELETE FROM triad_samples WHERE run_id = %s AND n = ANY(%s)", (run_id, slots))
+            await conn.execute("DELETE FROM triad_seeds WHERE run_id = %s AND chunk_id = ANY(%s)", (run_id, seeds))
+
     async def exists(self, run_id: str) -> bool:
         async with self.pool.connection() as conn:
             cursor = await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s", (run_id,))

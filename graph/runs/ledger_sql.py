@@ -30,6 +30,7 @@ ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS styled TEXT;
 ALTER TABLE triad_samples ADD COLUMN IF NOT EXISTS persona TEXT;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS manifest JSONB;
 ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS model_modes JSONB;
+ALTER TABLE triad_runs ADD COLUMN IF NOT EXISTS stopped TEXT;
 CREATE TABLE IF NOT EXISTS triad_seeds (
     run_id TEXT NOT NULL,
     chunk_id TEXT NOT NULL,
@@ -60,6 +61,7 @@ CREATE TABLE IF NOT EXISTS triad_questions (
 #: again). `keyword` never goes to a yes/no cell, and takes an open cell's place first once its places
 #: left are as many as the open places left. Among the rest, the style this cell holds least of (for its
 #: quota) goes first, so styles spread over the cells; then the one furthest from its quota.
+#: A run stopped because no sample of it can work (`triad_runs.stopped`) opens no slot.
 #: With personas (`personas`, `persona_quotas`), a new slot is asked by the persona furthest from its quota
 #: (running slots and accepted records count), the first listed on a tie.
 CLAIM_SQL = """
@@ -97,6 +99,7 @@ WITH repeated AS (
         CASE WHEN yes_taken > no_taken THEN 'no' ELSE 'yes' END
     END AS wanted
     FROM plan WHERE places > 0 AND started < cap
+        AND NOT EXISTS (SELECT 1 FROM triad_runs WHERE run_id = %(run_id)s AND stopped IS NOT NULL)
     ORDER BY (quota - accepted)::float8 / quota DESC, position
     LIMIT 1
 ), styles_taken AS (

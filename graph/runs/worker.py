@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import structlog
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.config.errors import first_line
+from graph.config.errors import RunCannotWork, first_line
 from graph.llm.gateway import LLMGateway
+from graph.runs.failures import FAILED_ALIKE, SameFailure
 from graph.runs.files import RunFolder
 from graph.runs.funnel import cell_name, sample_summary
 from graph.runs.lanes import Budget, first_failure
@@ -186,6 +188,7 @@ class SlotWorker:
         self.outcome = WorkResult()
         self.finishes = Finishes()
         self.lines = LineWriter(folder)
+        self.failures = SameFailure()
 
     async def run(self) -> WorkResult:
         """Work until no slot is left for this worker; a failure hands its unfinished slots back."""
@@ -212,16 +215,41 @@ class SlotWorker:
         finally:
             beat.cancel()
         self.outcome.database_outages = self.outages.outages
+        if self.failures.reason is not None:
+            await self._stop_run(self.failures.reason)
+        stopped = await self.outages.call(lambda: self.ledger.stopped(self.plan.run_id))
+        if stopped is not None:  # by this worker or another one
+            raise RunCannotWork(stopped)
         return self.outcome
+
+    async def _stop_run(self, reason: str) -> None:
+        """Stop the run for every worker, and release the samples that failed on `reason`."""
+        released = self.failures.released
+        message = (
+            f"the first {FAILED_ALIKE} samples that reached a model all failed on the same error, so no sample can "
+            f"work: {first_line(Exception(reason))}; fix the model (python -m graph.preflight checks it), then "
+            f"continue with --resume {self.plan.run_id}: the {len(released)} samples that failed on it were released"
+        )
+        await self.outages.call(
+            lambda: self.ledger.release_samples(
+                self.plan.run_id, [s.slot for s in released], [seed for s in released for seed in s.seeds]
+            )
+        )
+        checkpoints = self.runner.graph.checkpointer
+        assert isinstance(checkpoints, BaseCheckpointSaver)
+        for sample in released:
+            await self.outages.call(lambda: checkpoints.adelete_thread(sample.thread_id))  # noqa: B023
+        await self.outages.call(lambda: self.ledger.stop_run(self.plan.run_id, message))
 
     async def _lane(self) -> None:
         # The lane's last sample: recorded as done in the round trip that claims the next.
         ended: tuple[Completion, SampleResult] | None = None
         while True:
             over_budget = self.budget.exhausted()
+            stopping = over_budget or self.failures.reason is not None
             seen = self.finishes.count
-            slot = await self._claim(ended[0] if ended else None) if not over_budget else None
-            if over_budget and ended is not None:
+            slot = await self._claim(ended[0] if ended else None) if not stopping else None
+            if stopping and ended is not None:
                 last = ended[0]
                 await self.outages.call(lambda: self.ledger.complete(last))  # noqa: B023
             if ended is not None:
@@ -230,6 +258,8 @@ class SlotWorker:
                 ended = None
             if over_budget:
                 self.outcome.stopped_by_cost = True
+                return
+            if stopping:  # no sample of the run can work: none is started
                 return
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
@@ -273,6 +303,7 @@ class SlotWorker:
                 lambda: self.runner.run(spec, slot.thread_id, fresh=next(first_try, False))
             )
         done = Completion(slot, result.outcome, result.record, result.rejection, sample_summary(result.state))
+        self.failures.note(slot.n, slot.thread_id, result.outcome, result.state)
         return done, result
 
     def _report(self, done: Completion, result: SampleResult) -> None:

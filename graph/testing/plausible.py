@@ -296,6 +296,7 @@ PLAUSIBLE_SCRIPT = {
     "RestyledQuestion": restyle,
     "RestyleVerdict": check_restyle,
     "PersonaSet": name_personas,
+    "PreflightReply": lambda messages: {"ready": True, "word": "ready"},
 }
 
 

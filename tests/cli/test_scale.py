@@ -107,7 +107,8 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
         env=env,
     )
     wait_for(lambda: done_samples(pg_url, run_id) >= 1)
-    workers = [start_run("--resume", run_id, "--worker", "--concurrency", "2", env=env) for _ in range(2)]
+    # The worker to be killed starts first: on a busy machine a later start could find the run's work all taken.
+    workers = [start_run("--resume", run_id, "--worker", "--concurrency", "2", env=env)]
     with state_connection(pg_url, autocommit=True) as conn:
         victim_id = f"{os.uname().nodename}-{workers[0].pid}"
         wait_for(
@@ -119,6 +120,7 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
                 is not None
             )
         )
+        workers.append(start_run("--resume", run_id, "--worker", "--concurrency", "2", env=env))
         held = {
             row[0]
             for row in conn.execute(

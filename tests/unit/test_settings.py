@@ -109,3 +109,49 @@ def test_column_settings_for_all_collections_win_over_a_collections_own_table(tm
     }
     assert resolve_settings({"metadata_columns": "none"}, env={}).metadata_columns == ()
     assert resolve_settings({"collection": "new"}, env={}, config_path=config).column_settings()["distance"] == "cosine"
+
+
+@pytest.mark.parametrize(
+    ("module", "positional"),
+    [
+        ("graph.run", []),
+        ("graph.replay", ["RUN", "--list"]),
+        ("graph.refresh", ["RUN"]),
+        ("graph.review", ["RUN"]),
+        ("graph.evaluate", ["RUN", "--setup", "k5=k=5"]),
+        ("graph.preflight", []),
+    ],
+)
+def test_every_command_that_calls_a_model_takes_its_server_mode_and_timeout(module: str, positional: list[str]) -> None:
+    import importlib
+
+    from graph.config.cli import settings_from_args
+
+    commands = importlib.import_module(module)
+    parser = commands.build_parser() if hasattr(commands, "build_parser") else commands._parser()
+    args = parser.parse_args(
+        [*positional, "--llm-base-url", "http://gpu-box:8000/v1", "--structured-output", "validator=text",
+         "--structured-output", "json_object", "--request-timeout-seconds", "600"]
+    )  # fmt: skip
+    settings = settings_from_args(args)
+    assert settings.llm_base_url == "http://gpu-box:8000/v1" and settings.request_timeout_seconds == 600
+    # MODE alone is every role's; a later ROLE=MODE or MODE overrides an earlier one, in the order given.
+    assert settings.structured_output == {
+        "validator": "json_object",
+        "generator": "json_object",
+        "extractor": "json_object",
+    }
+
+
+def test_structured_output_per_role_comes_from_triad_toml_and_a_wrong_mode_is_named(tmp_path: Path) -> None:
+    config = tmp_path / "triad.toml"
+    config.write_text('[structured_output]\ngenerator = "json_object"\nvalidator = "tool"\n')
+    assert resolve_settings({}, env={}, config_path=config).structured_output == {
+        "generator": "json_object",
+        "validator": "tool",
+    }
+    assert resolve_settings({}, env={"TRIAD_STRUCTURED_OUTPUT": "extractor=text,json_schema"}).structured_output == {
+        "generator": "json_schema", "validator": "json_schema", "extractor": "json_schema"
+    }  # fmt: skip
+    with pytest.raises(UserError, match="grammar"):
+        resolve_settings({"structured_output": ["generator=grammar"]}, env={})

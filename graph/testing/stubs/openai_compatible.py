@@ -11,6 +11,8 @@ Each `ServerProfile` says which structured-output forms a server takes and how i
     text_only         a server with no structured output: a response format or tools are a 400; the model
                       writes prose and then the JSON in a Markdown fence
     refusing          every request a 400 that names the response format
+    small_context     as llama-cpp-python, started with a 400-token context: a longer prompt is a 400
+    unknown_model     every request a 404: the model is not served under that name
 
 Only the forms come from the servers' documented request formats; the answers are the plausible script's.
 """
@@ -44,6 +46,8 @@ class ServerProfile:
     """Empty lists written as null."""
     fenced: bool = False
     """Text replies as prose, then the JSON in a Markdown fence."""
+    context_tokens: int | None = None
+    """The model's context window: a longer prompt is a 400, as a server started with a small context answers."""
 
 
 LLAMA_CPP_PYTHON = ServerProfile(
@@ -76,8 +80,13 @@ REFUSING = ServerProfile(
     frozenset(),
     refusal=(400, "this server takes no response_format, tools or grammar for this model"),
 )
+SMALL_CONTEXT = ServerProfile("small_context", frozenset({"json_object", "text"}), context_tokens=400)
+UNKNOWN_MODEL = ServerProfile("unknown_model", frozenset(), refusal=(404, "The model `local` does not exist."))
 
-PROFILES = {p.name: p for p in (LLAMA_CPP_PYTHON, LLAMA_SERVER, VLLM, LM_STUDIO, TEXT_ONLY, REFUSING)}
+PROFILES = {
+    p.name: p
+    for p in (LLAMA_CPP_PYTHON, LLAMA_SERVER, VLLM, LM_STUDIO, TEXT_ONLY, REFUSING, SMALL_CONTEXT, UNKNOWN_MODEL)
+}
 
 _SCHEMA_IN_PROMPT = re.compile(r"JSON schema[^\n]*:\n(\{.*\})\s*$", re.S)
 
@@ -132,6 +141,13 @@ class _CompatibleHandler(StubHandler):
             self._send(429, {"error": {"message": "too many requests"}})
             return
         form, title = requested_form(body)
+        if profile.context_tokens is not None and prompt > profile.context_tokens:
+            too_long = (
+                f"This model's maximum context length is {profile.context_tokens} tokens. However, your messages "
+                f"resulted in {prompt} tokens."
+            )
+            self._send(400, {"error": {"message": too_long, "type": "invalid_request_error"}})
+            return
         if form not in profile.takes:
             status, refusal = profile.refusal
             self._send(status, {"error": {"message": refusal, "type": "invalid_request_error"}})
