@@ -175,6 +175,7 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     ]
     finished = await ledger.finished(run.run_id)
     await ledger.release_dead_local_workers(run.run_id, socket.gethostname())
+    await ledger.go_on(run.run_id)  # a run stopped because its models failed goes on once they are fixed
     preferred = await services.corpus.ids_of_sources(new_sources, run.settings.min_chunk_chars)
     book = None
     if options.queries is not None:
@@ -197,7 +198,7 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
 
 def funnel_of(document: dict[str, Any], finished: list[dict[str, Any]]) -> dict[str, Any]:
     """run.json's funnel and shortfall for the samples the new version holds."""
-    summary = funnel(row["summary"] for row in finished if row["summary"])
+    summary = funnel((row["summary"] for row in finished if row["summary"]), document.get("preflight_calls", []))
     quotas = document.get("quotas", {})
     accepted = {name: summary["cells"].get(name, {}).get("accepted", 0) for name in quotas}
     shortfall = {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota}

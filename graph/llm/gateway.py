@@ -63,7 +63,7 @@ from graph.llm.replies import (
     stored_reply,
 )
 from nodes.ports import ModelCallFailed
-from state.usage import CallRecord, Role, StructuredMode
+from state.usage import AUTO_MODE, CallRecord, Role, StructuredMode
 
 T = TypeVar("T", bound=BaseModel)
 log = structlog.get_logger("triad.llm")
@@ -292,34 +292,37 @@ class LLMGateway:
     async def _call_provider(
         self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
     ) -> Reply:
-        """The provider's reply in the model's structured-output mode: the one configured, the one that worked
-        before on its server, or (`auto`, not known yet) the first its server does not refuse.
+        """The provider's reply in the model's structured-output mode: the one named for its role, the one its server
+        answered in before, or (`auto`, not known yet) the first its server does not refuse.
 
         The first call to a server whose mode is not known goes alone; the others wait for it, so a refusal
-        is paid once per server, not once per call in flight. A refusal spends none of the call's retries.
+        is paid once per server, not once per call in flight. A refusal spends none of the call's retries. A
+        mode that answered before and is refused now (another schema, the server changed) is looked for again.
         """
         modes = modes_to_try(model.provider, model.chat_model, model.mode)
-        if len(modes) == 1:  # named for the role (or the only one there is): kept as the mode it answers in
-            reply = await self._send(model, node, schema, conversation, modes[0])
-            if self.modes.get(model.server) != modes[0]:
-                await self.learn_mode(model.server, modes[0])
-            return reply
+        if len(modes) == 1:  # named for the role, or the only one there is
+            return await self._send(model, node, schema, conversation, modes[0])
+        refused: StructuredMode | None = None
         known = self.modes.get(model.server)
         if known is not None:
-            return await self._send(model, node, schema, conversation, known)
+            try:
+                return await self._send(model, node, schema, conversation, known, probing=True)
+            except ModeRefused as refusal:
+                log.info("mode_refused", model=model.server, mode=known, error=str(refusal))
+                refused = known
         async with self._mode_probes.setdefault(model.server, asyncio.Lock()):
             known = self.modes.get(model.server)
-            if known is not None:  # found by the call this one waited for
+            if known is not None and known != refused:  # found by the call this one waited for
                 return await self._send(model, node, schema, conversation, known)
             if model.server in self._refused_every_mode:  # no call to it can work: said once, not re-asked
                 raise EveryModeRefused(self._refused_every_mode[model.server])
             last = ""
-            for mode in modes:
+            for mode in (m for m in modes if m != refused):
                 try:
                     reply = await self._send(model, node, schema, conversation, mode, probing=True)
-                except ModeRefused as refused:
-                    log.info("mode_refused", model=model.server, mode=mode, error=str(refused))
-                    last = str(refused)
+                except ModeRefused as refusal:
+                    log.info("mode_refused", model=model.server, mode=mode, error=str(refusal))
+                    last = str(refusal)
                     continue
                 await self.learn_mode(model.server, mode)
                 return reply
@@ -329,6 +332,21 @@ class LLMGateway:
                 "ROLE=MODE"
             )
             raise EveryModeRefused(self._refused_every_mode[model.server])
+
+    def mode_of(self, model: RoleModel) -> str:
+        """The structured-output mode a role's model is asked in: its named one, the one its server answered in, or
+        `auto` while that is not known."""
+        if model.mode != AUTO_MODE:
+            return model.mode
+        return self.modes.get(model.server, AUTO_MODE)
+
+    def modes_in_use(self) -> dict[str, str]:
+        """The mode each role's model and server is asked in, where it is known (run.json, the manifest)."""
+        return {
+            model.server: mode
+            for model in self.roles.values()
+            if model.chat_model is not None and (mode := self.mode_of(model)) != AUTO_MODE
+        }
 
     async def learn_mode(self, server: str, mode: StructuredMode) -> None:
         """Remember the mode `server` answers in, for every later call (and, through `on_mode_learned`, the run)."""
@@ -353,7 +371,13 @@ class LLMGateway:
         try:
             runnable = self._structured_runnable(model, schema, mode)
         except NotImplementedError as error:  # the client library cannot ask this model in this mode
-            raise ModeRefused(f"{type(error).__name__}: {error}") from None
+            if probing:
+                raise ModeRefused(f"{type(error).__name__}: {error}") from None
+            raise ModelCallFailed(
+                f"{model.spec} cannot be asked in the {mode} mode ({error}); name another with --structured-output",
+                raw="",
+                record=self._account(model, node, Reply(text="", attempts=0), 0.0),
+            ) from None
         if mode in ("json_object", "text"):
             conversation = with_schema_instruction(conversation, schema)
         limiter = self.limiter(model.provider)
@@ -393,7 +417,11 @@ class LLMGateway:
                     or attempt == self.retry.max_attempts
                     or waited + delay > self.retry.max_total_wait_s
                 ):
-                    hint = f"; the server refuses the {mode} mode: try --structured-output auto" if refused else ""
+                    hint = (
+                        f"; the server refuses the {mode} mode: name another with --structured-output"
+                        if refused
+                        else ""
+                    )
                     raise ModelCallFailed(
                         f"{model.spec} failed after {attempt} attempt(s): {type(error).__name__}: {error}{hint}",
                         raw="",

@@ -68,6 +68,8 @@ def classify(error: BaseException) -> ErrorKind:
     # A connection that was made and then dropped is transient; one that cannot be made is not.
     if isinstance(error, ConnectionResetError | ConnectionAbortedError | BrokenPipeError) or "remoteprotocol" in name:
         return "transient"
+    if name in ("readerror", "writeerror"):  # httpx: a kept-alive connection the server closed while it was used
+        return "transient"
     if isinstance(error, ConnectionError) or "connect" in name:
         return "connection"
     return "fatal"

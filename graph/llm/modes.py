@@ -14,6 +14,7 @@ the next; the gateway remembers the mode that worked per model and server.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -32,9 +33,14 @@ PROVIDER_MODES: dict[str, tuple[StructuredMode, ...]] = {
 }
 
 #: Statuses with which servers refuse a request's form (llama-cpp-python answers an unknown response format
-#: with a 500); a refusal also names what it refuses.
+#: with a 500); a refusal also names what it refuses, as a word of its own.
 REFUSAL_STATUSES = frozenset({400, 404, 415, 422, 500, 501})
-REFUSAL_WORDS = ("response_format", "json_schema", "json_object", "tool", "function", "grammar", "format")
+REFUSAL_WORDS = re.compile(
+    r"\b(response_format|json_schema|json_object|tool_choice|tools?|functions?|function_call|grammar|format)\b",
+    re.IGNORECASE,
+)
+#: What a 500 must name to be a refusal, not a passing fault: the request's form itself.
+FORM_WORDS = re.compile(r"\b(response_format|json_schema|json_object|tool_choice|grammar)\b", re.IGNORECASE)
 
 SCHEMA_INSTRUCTION = "Reply with only one JSON object that fits this JSON schema, with no other text:\n{schema}"
 
@@ -59,8 +65,8 @@ def refuses_mode(error: BaseException) -> bool:
     status = status_code(error)
     if status not in REFUSAL_STATUSES:
         return False
-    text = str(error).lower()
-    return any(word in text for word in REFUSAL_WORDS)
+    words = FORM_WORDS if status >= 500 else REFUSAL_WORDS
+    return words.search(str(error)) is not None
 
 
 def with_schema_instruction(conversation: list[BaseMessage], schema: type[BaseModel]) -> list[BaseMessage]:
@@ -74,6 +80,11 @@ def structured_runnable(
 ) -> Any:
     """The model bound to ask for `schema` in `mode`; `sent_schema` is the schema as the provider takes it."""
     if mode == "json_schema":
+        if provider == "openai":
+            # As a JSON schema, not a class: the OpenAI client would parse the reply strictly itself and fail on a
+            # raw newline in a string that a local server's grammar let through; the gateway reads it tolerantly.
+            shown = schema.model_json_schema()
+            return chat_model.with_structured_output(shown, method="json_schema", include_raw=True, strict=True)
         return chat_model.with_structured_output(sent_schema, method="json_schema", include_raw=True)
     if mode == "tool":
         return chat_model.with_structured_output(sent_schema, method="function_calling", include_raw=True)

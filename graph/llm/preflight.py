@@ -42,12 +42,13 @@ class Checked:
         return [f"{role:<10} {self.server}: {figures}{shared}" for role in self.roles]
 
 
-def checked_servers(gateway: LLMGateway) -> dict[str, list[Role]]:
-    """The roles of each model server the preflight asks, in role order; recorded and imported models left out."""
-    servers: dict[str, list[Role]] = {}
+def checked_servers(gateway: LLMGateway) -> dict[tuple[str, str], list[Role]]:
+    """The roles of each model server and mode the preflight asks, in role order (roles that name different modes
+    for one server are asked apart); recorded and imported models left out."""
+    servers: dict[tuple[str, str], list[Role]] = {}
     for role, model in gateway.roles.items():
         if model.provider in PROVIDERS:
-            servers.setdefault(model.server, []).append(role)
+            servers.setdefault((model.server, model.mode), []).append(role)
     return servers
 
 
@@ -57,15 +58,14 @@ async def preflight(gateway: LLMGateway) -> list[Checked]:
 
     async def ask(roles: list[Role]) -> Checked:
         model = gateway.roles[roles[0]]
-        try:
-            _, call = await gateway.ask(
-                roles[0], PreflightReply, instructed(prompt.SYSTEM, prompt.USER), node="preflight"
-            )
+        messages = instructed(prompt.SYSTEM, prompt.USER)
+        try:  # never from the cache: the server itself must answer
+            _, call = await gateway.ask(roles[0], PreflightReply, messages, node="preflight", cached=False)
         except ModelCallFailed as failed:
             raise PreflightFailed(
                 f"{', '.join(roles)}: {model.server} did not answer a small structured request ({failed}); check the "
                 "model's name, --llm-base-url, and that the server is serving it"
             ) from None
-        return Checked(tuple(roles), model.server, gateway.modes.get(model.server, model.mode), call)
+        return Checked(tuple(roles), model.server, gateway.mode_of(model), call)
 
     return list(await asyncio.gather(*(ask(roles) for roles in checked_servers(gateway).values())))

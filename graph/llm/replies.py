@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,13 +66,23 @@ class Reply:
         }
 
 
+def tool_arguments(message: BaseMessage) -> str:
+    """The arguments of a reply's first tool call as the model wrote them (a call LangChain could not parse keeps
+    its raw text), for the tolerant reading a text reply gets; empty without a tool call."""
+    invalid = getattr(message, "invalid_tool_calls", None) or []
+    if invalid and isinstance(invalid[0].get("args"), str):
+        return str(invalid[0]["args"])
+    calls = getattr(message, "tool_calls", None) or []
+    return json.dumps(calls[0]["args"], ensure_ascii=False) if calls else ""
+
+
 def reply_from(result: Any, attempts: int) -> Reply:
     """A chat model's structured-output result (raw message and parsed object) as a `Reply`."""
     raw: BaseMessage = result["raw"] if isinstance(result, dict) else result
     parsed = result.get("parsed") if isinstance(result, dict) else None
     text = reply_text(raw)
-    if not text.strip() and isinstance(parsed, BaseModel):
-        text = parsed.model_dump_json()  # tool-call style structured output leaves content empty
+    if not text.strip():  # tool-call style structured output leaves content empty: its arguments are the reply
+        text = tool_arguments(raw) or (parsed.model_dump_json() if isinstance(parsed, BaseModel) else "")
     usage = getattr(raw, "usage_metadata", None) or {}
     metadata = getattr(raw, "response_metadata", None) or {}
     return Reply(

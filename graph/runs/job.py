@@ -119,7 +119,7 @@ async def run_job(
         summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
         document["preflight_calls"] = preflights
-        document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes
+        document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes_in_use()
         document["languages"] = outcome.languages
         document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
         document["coverage"] = coverage

@@ -230,16 +230,17 @@ class SlotWorker:
             f"work: {first_line(Exception(reason))}; fix the model (python -m graph.preflight checks it), then "
             f"continue with --resume {self.plan.run_id}: the {len(released)} samples that failed on it were released"
         )
+        # Stopped first, so that no worker opens a slot (which could take a released slot's number) meanwhile.
+        await self.outages.call(lambda: self.ledger.stop_run(self.plan.run_id, message))
+        checkpoints = self.runner.graph.checkpointer
+        assert isinstance(checkpoints, BaseCheckpointSaver)
+        for sample in released:
+            await self.outages.call(lambda: checkpoints.adelete_thread(sample.thread_id))  # noqa: B023
         await self.outages.call(
             lambda: self.ledger.release_samples(
                 self.plan.run_id, [s.slot for s in released], [seed for s in released for seed in s.seeds]
             )
         )
-        checkpoints = self.runner.graph.checkpointer
-        assert isinstance(checkpoints, BaseCheckpointSaver)
-        for sample in released:
-            await self.outages.call(lambda: checkpoints.adelete_thread(sample.thread_id))  # noqa: B023
-        await self.outages.call(lambda: self.ledger.stop_run(self.plan.run_id, message))
 
     async def _lane(self) -> None:
         # The lane's last sample: recorded as done in the round trip that claims the next.
@@ -286,6 +287,7 @@ class SlotWorker:
 
     async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:
         self.finishes.started()
+        self.failures.started(slot.n)
         spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.plan.hops)  # type: ignore[typeddict-item]
         if slot.wanted:
             spec["wanted_answer"] = slot.wanted  # type: ignore[typeddict-item]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -52,11 +53,43 @@ def test_calls_in_flight_wait_for_the_first_so_a_refusal_is_paid_once() -> None:
     assert gateway.modes == {f"openai:local at {url}": "json_object"}
 
 
+def test_a_native_json_schema_reply_is_read_as_tolerantly_as_a_text_one() -> None:
+    # A server with native JSON-schema output whose grammar still lets a raw newline into a string.
+    profile = dataclasses.replace(PROFILES["vllm"], raw_newlines=True, null_lists=True)
+    state = StubState(answer=lambda title, messages: VERDICT)
+    with compatible_stub(state, profile) as url:
+        verdict, call = asyncio.run(gateway_on(url).ask("validator", QualityVerdict, ASKED, node="judge_quality"))
+    assert verdict.reasoning == "the question needs\nboth chunks" and verdict.asks_for == [] and call["attempts"] == 1
+    sent = state.requests[0]["response_format"]["json_schema"]
+    assert sent["strict"] is True and sent["schema"]["additionalProperties"] is False
+
+
+def test_a_mode_that_answered_before_and_is_refused_now_is_looked_for_again() -> None:
+    state = StubState(answer=lambda title, messages: VERDICT)
+    with compatible_stub(state, PROFILES["llama_cpp_python"]) as url:
+        gateway = gateway_on(url)
+        gateway.modes[f"openai:local at {url}"] = "json_schema"  # as a resume would know it, the server since changed
+        verdict, _ = asyncio.run(gateway.ask("validator", QualityVerdict, ASKED, node="judge_quality"))
+    assert verdict.accepted and gateway.modes == {f"openai:local at {url}": "json_object"}
+    assert [body["response_format"]["type"] for body in state.requests] == ["json_schema", "json_object"]
+
+
+def test_tool_call_arguments_are_read_as_tolerantly_as_a_text_reply() -> None:
+    profile = dataclasses.replace(PROFILES["vllm"], raw_newlines=True, null_lists=True)
+    state = StubState(answer=lambda title, messages: VERDICT)
+    with compatible_stub(state, profile) as url:
+        gateway = gateway_on(url, structured_output=["tool"])
+        verdict, call = asyncio.run(gateway.ask("validator", QualityVerdict, ASKED, node="judge_quality"))
+    assert verdict.reasoning == "the question needs\nboth chunks" and verdict.asks_for == [] and call["attempts"] == 1
+
+
 def test_a_mode_the_user_named_is_not_fallen_back_from() -> None:
     state = StubState(answer=lambda title, messages: VERDICT)
     with compatible_stub(state, PROFILES["llama_cpp_python"]) as url:
         gateway = gateway_on(url, structured_output=["json_schema"], request_timeout_seconds=5)
-        with pytest.raises(ModelCallFailed, match="Input should be 'text' or 'json_object'.*--structured-output auto"):
+        with pytest.raises(
+            ModelCallFailed, match="Input should be 'text' or 'json_object'.*refuses the json_schema mode"
+        ):
             asyncio.run(gateway.ask("validator", QualityVerdict, ASKED, node="judge_quality"))
     assert [(body.get("response_format") or {}).get("type") for body in state.requests] == ["json_schema"]  # once
 
@@ -82,6 +115,8 @@ class Refused(Exception):
         (Refused(422, "json_schema: unsupported grammar"), True),
         (NotImplementedError("method json_mode is not supported"), True),
         (Refused(500, "internal server error"), False),  # transient: retried, not a refusal
+        (Refused(500, "see the server log for more information"), False),  # "format" inside a word
+        (Refused(500, "the function crashed"), False),  # a 500 must name the request's form itself
         (Refused(429, "response_format requests are rate limited"), False),
         (Refused(401, "invalid api key for tools"), False),
         (Refused(404, "The model `local` does not exist."), False),
@@ -96,27 +131,39 @@ def failed(reason: str) -> dict:
     return {"llm_calls": [{"role": "generator"}], "end_reason": reason, "seed": {"id": "s"}}
 
 
+def watch(*ended: tuple[int, str, dict]) -> SameFailure:
+    """A watch that saw slots 0, 1, ... start in order, then end as given (slot, outcome, state)."""
+    failures = SameFailure()
+    for slot in range(max(n for n, _, _ in ended) + 1):
+        failures.started(slot)
+    for slot, outcome, state in ended:
+        failures.note(slot, f"r/{slot}", outcome, state)
+    return failures
+
+
 def test_the_first_samples_failing_alike_stop_the_run_and_anything_else_settles_it() -> None:
-    alike = SameFailure()
-    for n in range(FAILED_ALIKE):
-        alike.note(n, f"r/{n}", "failed", failed(f"openai:local failed after {n + 1} attempt(s): 400 too long"))
-    assert alike.reason is not None and len(alike.released) == FAILED_ALIKE
-    alike.note(9, "r/9", "failed", failed("openai:local failed after 1 attempt(s): 400 too long"))  # in flight
-    alike.note(10, "r/10", "accepted", {"llm_calls": [{}]})
-    assert [s.slot for s in alike.released] == [0, 1, 2, 3, 4, 9]
-    mixed = SameFailure()
-    for n, reason in enumerate(["a: 400 too long"] * 4 + ["b: 500 gone"]):
-        mixed.note(n, f"r/{n}", "failed", failed(reason))
+    too_long = [(n, "failed", failed(f"openai:local failed after {n + 1} attempt(s): 400 too long")) for n in range(7)]
+    alike = watch(*too_long[:FAILED_ALIKE])
+    assert alike.reason is not None and [s.slot for s in alike.released] == [0, 1, 2, 3, 4]
+    alike.note(6, "r/6", "failed", too_long[6][2])  # in flight when it was found, failing alike: released too
+    alike.note(5, "r/5", "accepted", {"llm_calls": [{}]})
+    assert [s.slot for s in alike.released] == [0, 1, 2, 3, 4, 6] and alike.released[0].seeds == ["s"]
+    mixed = watch(*[(n, "failed", failed(reason)) for n, reason in enumerate(["a: 400 too long"] * 4 + ["b: 500"])])
     assert mixed.reason is None and mixed.settled and mixed.released == []
-    working = SameFailure()
-    working.note(0, "r/0", "rejected", {"llm_calls": [{}]})
-    for n in range(1, FAILED_ALIKE + 2):
-        working.note(n, f"r/{n}", "failed", failed("x: 400 too long"))
-    assert working.reason is None  # a sample that reached a model and ended otherwise: the models can work
-    unreached = SameFailure()
-    for n in range(FAILED_ALIKE + 1):
-        unreached.note(n, f"r/{n}", "no_bridge", {"llm_calls": []})
+    assert watch((0, "rejected", {"llm_calls": [{}]}), *too_long[1:7]).reason is None  # a model answered well
+    unreached = watch(*[(n, "no_bridge", {"llm_calls": []}) for n in range(FAILED_ALIKE + 1)])
     assert unreached.reason is None and not unreached.settled
+
+
+def test_fast_failures_among_samples_still_running_do_not_stop_a_run() -> None:
+    failures = SameFailure()
+    for slot in range(8):
+        failures.started(slot)
+    for slot in range(1, 8):  # seven fast failures end while the first sample started is still running
+        failures.note(slot, f"r/{slot}", "failed", failed("a: 400 a chunk too long for the context"))
+    assert failures.reason is None
+    failures.note(0, "r/0", "accepted", {"llm_calls": [{}]})
+    assert failures.reason is None and failures.settled
 
 
 def test_failures_are_alike_whatever_their_node_and_numbers() -> None:
@@ -124,3 +171,6 @@ def test_failures_are_alike_whatever_their_node_and_numbers() -> None:
         "propose_bridge: no usable QualityVerdict (5 errors)"
     )
     assert failure_kind("a: 404 model x") != failure_kind("a: 400 too long")
+    assert failure_kind("x: 400 bad request (request id req_3f9a2b7c1d)") == failure_kind(
+        "x: 400 bad request (request id req_77e0d41a9b)"
+    )

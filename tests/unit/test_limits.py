@@ -34,6 +34,10 @@ class ReadTimeout(Exception):
     pass
 
 
+class ReadError(Exception):
+    """httpx's, when a kept-alive connection was closed by the server as it was read."""
+
+
 @pytest.mark.parametrize(
     ("error", "kind"),
     [
@@ -48,6 +52,7 @@ class ReadTimeout(Exception):
         (TimeoutError(), "transient"),
         (ReadTimeout(), "transient"),
         (ConnectionResetError(), "transient"),
+        (ReadError(""), "transient"),
         (BrokenPipeError(), "transient"),
         (ConnectionRefusedError(), "connection"),
         (ValueError("boom"), "fatal"),
