@@ -50,3 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     for checked in run_async(preflight(gateway)):
         for line in checked.lines():
             say(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -129,3 +129,14 @@ def test_a_lane_failure_is_raised_with_the_other_lanes_failures_noted() -> None:
     with pytest.raises(RuntimeError, match="refused credentials") as raised:
         asyncio.run(run_in_lanes([0, 1, 2], work, concurrency=3, budget=Budget(None, lambda: 0.0)))
     assert raised.value.__notes__ == ["another lane failed too: ValueError: a bad reply"]
+
+
+@pytest.mark.parametrize("module", sorted(module for module, _ in COMMANDS.values()))
+def test_every_command_runs_as_python_m(module: str) -> None:
+    tree = dict(SOURCES)[f"{module.replace('.', '/')}.py"]
+    guards = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) and "__main__" in ast.unparse(node.test)
+    ]
+    assert guards and "main()" in ast.unparse(guards[-1].body[0])
