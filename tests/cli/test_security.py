@@ -51,8 +51,13 @@ def test_a_run_reads_the_store_through_a_select_only_role_and_changes_nothing(
 @pytest.mark.parametrize(
     "name", ['x"; DROP TABLE demo_slice; --', "demo_slice; DROP TABLE demo_slice", "demo_slice' OR '1'='1"]
 )
-def test_a_hostile_collection_name_is_quoted_never_executed(pg_url: str, demo_slice: str, name: str) -> None:
-    result = run_cli("graph.run", "--collection", name, "--count", "1", "--llm", SCRIPTED, "--database-url", pg_url)
+def test_a_hostile_collection_name_is_quoted_never_executed(
+    pg_url: str, demo_slice: str, name: str, tmp_path: Path
+) -> None:
+    result = run_cli(
+        "graph.run", "--collection", name, "--count", "1", "--llm", SCRIPTED, "--database-url", pg_url,
+        "--runs-dir", str(tmp_path),  # the checkout gets no runs folder
+    )  # fmt: skip
     assert_one_line_error(result, "not found")
     with psycopg.connect(pg_url) as conn:
         assert conn.execute("SELECT count(*) FROM demo_slice").fetchone()[0] > 0
