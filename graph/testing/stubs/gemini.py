@@ -102,12 +102,7 @@ class _GeminiHandler(StubHandler):
             return
         messages = _gemini_messages(body)
         prompt = approx_tokens("".join(str(m.content) for m in messages))
-        fault, refused = self._answered(body, model, prompt)
-        if fault is not None:
-            self._send(fault.status, fault.body, fault.headers)
-            return
-        if refused:
-            self._send(429, gemini_rate_limited(1.0).body)
+        if self._held_back(body, model, prompt, gemini_rate_limited(1.0).body):
             return
         try:
             answer = state.respond(str(schema.get("title", "")), messages)

@@ -31,12 +31,7 @@ class _OllamaHandler(StubHandler):
             return
         messages = _ollama_messages(body)
         prompt = approx_tokens("".join(str(m.content) for m in messages))
-        fault, refused = self._answered(body, str(body.get("model", "")), prompt)
-        if fault is not None:
-            self._send(fault.status, fault.body, fault.headers)
-            return
-        if refused:
-            self._send(429, {"error": "too many requests"})
+        if self._held_back(body, str(body.get("model", "")), prompt, {"error": "too many requests"}):
             return
         try:
             answer = state.respond(str(schema.get("title", "")), messages)

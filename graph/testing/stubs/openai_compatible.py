@@ -133,12 +133,7 @@ class _CompatibleHandler(StubHandler):
         body = self._body()
         messages = _messages(body)
         prompt = approx_tokens("".join(str(m.content) for m in messages))
-        fault, refused = self._answered(body, str(body.get("model", "")), prompt)
-        if fault is not None:
-            self._send(fault.status, fault.body, fault.headers)
-            return
-        if refused:
-            self._send(429, {"error": {"message": "too many requests"}})
+        if self._held_back(body, str(body.get("model", "")), prompt, {"error": {"message": "too many requests"}}):
             return
         form, title = requested_form(body)
         if profile.context_tokens is not None and prompt > profile.context_tokens:

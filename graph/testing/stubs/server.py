@@ -129,6 +129,16 @@ class StubHandler(BaseHTTPRequestHandler):
     def _body(self) -> dict[str, Any]:
         return dict(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
 
+    def _held_back(self, body: dict[str, Any], model: str, prompt_tokens: int, rate_limited: dict[str, Any]) -> bool:
+        """Whether the request was answered already: with a scripted fault, or a 429 (`rate_limited`) when the
+        model's minute limits refuse it."""
+        fault, refused = self._answered(body, model, prompt_tokens)
+        if fault is not None:
+            self._send(fault.status, fault.body, fault.headers)
+        elif refused:
+            self._send(429, rate_limited)
+        return fault is not None or refused
+
     def _answered(self, body: dict[str, Any], model: str, prompt_tokens: int) -> tuple[Fault | None, bool]:
         """A scripted fault, or whether the model's minute limits refuse this request."""
         state = self.state
