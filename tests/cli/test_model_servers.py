@@ -50,6 +50,7 @@ def test_a_run_against_llama_cpp_python_pays_one_refusal_and_names_the_mode(pg_u
         assert document["structured_output"] == {server: "json_object"}
         assert document["manifest"]["structured_output"] == {server: "json_object"}
         assert "model generator" in stderr and "json_object" in stderr  # the preflight's lines
+        assert ", a call takes generator " in stderr  # the progress line's mean latency per role
         assert document["funnel"]["llm"]["per_node"]["preflight"]["calls"] == 1  # one call for the three roles
         with state_connection(pg_url) as conn:
             kept = conn.execute("SELECT model_modes FROM triad_runs WHERE run_id = 'llama'").fetchone()

@@ -242,3 +242,12 @@ def test_a_module_that_fails_as_it_is_imported_is_named_with_its_own_error(tmp_p
         load_pipeline(setup("chain=import:team_deps:chain"))
     with pytest.raises(UserError, match="cannot import 'team_absent:chain'; give"):
         load_pipeline(setup("chain=import:team_absent:chain"))
+
+
+def test_a_setup_names_how_its_answering_model_is_asked_for_json() -> None:
+    assert setup("k=3,structured_output=json_object").structured_output == "json_object"
+    assert setup(f"retriever={HERE}:SHELF,structured_output=text").structured_output == "text"
+    with pytest.raises(UserError, match="structured_output= takes one of auto, json_schema"):
+        setup("k=3,structured_output=grammar")
+    with pytest.raises(UserError, match="structured_output= does not apply to a chain setup"):
+        setup(f"chain={HERE}:SHELF,structured_output=text")
