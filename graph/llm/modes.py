@@ -36,11 +36,16 @@ PROVIDER_MODES: dict[str, tuple[StructuredMode, ...]] = {
 #: with a 500); a refusal also names what it refuses, as a word of its own.
 REFUSAL_STATUSES = frozenset({400, 404, 415, 422, 500, 501})
 REFUSAL_WORDS = re.compile(
-    r"\b(response_format|json_schema|json_object|tool_choice|tools?|functions?|function_call|grammar|format)\b",
+    r"\b(response_?format|json_schema|json_object|tool_choice|tools?|functions?|function_call|grammar|format"
+    r"|response_?(?:json_?)?schema|response_?mime_?type|guided_\w+)\b",
     re.IGNORECASE,
 )
 #: What a 500 must name to be a refusal, not a passing fault: the request's form itself.
-FORM_WORDS = re.compile(r"\b(response_format|json_schema|json_object|tool_choice|grammar)\b", re.IGNORECASE)
+FORM_WORDS = re.compile(
+    r"\b(response_?format|json_schema|json_object|tool_choice|grammar|response_?(?:json_?)?schema"
+    r"|response_?mime_?type|guided_\w+)\b",
+    re.IGNORECASE,
+)
 
 SCHEMA_INSTRUCTION = "Reply with only one JSON object that fits this JSON schema, with no other text:\n{schema}"
 

@@ -113,6 +113,9 @@ class Refused(Exception):
         (Refused(400, "'response_format.type' must be 'json_schema' or 'text'"), True),
         (Refused(400, "tools are not supported for this model"), True),
         (Refused(422, "json_schema: unsupported grammar"), True),
+        (Refused(400, "responseJsonSchema is not supported for this model"), True),  # Gemini's field names
+        (Refused(400, "response_mime_type application/json is not supported"), True),
+        (Refused(400, "guided_json requires the outlines backend"), True),  # vLLM's guided decoding
         (NotImplementedError("method json_mode is not supported"), True),
         (Refused(500, "internal server error"), False),  # transient: retried, not a refusal
         (Refused(500, "see the server log for more information"), False),  # "format" inside a word
