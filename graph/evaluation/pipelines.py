@@ -103,7 +103,10 @@ def load_pipeline(setup: Setup) -> Pipeline:
     """The object a retriever, chain or graph setup names, of its kind; one line naming the setup when it is not."""
     assert setup.imported is not None
     kind = setup.kind
-    found = import_object(setup.imported, f"--setup {setup.name}: {kind}=import:package.module:object")
+    try:
+        found = import_object(setup.imported, f"{kind}=import:package.module:object")
+    except UserError as error:
+        raise UserError(f"--setup {setup.name}: {error}") from None
     if _of_kind(found, kind):
         return Pipeline(setup, found)
     if callable(found) and _takes_no_arguments(found):

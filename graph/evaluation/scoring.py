@@ -70,20 +70,20 @@ def rag_graph() -> Any:
     return builder.compile(name="triad_rag")
 
 
-def ask_service(
-    url: str, question: str, history: list[dict[str, str]] | None = None
-) -> tuple[str, list[dict[str, Any]]]:
+def ask_service(url: str, question: str, history: list[dict[str, str]] | None = None) -> tuple[str, list[Any]]:
     """POST the question to an external RAG service; a follow-up's earlier turns go with it as `history`.
 
-    Returns the answer and the contexts as the service gave them."""
-    body = {"question": question} | ({"history": history} if history else {})
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    Returns the answer and the contexts as the service gave them (`pipelines.as_context` reads each)."""
+    sent = {"question": question} | ({"history": history} if history else {})
+    request = urllib.request.Request(url, data=json.dumps(sent).encode(), headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=120) as reply:
-            body = json.loads(reply.read())
+            body: Any = json.loads(reply.read())
     except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as error:
         raise UserError(f"the RAG service at {url} did not answer ({error}); check --setup url=") from None
-    return str(body.get("answer", "")), [c | {"text": c.get("text", "")} for c in body.get("contexts", [])]
+    if not isinstance(body, dict):
+        raise UserError(f'the RAG service at {url} answered {type(body).__name__}, not {{"answer", "contexts"}}')
+    return str(body.get("answer", "")), list(body.get("contexts") or [])
 
 
 async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: str) -> Any:
