@@ -82,7 +82,9 @@ def ask_service(url: str, question: str, history: list[dict[str, str]] | None = 
     except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as error:
         raise UserError(f"the RAG service at {url} did not answer ({error}); check --setup url=") from None
     if not isinstance(body, dict):
-        raise UserError(f'the RAG service at {url} answered {type(body).__name__}, not {{"answer", "contexts"}}')
+        raise UserError(
+            f'the RAG service at {url} answered {type(body).__name__}, not {{"answer", "contexts"}}; check --setup url='
+        )
     return str(body.get("answer", "")), list(body.get("contexts") or [])
 
 
