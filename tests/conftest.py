@@ -17,7 +17,7 @@ from graph.ingestion.chunking import ChunkRecord
 from graph.ingestion.writer import ingest_chunks
 from graph.store.embedded import start_server, stop_embedded
 from graph.store.embeddings import load_embeddings
-from graph.testing.commands import TEST_HOME, TEST_STATE_URL
+from graph.testing.commands import REPO_ROOT, TEST_HOME, TEST_STATE_URL
 
 configure_logging(level="warning")
 
@@ -44,6 +44,19 @@ def scratch_home() -> Iterator[Path]:
         os.environ.pop(TEST_HOME, None)
         stop_embedded(folder / "pg")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+#: What a command run from the checkout without `--runs-dir` writes there.
+CHECKOUT_RUNS = REPO_ROOT / "runs"
+
+
+@pytest.fixture(autouse=True)
+def no_runs_in_the_checkout() -> Iterator[None]:
+    """A test leaves no runs folder in the checkout: its commands name a runs folder of their own."""
+    there_before = CHECKOUT_RUNS.exists()
+    yield
+    if not there_before and CHECKOUT_RUNS.exists():
+        pytest.fail(f"{CHECKOUT_RUNS} appeared during this test: give its commands --runs-dir or TRIAD_RUNS_DIR")
 
 
 @pytest.fixture(scope="session")

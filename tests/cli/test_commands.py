@@ -85,9 +85,16 @@ def test_wrong_embedding_dimension_is_one_line(pg_url: str, tmp_path: Path) -> N
     assert_one_line_error(result, "8-d", "384-d", "--embedding")
 
 
-def test_unknown_and_empty_collections_are_one_line_for_a_run(pg_url: str, demo_slice: str) -> None:
+def test_unknown_and_empty_collections_are_one_line_for_a_run(pg_url: str, demo_slice: str, tmp_path: Path) -> None:
     create_store_table(pg_url, "cli_empty", 384)
-    offline_model = ("--llm", "openai:local-model", "--llm-base-url", "http://127.0.0.1:9/v1")
+    offline_model = (
+        "--llm",
+        "openai:local-model",
+        "--llm-base-url",
+        "http://127.0.0.1:9/v1",
+        "--runs-dir",
+        str(tmp_path),
+    )
     unknown = run_cli("graph.run", "--count", "1", "--collection", "nosuch", "--database-url", pg_url, *offline_model)
     assert_one_line_error(unknown, "'nosuch' not found", "demo_slice")
     empty = run_cli("graph.run", "--count", "1", "--collection", "cli_empty", "--database-url", pg_url, *offline_model)
