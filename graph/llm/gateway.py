@@ -235,8 +235,12 @@ class LLMGateway:
         key = request_key(model.role, conversation, schema) if keyed else ""
         if model.recorded_file is not None:
             return stored_reply(self._recorded_answer(model, node, schema, key), "recorded")
-        # A thinking setting changes the answer: it is part of the key (none keeps the key it always had).
+        # A thinking setting and the server change the answer: they are part of the key (a model asked on its
+        # provider's own server, with no thinking setting, keeps the key it always had). Local servers often
+        # answer any model name, so two models served as `openai:local` must not share answers.
         asked = model.spec if model.thinking is None else f"{model.spec}\x1fthinking={model.thinking}"
+        if model.base_url:
+            asked += f"\x1fserver={model.base_url}"
         cache_key = hashlib.sha256(f"{asked}\x1f{key}".encode()).hexdigest()
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
             return stored_reply(hit, "cache")

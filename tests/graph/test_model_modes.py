@@ -177,3 +177,18 @@ def test_failures_are_alike_whatever_their_node_and_numbers() -> None:
     assert failure_kind("x: 400 bad request (request id req_3f9a2b7c1d)") == failure_kind(
         "x: 400 bad request (request id req_77e0d41a9b)"
     )
+
+
+def test_one_model_name_on_two_servers_is_two_models_to_the_cache(pg_url: str) -> None:
+    from graph.llm.cache import LLMCache
+
+    first, second = StubState(answer=lambda title, messages: VERDICT), StubState(answer=lambda title, messages: VERDICT)
+    asked = [SystemMessage("Judge the question."), HumanMessage("Two servers, one model name (cache test).")]
+    with compatible_stub(first, PROFILES["vllm"]) as one, compatible_stub(second, PROFILES["vllm"]) as other:
+        replies = []
+        for url in (one, other, one):
+            gateway = gateway_on(url)
+            gateway.cache = LLMCache(pg_url)
+            replies.append(asyncio.run(gateway.ask("validator", QualityVerdict, asked, node="judge_quality"))[1])
+    assert [call["source"] for call in replies] == ["provider", "provider", "cache"]
+    assert len(first.requests) == 1 and len(second.requests) == 1
