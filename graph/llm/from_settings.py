@@ -8,9 +8,10 @@ from langchain_core.language_models import BaseChatModel
 
 from graph.config.settings import Settings
 from graph.llm.cache import LLMCache
-from graph.llm.gateway import LLMGateway, unwritable_recording
+from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import DEFAULT_PRICES, RoleModel, resolve_roles
+from graph.llm.recording import unwritable_recording
 from state.usage import ROLES, Role
 
 

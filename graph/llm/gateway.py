@@ -8,28 +8,28 @@ the shared per-provider limiter, retrying transient errors with backoff. The rep
 against the pydantic schema; an invalid one is sent back with the error as feedback, a bounded
 number of times, after which the call raises `ModelCallFailed` (the sample fails, the run goes on).
 
-A reply's parts are read in `graph.llm.replies`; the gateway a run's settings call for is built by
-`graph.llm.from_settings`.
+A reply's parts are read in `graph.llm.replies`, recorded calls in `graph.llm.recording`, and the
+structured-output mode a server is asked in is chosen by `graph.llm.modes.ServerModes`; the gateway a
+run's settings call for is built by `graph.llm.from_settings`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 import structlog
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.runnables.config import var_child_runnable_config
 from pydantic import BaseModel
 
-from graph.config.errors import UserError, first_line, reason
-from graph.llm.cache import LLMCache, append_text, load_recorded_calls, message_payload, request_key
+from graph.config.errors import first_line
+from graph.llm.cache import LLMCache, request_key
+from graph.llm.errors import ModeRefused, ProviderUnavailable
 from graph.llm.limits import (
     AdaptiveLimiter,
     MinuteQuota,
@@ -45,13 +45,9 @@ from graph.llm.models import (
     gemini_schema,
     price_per_million,
 )
-from graph.llm.modes import (
-    modes_to_try,
-    refuses_mode,
-    structured_runnable,
-    with_schema_instruction,
-)
+from graph.llm.modes import ServerModes, refuses_mode, structured_runnable, with_schema_instruction
 from graph.llm.parsing import ReplyParseError, parse_reply, validate
+from graph.llm.recording import Recordings
 from graph.llm.replies import (
     BLOCKED_FINISH_REASONS,
     CUT_OFF_FINISH_REASONS,
@@ -63,7 +59,7 @@ from graph.llm.replies import (
     stored_reply,
 )
 from nodes.ports import ModelCallFailed
-from state.usage import AUTO_MODE, CallRecord, Role, StructuredMode
+from state.usage import CallRecord, Role, StructuredMode
 
 T = TypeVar("T", bound=BaseModel)
 log = structlog.get_logger("triad.llm")
@@ -75,22 +71,6 @@ SCHEMA_FEEDBACK = (
     "Your previous reply could not be used: {error}. Reply again with only a JSON object that fits the "
     "requested schema, with no other text."
 )
-
-
-class ProviderUnavailable(UserError):
-    """Credentials refused, or the provider unreachable before any call succeeded: stop the run."""
-
-
-class ModeRefused(Exception):
-    """The server refused a request's structured-output form: the next mode is tried, no retry spent."""
-
-
-class EveryModeRefused(ProviderUnavailable):
-    """The server refused every structured-output mode: no call to it can work."""
-
-
-class RecordingMiss(UserError):
-    """A run answered from recorded calls asked something the recorded file has no answer for."""
 
 
 class LLMGateway:
@@ -116,7 +96,7 @@ class LLMGateway:
         self.prices = prices or {}
         self.retry = retry or RetryPolicy()
         self.cache = cache
-        self.record_path = record_path
+        self.recordings = Recordings(record_path)
         self.calls: list[CallRecord] = []
         # Totals over `calls`, kept as they grow: progress and the cost limit read them after every sample.
         self._cost_usd = 0.0
@@ -124,17 +104,11 @@ class LLMGateway:
         self._latency: dict[Role, tuple[int, float]] = {}
         self._limits = (requests_per_second, max_concurrency)
         self._limiters: dict[str, AdaptiveLimiter] = {}
-        self._recordings: dict[Path, dict[str, dict[str, Any]]] = {}
-        self._record_lock = asyncio.Lock()
         self._rng = random.Random(seed)
         self._provider_ok = False
         self._structured: dict[tuple[int, type[BaseModel], str], Any] = {}
-        self.modes: dict[str, StructuredMode] = dict(modes or {})
+        self.modes = ServerModes(modes)
         """The structured-output mode each server answered in, by `RoleModel.server`."""
-        self.on_mode_learned: Callable[[str, str], Awaitable[None]] | None = None
-        """Told of every mode learned (a run keeps it in the state database, for its workers and a resume)."""
-        self._mode_probes: dict[str, asyncio.Lock] = {}
-        self._refused_every_mode: dict[str, str] = {}
 
     @property
     def cost_usd(self) -> float:
@@ -231,10 +205,10 @@ class LLMGateway:
     ) -> Reply:
         cache = self.cache if model.provider in PROVIDERS and cached else None
         # The request's hash is worth computing only when something looks it up or writes it down.
-        keyed = model.recorded_file is not None or cache is not None or self.record_path is not None
+        keyed = model.recorded_file is not None or cache is not None or self.recordings.record_path is not None
         key = request_key(model.role, conversation, schema) if keyed else ""
         if model.recorded_file is not None:
-            return stored_reply(self._recorded_answer(model, node, schema, key), "recorded")
+            return stored_reply(self.recordings.answer(model, node, schema, key), "recorded")
         # A thinking setting and the server change the answer: they are part of the key (a model asked on its
         # provider's own server, with no thinking setting, keeps the key it always had). Local servers often
         # answer any model name, so two models served as `openai:local` must not share answers.
@@ -250,114 +224,19 @@ class LLMGateway:
             response["finish_reason"] = reply.finish_reason
         if cache is not None and reply.finish_reason not in BLOCKED_FINISH_REASONS | CUT_OFF_FINISH_REASONS:
             await cache.put(cache_key, model.spec, response)
-        if self.record_path is not None:
-            await self._record(key, model, node, schema, conversation, response)
+        if self.recordings.record_path is not None:
+            await self.recordings.write(key, model, node, schema, conversation, response)
         return reply
-
-    def _recorded_answer(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> dict[str, Any]:
-        assert model.recorded_file is not None
-        if model.recorded_file not in self._recordings:
-            self._recordings[model.recorded_file] = load_recorded_calls(model.recorded_file)
-        answer = self._recordings[model.recorded_file].get(key)
-        if answer is None:
-            raise RecordingMiss(
-                f"{model.recorded_file} has no answer for the {model.role} request of node {node} "
-                f"(schema {schema.__name__}, key {key[:12]}); record the run again with --record-llm"
-            )
-        return answer
-
-    async def _record(
-        self,
-        key: str,
-        model: RoleModel,
-        node: str,
-        schema: type[BaseModel],
-        conversation: list[BaseMessage],
-        response: dict[str, Any],
-    ) -> None:
-        entry = {
-            "key": key,
-            "thread_id": current_thread_id(),
-            "role": model.role,
-            "node": node,
-            "model": model.spec,
-            "schema": schema.__name__,
-            "messages": message_payload(conversation),
-            "response": response,
-        }
-        line = json.dumps(entry, ensure_ascii=False) + "\n"
-        assert self.record_path is not None
-        async with self._record_lock:  # one line at a time, in the order the answers came
-            try:
-                await asyncio.to_thread(append_text, self.record_path, line)
-            except OSError as error:
-                raise unwritable_recording(self.record_path, error) from None
 
     async def _call_provider(
         self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage]
     ) -> Reply:
-        """The provider's reply in the model's structured-output mode: the one named for its role, the one its server
-        answered in before, or (`auto`, not known yet) the first its server does not refuse.
+        """The provider's reply in the model's structured-output mode (`ServerModes.answer` chooses it)."""
 
-        The first call to a server whose mode is not known goes alone; the others wait for it, so a refusal
-        is paid once per server, not once per call in flight. A refusal spends none of the call's retries. A
-        mode that answered before and is refused now (another schema, the server changed) is looked for again.
-        """
-        modes = modes_to_try(model.provider, model.chat_model, model.mode)
-        if len(modes) == 1:  # named for the role, or the only one there is
-            return await self._send(model, node, schema, conversation, modes[0])
-        refused: StructuredMode | None = None
-        known = self.modes.get(model.server)
-        if known is not None:
-            try:
-                return await self._send(model, node, schema, conversation, known, probing=True)
-            except ModeRefused as refusal:
-                log.info("mode_refused", model=model.server, mode=known, error=str(refusal))
-                refused = known
-        async with self._mode_probes.setdefault(model.server, asyncio.Lock()):
-            known = self.modes.get(model.server)
-            if known is not None and known != refused:  # found by the call this one waited for
-                return await self._send(model, node, schema, conversation, known)
-            if model.server in self._refused_every_mode:  # no call to it can work: said once, not re-asked
-                raise EveryModeRefused(self._refused_every_mode[model.server])
-            last = ""
-            for mode in (m for m in modes if m != refused):
-                try:
-                    reply = await self._send(model, node, schema, conversation, mode, probing=True)
-                except ModeRefused as refusal:
-                    log.info("mode_refused", model=model.server, mode=mode, error=str(refusal))
-                    last = str(refusal)
-                    continue
-                await self.learn_mode(model.server, mode)
-                return reply
-            self._refused_every_mode[model.server] = (
-                f"{model.server} refused every structured-output mode ({', '.join(modes)}; the last: {last}); "
-                "check that the server serves this model, or name the mode it takes with --structured-output "
-                "ROLE=MODE"
-            )
-            raise EveryModeRefused(self._refused_every_mode[model.server])
+        def send(mode: StructuredMode, probing: bool) -> Awaitable[Reply]:
+            return self._send(model, node, schema, conversation, mode, probing=probing)
 
-    def mode_of(self, model: RoleModel) -> str:
-        """The structured-output mode a role's model is asked in: its named one, the one its server answered in, or
-        `auto` while that is not known."""
-        if model.mode != AUTO_MODE:
-            return model.mode
-        return self.modes.get(model.server, AUTO_MODE)
-
-    def modes_in_use(self) -> dict[str, str]:
-        """The mode each role's model and server is asked in, where it is known (run.json, the manifest)."""
-        return {
-            model.server: mode
-            for model in self.roles.values()
-            if model.chat_model is not None and (mode := self.mode_of(model)) != AUTO_MODE
-        }
-
-    async def learn_mode(self, server: str, mode: StructuredMode) -> None:
-        """Remember the mode `server` answers in, for every later call (and, through `on_mode_learned`, the run)."""
-        self.modes[server] = mode
-        log.info("mode_learned", model=server, mode=mode)
-        if self.on_mode_learned is not None:
-            await self.on_mode_learned(server, mode)
+        return await self.modes.answer(model, send)
 
     async def _send(
         self,
@@ -454,14 +333,3 @@ class LLMGateway:
             sent: Any = gemini_schema(schema) if model.provider == "google_genai" else schema
             self._structured[key] = structured_runnable(model.chat_model, model.provider, schema, mode, sent)
         return self._structured[key]
-
-
-def current_thread_id() -> str | None:
-    """The sample thread whose node is asking, from the run config LangGraph hands down to its nodes."""
-    config = var_child_runnable_config.get() or {}
-    thread_id = (config.get("configurable") or {}).get("thread_id")
-    return str(thread_id) if thread_id is not None else None
-
-
-def unwritable_recording(path: Path, error: OSError) -> UserError:
-    return UserError(f"cannot write the model recording {path}: {reason(error)}; fix --record-llm")

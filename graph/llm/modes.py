@@ -13,16 +13,24 @@ the next; the gateway remembers the mode that worked per model and server.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, TypeVar
 
+import structlog
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 from pydantic import BaseModel
 
+from graph.llm.errors import EveryModeRefused, ModeRefused
 from graph.llm.limits import status_code
+from graph.llm.models import RoleModel
 from state.usage import AUTO_MODE, StructuredMode
+
+log = structlog.get_logger("triad.llm")
+R = TypeVar("R")
 
 #: The modes `auto` tries per provider, best first.
 PROVIDER_MODES: dict[str, tuple[StructuredMode, ...]] = {
@@ -99,3 +107,77 @@ def structured_runnable(
         response_format = {"type": "json_object", "schema": schema.model_json_schema()}
         return chat_model.bind(response_format=response_format)
     return chat_model
+
+
+class ServerModes(dict[str, StructuredMode]):
+    """The structured-output mode each model server answered in (by `RoleModel.server`), and how one is found.
+
+    The first call to a server whose mode is not known goes alone; the others wait for it, so a refusal is
+    paid once per server, not once per call in flight. A mode that answered before and is refused now
+    (another schema, the server changed) is looked for again. A server that refuses every mode is said
+    once and not asked again.
+    """
+
+    def __init__(self, known: dict[str, StructuredMode] | None = None) -> None:
+        super().__init__(known or {})
+        self.on_learned: Callable[[str, StructuredMode], Awaitable[None]] | None = None
+        """Told of every mode learned (a run keeps it in the state database, for its workers and a resume)."""
+        self._probes: dict[str, asyncio.Lock] = {}
+        self._refused_everything: dict[str, str] = {}
+
+    async def answer(self, model: RoleModel, send: Callable[[StructuredMode, bool], Awaitable[R]]) -> R:
+        """`send(mode, probing)`'s reply in the model's mode: the one named for its role, the one its server
+        answered in before, or (`auto`, not known yet) the first its server does not refuse. A probing send
+        raises `ModeRefused` on a refusal."""
+        modes = modes_to_try(model.provider, model.chat_model, model.mode)
+        if len(modes) == 1:  # named for the role, or the only one there is
+            return await send(modes[0], False)
+        server = model.server
+        refused: StructuredMode | None = None
+        if (known := self.get(server)) is not None:
+            try:
+                return await send(known, True)
+            except ModeRefused as refusal:
+                log.info("mode_refused", model=server, mode=known, error=str(refusal))
+                refused = known
+        async with self._probes.setdefault(server, asyncio.Lock()):
+            known = self.get(server)
+            if known is not None and known != refused:  # found by the call this one waited for
+                return await send(known, False)
+            if server in self._refused_everything:
+                raise EveryModeRefused(self._refused_everything[server])
+            last = ""
+            for mode in (m for m in modes if m != refused):
+                try:
+                    reply = await send(mode, True)
+                except ModeRefused as refusal:
+                    log.info("mode_refused", model=server, mode=mode, error=str(refusal))
+                    last = str(refusal)
+                    continue
+                await self.learn(server, mode)
+                return reply
+            self._refused_everything[server] = (
+                f"{server} refused every structured-output mode ({', '.join(modes)}; the last: {last}); check that the "
+                "server serves this model, or name the mode it takes with --structured-output ROLE=MODE"
+            )
+            raise EveryModeRefused(self._refused_everything[server])
+
+    async def learn(self, server: str, mode: StructuredMode) -> None:
+        """Remember the mode `server` answers in, for every later call (and, through `on_learned`, the run)."""
+        self[server] = mode
+        log.info("mode_learned", model=server, mode=mode)
+        if self.on_learned is not None:
+            await self.on_learned(server, mode)
+
+    def mode_of(self, model: RoleModel) -> str:
+        """The mode a role's model is asked in: its named one, the one its server answered in, or `auto` while
+        that is not known."""
+        return model.mode if model.mode != AUTO_MODE else self.get(model.server, AUTO_MODE)
+
+    def in_use(self, models: Iterable[RoleModel]) -> dict[str, str]:
+        """The mode each model and server is asked in, where it is known (run.json, the manifest)."""
+        return {
+            model.server: mode
+            for model in models
+            if model.chat_model is not None and (mode := self.mode_of(model)) != AUTO_MODE
+        }

@@ -66,6 +66,6 @@ async def preflight(gateway: LLMGateway) -> list[Checked]:
                 f"{', '.join(roles)}: {model.server} did not answer a small structured request ({failed}); check the "
                 "model's name, --llm-base-url, and that the server is serving it"
             ) from None
-        return Checked(tuple(roles), model.server, gateway.mode_of(model), call)
+        return Checked(tuple(roles), model.server, gateway.modes.mode_of(model), call)
 
     return list(await asyncio.gather(*(ask(roles) for roles in checked_servers(gateway).values())))

@@ -26,7 +26,8 @@ from graph.config.errors import RunCannotWork, UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.living.manifest import build_manifest, collection_fingerprint
 from graph.living.versions import VERSION_KEYS, read_run_json
-from graph.llm.gateway import LLMGateway, ProviderUnavailable
+from graph.llm.errors import ProviderUnavailable
+from graph.llm.gateway import LLMGateway
 from graph.llm.preflight import preflight
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, dataset_lines, make_folder
@@ -119,7 +120,9 @@ async def run_job(
         summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
         document["preflight_calls"] = preflights
-        document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes_in_use()
+        document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes.in_use(
+            services.gateway.roles.values()
+        )
         document["languages"] = outcome.languages
         document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
         document["coverage"] = coverage
@@ -156,7 +159,7 @@ async def share_model_modes(run_id: str, gateway: LLMGateway, state: StateDataba
     async def keep(server: str, mode: str) -> None:
         await state.ledger.save_model_mode(run_id, server, mode)
 
-    gateway.on_mode_learned = keep
+    gateway.modes.on_learned = keep
 
 
 def run_queries(run: Run, request: RunRequest) -> list[Query] | None:

@@ -11,8 +11,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
 from graph.config.settings import resolve_settings
+from graph.llm.errors import ProviderUnavailable, RecordingMiss
 from graph.llm.from_settings import build_gateway
-from graph.llm.gateway import LLMGateway, ProviderUnavailable, RecordingMiss
+from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.testing.scripted import ScriptedChatModel

@@ -120,7 +120,7 @@ def test_429_with_retry_after_and_500_are_retried(stub: str) -> None:
 
 
 def test_401_stops_with_one_clear_error(stub: str) -> None:
-    from graph.llm.gateway import ProviderUnavailable
+    from graph.llm.errors import ProviderUnavailable
 
     StubOpenAI.script = [(401, {}, error("Incorrect API key provided", "invalid_request_error"))]
     with pytest.raises(ProviderUnavailable, match="refused the credentials"):
