@@ -28,7 +28,6 @@ from graph.living.manifest import build_manifest, collection_fingerprint
 from graph.living.versions import VERSION_KEYS, read_run_json
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
-from graph.llm.preflight import preflight
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
 from graph.runs.files import RunFolder, dataset_lines, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
@@ -40,6 +39,7 @@ from graph.runs.progress import Progress
 from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
 from graph.runs.questions import RunQuestions
 from graph.runs.report import REPORT_EXAMPLES, write_report
+from graph.runs.run_models import check_models_answer, share_model_modes
 from graph.runs.runner import SampleResult, SampleRunner, build_runner
 from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
 from graph.runs.services import RunServices, StateDatabase, open_services, open_state
@@ -49,7 +49,7 @@ from graph.runs.weights import coverage_by_weight, document_weights, seed_weight
 from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
 from state.personas import persona_quotas
 from state.threads import ThreadId
-from state.usage import ROLES, STRUCTURED_MODES, CallRecord
+from state.usage import ROLES
 
 
 def new_run_id() -> str:
@@ -91,7 +91,7 @@ async def run_job(
         async with open_services(
             run.settings, record_path=request.record_llm, seed=run.options.seed, gateway=gateway, state=state, warm=True
         ) as services:
-            await share_model_modes(run.run_id, services.gateway, state)
+            await share_model_modes(run.run_id, services.gateway, state.ledger)
             preflight_calls = await check_models_answer(services.gateway)
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             if run.options.personas_auto and not run.options.personas:
@@ -135,31 +135,6 @@ async def run_job(
     write_report(folder, document, finished, examples)
     print_run_summary(run, request, folder, document, summary, outcome)
     return run.run_id, document
-
-
-async def check_models_answer(gateway: LLMGateway) -> list[CallRecord]:
-    """The preflight (`graph.llm.preflight`) before anything is spent: a line per role, or the run stops (exit 1)
-    with the one line that names the fix, before it is begun. Its calls, for the funnel."""
-    try:
-        checked = await preflight(gateway)
-    except UserError as error:  # a refused key, an unreachable server, an unknown model, every mode refused
-        raise RunCannotWork(str(error)) from None
-    for each in checked:
-        for line in each.lines():
-            tell(f"model {line}")
-    return [each.call for each in checked]
-
-
-async def share_model_modes(run_id: str, gateway: LLMGateway, state: StateDatabase) -> None:
-    """The structured-output modes the run's servers answered in, known to this process's gateway from the start
-    (another worker's, an earlier process's) and kept in the state database as this one learns them."""
-    known = await state.ledger.model_modes(run_id)
-    gateway.modes.update({server: mode for server, mode in known.items() if mode in STRUCTURED_MODES})
-
-    async def keep(server: str, mode: str) -> None:
-        await state.ledger.save_model_mode(run_id, server, mode)
-
-    gateway.modes.on_learned = keep
 
 
 def run_queries(run: Run, request: RunRequest) -> list[Query] | None:
@@ -214,8 +189,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
         await ledger.create_run(run.run_id, run.options.stored(settings))
-        for server, mode in services.gateway.modes.items():  # learned by the preflight, before the run was begun
-            await ledger.save_model_mode(run.run_id, server, mode)
+        await ledger.save_model_modes(run.run_id, services.gateway.modes)  # learned before the run was begun
         tell(
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"

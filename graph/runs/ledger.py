@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 import orjson
@@ -70,12 +70,12 @@ class RunLedger:
             row = await cursor.fetchone()
         return dict(row[0] or {}) if row else {}
 
-    async def save_model_mode(self, run_id: str, server: str, mode: str) -> None:
-        """Keep the mode a server answered in, for the run's other workers and a resume."""
+    async def save_model_modes(self, run_id: str, modes: Mapping[str, str]) -> None:
+        """Keep the modes servers answered in (by server), for the run's other workers and a resume."""
         async with self.pool.connection() as conn:
             await conn.execute(
                 "UPDATE triad_runs SET model_modes = coalesce(model_modes, '{}'::jsonb) || %s WHERE run_id = %s",
-                (Jsonb({server: mode}), run_id),
+                (Jsonb(dict(modes)), run_id),
             )
 
     async def stop_run(self, run_id: str, reason: str) -> None:
