@@ -18,7 +18,8 @@ from langgraph.graph import END, START, StateGraph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
-from graph.evaluation.pipelines import Pipeline, as_context
+from graph.evaluation.pipeline_output import as_context
+from graph.evaluation.pipelines import Pipeline
 from graph.evaluation.setups import Setup
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
