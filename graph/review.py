@@ -27,10 +27,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import ipaddress
 import json
 import secrets
-import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,7 +44,7 @@ from graph.config.cli import (
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
-from graph.reviewing.app import Review, build_app
+from graph.reviewing.app import Review, build_app, check_port, is_loopback
 from graph.reviewing.calibrate import calibrate
 from graph.reviewing.calibration import format_calibration
 from graph.reviewing.samples import load_samples, review_set
@@ -93,22 +91,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return host == "localhost"
-
-
-def _check_port(host: str, port: int) -> None:
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError as error:
-            raise UserError(f"cannot listen on {host}:{port} ({error.strerror}); pass another --port") from None
-
-
 async def _main(args: argparse.Namespace, settings: Settings) -> None:
     import uvicorn
 
@@ -133,8 +115,8 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
                 )
             print(f"wrote {len(rows)} labels to {args.export}")
             return
-        _check_port(args.host, args.port)
-        token = None if _loopback(args.host) else secrets.token_urlsafe(18)
+        check_port(args.host, args.port)
+        token = None if is_loopback(args.host) else secrets.token_urlsafe(18)
         chosen = review_set(samples, args.sample, args.seed) if args.sample else []
         corpus = await run_store(settings, args)
         review = Review(args.run_id, samples, chosen, args.reviewer or getpass.getuser(), labels, token)

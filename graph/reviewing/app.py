@@ -7,6 +7,8 @@ token the printed URL holds (as `?token=`, then as a cookie), or it gets 403.
 from __future__ import annotations
 
 import hmac
+import ipaddress
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from graph.config.errors import UserError
 from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import FILTERS, list_page, sample_page, summary_page
 from graph.reviewing.samples import ReviewSample
@@ -117,3 +120,21 @@ def build_app(review: Review) -> Starlette:
         ],
         middleware=middleware,
     )
+
+
+def is_loopback(host: str) -> bool:
+    """Whether the app is reachable from this machine only (other hosts need the token)."""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def check_port(host: str, port: int) -> None:
+    """The address the app is to listen on is free; one line naming the fix when it is not."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise UserError(f"cannot listen on {host}:{port} ({error.strerror}); pass another --port") from None
