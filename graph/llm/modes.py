@@ -43,17 +43,15 @@ PROVIDER_MODES: dict[str, tuple[StructuredMode, ...]] = {
 #: Statuses with which servers refuse a request's form (llama-cpp-python answers an unknown response format
 #: with a 500); a refusal also names what it refuses, as a word of its own.
 REFUSAL_STATUSES = frozenset({400, 404, 415, 422, 500, 501})
-REFUSAL_WORDS = re.compile(
-    r"\b(response_?format|json_schema|json_object|tool_choice|tools?|functions?|function_call|grammar|format"
-    r"|response_?(?:json_?)?schema|response_?mime_?type|guided_\w+)\b",
-    re.IGNORECASE,
+#: What names the request's form itself: its response format (as OpenAI, Gemini and vLLM call it), a schema,
+#: a grammar, the tool choice.
+_FORM = (
+    r"response_?format|json_schema|json_object|tool_choice|grammar|response_?(?:json_?)?schema"
+    r"|response_?mime_?type|guided_\w+"
 )
+REFUSAL_WORDS = re.compile(rf"\b({_FORM}|tools?|functions?|function_call|format)\b", re.IGNORECASE)
 #: What a 500 must name to be a refusal, not a passing fault: the request's form itself.
-FORM_WORDS = re.compile(
-    r"\b(response_?format|json_schema|json_object|tool_choice|grammar|response_?(?:json_?)?schema"
-    r"|response_?mime_?type|guided_\w+)\b",
-    re.IGNORECASE,
-)
+FORM_WORDS = re.compile(rf"\b({_FORM})\b", re.IGNORECASE)
 
 SCHEMA_INSTRUCTION = "Reply with only one JSON object that fits this JSON schema, with no other text:\n{schema}"
 
