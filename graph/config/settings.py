@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -160,13 +160,7 @@ class Settings(BaseModel):
     def _thinking_values(cls, value: Any) -> Any:
         """`ROLE=VALUE` strings (repeated flags) or a table; budgets may be TOML integers."""
         if isinstance(value, list | tuple):
-            pairs = {}
-            for item in value:
-                role, separator, setting = str(item).partition("=")
-                if not separator or not setting.strip():
-                    raise ValueError(f"{item!r} is not ROLE=BUDGET|LEVEL")
-                pairs[role.strip()] = setting.strip()
-            return pairs
+            return role_values(value, "ROLE=BUDGET|LEVEL", every_role=False)
         if isinstance(value, dict):
             return {role: str(setting) for role, setting in value.items()}
         return value
@@ -178,12 +172,7 @@ class Settings(BaseModel):
         if isinstance(value, str):  # TRIAD_STRUCTURED_OUTPUT: comma-separated
             value = [part for part in value.split(",") if part.strip()]
         if isinstance(value, list | tuple):
-            pairs: dict[str, str] = {}
-            for item in value:
-                role, separator, mode = str(item).rpartition("=")
-                for named in ROLES if not separator else (role.strip(),):
-                    pairs[named] = mode.strip()
-            value = pairs
+            value = role_values(value, "[ROLE=]MODE", every_role=True)
         if isinstance(value, dict):
             for mode in value.values():
                 if mode not in ("auto", *STRUCTURED_MODES):
@@ -268,6 +257,23 @@ def _read_config_file(path: Path | None) -> dict[str, Any]:
 
 #: Tables an environment variable may also give, as comma-separated `ROLE=VALUE` pairs.
 ENV_PAIRS = ("structured_output",)
+
+
+def role_values(items: Iterable[Any], form: str, *, every_role: bool) -> dict[str, str]:
+    """`ROLE=VALUE` items (repeated flags) as a table, a later item over an earlier one; with `every_role`, a
+    bare `VALUE` is every role's."""
+    values: dict[str, str] = {}
+    for item in items:
+        role, separator, value = str(item).partition("=")
+        if not separator:
+            if not every_role:
+                raise ValueError(f"{item!r} is not {form}")
+            value = role
+        if not value.strip():
+            raise ValueError(f"{item!r} is not {form}")
+        for named in (role.strip(),) if separator else ROLES:
+            values[named] = value.strip()
+    return values
 
 
 def _from_environment(env: Mapping[str, str]) -> dict[str, str]:
