@@ -80,14 +80,11 @@ def test_a_server_that_refuses_every_mode_stops_the_run_before_it_is_begun(pg_ur
     state = StubState()
     runs = tmp_path / "refused"
     with compatible_stub(state, PROFILES["refusing"]) as url:
-        result = run_cli(
-            "graph.run", "--collection", demo_slice, "--count", "2", "--database-url", pg_url, "--runs-dir",
-            str(runs), "--run-id", "refused", "--llm", "openai:local", "--llm-base-url", url, "--no-llm-cache",
-        )  # fmt: skip
-    assert result.returncode == 1
-    lines = result.stderr.strip().splitlines()
+        code, stderr, document = run_against(url, pg_url, demo_slice, runs, "--count", "2", "--run-id", "refused")
+    assert code == 1 and document is None
+    lines = stderr.strip().splitlines()
     assert lines[-1].startswith("error: ") and "refused every structured-output mode" in lines[-1]
-    assert "--structured-output" in lines[-1] and "Traceback" not in result.stderr
+    assert "--structured-output" in lines[-1] and "Traceback" not in stderr
     assert len(state.requests) == 4  # each mode once, for the three roles together: then nothing more is sent
     # Fixed (another server), the same command makes the run.
     working = StubState()
