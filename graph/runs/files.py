@@ -1,8 +1,8 @@
 """The files of a run folder: dataset.jsonl, rejected.jsonl, run.json.
 
-Lines are appended as samples finish, each whole, flushed and synced under a file lock (several
+Lines are appended as samples finish, each whole, flushed under a file lock (several
 workers may share a folder); a worker writes them in the background, in batches when samples
-finish faster than a disk syncs. The state database is the source of truth: on resume and at the end
+finish faster than a disk writes. The state database is the source of truth: on resume and at the end
 the two JSONL files are rewritten from it (temporary file, then an atomic rename), so a crash can
 never leave a partial or duplicated line behind. A file that cannot be written (a full disk, a
 folder without write access) ends the command with one line: the samples are in the database, and
@@ -59,15 +59,16 @@ def json_lines(entries: Iterable[dict[str, Any]]) -> str:
 
 
 def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
-    """Append JSON lines, each whole: locked, flushed and synced once for all of them."""
+    """Append JSON lines, each whole: locked and flushed once for all of them.
+
+    Not synced: the state database is what a run keeps, and the end of a run and every resume rewrite
+    both files from it, synced, so a line the operating system lost in a crash is written again."""
     if not entries:
         return
     text = json_lines(entries)
     # Workers of one run append to the same files: a lock beside each file keeps their lines whole.
     with fasteners.InterProcessLock(path.parent / f".{path.name}.lock"), path.open("a", encoding="utf-8") as handle:
         handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
 
 
 class Replacement:
