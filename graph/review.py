@@ -52,6 +52,7 @@ from graph.reviewing.session import open_labels, refresh_report, run_store
 from graph.reviewing.summary import format_summary, summarise
 from graph.runs.files import check_run_id, write_atomically
 from graph.runs.lanes import CostLimitReached
+from state.record import SupportingChunk
 
 DEFAULT_PORT = 8765
 
@@ -122,8 +123,8 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
         review = Review(args.run_id, samples, chosen, args.reviewer or getpass.getuser(), labels, token)
         if corpus is not None:
 
-            async def chunks(ids: list[str]) -> list[dict[str, Any]]:
-                return [{"id": c.id, "text": c.text, "metadata": c.metadata} for c in await corpus.get(ids)]
+            async def chunks(ids: list[str]) -> list[SupportingChunk]:
+                return [SupportingChunk(id=c.id, text=c.text, metadata=c.metadata) for c in await corpus.get(ids)]
 
             review.chunks = chunks
         config = uvicorn.Config(build_app(review), host=args.host, port=args.port, log_level="warning")

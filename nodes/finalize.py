@@ -157,32 +157,9 @@ async def check_duplicate(state: SampleState, runtime: Runtime[Context]) -> Upda
     return {"question_claimed": True}
 
 
-#: The keys of a rejected.jsonl line, in the order it shows them.
-REJECTION_FIELDS = (
-    "id",
-    "outcome",
-    "end_reason",
-    "question_type",
-    "binary",
-    "wanted_answer",
-    "language",
-    "hops",
-    "seed_id",
-    "bridge_topic",
-    "bridge_attempts",
-    "restarts",
-    "supporting_ids",
-    "retrieved_ids",
-    "drafts",
-    "verdicts",
-    "failure_raw",
-    "llm_calls",
-    "provenance",
-)
-
-
 def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
-    """The rejected.jsonl line of a sample that ended without a record: history and end reason."""
+    """The rejected.jsonl line of a sample that ended without a record (`state.record.Rejection`): history and end
+    reason."""
     return {
         "id": state.get("thread_id", ""),
         "outcome": state.get("outcome"),

@@ -25,6 +25,7 @@ from psycopg import sql
 from graph.living import drift
 from graph.store.corpus import Corpus
 from graph.store.embedded import embedded_url, stop_embedded
+from state.record import DatasetRecord
 
 RECORDS, CHUNKS_PER_RECORD = 40, 12
 
@@ -51,7 +52,7 @@ def create_table(url: str, name: str, rows: int) -> None:
         conn.execute(sql.SQL("ANALYZE {}").format(table))
 
 
-def records_of(url: str, name: str, rows: int, rng: random.Random) -> list[dict]:
+def records_of(url: str, name: str, rows: int, rng: random.Random) -> list[DatasetRecord]:
     """40 records of 12 chunks each, as the run read them; then one chunk edited and one deleted in the store."""
     numbers = rng.sample(range(1, rows + 1), RECORDS * CHUNKS_PER_RECORD)
     table = sql.Identifier(name)
@@ -68,9 +69,18 @@ def records_of(url: str, name: str, rows: int, rng: random.Random) -> list[dict]
     records = []
     for index in range(RECORDS):
         ids = chunk_ids[index * CHUNKS_PER_RECORD : (index + 1) * CHUNKS_PER_RECORD]
-        chunks = [{"id": i, "text": texts[i], "relevant": True} for i in ids]
-        records.append({"id": f"r{index}", "question_type": "comparison", "question": "Q?",
-                        "supporting": chunks[:2], "contexts": chunks})  # fmt: skip
+        contexts = [
+            {"id": i, "text": texts[i], "relevant": at < 2, "origin": "supporting" if at < 2 else "distractor"}
+            for at, i in enumerate(ids)
+        ]
+        records.append(DatasetRecord.model_validate({
+            "id": f"r{index}", "question": "Q?", "answer": "A", "question_type": "comparison", "binary": False,
+            "temporal": False, "role": "a user", "bridge_topic": "t", "hops": 2, "difficulty": "hard",
+            "supporting": [{"id": i, "text": texts[i]} for i in ids[:2]], "contexts": contexts, "n_relevant": 2,
+            "unanswerable": None, "validation": {"revisions": 0, "verdicts": []},
+            "provenance": {"run_id": "bench", "thread_id": f"bench/{index}", "models": {}, "prompt_version": "1",
+                           "created_at": "2026-01-01T00:00:00+00:00"},
+        }))  # fmt: skip
     return records
 
 
@@ -81,7 +91,7 @@ def _uuid(number: int) -> str:
     return str(uuid.UUID(hashlib.md5(str(number).encode()).hexdigest()))
 
 
-async def timed_check(url: str, name: str, records: list[dict]) -> tuple[float, float, dict]:
+async def timed_check(url: str, name: str, records: list[DatasetRecord]) -> tuple[float, float, dict]:
     corpus = await Corpus.open(url, name)
     try:
         started = time.perf_counter()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 #: Separator between the headings of a chunk's `section` metadata, outermost first.
@@ -20,10 +20,3 @@ def where(metadata: Mapping[str, Any] | None) -> str:
     if section:
         parts.append(section)
     return ", ".join(parts)
-
-
-def context_places(record: Mapping[str, Any], contexts: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Where each of a record's contexts comes from: its own `where`, else its supporting chunk's metadata
-    (records written without `where`)."""
-    supporting = {str(chunk.get("id")): chunk.get("metadata") for chunk in record.get("supporting") or []}
-    return [str(context.get("where") or where(supporting.get(str(context["id"])))) for context in contexts]

@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from state.languages import DEFAULT_LANGUAGE, answer_words
+from state.location import where
 from state.query_styles import NATURAL, QueryStyle
-from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Difficulty, SampleKind
+from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Construction, Difficulty, SampleKind
 
 
 def text_digest(text: str) -> str:
@@ -50,26 +51,19 @@ class Unanswerable(BaseModel):
     expected: Literal["abstain"] = "abstain"
 
 
-class HiddenEntity(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    entity: str
-    chunk_id: str = ""
-
-
-class Construction(BaseModel):
-    """How the generator says it built the question (empty where it did not say)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    compared_entities: list[str] = Field(default_factory=list)
-    """Comparison: the entities compared, one per supporting chunk."""
-    hidden_entities: list[HiddenEntity] = Field(default_factory=list)
-    """Composition: the intermediate entities the question does not name, each with the chunk that identifies it."""
-    unanswerable_kind: str = ""
-    """Generated unanswerable: `missing_attribute` or `false_premise`."""
-    missing: str = ""
-    """Generated unanswerable: what the question asks for that the collection never states."""
+def declared(construction: Any) -> Any:
+    """A draft's construction as a record holds it: every fact present, one the generator did not declare empty
+    (a record an earlier version wrote may lack some)."""
+    if construction is None:
+        construction = {}
+    if not isinstance(construction, dict):
+        return construction  # refused by validation, with its type named
+    hidden = [
+        {"chunk_id": "", **entity} if isinstance(entity, dict) else entity
+        for entity in construction.get("hidden_entities") or []
+    ]
+    empty = {"compared_entities": [], "unanswerable_kind": "", "missing": ""}
+    return empty | construction | {"hidden_entities": hidden}
 
 
 class RetrievalCheck(BaseModel):
@@ -162,7 +156,8 @@ class DatasetRecord(BaseModel):
     persona: str | None = None
     """The name of the persona who asks (`--personas`); its description is `role`. None: no persona."""
     bridge_topic: str
-    construction: Construction = Field(default_factory=Construction)
+    construction: Construction = Field(default_factory=dict, validate_default=True)
+    """How the generator says it built the question (`state.sample.Construction`), every fact present."""
     hops: int = Field(ge=0, le=MAX_HOPS)
     """Supporting chunks; 1 for a single-hop question (factual, procedural), 0 for a generated unanswerable one."""
     supporting: list[SupportingChunk]
@@ -186,6 +181,25 @@ class DatasetRecord(BaseModel):
     validated_at: str | None = None
     """When the judges last accepted it (ISO 8601, UTC)."""
     provenance: Provenance
+
+    def places(self, contexts: list[Context]) -> list[str]:
+        """Where each of the record's `contexts` comes from: its own `where`, else its supporting chunk's metadata
+        (records written without `where`)."""
+        supporting = {chunk.id: chunk.metadata for chunk in self.supporting}
+        return [context.where or where(supporting.get(context.id)) for context in contexts]
+
+    def context(self, context_id: str) -> Context:
+        """The record's context `context_id`."""
+        return next(context for context in self.contexts if context.id == context_id)
+
+    def chunk_texts(self) -> list[tuple[str, str]]:
+        """(id, text) of every chunk the record holds: its supporting chunks, then its contexts."""
+        return [(c.id, c.text) for c in self.supporting] + [(c.id, c.text) for c in self.contexts]
+
+    @field_validator("construction", mode="before")
+    @classmethod
+    def _declared(cls, construction: Any) -> Any:
+        return declared(construction)
 
     @model_validator(mode="after")
     def _consistent(self) -> DatasetRecord:
@@ -230,6 +244,51 @@ class DatasetRecord(BaseModel):
         return self
 
 
-def canonical_question(record: dict[str, Any]) -> str:
-    """A record's question as validated, in a record written with or without query styles."""
-    return str(record.get("canonical_question") or record["question"])
+class ReviewNote(BaseModel):
+    """Who reviewed a record and what they changed (`graph.export --reviewed`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reviewers: list[str]
+    criteria: dict[str, bool]
+    """Every criterion of the record's type, each passed by every reviewer."""
+    relabelled: list[str]
+    """The contexts whose relevance the reviewers' majority changed."""
+
+
+class ReviewedRecord(DatasetRecord):
+    """A record as its reviewers left it: accepted by each of them, its contexts' relevance as they have it."""
+
+    review: ReviewNote
+
+
+class Rejection(BaseModel):
+    """A sample that ended without a record (a line of `rejected.jsonl`): why it ended, and its history.
+
+    Every field but `id` has a default, so a line an earlier version wrote reads; keys this model does not
+    know are kept as they are."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str
+    outcome: str = "rejected"
+    """rejected, no_bridge or failed."""
+    end_reason: str = ""
+    question_type: str | None = None
+    binary: bool | None = None
+    wanted_answer: str | None = None
+    """The answer a yes/no sample was asked to have."""
+    language: str | None = None
+    hops: int = 2
+    seed_id: str | None = None
+    bridge_topic: str | None = None
+    bridge_attempts: list[dict[str, Any]] = Field(default_factory=list)
+    restarts: int = 0
+    supporting_ids: list[str] = Field(default_factory=list)
+    retrieved_ids: list[str] = Field(default_factory=list)
+    drafts: list[dict[str, Any]] = Field(default_factory=list)
+    verdicts: list[dict[str, Any]] = Field(default_factory=list)
+    failure_raw: str | None = None
+    """A model's reply that could not be read, as it came."""
+    llm_calls: list[dict[str, Any]] = Field(default_factory=list)
+    provenance: Provenance | None = None

@@ -32,8 +32,7 @@ from nodes.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.languages import DEFAULT_LANGUAGE
-from state.query_styles import NATURAL
-from state.record import canonical_question
+from state.record import DatasetRecord
 from state.schemas import (
     AbstentionVerdict,
     CorrectnessVerdict,
@@ -95,45 +94,49 @@ async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: 
     return verdict
 
 
-def not_in_contexts(record: dict[str, Any], retrieved: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def labelled_contexts(record: DatasetRecord) -> list[dict[str, Any]]:
+    """The record's contexts as retrieval is scored against them: id, text and relevance."""
+    return [{"id": c.id, "text": c.text, "relevant": c.relevant} for c in record.contexts]
+
+
+def not_in_contexts(record: DatasetRecord, retrieved: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The retrieved chunks the record's context list holds neither by id nor by normalised text."""
-    ids = {c["id"] for c in record["contexts"]}
-    texts = {normalise_text(c["text"]) for c in record["contexts"]}
+    ids = {c.id for c in record.contexts}
+    texts = {normalise_text(c.text) for c in record.contexts}
     return [c for c in retrieved if c.get("id") not in ids and normalise_text(c["text"]) not in texts]
 
 
 async def judged_contexts(
-    gateway: LLMGateway, record: dict[str, Any], retrieved: list[dict[str, Any]]
+    gateway: LLMGateway, record: DatasetRecord, retrieved: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The record's labelled contexts plus CARE labels for retrieved chunks the list does not hold."""
     unknown = not_in_contexts(record, retrieved)
-    supporting = delimit_all("chunk", ((chr(65 + i), c["text"]) for i, c in enumerate(record["supporting"])))
+    supporting = delimit_all("chunk", ((chr(65 + i), c.text) for i, c in enumerate(record.supporting)))
 
     async def label(chunk: dict[str, Any]) -> dict[str, Any]:
         messages = care_messages(
-            delimit("question", "Q", canonical_question(record)),
-            delimit("answer", "reference", record["answer"]),
+            delimit("question", "Q", record.canonical_question),
+            delimit("answer", "reference", record.answer),
             supporting,
             delimit("candidate", "X1", chunk["text"]),
         )
         verdict, _ = await gateway.ask("extractor", RelevanceVerdict, messages, node="judge_unlabelled")
         return {"id": chunk.get("id") or "", "text": chunk["text"], "relevant": verdict.relevant}
 
-    return [*record["contexts"], *await asyncio.gather(*(label(c) for c in unknown))]
+    return [*labelled_contexts(record), *await asyncio.gather(*(label(c) for c in unknown))]
 
 
-def history_of(record: dict[str, Any]) -> list[dict[str, str]]:
+def history_of(record: DatasetRecord) -> list[dict[str, str]]:
     """A follow-up record's turns before its question; none for the others."""
-    turns = record.get("turns") or []
-    return [{"role": str(t["role"]), "content": str(t["content"])} for t in turns[:-1]]
+    return [turn.model_dump() for turn in (record.turns or [])[:-1]]
 
 
-async def ask_setup(setup: Setup, record: dict[str, Any], gateway: LLMGateway, where: Retrieval) -> tuple[
+async def ask_setup(setup: Setup, record: DatasetRecord, gateway: LLMGateway, where: Retrieval) -> tuple[
     str, list[Any]
 ]:  # fmt: skip
     """The setup's answer and the contexts it retrieved for the record's question as asked (a follow-up with its
     conversation: triad's answerer reads it, a retriever the last turn; a service, chain or graph gets it whole)."""
-    question, history = record["question"], history_of(record)
+    question, history = record.question, history_of(record)
     if setup.url:
         answer, contexts = await asyncio.to_thread(ask_service, setup.url, question, history)
         return answer, [as_context(setup, c) for c in contexts]
@@ -157,20 +160,16 @@ async def abstains(gateway: LLMGateway, answer: str) -> bool:
     return bool(verdict.abstained)
 
 
-def group_value(record: dict[str, Any], field: str) -> Any:
-    """The record's value of a breakdown field; a record written before query styles is `natural`, answerable."""
-    if field == "answerable":
-        return record.get(field, True)
-    if field == "query_style":
-        return record.get(field) or NATURAL
-    return record.get(field)
+def group_value(record: DatasetRecord, field: str) -> Any:
+    """The record's value of a breakdown field (one of `GROUPS`)."""
+    return getattr(record, field)
 
 
-def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
+def empty_row(setup: Setup, record: DatasetRecord) -> dict[str, Any]:
     """A row's identity and groups, every metric unset."""
     return {
         "setup": setup.name,
-        "sample_id": record["id"],
+        "sample_id": record.id,
         **{field: group_value(record, field) for field in GROUPS},
         **dict.fromkeys(METRICS),
         "unanswerable_answer": None,
@@ -178,7 +177,7 @@ def empty_row(setup: Setup, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def evaluate_generated_unanswerable(
-    setup: Setup, record: dict[str, Any], gateway: LLMGateway, where: Retrieval
+    setup: Setup, record: DatasetRecord, gateway: LLMGateway, where: Retrieval
 ) -> dict[str, Any]:
     """A generated unanswerable question: the setup retrieves and answers as it would for a user; it should abstain.
 
@@ -191,8 +190,8 @@ async def evaluate_generated_unanswerable(
     row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved], "answer": given}
     unseen = not_in_contexts(record, retrieved)  # its contexts are the chunks the check read
     if unseen:
-        language = record.get("language") or DEFAULT_LANGUAGE
-        messages = unanswerable_messages(canonical_question(record), [c["text"] for c in unseen], language)
+        language = record.language or DEFAULT_LANGUAGE
+        messages = unanswerable_messages(record.canonical_question, [c["text"] for c in unseen], language)
         verdict, _ = await gateway.ask("validator", UnanswerableVerdict, messages, node="judge_unanswerable")
         answering = answering_chunks(verdict, [str(c.get("id") or "") for c in unseen])
         row["rechecked_ids"] = [c.get("id") for c in unseen]
@@ -203,7 +202,7 @@ async def evaluate_generated_unanswerable(
 
 async def evaluate_sample(
     setup: Setup,
-    record: dict[str, Any],
+    record: DatasetRecord,
     gateway: LLMGateway,
     where: Retrieval,
     judge_unlabelled: bool,
@@ -211,18 +210,18 @@ async def evaluate_sample(
 ) -> dict[str, Any]:
     """One row: retrieval scores, the judges' correctness (verdict and graded, the graded one's semantic part
     from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
-    if not record.get("answerable", True):
+    if not record.answerable:
         return await evaluate_generated_unanswerable(setup, record, gateway, where)
     given, retrieved = await ask_setup(setup, record, gateway, where)
-    contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else record["contexts"]
+    contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else labelled_contexts(record)
     precision, recall = retrieval_scores(retrieved, contexts)
     # The judges read the question as validated: a follow-up's last turn alone does not say what it asks.
-    question = delimit("question", "Q", canonical_question(record))
-    reference = delimit("answer", "reference", record["answer"])
+    question = delimit("question", "Q", record.canonical_question)
+    reference = delimit("answer", "reference", record.answer)
     candidate = delimit("answer", "candidate", given)
     asked = prompt.CORRECTNESS_USER.format(question=question, reference=reference, candidate=candidate)
     correct = await judge(gateway, CorrectnessVerdict, prompt.CORRECTNESS_SYSTEM, asked, "judge_correctness")
-    vectors = await asyncio.to_thread(embeddings.embed_documents, [given, record["answer"]])
+    vectors = await asyncio.to_thread(embeddings.embed_documents, [given, record.answer])
     counts = (len(correct.true_positive), len(correct.false_positive), len(correct.false_negative))
     shown = delimit_all("chunk", ((str(i), c["text"]) for i, c in enumerate(retrieved, start=1)))
     faithful = await judge(
@@ -238,18 +237,17 @@ async def evaluate_sample(
         "correctness": round(graded_correctness(*counts, cosine(*vectors)), 4),
         "faithful": faithful.faithful,
     }
-    variant = record["unanswerable"]
+    variant = record.unanswerable
     if variant is not None and not setup.answers_for_itself:
-        texts = {c["id"]: c["text"] for c in record["contexts"]}
-        shown_only = [{"text": texts[i]} for i in variant["contexts"]]
-        reply, _ = await answer_from(record["question"], shown_only, gateway, history_of(record))
+        shown_only = [{"text": record.context(i).text} for i in variant.contexts]
+        reply, _ = await answer_from(record.question, shown_only, gateway, history_of(record))
         row |= {"unanswerable_answer": reply, "abstained": await abstains(gateway, reply)}
     return row
 
 
 async def evaluate_setup(
     setup: Setup,
-    records: list[dict[str, Any]],
+    records: list[DatasetRecord],
     settings: Settings,
     judge_unlabelled: bool,
     pipeline: Pipeline | None = None,
@@ -277,7 +275,7 @@ async def evaluate_setup(
 
 async def _score(
     setup: Setup,
-    records: list[dict[str, Any]],
+    records: list[DatasetRecord],
     gateway: LLMGateway,
     where: Retrieval,
     judge_unlabelled: bool,
@@ -285,7 +283,7 @@ async def _score(
 ) -> list[dict[str, Any]]:
     gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
 
-    async def one(record: dict[str, Any]) -> dict[str, Any]:
+    async def one(record: DatasetRecord) -> dict[str, Any]:
         async with gate:
             return await evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings)
 

@@ -21,6 +21,7 @@ from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_valu
 from graph.evaluation.setups import Setup
 from graph.runs.files import write_atomically, write_jsonl
 from prompts import evaluate as evaluation_prompts
+from state.record import DatasetRecord
 
 #: Groups a record has that rows judged by an earlier version may lack.
 LATER_GROUPS = ("answerable", "query_style", "persona")
@@ -83,7 +84,7 @@ def load_pipelines(setups: list[Setup]) -> dict[str, Pipeline]:
 
 
 def setup_notes(
-    setup: Setup, records: list[dict[str, Any]], rows: list[dict[str, Any]], pipeline: Pipeline | None = None
+    setup: Setup, records: list[DatasetRecord], rows: list[dict[str, Any]], pipeline: Pipeline | None = None
 ) -> list[str]:
     """What a user should know of how a setup was read: documents without ids, follow-ups it cannot follow."""
     notes = []
@@ -92,7 +93,7 @@ def setup_notes(
             f"note: {setup.name}'s documents carry no chunk ids; they are matched to the labelled contexts by text"
             + ("" if setup.kind == "url" else " (name the metadata key that holds the id with id_key=)")
         )
-    if pipeline is not None and any(r.get("turns") for r in records) and not pipeline.takes_history():
+    if pipeline is not None and any(r.turns for r in records) and not pipeline.takes_history():
         notes.append(
             f"note: {setup.name}'s {setup.kind} takes no earlier turns where they are sent, so follow-ups reach it "
             "as their last question alone; name the input keys that take them with input_key= and history_key="
@@ -102,7 +103,7 @@ def setup_notes(
 
 def evaluate_setups(
     setups: list[Setup],
-    records: list[dict[str, Any]],
+    records: list[DatasetRecord],
     settings: Settings,
     folder: Path,
     judge_unlabelled: bool,
@@ -118,11 +119,11 @@ def evaluate_setups(
     eval_path = folder / "eval.jsonl"
     # A record graph.refresh rewrote is judged anew: its version is part of what a judgement is kept under.
     rows = {(row["signature"], row["sample_id"], row.get("sample_version", 1)): row for row in cached_rows(eval_path)}
-    versions = {r["id"]: r.get("version", 1) for r in records}
+    versions = {r.id: r.version for r in records}
     summaries = {}
     for setup in setups:
         signature = setup.signature(judge_model, judge_unlabelled)
-        missing = [r for r in records if (signature, r["id"], versions[r["id"]]) not in rows]
+        missing = [r for r in records if (signature, r.id, r.version) not in rows]
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
             pipeline = (pipelines or {}).get(setup.name)
@@ -139,7 +140,7 @@ def evaluate_setups(
         # Rows judged before a record field became a group take the field from the record.
         judged = [
             {
-                **rows[(signature, r["id"], versions[r["id"]])],
+                **rows[(signature, r.id, r.version)],
                 **{field: group_value(r, field) for field in LATER_GROUPS},
             }
             for r in records

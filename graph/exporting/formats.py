@@ -26,7 +26,7 @@ from typing import Any
 
 from graph.config.errors import UserError, writing
 from graph.runs.files import write_atomically
-from state.location import context_places
+from state.record import DatasetRecord, ReviewedRecord
 
 ABSTAIN = "abstain"
 
@@ -35,36 +35,28 @@ HOTPOTQA_TYPES = {"composition": "bridge", "comparison": "comparison", "intersec
 """HotpotQA's names of the question types; a generated unanswerable question keeps `unanswerable`."""
 
 
-def _by_id(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {context["id"]: context for context in record["contexts"]}
-
-
-def is_generated_unanswerable(record: dict[str, Any]) -> bool:
-    return not record.get("answerable", True)
-
-
-def answerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def answerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
     rows = []
     for record in records:
-        if is_generated_unanswerable(record):
+        if not record.answerable:
             continue
-        relevant = [c for c in record["contexts"] if c["relevant"]]
+        relevant = [c for c in record.contexts if c.relevant]
         rows.append(
             {
-                "id": record["id"],
-                "user_input": asked(record),
-                "reference": record["answer"],
-                "reference_contexts": [c["text"] for c in relevant],
-                "reference_context_ids": [c["id"] for c in relevant],
-                "reference_context_sources": context_places(record, relevant),
-                "question_type": record["question_type"],
-                "binary": record["binary"],
-                "language": record.get("language"),
-                "temporal": record["temporal"],
-                "difficulty": record["difficulty"],
+                "id": record.id,
+                "user_input": record.question,
+                "reference": record.answer,
+                "reference_contexts": [c.text for c in relevant],
+                "reference_context_ids": [c.id for c in relevant],
+                "reference_context_sources": record.places(relevant),
+                "question_type": record.question_type,
+                "binary": record.binary,
+                "language": record.language,
+                "temporal": record.temporal,
+                "difficulty": record.difficulty,
                 **construction_columns(record),
                 **style_columns(record),
-                **({"reviewers": record["review"]["reviewers"]} if "review" in record else {}),
+                **({"reviewers": record.review.reviewers} if isinstance(record, ReviewedRecord) else {}),
             }
         )
     return rows
@@ -84,11 +76,6 @@ RAGAS_STYLES = {
 RAGAS_MESSAGE_TYPES = {"user": "human", "assistant": "ai"}
 
 
-def asked(record: dict[str, Any]) -> str:
-    """`user_input`: the question as asked (a follow-up's last turn; its conversation is in `turns`)."""
-    return str(record["question"])
-
-
 def multi_turn(row: dict[str, Any]) -> dict[str, Any]:
     """A follow-up's row as a RAGAS multi-turn sample: `user_input` is its conversation, as RAGAS's messages."""
     messages = [{"content": turn["content"], "type": RAGAS_MESSAGE_TYPES[turn["role"]]} for turn in row["turns"]]
@@ -100,69 +87,73 @@ def multi_turn_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.multi-turn{output.suffix}")
 
 
-def style_columns(record: dict[str, Any]) -> dict[str, Any]:
-    """How the question is asked: the canonical question beside it, triad's query style and RAGAS's names for it."""
-    style = record.get("query_style") or "natural"
-    ragas_style, ragas_length = RAGAS_STYLES.get(style, RAGAS_STYLES["natural"])
+def turns(record: DatasetRecord) -> list[dict[str, str]]:
+    """A follow-up's conversation, its question last; none for any other question."""
+    return [turn.model_dump() for turn in record.turns or []]
+
+
+def style_columns(record: DatasetRecord) -> dict[str, Any]:
+    """How the question is asked (`user_input` is a follow-up's last turn, its conversation in `turns`): the
+    canonical question beside it, triad's query style and RAGAS's names for it."""
+    ragas_style, ragas_length = RAGAS_STYLES.get(record.query_style, RAGAS_STYLES["natural"])
     return {
-        "canonical_question": record.get("canonical_question") or record["question"],
-        "query_style_name": style,
+        "canonical_question": record.canonical_question,
+        "query_style_name": record.query_style,
         "query_style": ragas_style,
         "query_length": ragas_length,
-        "persona_name": record.get("persona"),
-        "turns": list(record.get("turns") or []),
+        "persona_name": record.persona,
+        "turns": turns(record),
     }
 
 
-def construction_columns(record: dict[str, Any]) -> dict[str, list[str]]:
+def construction_columns(record: DatasetRecord) -> dict[str, list[str]]:
     """What the generator declared: the compared entities, and the hidden entities of a composition."""
-    construction = record.get("construction") or {}
     return {
-        "compared_entities": list(construction.get("compared_entities", [])),
-        "hidden_entities": [hidden["entity"] for hidden in construction.get("hidden_entities", [])],
+        "compared_entities": list(record.construction["compared_entities"]),
+        "hidden_entities": [hidden["entity"] for hidden in record.construction["hidden_entities"]],
     }
 
 
-def unanswerable_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def unanswerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
     rows = []
     for record in records:
-        if is_generated_unanswerable(record):
+        if not record.answerable:
+            checked = record.retrieval_check.chunk_ids if record.retrieval_check is not None else []
             rows.append(
                 {
-                    "id": record["id"],
-                    "user_input": asked(record),
+                    "id": record.id,
+                    "user_input": record.question,
                     "reference": ABSTAIN,
                     "retrieved_contexts": [],
                     "retrieved_context_ids": [],
                     "retrieved_context_sources": [],
-                    "checked_context_ids": list(record["retrieval_check"]["chunk_ids"]),
+                    "checked_context_ids": list(checked),
                     "expected": ABSTAIN,
                     "variant": "generated",
-                    "question_type": record["question_type"],
-                    "binary": record["binary"],
-                    "language": record.get("language"),
+                    "question_type": record.question_type,
+                    "binary": record.binary,
+                    "language": record.language,
                     **style_columns(record),
                 }
             )
             continue
-        variant = record["unanswerable"]
-        if variant is None:
+        if record.unanswerable is None:
             continue
-        contexts = _by_id(record)
+        shown = [record.context(i) for i in record.unanswerable.contexts]
         rows.append(
             {
-                "id": f"{record['id']}#unanswerable",
-                "user_input": asked(record),
+                "id": f"{record.id}#unanswerable",
+                "user_input": record.question,
                 "reference": ABSTAIN,
-                "retrieved_contexts": [contexts[i]["text"] for i in variant["contexts"]],
-                "retrieved_context_ids": list(variant["contexts"]),
-                "retrieved_context_sources": context_places(record, [contexts[i] for i in variant["contexts"]]),
+                "retrieved_contexts": [c.text for c in shown],
+                "retrieved_context_ids": [c.id for c in shown],
+                "retrieved_context_sources": record.places(shown),
                 "checked_context_ids": [],
                 "expected": ABSTAIN,
                 "variant": "simulated",
-                "question_type": record["question_type"],
-                "binary": record["binary"],
-                "language": record.get("language"),
+                "question_type": record.question_type,
+                "binary": record.binary,
+                "language": record.language,
                 **style_columns(record),
             }
         )
@@ -190,29 +181,32 @@ def to_csv(rows: list[dict[str, Any]]) -> str:
     return buffer.getvalue()
 
 
-def to_hotpotqa(records: list[dict[str, Any]], unanswerable: bool) -> str:
+def to_hotpotqa(records: list[DatasetRecord], unanswerable: bool) -> str:
     items = []
     for record in records:
-        generated = is_generated_unanswerable(record)
-        wanted = (generated or record["unanswerable"] is not None) if unanswerable else not generated
+        generated = not record.answerable
+        wanted = (generated or record.unanswerable is not None) if unanswerable else not generated
         if not wanted:
             continue
-        contexts = _by_id(record)
-        shown = record["unanswerable"]["contexts"] if unanswerable and not generated else list(contexts)
+        shown = (
+            [record.context(i) for i in record.unanswerable.contexts]
+            if unanswerable and record.unanswerable is not None
+            else record.contexts
+        )
         items.append(
             {
-                "_id": record["id"],
-                "question": record["question"],
-                "canonical_question": record.get("canonical_question") or record["question"],
-                "query_style": record.get("query_style") or "natural",
-                "persona": record.get("persona"),
-                "turns": list(record.get("turns") or []),
-                "answer": ABSTAIN if unanswerable else record["answer"],
-                "type": HOTPOTQA_TYPES.get(record["question_type"], record["question_type"]),
-                "level": record["difficulty"],
-                "language": record.get("language"),
-                "supporting_facts": [] if unanswerable else [[c["id"], 0] for c in record["supporting"]],
-                "context": [[i, [contexts[i]["text"]]] for i in shown],
+                "_id": record.id,
+                "question": record.question,
+                "canonical_question": record.canonical_question,
+                "query_style": record.query_style,
+                "persona": record.persona,
+                "turns": turns(record),
+                "answer": ABSTAIN if unanswerable else record.answer,
+                "type": HOTPOTQA_TYPES.get(record.question_type, record.question_type),
+                "level": record.difficulty,
+                "language": record.language,
+                "supporting_facts": [] if unanswerable else [[c.id, 0] for c in record.supporting],
+                "context": [[c.id, [c.text]] for c in shown],
             }
         )
     return json.dumps(items, ensure_ascii=False, indent=1) + "\n"
@@ -231,7 +225,7 @@ def save_hf(rows: list[dict[str, Any]], folder: Path) -> None:
 EXTENSIONS = {"ragas": ".jsonl", "csv": ".csv", "hotpotqa": ".json", "hf": ""}
 
 
-def export(records: list[dict[str, Any]], fmt: str, unanswerable: bool, output: Path) -> int:
+def export(records: list[DatasetRecord], fmt: str, unanswerable: bool, output: Path) -> int:
     """Write the export; the number of items written."""
     rows = unanswerable_rows(records) if unanswerable else answerable_rows(records)
     conversations = [multi_turn(row) for row in rows if row["turns"]]

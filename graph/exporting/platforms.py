@@ -19,47 +19,47 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.config.settings import PlatformAccess
 from state.location import where
+from state.record import DatasetRecord
 
 #: The namespace of the examples' ids: uuid5 of the record's id (`<run_id>/<n>`).
 EXAMPLE_NAMESPACE = uuid.UUID("6f3c1a52-5d3e-4d8e-9a0b-2a7f3f0c1d11")
 
 
-def example_id(record: dict[str, Any]) -> str:
-    return str(uuid.uuid5(EXAMPLE_NAMESPACE, str(record["id"])))
+def example_id(record: DatasetRecord) -> str:
+    return str(uuid.uuid5(EXAMPLE_NAMESPACE, record.id))
 
 
-def example(record: dict[str, Any]) -> dict[str, Any]:
+def example(record: DatasetRecord) -> dict[str, Any]:
     """One record as a dataset example."""
-    answerable = record.get("answerable", True)
-    outputs = {"answer": record["answer"]} if answerable else {"expected": "abstain"}
+    outputs = {"answer": record.answer} if record.answerable else {"expected": "abstain"}
     return {
         "id": example_id(record),
-        "inputs": {"question": record["question"]},
+        "inputs": {"question": record.question},
         "reference_outputs": outputs,
         "metadata": {
-            "question_type": record["question_type"],
-            "binary": record["binary"],
-            "difficulty": record.get("difficulty"),
-            "temporal": record.get("temporal"),
-            "language": record.get("language"),
-            "canonical_question": record.get("canonical_question") or record["question"],
-            "query_style": record.get("query_style") or "natural",
-            "persona": record.get("persona"),
-            "turns": list(record.get("turns") or []),
-            "answerable": answerable,
-            "supporting_ids": [c["id"] for c in record.get("supporting", [])],
-            "supporting_sources": [where(c.get("metadata")) for c in record.get("supporting", [])],
-            "relevant_context_ids": [c["id"] for c in record.get("contexts", []) if c["relevant"]],
-            "context_ids": [c["id"] for c in record.get("contexts", [])],
-            "run_id": record["provenance"]["run_id"],
-            "thread_id": record["provenance"]["thread_id"],
-            "record_id": record["id"],
-            "version": record.get("version", 1),
+            "question_type": record.question_type,
+            "binary": record.binary,
+            "difficulty": record.difficulty,
+            "temporal": record.temporal,
+            "language": record.language,
+            "canonical_question": record.canonical_question,
+            "query_style": record.query_style,
+            "persona": record.persona,
+            "turns": [turn.model_dump() for turn in record.turns or []],
+            "answerable": record.answerable,
+            "supporting_ids": [c.id for c in record.supporting],
+            "supporting_sources": [where(c.metadata) for c in record.supporting],
+            "relevant_context_ids": [c.id for c in record.contexts if c.relevant],
+            "context_ids": [c.id for c in record.contexts],
+            "run_id": record.provenance.run_id,
+            "thread_id": record.provenance.thread_id,
+            "record_id": record.id,
+            "version": record.version,
         },
     }
 
 
-def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str, access: PlatformAccess) -> tuple[int, int]:
+def push_langsmith(records: Sequence[DatasetRecord], dataset_name: str, access: PlatformAccess) -> tuple[int, int]:
     """Create or update one example per record in LangSmith dataset `dataset_name`: (created, updated)."""
     if not access.langsmith_key:
         raise UserError("no LangSmith key: set LANGSMITH_API_KEY (and LANGSMITH_ENDPOINT for a self-hosted server)")
@@ -92,7 +92,7 @@ def push_langsmith(records: Sequence[dict[str, Any]], dataset_name: str, access:
     return len(new), len(known)
 
 
-def push_langfuse(records: Sequence[dict[str, Any]], dataset_name: str, access: PlatformAccess) -> tuple[int, int]:
+def push_langfuse(records: Sequence[DatasetRecord], dataset_name: str, access: PlatformAccess) -> tuple[int, int]:
     """Create or update one item per record in Langfuse dataset `dataset_name`: (created, updated)."""
     if not access.langfuse_keys:
         raise UserError("no Langfuse keys: set LANGFUSE_PUBLIC_KEY and LANGFUSE_SECRET_KEY (and LANGFUSE_HOST)")

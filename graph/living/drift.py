@@ -32,7 +32,7 @@ from typing import Any
 from graph.living.manifest import changed_since, collection_fingerprint, text_digest
 from graph.runs.files import write_atomically
 from graph.webpage import esc, table
-from state.record import canonical_question
+from state.record import DatasetRecord
 from state.threads import ThreadId
 
 #: Chunk ids read per query.
@@ -75,11 +75,11 @@ class RecordDrift:
 
 
 async def check_records(
-    records: Sequence[dict[str, Any]], corpus: Any, known_sources: Sequence[str] | None
+    records: Sequence[DatasetRecord], corpus: Any, known_sources: Sequence[str] | None
 ) -> dict[str, Any]:
     """The drift of every record, in sum, and the collection's new sources (`known_sources`: the run's; None
     when the run kept none, and new sources are then not reported)."""
-    used = [(str(c["id"]), c["text"]) for r in records for c in [*r.get("supporting", []), *r.get("contexts", [])]]
+    used = [chunk for record in records for chunk in record.chunk_texts()]
     ids = list(dict.fromkeys(chunk_id for chunk_id, _ in used))
     now: dict[str, str] = {}
     for start in range(0, len(ids), ID_BATCH):
@@ -90,20 +90,18 @@ async def check_records(
     elsewhere = await corpus.ids_of_texts(missing_texts) if missing_texts else {}
     drifts = []
     for record in records:
-        drift = RecordDrift(str(record["id"]), str(record["question_type"]))
-        for chunk in [*record.get("supporting", []), *record.get("contexts", [])]:
-            chunk_id = str(chunk["id"])
+        drift = RecordDrift(record.id, record.question_type)
+        for chunk_id, text in record.chunk_texts():
             if chunk_id in now:
-                same = text_digest(now[chunk_id]) == text_digest(chunk["text"])
-                status = "unchanged" if same else "changed"
-            elif chunk["text"] in elsewhere:
+                status = "unchanged" if text_digest(now[chunk_id]) == text_digest(text) else "changed"
+            elif text in elsewhere:
                 status = "moved"
-                drift.moved_to[chunk_id] = elsewhere[chunk["text"]]
+                drift.moved_to[chunk_id] = elsewhere[text]
             else:
                 status = "gone"
             earlier = drift.chunks.get(chunk_id, "unchanged")
             drift.chunks[chunk_id] = max(earlier, status, key=SEVERITY.index)
-        if not record.get("answerable", True):
+        if not record.answerable:
             drift.unchecked = await unchecked_chunks(record, corpus)
         drifts.append(drift)
     sources = await corpus.sources()
@@ -127,13 +125,13 @@ async def check_records(
     }
 
 
-async def unchecked_chunks(record: dict[str, Any], corpus: Any) -> list[str]:
+async def unchecked_chunks(record: DatasetRecord, corpus: Any) -> list[str]:
     """The chunks a generated unanswerable question retrieves now that its judge never read (a chunk whose text
     it read, under another id now, was read)."""
-    check = record.get("retrieval_check") or {}
-    checked = {str(i) for i in check.get("chunk_ids", [])}
-    read = {text_digest(c["text"]) for c in record.get("contexts", [])}
-    hits = await corpus.search(canonical_question(record), int(check.get("k") or len(checked) or 5))
+    check = record.retrieval_check
+    checked = set(check.chunk_ids) if check is not None else set()
+    read = {text_digest(c.text) for c in record.contexts}
+    hits = await corpus.search(record.canonical_question, check.k if check is not None else 5)
     return [
         str(hit.chunk.id)
         for hit in hits

@@ -17,14 +17,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from prompts import PROMPT_VERSION
-from state.record import text_digest
+from state.record import DatasetRecord, text_digest
 
 
-def record_chunks(record: Mapping[str, Any]) -> dict[str, str]:
+def record_chunks(record: DatasetRecord) -> dict[str, str]:
     """Every chunk a record uses (its supporting chunks and its contexts, which hold the retrieved ones of a
     generated unanswerable question): id -> text digest."""
-    chunks = [*record.get("supporting", []), *record.get("contexts", [])]
-    return {str(chunk["id"]): text_digest(chunk["text"]) for chunk in chunks}
+    return {chunk_id: text_digest(text) for chunk_id, text in record.chunk_texts()}
 
 
 def triad_version() -> str:
@@ -52,7 +51,7 @@ def changed_since(then: Mapping[str, Any], modifications: int | None) -> bool:
 
 
 def build_manifest(
-    run_document: Mapping[str, Any], records: Iterable[Mapping[str, Any]], collection: Mapping[str, Any]
+    run_document: Mapping[str, Any], records: Iterable[DatasetRecord], collection: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The manifest of a finished run, from its run.json document, its records and its collection's fingerprint."""
     chunks: dict[str, str] = {}

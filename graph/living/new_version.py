@@ -23,8 +23,8 @@ from graph.living.versions import changes, dataset_version, keep_version, read_r
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import refresh_report, run_labels
 from graph.reviewing.summary import summarise
-from graph.runs.dataset import read_dataset
-from graph.runs.files import RunFolder, dataset_lines, write_atomically
+from graph.runs.dataset import dataset_records, read_dataset
+from graph.runs.files import RunFolder, write_atomically
 from graph.runs.funnel import funnel
 from graph.runs.job import Run, rewrite_run_files, sample_runner, slot_worker
 from graph.runs.lanes import Budget, CostLimitReached, run_in_lanes
@@ -76,11 +76,11 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             if stopped:
                 raise cost_limit(run, version)
             folder, finished, examples = await rewrite_run_files(run, state)
-            after = list(dataset_lines(folder.dataset))
+            after = list(dataset_records(folder.dataset))
             if after == base:  # nothing to judge, drop or add: no new version
                 return {"version": version - 1, "changes": {}, "unchanged": True}
             entries = changes(
-                [{"id": p.record["id"], "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
+                [{"id": p.record.id, "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
                   "thread_id": done[p.n].thread_id if p.n in done else None} for p in plans],
                 base, after,
             )  # fmt: skip

@@ -19,7 +19,6 @@ had just written it: a crash resumes it, and LangGraph Studio and `graph.replay`
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +26,7 @@ from graph.runs.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
 from nodes.starts import state_after
 from state.query_styles import NATURAL
-from state.record import canonical_question, text_digest
+from state.record import DatasetRecord, text_digest
 from state.sample import UNANSWERABLE, Draft, KnownRelevance, Restyle, RestyleCheck, SampleInput, Turn
 from state.threads import ThreadId
 
@@ -40,7 +39,7 @@ class RecordPlan:
 
     n: int
     """The record's slot in the run (`<run_id>/<n>`)."""
-    record: dict[str, Any]
+    record: DatasetRecord
     drift: dict[str, Any]
     """Its entry of the check (`check_records`)."""
     action: str
@@ -53,26 +52,26 @@ class RecordPlan:
         return sorted({*drift["changed"], *drift["gone"], *drift["moved"], *drift["unchecked"]})
 
 
-def slot_of(record: dict[str, Any]) -> int:
+def slot_of(record: DatasetRecord) -> int:
     """The slot number of a record of a run (`<run_id>/<n>`)."""
-    return ThreadId.parse(record["id"]).n
+    return ThreadId.parse(record.id).n
 
 
-def plan_record(record: dict[str, Any], drift: dict[str, Any]) -> RecordPlan:
+def plan_record(record: DatasetRecord, drift: dict[str, Any]) -> RecordPlan:
     """What to do with `record`, from its drift."""
     n = slot_of(record)
     if drift["status"] == "fresh":
         return RecordPlan(n, record, drift, KEEP, "unchanged")
     if drift["status"] == "re-pointed":
         return RecordPlan(n, record, drift, RE_POINT, "its chunks' texts are unchanged under new ids")
-    if not record.get("answerable", True):
+    if not record.answerable:
         why = (
             f"chunks its judge never read are now retrieved for it: {', '.join(drift['unchecked'])}"
             if drift["unchecked"]
             else "a chunk its judge read changed or is gone"
         )
         return RecordPlan(n, record, drift, RE_JUDGE, why)
-    supporting = {str(c["id"]) for c in record["supporting"]}
+    supporting = {c.id for c in record.supporting}
     if gone := sorted(supporting & set(drift["gone"])):
         return RecordPlan(n, record, drift, DROP, f"supporting chunk {', '.join(gone)} is gone")
     if changed := sorted(supporting & set(drift["changed"])):
@@ -80,18 +79,18 @@ def plan_record(record: dict[str, Any], drift: dict[str, Any]) -> RecordPlan:
     return RecordPlan(n, record, drift, RELABEL, "a context changed or is gone")
 
 
-def re_pointed(record: dict[str, Any], moved: dict[str, str], version: int) -> dict[str, Any]:
+def re_pointed(record: DatasetRecord, moved: dict[str, str], version: int) -> DatasetRecord:
     """The record with every moved chunk id replaced by the id its text is under now."""
-    new = copy.deepcopy(record)
-    for chunk in [*new.get("supporting", []), *new.get("contexts", [])]:
-        chunk["id"] = moved.get(str(chunk["id"]), chunk["id"])
-    if new.get("unanswerable"):
-        new["unanswerable"]["contexts"] = [moved.get(i, i) for i in new["unanswerable"]["contexts"]]
-    if new.get("retrieval_check"):
-        check = new["retrieval_check"]
-        check["chunk_ids"] = [moved.get(i, i) for i in check["chunk_ids"]]
-        check["seed_id"] = moved.get(check["seed_id"], check["seed_id"])
-    new["version"] = version
+    new = record.model_copy(deep=True, update={"version": version})
+    for supporting in new.supporting:
+        supporting.id = moved.get(supporting.id, supporting.id)
+    for context in new.contexts:
+        context.id = moved.get(context.id, context.id)
+    if new.unanswerable is not None:
+        new.unanswerable.contexts = [moved.get(i, i) for i in new.unanswerable.contexts]
+    if (check := new.retrieval_check) is not None:
+        check.chunk_ids = [moved.get(i, i) for i in check.chunk_ids]
+        check.seed_id = moved.get(check.seed_id, check.seed_id)
     return new
 
 
@@ -104,7 +103,7 @@ def thread_of(plan: RecordPlan, version: int, run_id: str, attempt: int = 1) -> 
 class Outcome:
     """What the refresh did with a record: its new version (None: dropped), why, and the thread that judged it."""
 
-    record: dict[str, Any] | None
+    record: DatasetRecord | None
     reason: str
     thread_id: str | None = None
     failed: bool = False
@@ -119,33 +118,29 @@ class ThreadStart:
     as_node: str
 
 
-def draft_of(record: dict[str, Any], revision: int) -> Draft:
+def draft_of(record: DatasetRecord, revision: int) -> Draft:
     draft = Draft(
-        question=canonical_question(record), answer=record["answer"], origin="generate" if revision == 0 else "revise",
+        question=record.canonical_question, answer=record.answer, origin="generate" if revision == 0 else "revise",
         revision=revision,
     )  # fmt: skip
-    draft["construction"] = {
-        "compared_entities": [],
-        "hidden_entities": [],
-        **(record.get("construction") or {}),
-    }  # type: ignore[typeddict-item]
+    draft["construction"] = record.construction
     return draft
 
 
-def known_relevance(record: dict[str, Any]) -> KnownRelevance:
+def known_relevance(record: DatasetRecord) -> KnownRelevance:
     """The record's distractor labels by text, for the question and answer they were given for."""
-    labels = {text_digest(c["text"]): bool(c["relevant"]) for c in record["contexts"] if c["origin"] == "distractor"}
-    return KnownRelevance(question=canonical_question(record), answer=record["answer"], labels=labels)
+    labels = {text_digest(c.text): c.relevant for c in record.contexts if c.origin == "distractor"}
+    return KnownRelevance(question=record.canonical_question, answer=record.answer, labels=labels)
 
 
-def kept_rewrite(record: dict[str, Any]) -> dict[str, Any]:
+def kept_rewrite(record: DatasetRecord) -> dict[str, Any]:
     """The record's rewrite in its query style, as passed: a draft that stands keeps the question as it was asked."""
-    if record.get("query_style", NATURAL) == NATURAL:
+    if record.query_style == NATURAL:
         return {}
-    restyle = Restyle(query_style=record["query_style"], question=record["question"], attempt=0)
-    if record.get("turns"):
-        restyle["turns"] = [Turn(role=t["role"], content=t["content"]) for t in record["turns"][:-1]]
-    check = RestyleCheck(attempt=0, accepted=True, reason="", details={"kept_from": record.get("version", 1)})
+    restyle = Restyle(query_style=record.query_style, question=record.question, attempt=0)
+    if record.turns:
+        restyle["turns"] = [Turn(role=t.role, content=t.content) for t in record.turns[:-1]]
+    check = RestyleCheck(attempt=0, accepted=True, reason="", details={"kept_from": record.version})
     return {"restyles": [restyle], "restyle_checks": [check]}
 
 
@@ -156,17 +151,17 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
     (a chunk it needs is gone)."""
     record, moved = plan.record, plan.drift["moved"]
     base: dict[str, Any] = {
-        "question_type": record["question_type"],
-        "binary": record["binary"],
-        "role": record["role"],
+        "question_type": record.question_type,
+        "binary": record.binary,
+        "role": record.role,
         "thread_id": thread_id,
-        **({"language": record["language"]} if record.get("language") else {}),
+        **({"language": record.language} if record.language else {}),
         # A revised question is asked again in the style the record was asked in, by the same persona.
-        **({"query_style": record["query_style"]} if record.get("query_style", NATURAL) != NATURAL else {}),
-        **({"persona": record["persona"]} if record.get("persona") else {}),
+        **({"query_style": record.query_style} if record.query_style != NATURAL else {}),
+        **({"persona": record.persona} if record.persona else {}),
     }
-    if record["question_type"] == UNANSWERABLE:
-        seed_id = str(record["retrieval_check"]["seed_id"])
+    if record.question_type == UNANSWERABLE and record.retrieval_check is not None:
+        seed_id = record.retrieval_check.seed_id
         found = await corpus.get([moved.get(seed_id, seed_id)])
         if not found:
             return f"the chunk it was written from ({seed_id}) is gone"
@@ -182,7 +177,7 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
             "revisions_left": max_revisions,
         }
         return ThreadStart(state_after("generate_unanswerable", values), "generate_unanswerable")
-    ids = [moved.get(str(c["id"]), str(c["id"])) for c in record["supporting"]]
+    ids = [moved.get(c.id, c.id) for c in record.supporting]
     found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
     if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
         return f"supporting chunk {', '.join(missing)} is gone"
@@ -191,17 +186,17 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
         "hops": len(supporting),
         "seed": supporting[0],
         "supporting": supporting,
-        "bridge_topic": record["bridge_topic"],
+        "bridge_topic": record.bridge_topic,
         "known_relevance": known_relevance(record),
     }
     if plan.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
-        revisions = int(record["validation"]["revisions"])
+        revisions = record.validation.revisions
         values |= {
             "drafts": [draft_of(record, revisions)],
-            "verdicts": list(record["validation"]["verdicts"]),
+            "verdicts": list(record.validation.verdicts),
             "revisions": revisions,
             "revisions_left": 0,
-            "temporal": record["temporal"],
+            "temporal": record.temporal,
             "question_claimed": True,  # the record's own question, claimed by its sample
             **kept_rewrite(record),
         }
@@ -221,10 +216,10 @@ async def run_refresh_thread(runner: SampleRunner, thread_id: str, start: Thread
     return await runner.run(spec, thread_id)
 
 
-def refreshed_record(result: SampleResult, plan: RecordPlan) -> dict[str, Any]:
+def refreshed_record(result: SampleResult, plan: RecordPlan) -> DatasetRecord:
     """The accepted record of a refresh thread under the record's own id, linked to the same real query."""
     assert result.record is not None
-    return {**result.record, "id": plan.record["id"], "seed_query": plan.record.get("seed_query")}
+    return DatasetRecord.model_validate(result.record | {"id": plan.record.id, "seed_query": plan.record.seed_query})
 
 
 #: Threads a record may end in without a usable model answer, in all and new per refresh.

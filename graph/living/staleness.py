@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import structlog
@@ -16,6 +15,7 @@ from graph.living.drift import check_records, store_changed_since_check
 from graph.runs.services import open_corpus
 from graph.store.corpus import Corpus
 from graph.store.database import database_url
+from state.record import DatasetRecord
 
 log = structlog.get_logger("triad.check")
 
@@ -26,7 +26,7 @@ async def open_run_store(settings: Settings) -> Corpus:
     return await open_corpus(settings, await asyncio.to_thread(database_url, settings), allow_empty=True)
 
 
-async def check_run(settings: Settings, records: list[dict[str, Any]], known_sources: list[str] | None) -> dict:
+async def check_run(settings: Settings, records: list[DatasetRecord], known_sources: list[str] | None) -> dict:
     corpus = await open_run_store(settings)
     try:
         return await check_records(records, corpus, known_sources)

@@ -19,6 +19,7 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.runs.files import make_folder, write_atomically
+from state.record import DatasetRecord
 
 #: The keys of run.json that say which dataset versions a run has: kept when a run's files are written again.
 VERSION_KEYS = ("dataset_version", "versions")
@@ -66,45 +67,45 @@ def version_dataset(folder: Path, version: int | None) -> Path:
 
 
 def changes(
-    plans: Iterable[dict[str, Any]], before: list[dict[str, Any]], after: list[dict[str, Any]]
+    plans: Iterable[dict[str, Any]], before: list[DatasetRecord], after: list[DatasetRecord]
 ) -> list[dict[str, Any]]:
     """changes.jsonl: every record of the version `before` (kept, updated, replaced or dropped) and every record
     `after` adds, from the refresh's `plans` (per record: id, reason, chunks, thread_id)."""
     why = {plan["id"]: plan for plan in plans}
-    now = {record["id"]: record for record in after}
-    earlier = {record["id"] for record in before}
-    added = [record for record in after if record["id"] not in earlier]
-    free: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
+    now = {record.id: record for record in after}
+    earlier = {record.id for record in before}
+    added = [record for record in after if record.id not in earlier]
+    free: dict[tuple[str, bool], list[DatasetRecord]] = defaultdict(list)
     for record in added:
-        free[(record["question_type"], record["binary"])].append(record)
+        free[(record.question_type, record.binary)].append(record)
     replaced_by: dict[str, str] = {}
     entries = []
     for record in before:
-        plan = why.get(record["id"], {"reason": "unchanged", "chunks": []})
-        entry: dict[str, Any] = {"id": record["id"], "question_type": record["question_type"]}
-        entry |= {"binary": record["binary"], "reason": plan["reason"], "chunks": plan["chunks"]}
-        if record["id"] in now:
-            entry["change"] = "kept" if now[record["id"]] == record else "updated"
+        plan = why.get(record.id, {"reason": "unchanged", "chunks": []})
+        entry: dict[str, Any] = {"id": record.id, "question_type": record.question_type}
+        entry |= {"binary": record.binary, "reason": plan["reason"], "chunks": plan["chunks"]}
+        if record.id in now:
+            entry["change"] = "kept" if now[record.id] == record else "updated"
             if entry["change"] == "updated" and plan.get("thread_id"):
                 entry["thread_id"] = plan["thread_id"]
-        elif substitutes := free[(record["question_type"], record["binary"])]:
+        elif substitutes := free[(record.question_type, record.binary)]:
             entry["change"] = "replaced"
-            entry["replaced_by"] = replaced_by[record["id"]] = substitutes.pop(0)["id"]
+            entry["replaced_by"] = replaced_by[record.id] = substitutes.pop(0).id
         else:
             entry["change"] = "dropped"
         entries.append({"change": entry.pop("change"), **entry})
     replaces = {new: old for old, new in replaced_by.items()}
     for record in added:
-        sources = sorted({str(c.get("metadata", {}).get("source")) for c in record["supporting"]} - {"None"})
+        sources = sorted({str(c.metadata.get("source")) for c in record.supporting} - {"None"})
         entries.append(
             {
                 "change": "added",
-                "id": record["id"],
-                "question_type": record["question_type"],
-                "binary": record["binary"],
+                "id": record.id,
+                "question_type": record.question_type,
+                "binary": record.binary,
                 "reason": "fills its cell back to its quota",
-                "chunks": [c["id"] for c in record["supporting"] or record["contexts"]],
-                "replaces": replaces.get(record["id"]),
+                "chunks": [c.id for c in record.supporting] or [c.id for c in record.contexts],
+                "replaces": replaces.get(record.id),
                 "sources": sources,
             }
         )

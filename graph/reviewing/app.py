@@ -25,6 +25,7 @@ from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import FILTERS, list_page, sample_page, summary_page
 from graph.reviewing.samples import ReviewSample
 from graph.reviewing.summary import summarise
+from state.record import SupportingChunk
 
 TOKEN_COOKIE = "triad_review_token"
 
@@ -39,7 +40,7 @@ class Review:
     reviewer: str
     labels: ReviewLabels
     token: str | None = None
-    chunks: Callable[[list[str]], Awaitable[list[dict[str, Any]]]] | None = None
+    chunks: Callable[[list[str]], Awaitable[list[SupportingChunk]]] | None = None
     """Reads chunks from the store by id (a rejected sample's line names its chunks, not their texts)."""
 
     @property
@@ -72,8 +73,8 @@ def build_app(review: Review) -> Starlette:
         following = order[at + 1] if at + 1 < len(order) else None
         labels: dict[str, Any] = mine[0]["labels"] if mine else {}
         shown = review.samples[n]
-        if not shown.accepted and review.chunks is not None and shown.line.get("supporting_ids"):
-            shown = replace(shown, line={**shown.line, "supporting": await review.chunks(shown.line["supporting_ids"])})
+        if shown.rejection is not None and review.chunks is not None and shown.rejection.supporting_ids:
+            shown = replace(shown, fetched=tuple(await review.chunks(shown.rejection.supporting_ids)))
         reviewed_at = mine[0]["updated_at"] if mine else None
         return HTMLResponse(sample_page(review.run_id, shown, labels, previous, following, reviewed_at))
 

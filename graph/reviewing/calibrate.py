@@ -72,8 +72,7 @@ def judged_draft(values: dict[str, Any]) -> JudgedDraft | None:
 
 def sample_thread(sample: ReviewSample) -> str:
     """The thread a sample's last state is in: an accepted record names it (a refreshed one's differs)."""
-    provenance = sample.line.get("provenance") or {}
-    return str(provenance.get("thread_id") or sample.line.get("id"))
+    return sample.thread_id
 
 
 def calibration_thread(thread_id: str, spec: str) -> str:

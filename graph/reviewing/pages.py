@@ -15,7 +15,8 @@ from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
-from state.location import context_places, where
+from state.location import where
+from state.record import DatasetRecord
 
 CRITERION_TEXT = {
     "answerable": "answerable from the supporting chunks",
@@ -129,9 +130,9 @@ def list_page(
 
 
 def _history(sample: ReviewSample) -> str:
-    line = sample.line
-    drafts = line.get("drafts") or []
-    verdicts = line.get("verdicts") or (line.get("validation") or {}).get("verdicts") or []
+    record, rejection = sample.record, sample.rejection
+    drafts = rejection.drafts if rejection is not None else []
+    verdicts = rejection.verdicts if rejection is not None else record.validation.verdicts if record is not None else []
     items = "".join(
         f"<li>draft {index}: {esc(str(d.get('question', '')))} → {esc(str(d.get('answer', '')))}</li>"
         for index, d in enumerate(drafts)
@@ -167,25 +168,23 @@ def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
     )
 
 
-def _canonical_line(line: dict[str, Any]) -> str:
+def _canonical_line(record: DatasetRecord | None) -> str:
     """The question as validated beside the one asked, when a query style rewrote it; a fallen-back rewrite's reason."""
-    canonical, style = line.get("canonical_question"), line.get("query_style") or "natural"
-    if canonical and canonical != line.get("question"):
-        earlier = "".join(
-            f"<br><i>{esc(str(turn.get('role')))}:</i> {esc(str(turn.get('content')))}"
-            for turn in (line.get("turns") or [])[:-1]
-        )
+    if record is None:
+        return ""
+    if record.canonical_question != record.question:
+        earlier = "".join(f"<br><i>{esc(turn.role)}:</i> {esc(turn.content)}" for turn in (record.turns or [])[:-1])
         return (
-            f"<p class=canonical><b>Asked as</b> {esc(style)} · <b>as validated:</b> "
-            f"<span class=canonical-question>{esc(str(canonical))}</span>"
+            f"<p class=canonical><b>Asked as</b> {esc(record.query_style)} · <b>as validated:</b> "
+            f"<span class=canonical-question>{esc(record.canonical_question)}</span>"
             + (f"<br><b>after the turns:</b>{earlier}" if earlier else "")
             + "</p>"
         )
-    restyle = line.get("restyle") or {}
-    if restyle and not restyle.get("kept"):
+    restyle = record.restyle
+    if restyle is not None and not restyle.kept:
         return (
-            f"<p class=canonical><b>Asked as validated:</b> its {esc(str(restyle.get('wanted')))} rewrite was "
-            f"refused ({esc(str(restyle.get('reason', '')))})</p>"
+            f"<p class=canonical><b>Asked as validated:</b> its {esc(restyle.wanted)} rewrite was "
+            f"refused ({esc(restyle.reason)})</p>"
         )
     return ""
 
@@ -198,23 +197,23 @@ def sample_page(
     next_: int | None,
     reviewed_at: str | None = None,
 ) -> str:
-    line = sample.line
-    bridge, answer = str(line.get("bridge_topic") or ""), str(line.get("answer", ""))
+    record, rejection = sample.record, sample.rejection
+    bridge, answer = sample.entry.bridge_topic or "", record.answer if record is not None else ""
     language = sample.language or DEFAULT_LANGUAGE
     if sample.generated_unanswerable:
         answer = ""  # nothing to mark: the collection holds no answer
     parts = [
         f"<h1>{esc(sample.question) or '(no question)'}</h1>",
-        _canonical_line(line),
+        _canonical_line(record),
         (
-            f"<p class=changed><b>Changed since you reviewed it:</b> version {esc(str(line.get('version')))} of the "
+            f"<p class=changed><b>Changed since you reviewed it:</b> version {record.version if record else ''} of the "
             f"dataset ({esc(sample.changed_at or '')}) holds this record anew; check your labels again</p>"
             if sample.status(reviewed_at) == CHANGED_SINCE_REVIEWED
             else ""
         ),
         (
             "<p><b>Expected:</b> abstain (a generated unanswerable question; "
-            f"not in the collection: {esc(str((line.get('construction') or {}).get('missing', '')) or '-')})</p>"
+            f"not in the collection: {esc(record.construction.get('missing', '') if record else '') or '-'})</p>"
             if sample.generated_unanswerable
             else ""
         ),
@@ -229,16 +228,16 @@ def sample_page(
         + ' onsubmit="return false">',
         _criteria(sample, labels),
     ]
-    supporting = line.get("supporting") or []
+    supporting = sample.supporting
     if not sample.generated_unanswerable:
         parts.append("<h2>Supporting chunks</h2>")
     for chunk in supporting:
         parts.append(
-            f'<div class="chunk" data-chunk="{esc(str(chunk.get("id", "")))}">{_meta(where(chunk.get("metadata")), chunk)}'
-            f"{marked(str(chunk.get('text', '')), bridge, answer, language)}</div>"
+            f'<div class="chunk" data-chunk="{esc(chunk.id)}">{_meta(where(chunk.metadata), chunk.id)}'
+            f"{marked(chunk.text, bridge, answer, language)}</div>"
         )
-    if not supporting and line.get("supporting_ids"):
-        parts.append(f"<p class=meta>{esc(', '.join(map(str, line['supporting_ids'])))}</p>")
+    if not supporting and rejection is not None and rejection.supporting_ids:
+        parts.append(f"<p class=meta>{esc(', '.join(rejection.supporting_ids))}</p>")
     if sample.accepted:
         note = (
             "the chunks the collection's retriever returned for it; tick one that answers it"
@@ -247,30 +246,30 @@ def sample_page(
         )
         parts.append(f"<h2>Contexts</h2><p class=meta>{note}</p>")
         flips = labels.get("relevance") or {}
-        for context, place in zip(sample.contexts, context_places(line, sample.contexts), strict=True):
-            original = bool(context["relevant"])
-            now = flips.get(context["id"], original)
+        places = record.places(sample.contexts) if record is not None else []
+        for context, place in zip(sample.contexts, places, strict=True):
+            original = context.relevant
+            now = flips.get(context.id, original)
             parts.append(
-                f'<div class="chunk"><label><input type="checkbox" data-context="{esc(context["id"])}"'
-                f' data-original="{str(original).lower()}"{" checked" if now else ""}> {esc(context["origin"])}'
+                f'<div class="chunk"><label><input type="checkbox" data-context="{esc(context.id)}"'
+                f' data-original="{str(original).lower()}"{" checked" if now else ""}> {esc(context.origin)}'
                 f" · labelled {'relevant' if original else 'not relevant'}</label>"
-                f"{_meta(place, context)}"
-                f"{marked(str(context.get('text', '')), bridge, answer, language)}</div>"
+                f"{_meta(place, context.id)}"
+                f"{marked(context.text, bridge, answer, language)}</div>"
             )
-        unanswerable = line.get("unanswerable") or {}
-        if unanswerable:
+        if record is not None and record.unanswerable is not None:
             parts.append(
-                f"<p><b>Unanswerable variant</b> (expected: abstain): {esc(', '.join(unanswerable.get('contexts', [])))}</p>"
+                f"<p><b>Unanswerable variant</b> (expected: abstain): {esc(', '.join(record.unanswerable.contexts))}</p>"
             )
     parts.append("</form>")
     parts.append(_history(sample))
     return page(f"{run_id} · sample {sample.n}", "".join(parts), script=asset("review.js"))
 
 
-def _meta(place: str, chunk: dict[str, Any]) -> str:
+def _meta(place: str, chunk_id: str) -> str:
     """The line above a chunk: where it comes from ("guide.pdf, p. 12, 3.2 Backups"), then its id."""
     lead = f"<b>{esc(place)}</b> · " if place else ""
-    return f"<div class=meta>{lead}{esc(str(chunk.get('id', '')))}</div>"
+    return f"<div class=meta>{lead}{esc(chunk_id)}</div>"
 
 
 def _kappa(value: float | None) -> str:

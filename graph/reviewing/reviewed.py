@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
 from graph.reviewing.labels import criteria_for
-from state.record import MIN_UNANSWERABLE_CONTEXTS
+from state.record import MIN_UNANSWERABLE_CONTEXTS, DatasetRecord, ReviewedRecord, ReviewNote
 from state.threads import slot_number
 
 
-def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def reviewed_records(records: list[DatasetRecord], reviews: Iterable[dict[str, Any]]) -> list[DatasetRecord]:
     """The records every reviewer of which passed all its criteria (the paper's four; plausible and unanswered
     for a generated unanswerable question), each with its contexts' relevance as the reviewers' majority has
     it (a tie keeps the labeller's) and a `review` entry naming them.
@@ -23,36 +22,42 @@ def reviewed_records(records: list[dict[str, Any]], reviews: Iterable[dict[str, 
     by_sample: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for review in reviews:
         by_sample[review["n"]].append(review)
-    kept = []
+    kept: list[DatasetRecord] = []
     for record in records:
-        slot = slot_number(record["id"])
+        slot = slot_number(record.id)
         given = None if slot is None else by_sample.get(slot)
-        criteria = criteria_for(record["question_type"])
+        criteria = criteria_for(record.question_type)
         if not given or not all(all(r["labels"].get(name) is True for name in criteria) for r in given):
             continue
-        corrected = copy.deepcopy(record)
-        relabelled = []
-        for context in corrected["contexts"]:
-            votes = [bool((r["labels"].get("relevance") or {}).get(context["id"], context["relevant"])) for r in given]
+        contexts, relabelled = [], []
+        for context in record.contexts:
+            votes = [bool((r["labels"].get("relevance") or {}).get(context.id, context.relevant)) for r in given]
             yes, no = sum(votes), len(votes) - sum(votes)
-            relevant = context["relevant"] if yes == no else yes > no
-            if relevant != context["relevant"]:
-                relabelled.append(context["id"])
-                context["relevant"] = relevant
-        if relabelled and not corrected.get("answerable", True):
+            relevant = context.relevant if yes == no else yes > no
+            if relevant != context.relevant:
+                relabelled.append(context.id)
+            contexts.append(context.model_copy(update={"relevant": relevant}))
+        if relabelled and not record.answerable:
             continue  # a retrieved chunk that reviewers found relevant answers a generated unanswerable question
-        corrected["n_relevant"] = sum(context["relevant"] for context in corrected["contexts"])
-        variant = corrected.get("unanswerable")
+        variant = record.unanswerable
         if variant is not None:
-            relevant_ids = {c["id"] for c in corrected["contexts"] if c["relevant"]}
-            remaining = [i for i in variant["contexts"] if i not in relevant_ids]
-            corrected["unanswerable"] = (
-                {**variant, "contexts": remaining} if len(remaining) >= MIN_UNANSWERABLE_CONTEXTS else None
+            relevant_ids = {c.id for c in contexts if c.relevant}
+            remaining = [i for i in variant.contexts if i not in relevant_ids]
+            variant = (
+                variant.model_copy(update={"contexts": remaining})
+                if len(remaining) >= MIN_UNANSWERABLE_CONTEXTS
+                else None
             )
-        corrected["review"] = {
-            "reviewers": sorted(r["reviewer"] for r in given),
-            "criteria": dict.fromkeys(criteria, True),
-            "relabelled": relabelled,
+        note = ReviewNote(
+            reviewers=sorted(r["reviewer"] for r in given),
+            criteria=dict.fromkeys(criteria, True),
+            relabelled=relabelled,
+        )
+        corrected = record.model_dump() | {
+            "contexts": contexts,
+            "n_relevant": sum(context.relevant for context in contexts),
+            "unanswerable": variant,
+            "review": note,
         }
-        kept.append(corrected)
+        kept.append(ReviewedRecord.model_validate(corrected))
     return kept

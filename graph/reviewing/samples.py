@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from collections import defaultdict
 from collections.abc import Iterable
@@ -14,7 +13,9 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.living.versions import read_run_json
 from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
+from graph.runs.dataset import read_lines, tell_skipped
 from graph.runs.funnel import cell_name
+from state.record import Context, DatasetRecord, Rejection, SupportingChunk
 from state.threads import slot_number
 
 #: A sample reviewed before its record was refreshed: its review is of an earlier version.
@@ -23,15 +24,14 @@ CHANGED_SINCE_REVIEWED = "changed since reviewed"
 
 @dataclass(frozen=True)
 class ReviewSample:
-    """One finished sample: its slot, how it ended, and its record or rejection line."""
+    """One finished sample: its slot, and its record (accepted) or its rejection line."""
 
     n: int
-    outcome: str
-    question_type: str
-    binary: bool
-    line: dict[str, Any]
+    entry: DatasetRecord | Rejection
     changed_at: str | None = None
     """When its record's current version was written (graph.refresh); None for a record as the run wrote it."""
+    fetched: tuple[SupportingChunk, ...] = ()
+    """A rejected sample's supporting chunks as the store holds them (its line names only their ids)."""
 
     def status(self, reviewed_at: str | None) -> str:
         """to review; reviewed; or changed since reviewed (its record refreshed after the review, `reviewed_at`)."""
@@ -44,8 +44,28 @@ class ReviewSample:
         return "reviewed"
 
     @property
+    def record(self) -> DatasetRecord | None:
+        return self.entry if isinstance(self.entry, DatasetRecord) else None
+
+    @property
+    def rejection(self) -> Rejection | None:
+        return self.entry if isinstance(self.entry, Rejection) else None
+
+    @property
+    def outcome(self) -> str:
+        return "accepted" if isinstance(self.entry, DatasetRecord) else self.entry.outcome
+
+    @property
     def accepted(self) -> bool:
-        return self.outcome == "accepted"
+        return isinstance(self.entry, DatasetRecord)
+
+    @property
+    def question_type(self) -> str:
+        return str(self.entry.question_type)
+
+    @property
+    def binary(self) -> bool:
+        return bool(self.entry.binary)
 
     @property
     def cell(self) -> str:
@@ -60,8 +80,7 @@ class ReviewSample:
     @property
     def restyled(self) -> bool:
         """Whether the question as asked is a rewrite of the validated one (a query style)."""
-        canonical = self.line.get("canonical_question")
-        return self.accepted and bool(canonical) and canonical != self.line.get("question")
+        return self.record is not None and self.record.canonical_question != self.record.question
 
     @property
     def generated_unanswerable(self) -> bool:
@@ -70,30 +89,41 @@ class ReviewSample:
     @property
     def language(self) -> str:
         """The question's language (ISO 639-1); empty when the sample never reached a draft."""
-        return str(self.line.get("language") or "")
+        return self.entry.language or ""
 
     @property
     def temporal(self) -> bool | None:
-        return self.line.get("temporal") if self.accepted else None
+        return self.record.temporal if self.record is not None else None
 
     @property
     def difficulty(self) -> str | None:
-        return self.line.get("difficulty") if self.accepted else None
+        return self.record.difficulty if self.record is not None else None
 
     @property
-    def contexts(self) -> list[dict[str, Any]]:
-        return list(self.line.get("contexts", [])) if self.accepted else []
+    def contexts(self) -> list[Context]:
+        return list(self.record.contexts) if self.record is not None else []
+
+    @property
+    def supporting(self) -> list[SupportingChunk]:
+        """Its supporting chunks: the record's, or those fetched for a rejected sample."""
+        return list(self.record.supporting) if self.record is not None else list(self.fetched)
 
     @property
     def question(self) -> str:
-        if self.accepted:
-            return str(self.line.get("question", ""))
-        drafts = self.line.get("drafts") or []
+        if self.record is not None:
+            return self.record.question
+        drafts = self.rejection.drafts if self.rejection is not None else []
         return str(drafts[-1].get("question", "")) if drafts else ""
 
     @property
     def end_reason(self) -> str:
-        return "" if self.accepted else str(self.line.get("end_reason", ""))
+        return self.rejection.end_reason if self.rejection is not None else ""
+
+    @property
+    def thread_id(self) -> str:
+        """The thread its last state is in: a record names it (a refreshed one's differs from its id)."""
+        provenance = self.entry.provenance
+        return provenance.thread_id if provenance is not None and provenance.thread_id else self.entry.id
 
 
 def current_reviews(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -107,33 +137,26 @@ def current_reviews(samples: dict[int, ReviewSample], reviews: Iterable[dict[str
     ]
 
 
-def _slot(line: dict[str, Any]) -> int | None:
-    return slot_number(str(line.get("id", "")))
-
-
 def load_samples(folder: Path) -> dict[int, ReviewSample]:
-    """Every finished sample of the run in `folder`, by slot; a run without any is a `UserError`."""
+    """Every finished sample of the run in `folder`, by slot; a run without any is a `UserError`. A line that does
+    not validate (edited by hand) is named with its number and left out."""
     if not folder.is_dir():
         raise UserError(f"no run folder {folder}; give a run id under --runs-dir")
     samples: dict[int, ReviewSample] = {}
     written = {entry.get("version"): entry.get("written_at") for entry in read_run_json(folder).get("versions", [])}
-    for name in ("dataset.jsonl", "rejected.jsonl"):
-        path = folder / name
-        if not path.is_file():
-            continue
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            try:
-                line = json.loads(text)
-            except ValueError:
-                raise UserError(f"line {number} of {path} is not JSON; rebuild the files with --resume") from None
-            slot = _slot(line)
-            if slot is None:
-                continue
-            outcome = "accepted" if name == "dataset.jsonl" else str(line.get("outcome", "rejected"))
-            changed_at = written.get(line.get("version")) if name == "dataset.jsonl" else None
-            samples[slot] = ReviewSample(
-                slot, outcome, str(line.get("question_type")), bool(line.get("binary")), line, changed_at
-            )
+    skipped: list[str] = []
+    dataset, rejected = folder / "dataset.jsonl", folder / "rejected.jsonl"
+    entries: list[DatasetRecord | Rejection] = []
+    if dataset.is_file():
+        entries += [record for _, record in read_lines(dataset, DatasetRecord, skipped)]
+    if rejected.is_file():
+        entries += [rejection for _, rejection in read_lines(rejected, Rejection, skipped)]
+    tell_skipped(skipped)
+    for entry in entries:
+        slot = slot_number(entry.id)
+        if slot is not None:
+            changed_at = written.get(entry.version) if isinstance(entry, DatasetRecord) else None
+            samples[slot] = ReviewSample(slot, entry, changed_at)
     if not samples:
         raise UserError(f"run {folder.name} has no finished sample to review; run it first (python -m graph.run)")
     return dict(sorted(samples.items()))

@@ -86,8 +86,8 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
                     by_cell[sample.cell][name].append(labels[name])
             flips = labels.get("relevance") or {}
             for context in sample.contexts:
-                predicted = bool(context["relevant"])
-                truth = flips.get(context["id"], predicted)
+                predicted = context.relevant
+                truth = flips.get(context.id, predicted)
                 true_pos += predicted and truth
                 false_pos += predicted and not truth
                 false_neg += truth and not predicted

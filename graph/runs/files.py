@@ -16,7 +16,7 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import AsyncGenerator, Iterable, Iterator
+from collections.abc import AsyncGenerator, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, get_args
@@ -26,8 +26,7 @@ import orjson
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, reason, writing
-from nodes.finalize import REJECTION_FIELDS
-from state.record import DatasetRecord
+from state.record import DatasetRecord, Rejection
 
 LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
 
@@ -197,16 +196,6 @@ class RunFolder:
         self.write(self.run_json, json.dumps(document, indent=2) + "\n")
 
 
-def dataset_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """The records of a dataset.jsonl as written, one at a time (no validation)."""
-    if not path.is_file():
-        return
-    with path.open("rb") as handle:
-        for line in handle:
-            if line.strip():
-                yield orjson.loads(line)
-
-
 def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> FileLines:
     """A finished sample's record and rejection with their keys in the order the lanes wrote them.
 
@@ -216,7 +205,7 @@ def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) 
     if record is not None:
         record = in_field_order(record, DatasetRecord)
     if rejection is not None:
-        rejection = {key: rejection[key] for key in REJECTION_FIELDS if key in rejection} | rejection
+        rejection = in_field_order(rejection, Rejection)
     return record, rejection
 
 

@@ -29,7 +29,8 @@ from graph.living.versions import VERSION_KEYS, read_run_json
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
 from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
-from graph.runs.files import RunFolder, dataset_lines, make_folder
+from graph.runs.dataset import dataset_records
+from graph.runs.files import RunFolder, make_folder
 from graph.runs.funnel import cell_name, format_funnel, funnel
 from graph.runs.languages import language_notes, survey_languages
 from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
@@ -127,7 +128,7 @@ async def run_job(
         document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
-            document["manifest"] = build_manifest(document, dataset_lines(folder.dataset), collection)
+            document["manifest"] = build_manifest(document, dataset_records(folder.dataset), collection)
             await state.ledger.save_manifest(run.run_id, document["manifest"])
         except Exception as error:
             tell(f"note: the run's manifest was not kept in the state database ({first_line(error)})")

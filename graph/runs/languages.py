@@ -17,6 +17,7 @@ from graph.store.embeddings import ENGLISH_ONLY_EMBEDDINGS
 from nodes.language import language_shares
 from nodes.lint_languages import LINT_RULES
 from state.languages import language_name
+from state.record import DatasetRecord
 
 #: Chunks read to estimate the collection's languages.
 SURVEYED_CHUNKS = 200
@@ -86,10 +87,10 @@ def language_notes(survey: LanguageSurvey, options: RunOptions, embedding: str) 
     return notes
 
 
-def evaluation_note(records: list[dict[str, Any]], embedding: str) -> str | None:
+def evaluation_note(records: list[DatasetRecord], embedding: str) -> str | None:
     """What an evaluation says once when the English-only model embeds its questions and answers of another
     language (the built-in setups' retrieval, graded correctness's similarity); None when it does not."""
-    other = sorted({str(r.get("language")) for r in records if r.get("language") not in (None, "en")})
+    other = sorted({r.language for r in records if r.language is not None and r.language != "en"})
     if embedding not in ENGLISH_ONLY_EMBEDDINGS or not other:
         return None
     names = ", ".join(language_name(code) for code in other)

@@ -32,6 +32,7 @@ from graph.runs.files import FileLines, as_written
 from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from graph.runs.slots import CellPlan, Completion, Slot, completion_params
 from nodes.common import normalise_question
+from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
@@ -246,14 +247,14 @@ class RunLedger:
             )
             await conn.execute("DELETE FROM triad_questions WHERE run_id = %s AND n = ANY(%s)", (run_id, slots))
 
-    async def update_records(self, run_id: str, records: dict[int, dict[str, Any]]) -> None:
+    async def update_records(self, run_id: str, records: dict[int, DatasetRecord]) -> None:
         """Put a new version of each slot's record in place of the one it holds."""
         async with self.pool.connection() as conn, conn.transaction():
             for n, record in records.items():
                 await conn.execute(
                     "UPDATE triad_samples SET record = %s, styled = %s, updated_at = now()"
                     " WHERE run_id = %s AND n = %s",
-                    (Jsonb(record), record.get("query_style"), run_id, n),
+                    (Jsonb(record.model_dump(mode="json")), record.query_style, run_id, n),
                 )
 
     async def retired_per_cell(self, run_id: str) -> dict[tuple[str, bool], int]:

@@ -69,6 +69,6 @@ def test_records_exports_report_and_review_page_say_where_each_chunk_comes_from(
     report = (runs / "documents" / "report.html").read_text()
     assert any(where(chunk["metadata"]) in report for record in records for chunk in record["supporting"])
     samples = load_samples(runs / "documents")
-    sample = next(s for s in samples.values() if s.accepted and s.line["id"] == records[0]["id"])
+    sample = next(s for s in samples.values() if s.accepted and s.entry.id == records[0]["id"])
     page = sample_page("documents", sample, {}, None, None)
     assert f"<b>{where(first['metadata'])}</b> · {first['id']}" in page

@@ -20,6 +20,7 @@ from graph.reviewing.samples import load_samples
 from graph.testing.commands import run_cli
 from graph.testing.manuals import manual_chunks, shipped_vectors
 from nodes.language import detect_language
+from state.record import DatasetRecord
 
 SCRIPTED = "import:graph.testing.plausible:plausible_model"
 
@@ -75,7 +76,9 @@ def test_a_collection_in_another_language_gives_questions_in_that_language(
     report = (folder / "report.html").read_text()
     assert 'id="languages"' in report and f"({language})" in report
     # The exports keep the language; the review app shows it and filters by it.
-    assert {row["language"] for row in answerable_rows(records)} == {language}
+    assert {row["language"] for row in answerable_rows([DatasetRecord.model_validate(r) for r in records])} == {
+        language
+    }
     samples = load_samples(folder)
     listing = list_page("r", samples, sorted(samples), set(), {}, {"language": language}, "me")
     assert f'<option value="{language}" selected>{language} (' in listing

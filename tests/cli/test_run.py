@@ -14,8 +14,7 @@ from graph.runs.flags import run_request
 from graph.runs.job import run_job
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli
 from graph.testing.scripted import ScriptedChatModel
-from nodes.finalize import REJECTION_FIELDS
-from state.record import DatasetRecord
+from state.record import DatasetRecord, Rejection
 from tests.support.scripts import question_about_chunk_a, script
 
 DEMO_CALLS = REPO_ROOT / "graph" / "demo" / "recorded_calls.jsonl"
@@ -58,7 +57,7 @@ def test_the_readme_demo_run_completes_offline_from_recorded_calls(pg_url: str, 
     # expects (the question before 30 kB of contexts), not the database's.
     assert all(list(line) == list(DatasetRecord.model_fields) for line in read_jsonl(folder / "dataset.jsonl"))
     rejected = read_jsonl(folder / "rejected.jsonl")
-    assert rejected and all(list(line) == list(REJECTION_FIELDS) for line in rejected)
+    assert rejected and all(list(line) == list(Rejection.model_fields) for line in rejected)
     run_json = json.loads((folder / "run.json").read_text())
     assert run_json["funnel"]["accepted"] == 6 and run_json["shortfall"] == {}
     assert "accepted             6" in result.stdout

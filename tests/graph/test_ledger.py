@@ -15,6 +15,7 @@ from psycopg_pool import AsyncConnectionPool
 from graph.runs.ledger import RunLedger
 from graph.runs.seeds import RunSeeds
 from graph.runs.slots import CellPlan, Completion, Slot
+from tests.support.records import answerable_record
 
 COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
 INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
@@ -240,7 +241,7 @@ def test_a_retired_slot_leaves_its_cell_and_its_question(pg_url: str) -> None:
         full = await ledger.claim(run_id, cells, "w")
         await ledger.retire(run_id, [0], version=2)
         await ledger.retire(run_id, [0], version=3)  # a repeated retirement keeps the first version
-        await ledger.update_records(run_id, {1: {"id": f"{run_id}/1", "version": 2}})
+        await ledger.update_records(run_id, {1: answerable_record(f"{run_id}/1", version=2)})
         reopened = await ledger.claim(run_id, [CellPlan("comparison", False, quota=2, cap=3)], "w")
         again = await ledger.claim_question(run_id, 5, "Which came first?")
         finished = [row["n"] for row in await ledger.finished(run_id)]

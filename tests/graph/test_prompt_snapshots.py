@@ -11,6 +11,7 @@ from pathlib import Path
 
 from langchain_core.messages import BaseMessage
 
+from tests.support.records import answerable_record
 from tests.support.scripts import ACCEPT, script
 
 SNAPSHOTS = Path(__file__).resolve().parent.parent / "snapshots"
@@ -115,14 +116,10 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
         async def search(self, question, k):  # noqa: ANN001, ANN202
             return [SimpleNamespace(chunk=chunk)]
 
-    record = {
-        "id": "s1", "question": "What is the default of autovacuum_naptime?", "answer": "1min",
-        "contexts": [
-            {"id": "c1", "text": chunk.text, "relevant": True},
-            {"id": "c2", "text": "VACUUM reclaims storage.", "relevant": False},
-        ],
-        "supporting": [{"id": "c1", "text": chunk.text}], "unanswerable": {"contexts": ["c2"]},
-    }  # fmt: skip
+    record = answerable_record(
+        "s1", {"c1": chunk.text}, {"c2": "VACUUM reclaims storage.", "c3": "ANALYZE collects statistics."},
+        question="What is the default of autovacuum_naptime?", answer="1min", unanswerable={"contexts": ["c2", "c3"]},
+    )  # fmt: skip
     setup = Setup(name="k1", collection="docs", k=1)
     row = asyncio.run(
         evaluate_sample(setup, record, Gateway(), Corpus(), False, DeterministicFakeEmbedding(size=8))  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from typing import Any
 from graph.living.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
 from graph.testing.scripted import ScriptedChatModel
+from state.record import DatasetRecord
 from tests.graph.test_restyle import KEYWORD, SAME, rewrite
 from tests.support.harness import Harness
 from tests.support.scripts import ACCEPT, drafted, script
@@ -23,13 +24,13 @@ REJECT = {
 }
 
 
-def accepted_record(harness: Harness) -> dict[str, Any]:
+def accepted_record(harness: Harness) -> DatasetRecord:
     result, _, _ = harness.run(script())
     assert result.record is not None
-    return {**result.record, "id": "run/3"}
+    return DatasetRecord.model_validate({**result.record, "id": "run/3"})
 
 
-def stale(record: dict[str, Any], **drift: Any) -> dict[str, Any]:
+def stale(record: DatasetRecord, **drift: Any) -> dict[str, Any]:
     return {"status": "stale", "changed": [], "gone": [], "moved": {}, "unchecked": [], **drift}
 
 
@@ -37,7 +38,7 @@ def test_a_record_judged_again_keeps_its_id_and_its_unchanged_labels(
     harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
 ) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
+    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
     assert plan.action == RE_JUDGE
     outcome, model, visits = harness.refresh(script(), plan)
     assert outcome.record is not None and not outcome.failed, outcome
@@ -47,14 +48,14 @@ def test_a_record_judged_again_keeps_its_id_and_its_unchanged_labels(
     # The store's texts are those the labels were given for: no candidate is asked again.
     assert calls_of(model, "RelevanceVerdict") == 0
     new = outcome.record
-    assert new["id"] == "run/3" and new["version"] == 2 and new["question"] == record["question"]
-    assert [(c["id"], c["relevant"]) for c in new["contexts"]] == [(c["id"], c["relevant"]) for c in record["contexts"]]
+    assert new.id == "run/3" and new.version == 2 and new.question == record.question
+    assert [(c.id, c.relevant) for c in new.contexts] == [(c.id, c.relevant) for c in record.contexts]
     assert outcome.reason.endswith("judged again: accepted") and outcome.thread_id.endswith("/3@v2")
 
 
 def test_a_record_that_fails_again_without_revisions_left_is_rejected(harness: Harness) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record["supporting"][1]["id"]]))
+    plan = plan_record(record, stale(record, changed=[record.supporting[1].id]))
     outcome, _, visits = harness.refresh(script(QualityVerdict=[REJECT]), plan, max_revisions=0)
     assert outcome.record is None and not outcome.failed and visits[-1] == "reject_sample"
 
@@ -63,7 +64,7 @@ def test_a_revised_draft_has_its_contexts_labelled_anew(
     harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
 ) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
+    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
     revised = drafted(
         "How long does the autovacuum launcher wait between runs by default?",
         "1 minute",
@@ -72,28 +73,28 @@ def test_a_revised_draft_has_its_contexts_labelled_anew(
     outcome, model, visits = harness.refresh(script(QualityVerdict=[REJECT, ACCEPT], QuestionDraft=[revised]), plan)
     assert outcome.record is not None and outcome.reason.endswith("accepted, revised")
     assert "revise_question" in visits and calls_of(model, "QuestionDraft") == 1
-    distractors = [c for c in record["contexts"] if c["origin"] == "distractor"]
+    distractors = [c for c in record.contexts if c.origin == "distractor"]
     assert calls_of(model, "RelevanceVerdict") == len(distractors)
-    assert outcome.record["question"] == revised["question"]
+    assert outcome.record.question == revised["question"]
 
 
 def test_contexts_alone_are_extracted_again_without_judging_the_draft(
     harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
 ) -> None:
     record = accepted_record(harness)
-    distractor = next(c for c in record["contexts"] if c["origin"] == "distractor")
-    plan = plan_record(record, stale(record, changed=[distractor["id"]]))
+    distractor = next(c for c in record.contexts if c.origin == "distractor")
+    plan = plan_record(record, stale(record, changed=[distractor.id]))
     assert plan.action == RELABEL
     outcome, model, visits = harness.refresh(script(), plan)
     assert outcome.record is not None and visits == ["extract_contexts", "finalize_sample"]
     assert calls_of(model, "QualityVerdict") == 0 and calls_of(model, "SufficiencyVerdict") == 0
     new = outcome.record
-    assert new["validation"] == record["validation"] and new["temporal"] == record["temporal"]
+    assert new.validation == record.validation and new.temporal == record.temporal
 
 
 def test_a_record_whose_supporting_chunk_is_gone_cannot_start(harness: Harness) -> None:
     record = accepted_record(harness)
-    record["supporting"][0] = {**record["supporting"][0], "id": "00000000-0000-0000-0000-000000000000"}
+    record.supporting[0].id = "00000000-0000-0000-0000-000000000000"
     plan = RecordPlan(3, record, stale(record), RE_JUDGE, "changed")
     outcome, _, _ = harness.refresh(script(), plan)
     assert outcome.record is None and not outcome.failed
@@ -102,7 +103,7 @@ def test_a_record_whose_supporting_chunk_is_gone_cannot_start(harness: Harness) 
 
 def test_a_thread_without_a_usable_answer_is_tried_again_and_never_drops_the_record(harness: Harness) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
+    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
     asked = []
 
     def judge_once_unusable(messages: list[Any]) -> Any:
@@ -120,19 +121,19 @@ def test_a_restyled_record_is_judged_on_its_canonical_question_and_asked_in_its_
 ) -> None:
     styled = script(RestyledQuestion=[rewrite(KEYWORD)], RestyleVerdict=[SAME])
     result, _, _ = harness.run(styled, spec={"query_style": "keyword"})
-    record = {**result.record, "id": "run/3"}
-    assert record["query_style"] == "keyword" and record["question"] == KEYWORD
-    plan = plan_record(record, stale(record, changed=[record["supporting"][0]["id"]]))
+    record = DatasetRecord.model_validate({**result.record, "id": "run/3"})
+    assert record.query_style == "keyword" and record.question == KEYWORD
+    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
     again = "setting for minimum autovacuum delay default"
     outcome, model, visits = harness.refresh(script(RestyledQuestion=[rewrite(again)], RestyleVerdict=[SAME]), plan)
     assert outcome.record is not None, outcome
     judged = next(messages for kind, messages in model.calls if kind == "QualityVerdict")
-    assert record["canonical_question"] in str(judged[-1].content) and KEYWORD not in str(judged[-1].content)
+    assert record.canonical_question in str(judged[-1].content) and KEYWORD not in str(judged[-1].content)
     assert visits[-3:] == ["restyle_question", "check_restyle", "finalize_sample"]
     new = outcome.record
-    assert (new["question"], new["canonical_question"], new["query_style"]) == (
+    assert (new.question, new.canonical_question, new.query_style) == (
         again,
-        record["canonical_question"],
+        record.canonical_question,
         "keyword",
     )
 
@@ -142,13 +143,13 @@ def test_a_relabelled_restyled_record_keeps_its_asked_question_and_its_persona(
 ) -> None:
     styled = script(RestyledQuestion=[rewrite(KEYWORD)], RestyleVerdict=[SAME])
     result, _, _ = harness.run(styled, spec={"query_style": "keyword", "persona": "dba", "role": "a dba on call"})
-    record = {**result.record, "id": "run/3"}
-    assert record["persona"] == "dba" and record["role"] == "a dba on call"
-    distractor = next(c for c in record["contexts"] if c["origin"] == "distractor")
-    plan = plan_record(record, stale(record, changed=[distractor["id"]]))
+    record = DatasetRecord.model_validate({**result.record, "id": "run/3"})
+    assert record.persona == "dba" and record.role == "a dba on call"
+    distractor = next(c for c in record.contexts if c.origin == "distractor")
+    plan = plan_record(record, stale(record, changed=[distractor.id]))
     assert plan.action == RELABEL
     outcome, model, visits = harness.refresh(script(), plan)
     assert outcome.record is not None and visits == ["extract_contexts", "finalize_sample"]
     assert calls_of(model, "RestyledQuestion") == 0  # the draft stands: so does the question as asked
     new = outcome.record
-    assert (new["question"], new["query_style"], new["persona"]) == (KEYWORD, "keyword", "dba")
+    assert (new.question, new.query_style, new.persona) == (KEYWORD, "keyword", "dba")

@@ -83,7 +83,7 @@ def test_an_unanswered_question_is_accepted_with_the_chunks_its_retriever_return
     top = the_retrievers_top(pg_url, demo_slice, minilm, UNANSWERED["question"], 4)
     assert record.retrieval_check.chunk_ids == top and [c.id for c in record.contexts] == top
     assert all(c.origin == "retrieved" and not c.relevant for c in record.contexts)
-    assert record.construction.unanswerable_kind == "missing_attribute"
+    assert record.construction["unanswerable_kind"] == "missing_attribute"
     # The judge read exactly those chunks, under labels of their own.
     (judged,) = [messages for key, messages in model.calls if key == "UnanswerableVerdict"]
     texts = {c.id: c.text for c in record.contexts}

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from graph.config.errors import UserError
+from graph.reviewing.samples import load_samples
 from graph.runs.dataset import read_dataset
 from state.record import DatasetRecord
 
@@ -63,8 +64,8 @@ def test_a_record_without_the_fields_added_since_takes_their_defaults(tmp_path: 
     missing = set(DatasetRecord.model_fields) - set(oldest_form())
     assert missing  # some fields are optional, and they are what an older file may lack
     assert all(
-        record[name]
-        == DatasetRecord.model_validate({name: defaults[name], **oldest_form()}).model_dump(mode="json")[name]
+        record.model_dump()[name]
+        == DatasetRecord.model_validate({name: defaults[name], **oldest_form()}).model_dump()[name]
         for name in missing
     )
 
@@ -73,7 +74,7 @@ def test_a_bad_line_is_named_and_skipped(tmp_path: Path, capsys: pytest.CaptureF
     path = tmp_path / "dataset.jsonl"
     good = json.dumps(RECORD)
     path.write_bytes(good.encode() + b"\n" + good[:40].encode() + b"\n\n\xff\xfe\n" + good.encode() + b"\n")
-    assert [r["id"] for r in read_dataset(path)] == ["docs/1", "docs/1"]
+    assert [r.id for r in read_dataset(path)] == ["docs/1", "docs/1"]
     said = capsys.readouterr().err.splitlines()
     assert [line.split(" line ")[1].split()[0] for line in said] == ["2", "4"]
     assert all("is not a valid record" in line and "skipped" in line for line in said)
@@ -84,3 +85,29 @@ def test_a_file_of_bad_lines_only_is_refused_with_the_first(tmp_path: Path) -> N
     path.write_text("\n{not json\n[]\n", encoding="utf-8")
     with pytest.raises(UserError, match="line 2 is not a valid record"):
         read_dataset(path)
+
+
+def test_the_review_reads_both_files_and_skips_a_bad_line_of_either(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    good = json.dumps(RECORD)
+    (folder / "dataset.jsonl").write_text(good + "\n" + good.replace('"hops": 2', '"hops": "two"') + "\n")
+    # A rejection line as the earliest versions wrote it, then one cut short.
+    oldest = {"id": "docs/2", "outcome": "no_bridge", "end_reason": "no topic links the chunks"}
+    (folder / "rejected.jsonl").write_text(json.dumps(oldest) + "\n" + json.dumps(oldest)[:30] + "\n")
+    samples = load_samples(folder)
+    assert sorted(samples) == [1, 2]
+    assert samples[1].accepted and samples[1].record is not None and samples[1].question == RECORD["question"]
+    rejected = samples[2]
+    assert (rejected.outcome, rejected.end_reason, rejected.supporting, rejected.question) == (
+        "no_bridge",
+        "no topic links the chunks",
+        [],
+        "",
+    )
+    said = capsys.readouterr().err.splitlines()
+    assert [line.split(" line ")[0].rsplit("/", 1)[-1] for line in said] == ["dataset.jsonl", "rejected.jsonl"]
+    assert [line.split(" line ")[1].split()[0] for line in said] == ["2", "2"]
+    assert "is not a valid record" in said[0] and "is not a valid line" in said[1]

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.living.drift import check_records, drift_lines
+from state.record import DatasetRecord
+from tests.support.records import answerable_record, unanswerable_record
 
 
 @dataclass
@@ -46,10 +48,8 @@ class MemoryStore:
         return None
 
 
-def record(record_id: str, chunk_ids: list[str], texts: dict[str, str], **extra: Any) -> dict[str, Any]:
-    chunks = [{"id": i, "text": texts[i], "relevant": True} for i in chunk_ids]
-    return {"id": record_id, "question_type": "comparison", "question": "Q?", "supporting": chunks[:1],
-            "contexts": chunks, **extra}  # fmt: skip
+def record(record_id: str, chunk_ids: list[str], texts: dict[str, str]) -> DatasetRecord:
+    return answerable_record(record_id, {i: texts[i] for i in chunk_ids})
 
 
 def test_each_chunk_and_record_gets_its_status() -> None:
@@ -65,8 +65,7 @@ def test_each_chunk_and_record_gets_its_status() -> None:
         record("changed", ["a", "b"], before),
         record("moved", ["a", "c"], before),
         record("gone", ["d"], before),
-        record("unanswerable", ["r1", "r2"], before, answerable=False, question_type="unanswerable",
-               retrieval_check={"k": 3, "chunk_ids": ["r1", "r2"]}),
+        unanswerable_record("unanswerable", {"r1": "rho", "r2": "sigma"}, k=3),
     ]  # fmt: skip
     report = asyncio.run(check_records(records, store, known_sources=["one", "two"]))
     statuses = {r["id"]: r["status"] for r in report["records"]}
@@ -92,16 +91,14 @@ def test_a_run_without_a_list_of_its_documents_reports_no_new_ones() -> None:
 def test_a_retrieved_chunk_whose_text_was_read_under_another_id_is_no_new_chunk() -> None:
     before = {"r1": "rho", "r2": "sigma"}
     store = MemoryStore([Chunk("r1", "rho", {}), Chunk("r2-new", "sigma", {})], retrieved=["r1", "r2-new"])
-    unanswerable = record("u", ["r1", "r2"], before, answerable=False, question_type="unanswerable",
-                          retrieval_check={"k": 2, "chunk_ids": ["r1", "r2"]})  # fmt: skip
+    unanswerable = unanswerable_record("u", {i: before[i] for i in ("r1", "r2")}, k=2)
     (drift,) = asyncio.run(check_records([unanswerable], store, known_sources=None))["records"]
     assert drift["status"] == "re-pointed" and drift["unchecked"] == [] and drift["moved"] == {"r2": "r2-new"}
 
 
 def test_a_chunk_held_twice_keeps_its_worst_status() -> None:
     store = MemoryStore([Chunk("a", "alpha, edited", {})], retrieved=[])
-    held_twice = {"id": "r", "question_type": "comparison", "question": "Q?",
-                  "supporting": [{"id": "a", "text": "alpha, edited"}],
-                  "contexts": [{"id": "a", "text": "alpha", "relevant": True}]}  # fmt: skip
+    held_twice = answerable_record("r", {"a": "alpha, edited"})
+    held_twice.contexts[0].text = "alpha"
     (drift,) = asyncio.run(check_records([held_twice], store, known_sources=None))["records"]
     assert drift["status"] == "stale" and drift["changed"] == ["a"]

@@ -12,6 +12,7 @@ from typing import Any
 from graph.evaluation.scoring import ask_service, history_of
 from nodes.lint_restyle import restyle_problems
 from nodes.rag import answer_from
+from tests.support.records import answerable_record
 
 CANONICAL = 'Which comes earlier in the PostgreSQL 15 manual, "Routine Vacuuming" or "Backup and Restore"?'
 COMPARED = ["Routine Vacuuming", "Backup and Restore"]
@@ -35,7 +36,7 @@ class Answerer:
 
 def test_the_built_in_answerer_reads_the_turns_before_the_question() -> None:
     llm = Answerer()
-    history = history_of({"question": TURNS[-1]["content"], "turns": TURNS})
+    history = history_of(answerable_record(question=TURNS[-1]["content"], turns=TURNS))
     assert [turn["role"] for turn in history] == ["user", "assistant"]
     asyncio.run(answer_from(TURNS[-1]["content"], [{"text": "25.1. Routine Vacuuming"}], llm, history))
     prompt = str(llm.asked[0][-1].content)

@@ -15,6 +15,7 @@ from graph.testing.manuals import manual_rows
 from nodes.common import mentions, normalised_answer, word_count
 from nodes.language import chunks_language, detect_language, language_shares
 from state.languages import LANGUAGE_NAMES, YES_NO, check_language_code, polarity, written_answer
+from tests.support.records import answerable_record
 
 
 def manual_texts(language: str) -> list[str]:
@@ -117,8 +118,9 @@ def test_the_question_language_of_triad_toml_applies_to_new_runs_and_a_flag_is_r
 
 
 def test_an_evaluation_says_when_the_english_only_model_embeds_another_language() -> None:
-    records = [{"language": "de"}, {"language": "en"}, {}]
+    english, unsaid = answerable_record(language="en"), answerable_record(language=None)
+    records = [answerable_record(language="de"), english, unsaid]
     note = evaluation_note(records, "minilm")
     assert note is not None and "German" in note and "--embedding" in note
-    assert evaluation_note([{"language": "en"}, {}], "minilm") is None
+    assert evaluation_note([english, unsaid], "minilm") is None
     assert evaluation_note(records, "sentence-transformers:/models/multilingual") is None

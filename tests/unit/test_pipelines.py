@@ -19,6 +19,7 @@ from graph.evaluation.pipeline_output import answer_text
 from graph.evaluation.pipelines import Pipeline, load_pipeline, pipeline_input
 from graph.evaluation.scoring import ask_setup
 from graph.evaluation.setups import Setup, parse_setup
+from tests.support.records import answerable_record
 
 HERE = "import:tests.unit.test_pipelines"
 
@@ -125,10 +126,10 @@ def test_a_follow_up_record_reaches_a_chain_with_its_turns() -> None:
         seen.append(inputs)
         return {"answer": "25.1", "context": [Document("alpha", id="a1")]}
 
-    record = {
-        "question": "And which chapter is it in?",
-        "turns": [*HISTORY, {"role": "user", "content": "And which chapter is it in?"}],
-    }
+    record = answerable_record(
+        question="And which chapter is it in?",
+        turns=[*HISTORY, {"role": "user", "content": "And which chapter is it in?"}],
+    )
     mine = setup(f"chain={HERE}:SHELF,input_key=query")
     pipeline = Pipeline(mine, RunnableLambda(chain))
     answer, contexts = asyncio.run(ask_setup(mine, record, None, pipeline))  # type: ignore[arg-type]

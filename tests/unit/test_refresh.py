@@ -16,25 +16,22 @@ from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
 from graph.reviewing.summary import summarise
 from graph.runs.lanes import Budget, run_in_lanes
+from state.record import DatasetRecord
+from tests.support.records import answerable_record, unanswerable_record
 
 
-def record(n: int, *, answerable: bool = True, question_type: str = "comparison") -> dict[str, Any]:
-    supporting = [{"id": f"s{n}a", "text": "A", "metadata": {}}, {"id": f"s{n}b", "text": "B", "metadata": {}}]
-    contexts = [{"id": c["id"], "text": c["text"], "relevant": True, "origin": "supporting"} for c in supporting]
-    contexts += [{"id": f"d{n}", "text": "D", "relevant": False, "origin": "distractor"}]
-    return {
-        "id": f"run/{n}",
-        "question": f"question {n}",
-        "answer": "x",
-        "question_type": question_type if answerable else "unanswerable",
-        "binary": False,
-        "answerable": answerable,
-        "supporting": supporting if answerable else [],
-        "contexts": contexts,
-        "unanswerable": {"contexts": [f"d{n}", f"s{n}b"]} if answerable else None,
-        "retrieval_check": None if answerable else {"k": 3, "chunk_ids": [f"d{n}"], "seed_id": f"d{n}"},
-        "version": 1,
-    }
+def record(n: int, *, answerable: bool = True, question_type: str = "comparison") -> DatasetRecord:
+    if not answerable:
+        return unanswerable_record(f"run/{n}", {f"d{n}": "D"})
+    return answerable_record(
+        f"run/{n}", {f"s{n}a": "A", f"s{n}b": "B"}, {f"d{n}": "D", f"e{n}": "E"},
+        question=f"question {n}", question_type=question_type, unanswerable={"contexts": [f"d{n}", f"e{n}"]},
+    )  # fmt: skip
+
+
+def line(record: DatasetRecord, **fields: Any) -> str:
+    """`record` as a line of dataset.jsonl, with `fields` changed."""
+    return json.dumps(record.model_dump(mode="json") | fields) + "\n"
 
 
 def drift(status: str = "stale", **found: Any) -> dict[str, Any]:
@@ -66,18 +63,20 @@ def test_a_stale_generated_unanswerable_question_is_judged_again() -> None:
 def test_re_pointing_replaces_every_moved_id() -> None:
     moved = {"s1a": "n1", "d1": "n2"}
     new = re_pointed(record(1), moved, version=3)
-    assert [c["id"] for c in new["supporting"]] == ["n1", "s1b"]
-    assert [c["id"] for c in new["contexts"]] == ["n1", "s1b", "n2"]
-    assert new["unanswerable"]["contexts"] == ["n2", "s1b"] and new["version"] == 3
+    assert [c.id for c in new.supporting] == ["n1", "s1b"]
+    assert [c.id for c in new.contexts] == ["n1", "s1b", "n2", "e1"]
+    assert new.unanswerable is not None and new.unanswerable.contexts == ["n2", "e1"] and new.version == 3
+    assert record(1).supporting[0].id == "s1a"  # the record re-pointed is left as it was
     unanswerable = re_pointed(record(2, answerable=False), {"d2": "n3"}, version=2)
-    assert unanswerable["retrieval_check"] == {"k": 3, "chunk_ids": ["n3"], "seed_id": "n3"}
+    assert unanswerable.retrieval_check is not None
+    assert unanswerable.retrieval_check.model_dump() == {"k": 3, "chunk_ids": ["n3"], "embedding": "e", "seed_id": "n3"}
 
 
 def test_changes_pair_each_dropped_record_with_a_new_one_of_its_cell() -> None:
     before = [record(0), record(1), record(2), record(3, question_type="composition")]
-    updated = {**record(1), "question": "new question", "version": 2}
-    added = {**record(7), "version": 2}
-    added["supporting"][0]["metadata"] = {"source": "appendix"}
+    updated = record(1).model_copy(update={"question": "new question", "version": 2})
+    added = record(7).model_copy(update={"version": 2})
+    added.supporting[0].metadata = {"source": "appendix"}
     after = [record(0), updated, added]
     plans = [
         {"id": "run/1", "reason": "supporting chunk s1a changed", "chunks": ["s1a"], "thread_id": "run/1@v2"},
@@ -112,8 +111,7 @@ def test_versions_are_kept_and_read_back(tmp_path: Path) -> None:
 def test_a_record_refreshed_after_its_review_is_marked(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     folder.mkdir()
-    old, new = {**record(0), "language": "en"}, {**record(1), "version": 2, "language": "en"}
-    (folder / "dataset.jsonl").write_text(json.dumps(old) + "\n" + json.dumps(new) + "\n")
+    (folder / "dataset.jsonl").write_text(line(record(0), language="en") + line(record(1), version=2, language="en"))
     written = "2026-12-02T10:00:00+00:00"
     versions = [{"version": 2, "written_at": written}]
     (folder / "run.json").write_text(json.dumps({"dataset_version": 2, "versions": versions}))
@@ -145,8 +143,7 @@ def test_lanes_start_nothing_once_the_budget_is_spent() -> None:
 def test_labels_saved_before_a_refresh_do_not_count_for_the_new_record(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     folder.mkdir()
-    old, new = {**record(0), "language": "en"}, {**record(1), "version": 2, "language": "en"}
-    (folder / "dataset.jsonl").write_text(json.dumps(old) + "\n" + json.dumps(new) + "\n")
+    (folder / "dataset.jsonl").write_text(line(record(0), language="en") + line(record(1), version=2, language="en"))
     versions = [{"version": 2, "written_at": "2026-12-02T10:00:00+00:00"}]
     (folder / "run.json").write_text(json.dumps({"dataset_version": 2, "versions": versions}))
     samples = load_samples(folder)
