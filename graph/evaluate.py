@@ -58,12 +58,12 @@ from graph.evaluation.gate import (
     threshold_checks,
 )
 from graph.evaluation.report import format_summaries
-from graph.evaluation.session import as_the_run_read_it, evaluate_setups, load_pipelines, run_settings
+from graph.evaluation.session import as_the_run_read_it, evaluate_setups, load_pipelines, run_json_settings
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.living.staleness import store_changed
-from graph.runs.dataset import read_dataset
-from graph.runs.files import write_atomically
-from graph.runs.languages import evaluation_note
+from graph.running.dataset import read_dataset
+from graph.running.files import write_atomically
+from graph.running.languages import evaluation_note
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 <= args.max_drop <= 1:
         raise UserError(f"--max-drop takes a value from 0 to 1, not {args.max_drop}")
     records = read_dataset(dataset)
-    settings = as_the_run_read_it(settings, run_settings(dataset.parent / "run.json"), args)
+    settings = as_the_run_read_it(settings, run_json_settings(dataset.parent / "run.json"), args)
     if settings.collection and run_async(store_changed(settings, dataset.parent)):
         where = f" --runs-dir {dataset.parent.parent}" if given.suffix == ".jsonl" else ""
         print(

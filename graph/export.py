@@ -33,7 +33,7 @@ from graph.living.versions import version_dataset
 from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.samples import current_reviews, load_samples
 from graph.reviewing.session import run_labels
-from graph.runs.dataset import read_dataset
+from graph.running.dataset import read_dataset
 
 #: --to: the platform's name and how a dataset is pushed there.
 PLATFORMS = {"langsmith": ("LangSmith", push_langsmith), "langfuse": ("Langfuse", push_langfuse)}

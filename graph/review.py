@@ -50,8 +50,8 @@ from graph.reviewing.calibration import format_calibration
 from graph.reviewing.samples import load_samples, review_set
 from graph.reviewing.session import open_labels, refresh_report, run_store
 from graph.reviewing.summary import format_summary, summarise
-from graph.runs.files import check_run_id, write_atomically
-from graph.runs.lanes import CostLimitReached
+from graph.running.files import check_run_id, write_atomically
+from graph.running.lanes import CostLimitReached
 from state.record import SupportingChunk
 
 DEFAULT_PORT = 8765

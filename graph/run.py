@@ -27,8 +27,8 @@ from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm.from_settings import check_models
-from graph.runs.estimate import estimate_run
-from graph.runs.flags import (
+from graph.running.estimate import estimate_run
+from graph.running.flags import (
     add_log_options,
     add_model_options,
     add_query_options,
@@ -36,8 +36,8 @@ from graph.runs.flags import (
     add_weight_options,
     run_request,
 )
-from graph.runs.job import run_job
-from graph.runs.outages import DATABASE_ERRORS
+from graph.running.job import run_job
+from graph.running.outages import DATABASE_ERRORS
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -24,10 +24,10 @@ from state.location import where
 from state.record import text_digest
 from state.sample import ChunkRef, ContextItem, Difficulty, RelevanceLabel, SampleState, latest_draft
 from state.schemas import BatchRelevanceVerdict, CandidateAnswer, RelevanceVerdict
-from state.usage import CallRecord
+from state.usage import ModelCall
 
 Labeller = Callable[
-    [SampleState, Sequence[ChunkRef], StructuredChat], Awaitable[tuple[list[RelevanceLabel], list[CallRecord]]]
+    [SampleState, Sequence[ChunkRef], StructuredChat], Awaitable[tuple[list[RelevanceLabel], list[ModelCall]]]
 ]
 
 
@@ -68,12 +68,12 @@ def care_messages(question: str, answer: str, chunks: str, candidate: str) -> li
 
 async def label_with_care(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
-) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+) -> tuple[list[RelevanceLabel], list[ModelCall]]:
     """CARE: one call per candidate, the judge seeing the whole supporting list; run concurrently."""
     question, answer = delimited_draft(state)
     chunks = labelled_chunks(state)
 
-    async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
+    async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, ModelCall]:
         messages = care_messages(question, answer, chunks, delimit("candidate", f"X{index}", candidate["text"]))
         return await llm.ask("extractor", RelevanceVerdict, messages, node="extract_contexts")
 
@@ -87,7 +87,7 @@ async def label_with_care(
 
 async def label_with_care_batched(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
-) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+) -> tuple[list[RelevanceLabel], list[ModelCall]]:
     """CARE in one call for all candidates; a candidate the reply leaves out is asked again alone, with CARE.
 
     A missing label is never read as "not relevant": that label would put the candidate among the
@@ -127,11 +127,11 @@ async def label_with_care_batched(
 
 async def label_directly(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
-) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+) -> tuple[list[RelevanceLabel], list[ModelCall]]:
     """Direct: the candidate judged alone with the question and answer."""
     question, answer = delimited_draft(state)
 
-    async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, CallRecord]:
+    async def label(index: int, candidate: ChunkRef) -> tuple[RelevanceVerdict, ModelCall]:
         messages = instructed(
             relevance_prompt.DIRECT_SYSTEM,
             relevance_prompt.DIRECT_USER.format(
@@ -149,12 +149,12 @@ async def label_directly(
 
 async def label_indirectly(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
-) -> tuple[list[RelevanceLabel], list[CallRecord]]:
+) -> tuple[list[RelevanceLabel], list[ModelCall]]:
     """Indirect: answer from the candidate alone; relevant when that answer matches the reference."""
     question, _ = delimited_draft(state)
     reference = latest_draft(state)["answer"]
 
-    async def attempt(index: int, candidate: ChunkRef) -> tuple[CandidateAnswer, CallRecord]:
+    async def attempt(index: int, candidate: ChunkRef) -> tuple[CandidateAnswer, ModelCall]:
         messages = instructed(
             relevance_prompt.INDIRECT_SYSTEM,
             relevance_prompt.INDIRECT_USER.format(

@@ -31,7 +31,7 @@ from prompts import temporal as temporal_prompt
 from state.languages import language_name
 from state.sample import SampleState, is_single_hop
 from state.schemas import QualityVerdict, SingleHopVerdict, SufficiencyVerdict, TemporalLabel
-from state.usage import CallRecord
+from state.usage import ModelCall
 
 #: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
 DIMENSION_FIXES = {
@@ -173,7 +173,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     texts = dict(zip(labels, (c["text"] for c in state["supporting"]), strict=True))
     sets = tested_sets(labels)
 
-    async def judge(tested: tuple[str, ...]) -> tuple[SufficiencyVerdict, CallRecord]:
+    async def judge(tested: tuple[str, ...]) -> tuple[SufficiencyVerdict, ModelCall]:
         chunks = delimit_all("chunk", ((label, texts[label]) for label in tested))
         messages = instructed(
             sufficiency_prompt.SYSTEM,

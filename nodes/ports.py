@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from state.usage import CallRecord, Role
+from state.usage import ModelCall, Role
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -21,7 +21,7 @@ class ModelCallFailed(Exception):
     """A call that gave no usable answer within its bounds (unparseable replies, provider errors
     past the retry budget); the sample ends as `failed`, with the raw reply kept."""
 
-    def __init__(self, message: str, *, raw: str, record: CallRecord) -> None:
+    def __init__(self, message: str, *, raw: str, record: ModelCall) -> None:
         super().__init__(message)
         self.raw = raw
         self.record = record
@@ -32,7 +32,7 @@ class StructuredChat(Protocol):
 
     async def ask(
         self, role: Role, schema: type[T], messages: Sequence[BaseMessage], *, node: str
-    ) -> tuple[T, CallRecord]:
+    ) -> tuple[T, ModelCall]:
         """The validated answer and what the call cost; raises `ModelCallFailed` when there is none."""
         ...
 

@@ -13,7 +13,7 @@ from nodes.common import Update, instructed
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.schemas import RagAnswer
-from state.usage import CallRecord
+from state.usage import ModelCall
 
 
 class RagState(TypedDict, total=False):
@@ -26,7 +26,7 @@ class RagState(TypedDict, total=False):
     contexts: list[dict[str, Any]]
     """Retrieved chunks: id, text."""
     answer: str
-    llm_calls: list[CallRecord]
+    llm_calls: list[ModelCall]
 
 
 @dataclass(kw_only=True)
@@ -40,7 +40,7 @@ class RagContext:
 
 async def answer_from(
     question: str, contexts: list[dict[str, Any]], llm: Any, history: Sequence[dict[str, str]] = ()
-) -> tuple[str, CallRecord]:
+) -> tuple[str, ModelCall]:
     """The answering model's reply given exactly these contexts (and, for a follow-up, the turns before it)."""
     asked = delimit("question", "Q", question)
     if history:

@@ -54,16 +54,16 @@ from bench_figures import busy_lanes_rate, busy_seconds, mean_in_flight, samples
 from pydantic import PrivateAttr
 from scratch_database import scratch_database
 
-import graph.runs.runner
+import graph.running.runner
 from graph.config.cli import run_async
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm.from_settings import build_gateway
 from graph.run import build_parser
-from graph.runs.flags import run_request
-from graph.runs.job import run_job
-from graph.runs.runner import SampleResult, SampleRunner
+from graph.running.flags import run_request
+from graph.running.job import run_job
+from graph.running.runner import SampleResult, SampleRunner
 from graph.store.database import database_url
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import ScriptedChatModel
@@ -109,7 +109,7 @@ class SampleTimedModel(ScriptedChatModel):
 
 
 # run_job builds its own runner; this script is never imported by the package.
-graph.runs.runner.SampleRunner = CountingRunner  # type: ignore[misc]
+graph.running.runner.SampleRunner = CountingRunner  # type: ignore[misc]
 
 
 @dataclass(frozen=True)

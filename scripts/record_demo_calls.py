@@ -18,8 +18,8 @@ from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
 from graph.run import build_parser
-from graph.runs.flags import run_request
-from graph.runs.job import run_job
+from graph.running.flags import run_request
+from graph.running.job import run_job
 from graph.testing.plausible import plausible_model
 
 OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "recorded_calls.jsonl"

@@ -26,7 +26,9 @@ class SupportingChunk(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
 
 
-class Context(BaseModel):
+class ContextPassage(BaseModel):
+    """One passage of a record's context list: a chunk, labelled relevant or not, and where it comes from."""
+
     model_config = ConfigDict(extra="forbid")
 
     id: str
@@ -161,7 +163,7 @@ class DatasetRecord(BaseModel):
     hops: int = Field(ge=0, le=MAX_HOPS)
     """Supporting chunks; 1 for a single-hop question (factual, procedural), 0 for a generated unanswerable one."""
     supporting: list[SupportingChunk]
-    contexts: list[Context]
+    contexts: list[ContextPassage]
     n_relevant: int = Field(ge=0)
     difficulty: Difficulty | None
     """None for a generated unanswerable question."""
@@ -182,13 +184,13 @@ class DatasetRecord(BaseModel):
     """When the judges last accepted it (ISO 8601, UTC)."""
     provenance: Provenance
 
-    def places(self, contexts: list[Context]) -> list[str]:
+    def places(self, contexts: list[ContextPassage]) -> list[str]:
         """Where each of the record's `contexts` comes from: its own `where`, else its supporting chunk's metadata
         (records written without `where`)."""
         supporting = {chunk.id: chunk.metadata for chunk in self.supporting}
         return [context.where or where(supporting.get(context.id)) for context in contexts]
 
-    def context(self, context_id: str) -> Context:
+    def context(self, context_id: str) -> ContextPassage:
         """The record's context `context_id`."""
         return next(context for context in self.contexts if context.id == context_id)
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from typing_extensions import TypedDict
 
 from state.languages import Polarity
-from state.usage import CallRecord
+from state.usage import ModelCall
 
 QuestionType = Literal["comparison", "intersection", "composition", "factual", "procedural"]
 #: The paper's multi-hop types: a run's default.
@@ -288,7 +288,7 @@ class SampleState(TypedDict):
     """check_duplicate claimed the latest draft's question for this sample (no earlier sample asked it)."""
     record: NotRequired[dict[str, Any] | None]
     """The dataset record (SPEC section 3) of an accepted sample."""
-    llm_calls: Annotated[list[CallRecord], operator.add]
+    llm_calls: Annotated[list[ModelCall], operator.add]
     """Every model call of this sample with its tokens and cost."""
 
 

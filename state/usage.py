@@ -16,7 +16,7 @@ AUTO_MODE = "auto"
 """Any mode the server takes: the provider's best first, the next on a refusal."""
 
 
-class CallRecord(TypedDict):
+class ModelCall(TypedDict):
     """One model request as it was paid for (or served from the cache or a recorded file)."""
 
     role: Role

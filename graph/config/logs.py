@@ -23,5 +23,5 @@ def configure_logging(*, json_lines: bool = False, level: str = "warning") -> No
         cache_logger_on_first_use=False,
     )
     # The connection pool logs every failed reconnect over several lines; while a database is away
-    # the run says so once itself (graph.runs.outages.Outages), so only the pool's errors are shown.
+    # the run says so once itself (graph.running.outages.Outages), so only the pool's errors are shown.
     logging.getLogger("psycopg.pool").setLevel(logging.ERROR)

@@ -23,7 +23,7 @@ from graph.evaluation.pipelines import Pipeline
 from graph.evaluation.setups import Setup
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
-from graph.runs.services import open_services
+from graph.running.services import open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages

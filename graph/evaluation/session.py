@@ -19,7 +19,7 @@ from graph.evaluation.pipelines import Pipeline, load_pipeline
 from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_value
 from graph.evaluation.setups import Setup
-from graph.runs.files import write_atomically, write_jsonl
+from graph.running.files import write_atomically, write_jsonl
 from prompts import evaluate as evaluation_prompts
 from state.record import DatasetRecord
 
@@ -27,7 +27,7 @@ from state.record import DatasetRecord
 LATER_GROUPS = ("answerable", "query_style", "persona")
 
 
-def run_settings(run_json: Path) -> dict[str, Any]:
+def run_json_settings(run_json: Path) -> dict[str, Any]:
     """The stored settings of the dataset's run (collection, embedding), or none when run.json is absent."""
     if not run_json.is_file():
         return {}

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError, writing
-from graph.runs.files import write_atomically
+from graph.running.files import write_atomically
 from state.record import DatasetRecord, ReviewedRecord
 
 ABSTAIN = "abstain"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.living.manifest import changed_since, collection_fingerprint, text_digest
-from graph.runs.files import write_atomically
+from graph.running.files import write_atomically
 from graph.webpage import esc, table
 from state.record import DatasetRecord
 from state.threads import ThreadId

@@ -17,23 +17,23 @@ from graph.config.cli import tell
 from graph.config.settings import Settings
 from graph.living.drift import add_drift_section, check_records
 from graph.living.manifest import build_manifest, collection_fingerprint
-from graph.living.refresh import DROP, KEEP, RE_POINT, Outcome, RecordPlan, plan_record, re_pointed, refresh_record
+from graph.living.refresh import DROP, KEEP, RE_POINT, RecordDecision, RecordRefresh, decide, re_pointed, refresh_record
 from graph.living.staleness import run_sources
 from graph.living.versions import changes, dataset_version, keep_version, read_run_json, version_folder, write_version
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import refresh_report, run_labels
 from graph.reviewing.summary import summarise
-from graph.runs.dataset import dataset_records, read_dataset
-from graph.runs.files import RunFolder, write_atomically
-from graph.runs.funnel import funnel
-from graph.runs.job import Run, rewrite_run_files, sample_runner, slot_worker
-from graph.runs.lanes import Budget, CostLimitReached, run_in_lanes
-from graph.runs.options import ATTEMPT_FACTOR, RunOptions, stored_settings
-from graph.runs.progress import Progress
-from graph.runs.queries import open_query_book, queries_of_run
-from graph.runs.report import write_report
-from graph.runs.runner import build_runner
-from graph.runs.services import RunServices, StateDatabase, open_services, open_state
+from graph.running.dataset import dataset_records, read_dataset
+from graph.running.files import RunFolder, write_atomically
+from graph.running.funnel import funnel
+from graph.running.job import Run, rewrite_run_files, sample_runner, slot_worker
+from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
+from graph.running.options import ATTEMPT_FACTOR, RunOptions, stored_settings
+from graph.running.progress import Progress
+from graph.running.queries import open_query_book, queries_of_run
+from graph.running.report import write_report
+from graph.running.runner import build_runner
+from graph.running.services import RunServices, StateDatabase, open_services, open_state
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
         async with open_services(settings, seed=options.seed, state=state, warm=True) as services:
             tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
             drift = await check_records(base, services.corpus, run_sources(folder.run_json))
-            plans = [plan_record(r, d) for r, d in zip(base, drift["records"], strict=True)]
-            done, stopped = await judge_again(run, services, plans, version, request.concurrency)
+            decisions = [decide(r, d) for r, d in zip(base, drift["records"], strict=True)]
+            done, stopped = await judge_stale_records(run, services, decisions, version, request.concurrency)
             if stopped:
                 raise cost_limit(run, version)
             if failed := [outcome for outcome in done.values() if outcome.failed]:
@@ -81,7 +81,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
                 return {"version": version - 1, "changes": {}, "unchanged": True}
             entries = changes(
                 [{"id": p.record.id, "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
-                  "thread_id": done[p.n].thread_id if p.n in done else None} for p in plans],
+                  "thread_id": done[p.n].thread_id if p.n in done else None} for p in decisions],
                 base, after,
             )  # fmt: skip
             path = write_version(folder.folder, version, entries)
@@ -106,7 +106,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
 class Unfinished(Exception):
     """Records a model gave no usable answer for: the version waits for them."""
 
-    def __init__(self, failed: list[Outcome]) -> None:
+    def __init__(self, failed: list[RecordRefresh]) -> None:
         first = failed[0]
         super().__init__(
             f"{len(failed)} record(s) could not be judged again (the model gave no usable answer; first: "
@@ -123,18 +123,20 @@ def cost_limit(run: Run, version: int) -> CostLimitReached:
     )
 
 
-async def judge_again(
-    run: Run, services: RunServices, plans: list[RecordPlan], version: int, concurrency: int
-) -> tuple[dict[int, Outcome], bool]:
+async def judge_stale_records(
+    run: Run, services: RunServices, decisions: list[RecordDecision], version: int, concurrency: int
+) -> tuple[dict[int, RecordRefresh], bool]:
     """Every record that is judged or relabelled again, in its thread: slot -> what became of it, and whether
     the budget stopped it. Re-pointed records are re-pointed here, without a call."""
-    done: dict[int, Outcome] = {}
-    for plan in plans:
-        if plan.action == RE_POINT:
-            done[plan.n] = Outcome(re_pointed(plan.record, plan.drift["moved"], version), plan.reason)
-        elif plan.action == DROP:
-            done[plan.n] = Outcome(None, plan.reason)
-    threads = [plan for plan in plans if plan.action not in (KEEP, RE_POINT, DROP)]
+    done: dict[int, RecordRefresh] = {}
+    for decision in decisions:
+        if decision.action == RE_POINT:
+            done[decision.n] = RecordRefresh(
+                re_pointed(decision.record, decision.drift["moved"], version), decision.reason
+            )
+        elif decision.action == DROP:
+            done[decision.n] = RecordRefresh(None, decision.reason)
+    threads = [decision for decision in decisions if decision.action not in (KEEP, RE_POINT, DROP)]
     if not threads:
         return done, False
     tell(f"judging {len(threads)} record(s) again on the store's new texts")
@@ -142,18 +144,18 @@ async def judge_again(
         services, services.seed_pool(), run_id=run.run_id, dataset_version=version, **run.options.context_overrides()
     )
 
-    async def work(plan: RecordPlan) -> Outcome:
-        return await refresh_record(runner, plan, services.corpus, version, run.options.max_revisions)
+    async def work(decision: RecordDecision) -> RecordRefresh:
+        return await refresh_record(runner, decision, services.corpus, version, run.options.max_revisions)
 
     budget = Budget.of(services.gateway, run.settings.max_cost_usd)
     results, stopped = await run_in_lanes(threads, work, concurrency, budget)
-    for plan, outcome in zip(threads, results, strict=True):
+    for decision, outcome in zip(threads, results, strict=True):
         if outcome is not None:
-            done[plan.n] = outcome
+            done[decision.n] = outcome
     return done, stopped
 
 
-async def apply(state: StateDatabase, run_id: str, done: dict[int, Outcome], version: int) -> None:
+async def apply(state: StateDatabase, run_id: str, done: dict[int, RecordRefresh], version: int) -> None:
     """The refreshed records written back to the run's state; the dropped ones retired."""
     updated = {n: outcome.record for n, outcome in done.items() if outcome.record is not None}
     dropped = [n for n, outcome in done.items() if outcome.record is None]

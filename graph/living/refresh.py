@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from graph.runs.runner import SampleResult, SampleRunner
+from graph.running.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
 from nodes.starts import state_after
 from state.query_styles import NATURAL
@@ -34,7 +34,7 @@ KEEP, RE_POINT, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "re-judge", "relab
 
 
 @dataclass
-class RecordPlan:
+class RecordDecision:
     """What the refresh does with one record, and why."""
 
     n: int
@@ -57,26 +57,26 @@ def slot_of(record: DatasetRecord) -> int:
     return ThreadId.parse(record.id).n
 
 
-def plan_record(record: DatasetRecord, drift: dict[str, Any]) -> RecordPlan:
+def decide(record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
     """What to do with `record`, from its drift."""
     n = slot_of(record)
     if drift["status"] == "fresh":
-        return RecordPlan(n, record, drift, KEEP, "unchanged")
+        return RecordDecision(n, record, drift, KEEP, "unchanged")
     if drift["status"] == "re-pointed":
-        return RecordPlan(n, record, drift, RE_POINT, "its chunks' texts are unchanged under new ids")
+        return RecordDecision(n, record, drift, RE_POINT, "its chunks' texts are unchanged under new ids")
     if not record.answerable:
         why = (
             f"chunks its judge never read are now retrieved for it: {', '.join(drift['unchecked'])}"
             if drift["unchecked"]
             else "a chunk its judge read changed or is gone"
         )
-        return RecordPlan(n, record, drift, RE_JUDGE, why)
+        return RecordDecision(n, record, drift, RE_JUDGE, why)
     supporting = {c.id for c in record.supporting}
     if gone := sorted(supporting & set(drift["gone"])):
-        return RecordPlan(n, record, drift, DROP, f"supporting chunk {', '.join(gone)} is gone")
+        return RecordDecision(n, record, drift, DROP, f"supporting chunk {', '.join(gone)} is gone")
     if changed := sorted(supporting & set(drift["changed"])):
-        return RecordPlan(n, record, drift, RE_JUDGE, f"supporting chunk {', '.join(changed)} changed")
-    return RecordPlan(n, record, drift, RELABEL, "a context changed or is gone")
+        return RecordDecision(n, record, drift, RE_JUDGE, f"supporting chunk {', '.join(changed)} changed")
+    return RecordDecision(n, record, drift, RELABEL, "a context changed or is gone")
 
 
 def re_pointed(record: DatasetRecord, moved: dict[str, str], version: int) -> DatasetRecord:
@@ -94,13 +94,13 @@ def re_pointed(record: DatasetRecord, moved: dict[str, str], version: int) -> Da
     return new
 
 
-def thread_of(plan: RecordPlan, version: int, run_id: str, attempt: int = 1) -> str:
+def thread_of(decision: RecordDecision, version: int, run_id: str, attempt: int = 1) -> str:
     """The record's refresh thread; a later attempt (after a model gave no usable answer) has its own."""
-    return str(ThreadId(run_id, plan.n).refreshed(version, attempt))
+    return str(ThreadId(run_id, decision.n).refreshed(version, attempt))
 
 
 @dataclass(frozen=True)
-class Outcome:
+class RecordRefresh:
     """What the refresh did with a record: its new version (None: dropped), why, and the thread that judged it."""
 
     record: DatasetRecord | None
@@ -144,12 +144,12 @@ def kept_rewrite(record: DatasetRecord) -> dict[str, Any]:
     return {"restyles": [restyle], "restyle_checks": [check]}
 
 
-async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisions: int, neighbours_n: int) -> (
-    ThreadStart | str
-):  # fmt: skip
+async def thread_start(
+    decision: RecordDecision, corpus: Any, thread_id: str, max_revisions: int, neighbours_n: int
+) -> ThreadStart | str:
     """Where the record's refresh thread starts, on the store's texts as they are now; or why it cannot start
     (a chunk it needs is gone)."""
-    record, moved = plan.record, plan.drift["moved"]
+    record, moved = decision.record, decision.drift["moved"]
     base: dict[str, Any] = {
         "question_type": record.question_type,
         "binary": record.binary,
@@ -189,7 +189,7 @@ async def thread_start(plan: RecordPlan, corpus: Any, thread_id: str, max_revisi
         "bridge_topic": record.bridge_topic,
         "known_relevance": known_relevance(record),
     }
-    if plan.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
+    if decision.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
         revisions = record.validation.revisions
         values |= {
             "drafts": [draft_of(record, revisions)],
@@ -216,10 +216,12 @@ async def run_refresh_thread(runner: SampleRunner, thread_id: str, start: Thread
     return await runner.run(spec, thread_id)
 
 
-def refreshed_record(result: SampleResult, plan: RecordPlan) -> DatasetRecord:
+def refreshed_record(result: SampleResult, decision: RecordDecision) -> DatasetRecord:
     """The accepted record of a refresh thread under the record's own id, linked to the same real query."""
     assert result.record is not None
-    return DatasetRecord.model_validate(result.record | {"id": plan.record.id, "seed_query": plan.record.seed_query})
+    return DatasetRecord.model_validate(
+        result.record | {"id": decision.record.id, "seed_query": decision.record.seed_query}
+    )
 
 
 #: Threads a record may end in without a usable model answer, in all and new per refresh.
@@ -227,28 +229,28 @@ MAX_ATTEMPTS, NEW_ATTEMPTS = 6, 2
 
 
 async def refresh_record(
-    runner: SampleRunner, plan: RecordPlan, corpus: Any, version: int, max_revisions: int
-) -> Outcome:
-    """A record judged or relabelled again in its thread (`plan.action` RE_JUDGE or RELABEL). A thread that ends
+    runner: SampleRunner, decision: RecordDecision, corpus: Any, version: int, max_revisions: int
+) -> RecordRefresh:
+    """A record judged or relabelled again in its thread (`decision.action` RE_JUDGE or RELABEL). A thread that ends
     without a usable model answer is followed by a new one, `NEW_ATTEMPTS` per refresh and `MAX_ATTEMPTS` in
     all; a record still unjudged comes back `failed`: neither kept nor dropped."""
-    done = "contexts extracted again" if plan.action == RELABEL else "judged again"
+    done = "contexts extracted again" if decision.action == RELABEL else "judged again"
     started = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):
-        thread_id = thread_of(plan, version, runner.context.run_id, attempt)
-        start = await thread_start(plan, corpus, thread_id, max_revisions, runner.context.neighbours_n)
+        thread_id = thread_of(decision, version, runner.context.run_id, attempt)
+        start = await thread_start(decision, corpus, thread_id, max_revisions, runner.context.neighbours_n)
         if not isinstance(start, ThreadStart):
-            return Outcome(None, start)
+            return RecordRefresh(None, start)
         started += not (await runner.graph.aget_state(runner.config(thread_id))).values
         result = await run_refresh_thread(runner, thread_id, start)
         if result.outcome != "failed" or started >= NEW_ATTEMPTS:
             break
-    reason = f"{plan.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
+    reason = f"{decision.reason}; {done}: {result.state.get('end_reason', result.outcome)}"
     if result.outcome == "failed":
-        return Outcome(None, reason, thread_id, failed=True)
+        return RecordRefresh(None, reason, thread_id, failed=True)
     if result.record is None:
-        return Outcome(None, reason, thread_id)
+        return RecordRefresh(None, reason, thread_id)
     revisions_before = start.values.get("revisions") or 0 if isinstance(start, ThreadStart) else 0
     revised = result.state.get("revisions", 0) > revisions_before
-    accepted = f"{plan.reason}; {done}: accepted{', revised' if revised else ''}"
-    return Outcome(refreshed_record(result, plan), accepted, thread_id)
+    accepted = f"{decision.reason}; {done}: accepted{', revised' if revised else ''}"
+    return RecordRefresh(refreshed_record(result, decision), accepted, thread_id)

@@ -12,7 +12,7 @@ import structlog
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.living.drift import check_records, store_changed_since_check
-from graph.runs.services import open_corpus
+from graph.running.services import open_corpus
 from graph.store.corpus import Corpus
 from graph.store.database import database_url
 from state.record import DatasetRecord

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
-from graph.runs.files import make_folder, write_atomically
+from graph.running.files import make_folder, write_atomically
 from state.record import DatasetRecord
 
 #: The keys of run.json that say which dataset versions a run has: kept when a run's files are written again.
@@ -67,11 +67,11 @@ def version_dataset(folder: Path, version: int | None) -> Path:
 
 
 def changes(
-    plans: Iterable[dict[str, Any]], before: list[DatasetRecord], after: list[DatasetRecord]
+    decisions: Iterable[dict[str, Any]], before: list[DatasetRecord], after: list[DatasetRecord]
 ) -> list[dict[str, Any]]:
     """changes.jsonl: every record of the version `before` (kept, updated, replaced or dropped) and every record
-    `after` adds, from the refresh's `plans` (per record: id, reason, chunks, thread_id)."""
-    why = {plan["id"]: plan for plan in plans}
+    `after` adds, from the refresh's `decisions` (per record: id, reason, chunks, thread_id)."""
+    why = {decision["id"]: decision for decision in decisions}
     now = {record.id: record for record in after}
     earlier = {record.id for record in before}
     added = [record for record in after if record.id not in earlier]
@@ -81,13 +81,13 @@ def changes(
     replaced_by: dict[str, str] = {}
     entries = []
     for record in before:
-        plan = why.get(record.id, {"reason": "unchanged", "chunks": []})
+        decision = why.get(record.id, {"reason": "unchanged", "chunks": []})
         entry: dict[str, Any] = {"id": record.id, "question_type": record.question_type}
-        entry |= {"binary": record.binary, "reason": plan["reason"], "chunks": plan["chunks"]}
+        entry |= {"binary": record.binary, "reason": decision["reason"], "chunks": decision["chunks"]}
         if record.id in now:
             entry["change"] = "kept" if now[record.id] == record else "updated"
-            if entry["change"] == "updated" and plan.get("thread_id"):
-                entry["thread_id"] = plan["thread_id"]
+            if entry["change"] == "updated" and decision.get("thread_id"):
+                entry["thread_id"] = decision["thread_id"]
         elif substitutes := free[(record.question_type, record.binary)]:
             entry["change"] = "replaced"
             entry["replaced_by"] = replaced_by[record.id] = substitutes.pop(0).id

@@ -59,7 +59,7 @@ from graph.llm.replies import (
     stored_reply,
 )
 from nodes.ports import ModelCallFailed
-from state.usage import CallRecord, Role, StructuredMode
+from state.usage import ModelCall, Role, StructuredMode
 
 T = TypeVar("T", bound=BaseModel)
 log = structlog.get_logger("triad.llm")
@@ -97,7 +97,7 @@ class LLMGateway:
         self.retry = retry or RetryPolicy()
         self.cache = cache
         self.recordings = Recordings(record_path)
-        self.calls: list[CallRecord] = []
+        self.calls: list[ModelCall] = []
         # Totals over `calls`, kept as they grow: progress and the cost limit read them after every sample.
         self._cost_usd = 0.0
         self._tokens = 0
@@ -132,7 +132,7 @@ class LLMGateway:
 
     async def ask(
         self, role: Role, schema: type[T], messages: Sequence[BaseMessage], *, node: str, cached: bool = True
-    ) -> tuple[T, CallRecord]:
+    ) -> tuple[T, ModelCall]:
         """A validated answer of `schema` from the role's model, and what it cost; `cached=False` asks the provider
         even when the cache holds the answer."""
         model = self.roles[role]
@@ -172,12 +172,12 @@ class LLMGateway:
             f"{node}: no usable {schema.__name__} from {model.spec} ({problem})", raw=totals.text, record=record
         )
 
-    def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> CallRecord:
+    def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> ModelCall:
         # Only provider calls are paid; cached and recorded answers keep their recorded tokens.
         paid = reply.source == "provider"
         price = price_per_million(model.spec, self.prices) if paid else Price()
         cost = price.cost(reply.input_tokens, reply.output_tokens, reply.cached_tokens)
-        record = CallRecord(
+        record = ModelCall(
             role=model.role,
             node=node,
             model=model.spec,

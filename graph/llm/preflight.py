@@ -16,7 +16,7 @@ from nodes.common import instructed
 from nodes.ports import ModelCallFailed
 from prompts import preflight as prompt
 from state.schemas import PreflightReply
-from state.usage import CallRecord, Role
+from state.usage import ModelCall, Role
 
 
 class PreflightFailed(UserError):
@@ -32,7 +32,7 @@ class Checked:
     """The model and the server it answered on (`RoleModel.server`)."""
     mode: str
     """The structured-output mode it answered in."""
-    call: CallRecord
+    call: ModelCall
 
     def lines(self) -> list[str]:
         """A line per role: its model and server, the mode, the latency and the tokens of the call it shares."""

@@ -20,10 +20,10 @@ from graph.config.settings import Settings
 from graph.llm.from_settings import check_models
 from graph.reviewing.calibration import DIMENSIONS, Judgement, Labelled, labelled_samples, score
 from graph.reviewing.samples import ReviewSample
-from graph.runs.lanes import Budget, CostLimitReached, run_in_lanes
-from graph.runs.options import RunOptions, stored_settings
-from graph.runs.runner import SampleRunner, context_for, judging_runner
-from graph.runs.services import open_gateway, open_state
+from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
+from graph.running.options import RunOptions, stored_settings
+from graph.running.runner import SampleRunner, context_for, judging_runner
+from graph.running.services import open_gateway, open_state
 from nodes.starts import state_after
 from state.usage import ROLES
 
@@ -79,7 +79,7 @@ def calibration_thread(thread_id: str, spec: str) -> str:
     return f"{thread_id}~calibrate~{re.sub(r'[^A-Za-z0-9._:-]+', '-', spec)}"
 
 
-async def judge_again(runner: SampleRunner, thread_id: str, start: dict[str, Any]) -> Judgement:
+async def judge_draft_again(runner: SampleRunner, thread_id: str, start: dict[str, Any]) -> Judgement:
     """The judges' verdict on the draft: run now, continued, or read back when finished. A thread that ended
     without a usable model answer is followed by a new one (`thread_id~2`, ...): a failed check never counts
     as a verdict."""
@@ -152,7 +152,7 @@ async def calibrate(
 
                 async def work(sample: Labelled, runner: SampleRunner = runner, spec: str = spec) -> Judgement:
                     thread = calibration_thread(sample_thread(samples[sample.n]), spec)
-                    return await judge_again(runner, thread, starts[sample.n].values)
+                    return await judge_draft_again(runner, thread, starts[sample.n].values)
 
                 budget = Budget.of(gateway, limit, before=spent)
                 results, stopped = await run_in_lanes(ours, work, concurrency, budget)

@@ -70,7 +70,7 @@ class Judgement:
     dimensions: dict[str, bool] = field(default_factory=dict)
     """The quality verdict's dimensions (one_question, quality, multi_hop, unambiguous)."""
     calls: list[dict[str, Any]] = field(default_factory=list)
-    """The model calls it took (CallRecord)."""
+    """The model calls it took (ModelCall)."""
 
 
 def labelled_samples(samples: dict[int, Any], reviews: Iterable[dict[str, Any]]) -> list[Labelled]:

@@ -13,9 +13,9 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.living.versions import read_run_json
 from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
-from graph.runs.dataset import read_lines, tell_skipped
-from graph.runs.funnel import cell_name
-from state.record import Context, DatasetRecord, Rejection, SupportingChunk
+from graph.running.dataset import read_lines, tell_skipped
+from graph.running.funnel import cell_name
+from state.record import ContextPassage, DatasetRecord, Rejection, SupportingChunk
 from state.threads import slot_number
 
 #: A sample reviewed before its record was refreshed: its review is of an earlier version.
@@ -100,7 +100,7 @@ class ReviewSample:
         return self.record.difficulty if self.record is not None else None
 
     @property
-    def contexts(self) -> list[Context]:
+    def contexts(self) -> list[ContextPassage]:
         return list(self.record.contexts) if self.record is not None else []
 
     @property

@@ -124,7 +124,7 @@ def test_validators_of_known_behaviour_against_two_reviewers(
 
     # Interrupted after three samples were judged: the next calibration judges only the other five.
     judged: list[int] = []
-    original = graph.reviewing.calibrate.judge_again
+    original = graph.reviewing.calibrate.judge_draft_again
 
     async def interrupted(*args: Any) -> Any:
         if len(judged) == 3:
@@ -132,7 +132,7 @@ def test_validators_of_known_behaviour_against_two_reviewers(
         judged.append(1)
         return await original(*args)
 
-    monkeypatch.setattr(graph.reviewing.calibrate, "judge_again", interrupted)
+    monkeypatch.setattr(graph.reviewing.calibrate, "judge_draft_again", interrupted)
     with pytest.raises(RuntimeError, match="went down"):
         run_cli(*calibrate, "--validator-model", AGREEING)
     monkeypatch.undo()

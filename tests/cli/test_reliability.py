@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from graph.llm.limits import RetryPolicy
-from graph.runs.ledger import RunLedger
+from graph.running.ledger import RunLedger
 from graph.testing.commands import (
     SLOW_MODEL,
     assert_one_line_error,
@@ -107,7 +107,7 @@ def test_claims_whose_replies_are_lost_leave_no_slot_without_a_runner(
         return slot
 
     monkeypatch.setattr(RunLedger, "claim", claim_and_lose_every_other_reply)
-    monkeypatch.setattr("graph.runs.outages.OUTAGE_POLL_SECONDS", 0.01)
+    monkeypatch.setattr("graph.running.outages.OUTAGE_POLL_SECONDS", 0.01)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01)
     run_id, document, _ = scripted_run(
         model, pg_url, scale_collection, tmp_path, "--count", "6", "--run-id", "lost-claims", "--seed", "3",

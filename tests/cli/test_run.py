@@ -10,8 +10,8 @@ from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION
 from graph.llm.from_settings import build_gateway
 from graph.run import build_parser
-from graph.runs.flags import run_request
-from graph.runs.job import run_job
+from graph.running.flags import run_request
+from graph.running.job import run_job
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli
 from graph.testing.scripted import ScriptedChatModel
 from state.record import DatasetRecord, Rejection

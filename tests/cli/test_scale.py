@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.runs.report import SECTIONS
+from graph.running.report import SECTIONS
 from graph.testing.commands import (
     PLAUSIBLE_MODEL,
     SLOW_MODEL,

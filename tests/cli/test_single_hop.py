@@ -11,7 +11,7 @@ import pytest
 
 from graph.reviewing.pages import sample_page
 from graph.reviewing.samples import load_samples
-from graph.runs.funnel import cell_name
+from graph.running.funnel import cell_name
 from graph.testing.commands import assert_one_line_error, run_cli
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import ScriptedChatModel

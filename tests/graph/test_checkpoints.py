@@ -11,7 +11,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 from graph.config.settings import resolve_settings
-from graph.runs.services import open_state
+from graph.running.services import open_state
 from graph.store.database import in_schema, prepare_state_schema
 from graph.testing.commands import STATE_SCHEMA, state_connection
 

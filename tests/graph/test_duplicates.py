@@ -9,9 +9,9 @@ from graph.config.settings import resolve_settings
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
-from graph.runs.questions import RunQuestions
-from graph.runs.runner import SampleResult, build_runner
-from graph.runs.services import open_services, open_state
+from graph.running.questions import RunQuestions
+from graph.running.runner import SampleResult, build_runner
+from graph.running.services import open_services, open_state
 from graph.testing.scripted import ScriptedChatModel
 from tests.support.scripts import GOOD_QUESTION, script
 

@@ -12,13 +12,13 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.runs.ledger import RunLedger
-from graph.runs.seeds import RunSeeds
-from graph.runs.slots import CellPlan, Completion, Slot
+from graph.running.ledger import RunLedger
+from graph.running.seeds import RunSeeds
+from graph.running.slots import CellQuota, Completion, Slot
 from tests.support.records import answerable_record
 
-COMPARISON = CellPlan("comparison", False, quota=2, cap=3)
-INTERSECTION = CellPlan("intersection", True, quota=4, cap=12)
+COMPARISON = CellQuota("comparison", False, quota=2, cap=3)
+INTERSECTION = CellQuota("intersection", True, quota=4, cap=12)
 
 
 def with_ledger(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **connect: Any) -> Any:
@@ -163,7 +163,7 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
 
 
 def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_url: str) -> None:
-    cells = [CellPlan("comparison", False, 7, 21)]
+    cells = [CellQuota("comparison", False, 7, 21)]
 
     async def body(ledger: RunLedger, run_id: str) -> tuple[list[int], list[str]]:
         for _ in range(7):
@@ -242,7 +242,7 @@ def test_a_retired_slot_leaves_its_cell_and_its_question(pg_url: str) -> None:
         await ledger.retire(run_id, [0], version=2)
         await ledger.retire(run_id, [0], version=3)  # a repeated retirement keeps the first version
         await ledger.update_records(run_id, {1: answerable_record(f"{run_id}/1", version=2)})
-        reopened = await ledger.claim(run_id, [CellPlan("comparison", False, quota=2, cap=3)], "w")
+        reopened = await ledger.claim(run_id, [CellQuota("comparison", False, quota=2, cap=3)], "w")
         again = await ledger.claim_question(run_id, 5, "Which came first?")
         finished = [row["n"] for row in await ledger.finished(run_id)]
         async with ledger.pool.connection() as conn:
@@ -277,7 +277,7 @@ def test_a_claim_sent_again_under_its_id_returns_the_slot_the_first_took(pg_url:
 
 
 def test_query_styles_fill_their_quotas_exactly_across_workers_and_keyword_skips_yes_no_cells(pg_url: str) -> None:
-    cells = [CellPlan("comparison", False, quota=4, cap=12), CellPlan("comparison", True, quota=4, cap=12)]
+    cells = [CellQuota("comparison", False, quota=4, cap=12), CellQuota("comparison", True, quota=4, cap=12)]
     styles = {"natural": 3, "keyword": 3, "misspelled": 2}
 
     async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:

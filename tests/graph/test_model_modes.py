@@ -12,7 +12,7 @@ from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.modes import refuses_mode
-from graph.runs.failures import FAILED_ALIKE, SameFailure, failure_kind
+from graph.running.failures import FAILED_ALIKE, SameFailure, failure_kind
 from graph.testing.stubs.openai_compatible import PROFILES, compatible_stub
 from graph.testing.stubs.server import StubState
 from nodes.ports import ModelCallFailed

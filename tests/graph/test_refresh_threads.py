@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from graph.living.refresh import RE_JUDGE, RELABEL, RecordPlan, plan_record
+from graph.living.refresh import RE_JUDGE, RELABEL, RecordDecision, decide
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
 from graph.testing.scripted import ScriptedChatModel
 from state.record import DatasetRecord
@@ -38,9 +38,9 @@ def test_a_record_judged_again_keeps_its_id_and_its_unchanged_labels(
     harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
 ) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
-    assert plan.action == RE_JUDGE
-    outcome, model, visits = harness.refresh(script(), plan)
+    decision = decide(record, stale(record, changed=[record.supporting[0].id]))
+    assert decision.action == RE_JUDGE
+    outcome, model, visits = harness.refresh(script(), decision)
     assert outcome.record is not None and not outcome.failed, outcome
     assert visits[:3] == ["lint_question", "judge_quality", "judge_sufficiency"]
     assert "select_seed" not in visits and "generate_question" not in visits
@@ -55,8 +55,8 @@ def test_a_record_judged_again_keeps_its_id_and_its_unchanged_labels(
 
 def test_a_record_that_fails_again_without_revisions_left_is_rejected(harness: Harness) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record.supporting[1].id]))
-    outcome, _, visits = harness.refresh(script(QualityVerdict=[REJECT]), plan, max_revisions=0)
+    decision = decide(record, stale(record, changed=[record.supporting[1].id]))
+    outcome, _, visits = harness.refresh(script(QualityVerdict=[REJECT]), decision, max_revisions=0)
     assert outcome.record is None and not outcome.failed and visits[-1] == "reject_sample"
 
 
@@ -64,13 +64,13 @@ def test_a_revised_draft_has_its_contexts_labelled_anew(
     harness: Harness, calls_of: Callable[[ScriptedChatModel, str], int]
 ) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
+    decision = decide(record, stale(record, changed=[record.supporting[0].id]))
     revised = drafted(
         "How long does the autovacuum launcher wait between runs by default?",
         "1 minute",
         hidden=[{"entity": "autovacuum_naptime", "chunk": "A"}],
     )
-    outcome, model, visits = harness.refresh(script(QualityVerdict=[REJECT, ACCEPT], QuestionDraft=[revised]), plan)
+    outcome, model, visits = harness.refresh(script(QualityVerdict=[REJECT, ACCEPT], QuestionDraft=[revised]), decision)
     assert outcome.record is not None and outcome.reason.endswith("accepted, revised")
     assert "revise_question" in visits and calls_of(model, "QuestionDraft") == 1
     distractors = [c for c in record.contexts if c.origin == "distractor"]
@@ -83,9 +83,9 @@ def test_contexts_alone_are_extracted_again_without_judging_the_draft(
 ) -> None:
     record = accepted_record(harness)
     distractor = next(c for c in record.contexts if c.origin == "distractor")
-    plan = plan_record(record, stale(record, changed=[distractor.id]))
-    assert plan.action == RELABEL
-    outcome, model, visits = harness.refresh(script(), plan)
+    decision = decide(record, stale(record, changed=[distractor.id]))
+    assert decision.action == RELABEL
+    outcome, model, visits = harness.refresh(script(), decision)
     assert outcome.record is not None and visits == ["extract_contexts", "finalize_sample"]
     assert calls_of(model, "QualityVerdict") == 0 and calls_of(model, "SufficiencyVerdict") == 0
     new = outcome.record
@@ -95,24 +95,24 @@ def test_contexts_alone_are_extracted_again_without_judging_the_draft(
 def test_a_record_whose_supporting_chunk_is_gone_cannot_start(harness: Harness) -> None:
     record = accepted_record(harness)
     record.supporting[0].id = "00000000-0000-0000-0000-000000000000"
-    plan = RecordPlan(3, record, stale(record), RE_JUDGE, "changed")
-    outcome, _, _ = harness.refresh(script(), plan)
+    decision = RecordDecision(3, record, stale(record), RE_JUDGE, "changed")
+    outcome, _, _ = harness.refresh(script(), decision)
     assert outcome.record is None and not outcome.failed
     assert outcome.reason == "supporting chunk 00000000-0000-0000-0000-000000000000 is gone"
 
 
 def test_a_thread_without_a_usable_answer_is_tried_again_and_never_drops_the_record(harness: Harness) -> None:
     record = accepted_record(harness)
-    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
+    decision = decide(record, stale(record, changed=[record.supporting[0].id]))
     asked = []
 
     def judge_once_unusable(messages: list[Any]) -> Any:
         asked.append(1)
         return "It reads well to me." if len(asked) <= MAX_SCHEMA_RETRIES + 1 else ACCEPT
 
-    outcome, _, _ = harness.refresh(script(QualityVerdict=judge_once_unusable), plan)
+    outcome, _, _ = harness.refresh(script(QualityVerdict=judge_once_unusable), decision)
     assert outcome.record is not None and outcome.thread_id.endswith("/3@v2.2")  # the first thread failed
-    always, _, _ = harness.refresh(script(QualityVerdict=["It reads well to me."]), plan)
+    always, _, _ = harness.refresh(script(QualityVerdict=["It reads well to me."]), decision)
     assert always.failed and always.record is None and "no usable QualityVerdict" in always.reason
 
 
@@ -123,9 +123,9 @@ def test_a_restyled_record_is_judged_on_its_canonical_question_and_asked_in_its_
     result, _, _ = harness.run(styled, spec={"query_style": "keyword"})
     record = DatasetRecord.model_validate({**result.record, "id": "run/3"})
     assert record.query_style == "keyword" and record.question == KEYWORD
-    plan = plan_record(record, stale(record, changed=[record.supporting[0].id]))
+    decision = decide(record, stale(record, changed=[record.supporting[0].id]))
     again = "setting for minimum autovacuum delay default"
-    outcome, model, visits = harness.refresh(script(RestyledQuestion=[rewrite(again)], RestyleVerdict=[SAME]), plan)
+    outcome, model, visits = harness.refresh(script(RestyledQuestion=[rewrite(again)], RestyleVerdict=[SAME]), decision)
     assert outcome.record is not None, outcome
     judged = next(messages for kind, messages in model.calls if kind == "QualityVerdict")
     assert record.canonical_question in str(judged[-1].content) and KEYWORD not in str(judged[-1].content)
@@ -146,9 +146,9 @@ def test_a_relabelled_restyled_record_keeps_its_asked_question_and_its_persona(
     record = DatasetRecord.model_validate({**result.record, "id": "run/3"})
     assert record.persona == "dba" and record.role == "a dba on call"
     distractor = next(c for c in record.contexts if c.origin == "distractor")
-    plan = plan_record(record, stale(record, changed=[distractor.id]))
-    assert plan.action == RELABEL
-    outcome, model, visits = harness.refresh(script(), plan)
+    decision = decide(record, stale(record, changed=[distractor.id]))
+    assert decision.action == RELABEL
+    outcome, model, visits = harness.refresh(script(), decision)
     assert outcome.record is not None and visits == ["extract_contexts", "finalize_sample"]
     assert calls_of(model, "RestyledQuestion") == 0  # the draft stands: so does the question as asked
     new = outcome.record

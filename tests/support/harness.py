@@ -11,12 +11,12 @@ import itertools
 from typing import Any
 
 from graph.config.settings import Settings, resolve_settings
-from graph.living.refresh import Outcome, RecordPlan, refresh_record
+from graph.living.refresh import RecordDecision, RecordRefresh, refresh_record
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
-from graph.runs.runner import SampleResult, build_runner
-from graph.runs.services import open_services
+from graph.running.runner import SampleResult, build_runner
+from graph.running.services import open_services
 from graph.testing.scripted import ScriptedChatModel
 from nodes.ports import QueryGuide
 
@@ -72,19 +72,19 @@ class Harness:
         return result, model, visits
 
     def refresh(
-        self, script: dict[str, Any], plan: RecordPlan, *, max_revisions: int = 1, version: int = 2
-    ) -> tuple[Outcome, ScriptedChatModel, list[str]]:
+        self, script: dict[str, Any], decision: RecordDecision, *, max_revisions: int = 1, version: int = 2
+    ) -> tuple[RecordRefresh, ScriptedChatModel, list[str]]:
         """A record's refresh (`graph.refresh`) as the refresh runs it; the visits of its last thread."""
         model = ScriptedChatModel(script=script)
         run_id = f"test-{next(_threads)}"
 
-        async def go() -> tuple[Outcome, list[str]]:
+        async def go() -> tuple[RecordRefresh, list[str]]:
             gateway, settings = scripted_gateway(model, max_attempts=1), self.settings()
             async with open_services(settings, gateway=gateway) as services:
                 runner = build_runner(
                     services, services.seed_pool(), run_id=run_id, dataset_version=version, max_revisions=max_revisions
                 )
-                outcome = await refresh_record(runner, plan, services.corpus, version, max_revisions)
+                outcome = await refresh_record(runner, decision, services.corpus, version, max_revisions)
                 visits = []
                 if outcome.thread_id:
                     visits = [

@@ -10,8 +10,8 @@ from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.run import build_parser
-from graph.runs.flags import run_request
-from graph.runs.job import run_job
+from graph.running.flags import run_request
+from graph.running.job import run_job
 from graph.testing.scripted import ScriptedChatModel
 
 

@@ -100,7 +100,7 @@ def silent_handlers(tree: ast.Module) -> list[int]:
 DELIBERATE = {
     "graph/ingestion/pdf.py",  # a broken outline costs the sections, never the text
     "graph/store/embedded.py",  # a process that ended meanwhile: nothing stale to name
-    "graph/runs/outages.py",  # still away: the next try says so
+    "graph/running/outages.py",  # still away: the next try says so
 }
 
 
@@ -117,7 +117,7 @@ def test_the_silent_handler_scan_sees_one() -> None:
 def test_a_lane_failure_is_raised_with_the_other_lanes_failures_noted() -> None:
     import asyncio
 
-    from graph.runs.lanes import Budget, run_in_lanes
+    from graph.running.lanes import Budget, run_in_lanes
 
     async def work(item: int) -> int:  # no await before the failure: every lane fails before any is cancelled
         if item == 0:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from graph.runs.coverage import cluster_count, document_coverage, kmeans, query_coverage
-from graph.runs.options import plan_cells
+from graph.running.coverage import cluster_count, document_coverage, kmeans, query_coverage
+from graph.running.options import plan_cells
 
 
 def test_documents_are_counted_by_source_and_the_largest_uncovered_named() -> None:

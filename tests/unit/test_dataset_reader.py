@@ -9,7 +9,7 @@ import pytest
 
 from graph.config.errors import UserError
 from graph.reviewing.samples import load_samples
-from graph.runs.dataset import read_dataset
+from graph.running.dataset import read_dataset
 from state.record import DatasetRecord
 
 RECORD = {

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
-from graph.runs.files import FileLines, RunFolder, write_atomically
-from graph.runs.worker import LineWriter
+from graph.running.files import FileLines, RunFolder, write_atomically
+from graph.running.worker import LineWriter
 
 
 def lines(path: Path) -> list[Any]:

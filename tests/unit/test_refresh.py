@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
-from graph.living.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, plan_record, re_pointed
+from graph.living.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, decide, re_pointed
 from graph.living.versions import changes, keep_version, version_dataset
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
 from graph.reviewing.summary import summarise
-from graph.runs.lanes import Budget, run_in_lanes
+from graph.running.lanes import Budget, run_in_lanes
 from state.record import DatasetRecord
 from tests.support.records import answerable_record, unanswerable_record
 
@@ -50,14 +50,14 @@ def drift(status: str = "stale", **found: Any) -> dict[str, Any]:
     ],
 )
 def test_each_drift_has_its_action(found: dict[str, Any], status: str, action: str) -> None:
-    plan = plan_record(record(1), drift(status, **found))
-    assert (plan.n, plan.action) == (1, action)
-    assert plan.chunks == sorted({*found.get("changed", []), *found.get("gone", []), *found.get("moved", {})})
+    decision = decide(record(1), drift(status, **found))
+    assert (decision.n, decision.action) == (1, action)
+    assert decision.chunks == sorted({*found.get("changed", []), *found.get("gone", []), *found.get("moved", {})})
 
 
 def test_a_stale_generated_unanswerable_question_is_judged_again() -> None:
-    plan = plan_record(record(2, answerable=False), drift(unchecked=["new1"]))
-    assert plan.action == RE_JUDGE and "new1" in plan.reason
+    decision = decide(record(2, answerable=False), drift(unchecked=["new1"]))
+    assert decision.action == RE_JUDGE and "new1" in decision.reason
 
 
 def test_re_pointing_replaces_every_moved_id() -> None:
@@ -78,12 +78,12 @@ def test_changes_pair_each_dropped_record_with_a_new_one_of_its_cell() -> None:
     added = record(7).model_copy(update={"version": 2})
     added.supporting[0].metadata = {"source": "appendix"}
     after = [record(0), updated, added]
-    plans = [
+    decisions = [
         {"id": "run/1", "reason": "supporting chunk s1a changed", "chunks": ["s1a"], "thread_id": "run/1@v2"},
         {"id": "run/2", "reason": "supporting chunk s2a is gone", "chunks": ["s2a"], "thread_id": None},
         {"id": "run/3", "reason": "supporting chunk s3a is gone", "chunks": ["s3a"], "thread_id": None},
     ]
-    entries = {(e["change"], e["id"]): e for e in changes(plans, before, after)}
+    entries = {(e["change"], e["id"]): e for e in changes(decisions, before, after)}
     assert set(entries) == {
         ("kept", "run/0"), ("updated", "run/1"), ("replaced", "run/2"), ("dropped", "run/3"), ("added", "run/7"),
     }  # fmt: skip

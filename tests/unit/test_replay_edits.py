@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.config.errors import UserError
-from graph.runs.replay import parse_edits
+from graph.running.replay import parse_edits
 
 
 def test_values_take_the_type_of_their_state_key() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from graph.config.errors import UserError
-from graph.runs.funnel import format_funnel, funnel
-from graph.runs.options import RunOptions, RunRequest, plan_cells
+from graph.running.funnel import format_funnel, funnel
+from graph.running.options import RunOptions, RunRequest, plan_cells
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:
@@ -91,7 +91,7 @@ def test_a_request_refuses_what_only_a_new_run_or_a_shared_run_can_take() -> Non
 
 
 def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
-    from graph.runs.report import _cells_section
+    from graph.running.report import _cells_section
 
     quotas = {"comparison/open": 1, "comparison/binary": 3}
     summary = {"cells": {"comparison/binary": {"accepted": 3, "started": 4}, "comparison/open": {"accepted": 1}}}
@@ -108,7 +108,7 @@ def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
 
 
 def test_a_yes_no_cell_that_could_not_be_balanced_says_why() -> None:
-    from graph.runs.report import _cells_section
+    from graph.running.report import _cells_section
 
     quotas = {"intersection/binary": 6}
     summary = {"cells": {"intersection/binary": {"accepted": 4, "started": 7, "rejected": 3}}}

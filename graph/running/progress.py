@@ -9,9 +9,9 @@ from typing import Any
 
 from graph.config.cli import tell
 from graph.llm.gateway import LLMGateway
-from graph.runs.funnel import cell_name
-from graph.runs.runner import SampleResult
-from graph.runs.slots import CellPlan, Slot
+from graph.running.funnel import cell_name
+from graph.running.runner import SampleResult
+from graph.running.slots import CellQuota, Slot
 
 
 class Progress:
@@ -19,7 +19,7 @@ class Progress:
 
     def __init__(
         self,
-        cells: list[CellPlan],
+        cells: list[CellQuota],
         finished: list[dict[str, Any]],
         gateway: LLMGateway,
         *,

@@ -9,9 +9,9 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.config.settings import COLUMN_SETTINGS, Settings
-from graph.runs.files import check_run_id
-from graph.runs.slots import CellPlan
-from graph.runs.stages import context_overrides
+from graph.running.files import check_run_id
+from graph.running.slots import CellQuota
+from graph.running.stages import context_overrides
 from nodes.context import Context
 from state.languages import check_language_code
 from state.personas import personas_problem
@@ -37,14 +37,14 @@ def plan_cells(
     binary_modes: Sequence[bool],
     attempt_factor: int = ATTEMPT_FACTOR,
     unanswerable_share: float = 0.0,
-) -> list[CellPlan]:
+) -> list[CellQuota]:
     """Equal shares of `count` over types x binary modes; the first cells take any remainder.
 
     `unanswerable_share` of `count` (rounded, at least one when above 0) goes to generated unanswerable
     questions first, a cell of their own.
     """
     unanswerable = min(count, max(1, round(count * unanswerable_share))) if unanswerable_share > 0 else 0
-    cells = [CellPlan(UNANSWERABLE, False, unanswerable, cap=attempt_factor * unanswerable)] if unanswerable else []
+    cells = [CellQuota(UNANSWERABLE, False, unanswerable, cap=attempt_factor * unanswerable)] if unanswerable else []
     count -= unanswerable
     if count == 0:
         return cells
@@ -53,7 +53,7 @@ def plan_cells(
     for index, (question_type, binary) in enumerate(pairs):
         quota = share + (1 if index < remainder else 0)
         if quota:
-            cells.append(CellPlan(question_type, binary, quota, cap=attempt_factor * quota))
+            cells.append(CellQuota(question_type, binary, quota, cap=attempt_factor * quota))
     return cells
 
 
@@ -128,7 +128,7 @@ class RunOptions:
 
     @property
     def weighted(self) -> bool:
-        """Whether seeds are drawn by document weight (`graph.runs.weights`)."""
+        """Whether seeds are drawn by document weight (`graph.running.weights`)."""
         return self.weight_by is not None or self.weights is not None
 
     def __post_init__(self) -> None:
@@ -187,7 +187,7 @@ class RunOptions:
         """Samples per query style; empty when the run asks for none."""
         return style_quotas(self.query_styles, self.count) if self.query_styles else {}
 
-    def cells(self) -> list[CellPlan]:
+    def cells(self) -> list[CellQuota]:
         """The quota plan over question types x binary modes, and generated unanswerable questions."""
         return plan_cells(self.count, self.types, BINARY_MODES[self.binary], unanswerable_share=self.unanswerable_share)
 

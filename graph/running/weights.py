@@ -12,7 +12,6 @@ that retrieved it.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -59,10 +58,6 @@ def read_weights(path: Path) -> dict[str, float]:
     if not table:
         raise UserError(f"{path} lists no weight; write a value and its weight per line")
     return table
-
-
-def file_digest(table: Mapping[str, float]) -> str:
-    return hashlib.sha256(repr(sorted(table.items())).encode()).hexdigest()[:16]
 
 
 def weight_of(value: Any, table: Mapping[str, float] | None) -> float:

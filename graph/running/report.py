@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graph.living.drift import current_check, with_drift
-from graph.runs.files import RunFolder
-from graph.runs.funnel import cell_name
-from graph.runs.style_figures import styles_section
+from graph.running.files import RunFolder
+from graph.running.funnel import cell_name
+from graph.running.style_figures import styles_section
 from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity

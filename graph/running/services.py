@@ -31,8 +31,8 @@ from graph.ingestion.writer import ingest_chunks
 from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
-from graph.runs.ledger import RunLedger
-from graph.runs.seeds import RunSeeds
+from graph.running.ledger import RunLedger
+from graph.running.seeds import RunSeeds
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import Corpus
 from graph.store.database import (

@@ -28,8 +28,8 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.demo import DEMO_COLLECTION
 from graph.llm.models import DEFAULT_PRICES, price_per_million
-from graph.runs.options import RunOptions
-from graph.runs.services import ensure_demo, open_corpus
+from graph.running.options import RunOptions
+from graph.running.services import ensure_demo, open_corpus
 from graph.store.database import database_url
 from nodes.context import Context
 from prompts import bridge as bridge_prompt

@@ -7,11 +7,11 @@ from graph.config.cli import tell
 from graph.config.errors import RunCannotWork, UserError
 from graph.llm.gateway import LLMGateway
 from graph.llm.preflight import preflight
-from graph.runs.ledger import RunLedger
-from state.usage import STRUCTURED_MODES, CallRecord, StructuredMode
+from graph.running.ledger import RunLedger
+from state.usage import STRUCTURED_MODES, ModelCall, StructuredMode
 
 
-async def check_models_answer(gateway: LLMGateway) -> list[CallRecord]:
+async def check_models_answer(gateway: LLMGateway) -> list[ModelCall]:
     """The preflight (`graph.llm.preflight`) before anything is spent: a line per role, or the run stops (exit 1)
     with the one line that names the fix, before it is begun. Its calls, for the funnel."""
     try:

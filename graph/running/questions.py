@@ -6,7 +6,7 @@ import asyncio
 import math
 from typing import Any
 
-from graph.runs.ledger import RunLedger
+from graph.running.ledger import RunLedger
 from state.threads import ThreadId
 
 

@@ -18,17 +18,17 @@ from typing_extensions import get_type_hints
 from graph.builder import NODES
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.runs.files import RunFolder
-from graph.runs.funnel import sample_summary
-from graph.runs.ledger import RunLedger
-from graph.runs.options import RunOptions, stored_settings
-from graph.runs.queries import QueryBook, open_query_book, queries_of_run
-from graph.runs.questions import RunQuestions
-from graph.runs.runner import SampleResult, SampleRunner, build_runner
-from graph.runs.services import RunServices, open_services, open_state
-from graph.runs.slots import Completion, Slot
-from graph.runs.stages import parse_node_options
-from graph.runs.weights import seed_weights
+from graph.running.files import RunFolder
+from graph.running.funnel import sample_summary
+from graph.running.ledger import RunLedger
+from graph.running.options import RunOptions, stored_settings
+from graph.running.queries import QueryBook, open_query_book, queries_of_run
+from graph.running.questions import RunQuestions
+from graph.running.runner import SampleResult, SampleRunner, build_runner
+from graph.running.services import RunServices, open_services, open_state
+from graph.running.slots import Completion, Slot
+from graph.running.stages import parse_node_options
+from graph.running.weights import seed_weights
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.

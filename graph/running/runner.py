@@ -14,7 +14,7 @@ from graph.builder import compile_graph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
-from graph.runs.services import RunServices
+from graph.running.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
 from nodes.context import Context
 from nodes.finalize import rejection_entry

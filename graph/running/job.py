@@ -28,26 +28,26 @@ from graph.living.manifest import build_manifest, collection_fingerprint
 from graph.living.versions import VERSION_KEYS, read_run_json
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
-from graph.runs.coverage import coverage_lines, document_coverage, query_coverage
-from graph.runs.dataset import dataset_records
-from graph.runs.files import RunFolder, make_folder
-from graph.runs.funnel import cell_name, format_funnel, funnel
-from graph.runs.languages import language_notes, survey_languages
-from graph.runs.options import RunOptions, RunRequest, stored_settings, with_columns
-from graph.runs.outages import Outages
-from graph.runs.personas import derive_personas
-from graph.runs.progress import Progress
-from graph.runs.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
-from graph.runs.questions import RunQuestions
-from graph.runs.report import REPORT_EXAMPLES, write_report
-from graph.runs.run_models import check_models_answer, share_model_modes
-from graph.runs.runner import SampleResult, SampleRunner, build_runner
-from graph.runs.seeds import SEED_BATCH, with_procedural_seeds
-from graph.runs.services import RunServices, StateDatabase, open_services, open_state
-from graph.runs.slots import CellPlan, Slot
-from graph.runs.style_figures import style_document
-from graph.runs.weights import coverage_by_weight, document_weights, seed_weights
-from graph.runs.worker import SlotWorker, WorkerPlan, WorkResult
+from graph.running.coverage import coverage_lines, document_coverage, query_coverage
+from graph.running.dataset import dataset_records
+from graph.running.files import RunFolder, make_folder
+from graph.running.funnel import cell_name, format_funnel, funnel
+from graph.running.languages import language_notes, survey_languages
+from graph.running.options import RunOptions, RunRequest, stored_settings, with_columns
+from graph.running.outages import Outages
+from graph.running.personas import derive_personas
+from graph.running.progress import Progress
+from graph.running.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
+from graph.running.questions import RunQuestions
+from graph.running.report import REPORT_EXAMPLES, write_report
+from graph.running.run_models import check_models_answer, share_model_modes
+from graph.running.runner import SampleResult, SampleRunner, build_runner
+from graph.running.seeds import SEED_BATCH, with_procedural_seeds
+from graph.running.services import RunServices, StateDatabase, open_services, open_state
+from graph.running.slots import CellQuota, Slot
+from graph.running.style_figures import style_document
+from graph.running.weights import coverage_by_weight, document_weights, seed_weights
+from graph.running.worker import SlotWorker, WorkerAssignment, WorkResult
 from state.personas import persona_quotas
 from state.threads import ThreadId
 from state.usage import ROLES
@@ -242,7 +242,7 @@ def slot_worker(
     services: RunServices,
     runner: SampleRunner,
     folder: RunFolder,
-    cells: list[CellPlan],
+    cells: list[CellQuota],
     concurrency: int,
     *,
     on_done: Callable[[Slot, SampleResult], None],
@@ -250,7 +250,7 @@ def slot_worker(
     """This process's worker on `run` (a run's or a refresh's): `concurrency` lanes over `cells`, within the
     run's budget, waiting out outages of the state database and the store; its lines go to `folder`."""
     assert services.state is not None
-    plan = WorkerPlan(
+    plan = WorkerAssignment(
         run_id=run.run_id,
         cells=cells,
         worker=f"{socket.gethostname()}-{os.getpid()}",
@@ -324,7 +324,7 @@ def public_settings(settings: Settings) -> dict[str, Any]:
 
 
 def run_document(
-    run: Run, cells: list[CellPlan], summary: dict[str, Any], started: float, stopped_by_cost: bool
+    run: Run, cells: list[CellQuota], summary: dict[str, Any], started: float, stopped_by_cost: bool
 ) -> dict[str, Any]:
     """run.json: options, settings without secrets, models, quotas, shortfall and the funnel."""
     quotas = {cell_name(c.question_type, c.binary): c.quota for c in cells}

@@ -12,7 +12,7 @@ Workers claim slots with `SELECT ... FOR UPDATE SKIP LOCKED`: a running slot who
 (its worker died) is reclaimed and its thread continues from its last checkpoint; otherwise a new
 slot is opened for the cell furthest from its quota, never more in flight than a cell still needs.
 
-The tables and the longer statements on them are in `graph.runs.ledger_sql`.
+The tables and the longer statements on them are in `graph.running.ledger_sql`.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from psycopg.types.json import Jsonb, set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
-from graph.runs.files import FileLines, as_written
-from graph.runs.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
-from graph.runs.slots import CellPlan, Completion, Slot, completion_params
+from graph.running.files import FileLines, as_written
+from graph.running.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
+from graph.running.slots import CellQuota, Completion, Slot, completion_params
 from nodes.common import normalise_question
 from state.record import DatasetRecord
 
@@ -122,7 +122,7 @@ class RunLedger:
     async def claim(
         self,
         run_id: str,
-        cells: list[CellPlan],
+        cells: list[CellQuota],
         worker: str,
         *,
         completing: Completion | None = None,

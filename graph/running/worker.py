@@ -21,14 +21,14 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.config.errors import RunCannotWork, first_line
 from graph.llm.gateway import LLMGateway
-from graph.runs.failures import FAILED_ALIKE, SameFailure
-from graph.runs.files import RunFolder
-from graph.runs.funnel import cell_name, sample_summary
-from graph.runs.lanes import Budget, first_failure
-from graph.runs.ledger import RunLedger
-from graph.runs.outages import DATABASE_ERRORS, Outages
-from graph.runs.runner import SampleResult, SampleRunner
-from graph.runs.slots import CellPlan, Completion, Slot
+from graph.running.failures import FAILED_ALIKE, SameFailure
+from graph.running.files import RunFolder
+from graph.running.funnel import cell_name, sample_summary
+from graph.running.lanes import Budget, first_failure
+from graph.running.ledger import RunLedger
+from graph.running.outages import DATABASE_ERRORS, Outages
+from graph.running.runner import SampleResult, SampleRunner
+from graph.running.slots import CellQuota, Completion, Slot
 from state.sample import SampleInput
 
 log = structlog.get_logger("triad.run")
@@ -142,11 +142,11 @@ class WorkResult:
 
 
 @dataclass(frozen=True)
-class WorkerPlan:
+class WorkerAssignment:
     """What one worker is to do: run `concurrency` samples of the plan at a time, within the budget."""
 
     run_id: str
-    cells: list[CellPlan]
+    cells: list[CellQuota]
     worker: str
     """This worker's name in the state database (host and process)."""
     concurrency: int = 1
@@ -169,7 +169,7 @@ class SlotWorker:
 
     def __init__(
         self,
-        plan: WorkerPlan,
+        plan: WorkerAssignment,
         ledger: RunLedger,
         runner: SampleRunner,
         folder: RunFolder,

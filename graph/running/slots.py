@@ -1,5 +1,5 @@
 """A run's plan and its slots as workers see them: the cells with their quotas, a slot a worker holds,
-and how a slot's sample ended (the rows of `triad_samples`, `graph.runs.ledger`)."""
+and how a slot's sample ended (the rows of `triad_samples`, `graph.running.ledger`)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def completion_params(done: Completion) -> tuple[Any, ...]:
 
 
 @dataclass(frozen=True)
-class CellPlan:
+class CellQuota:
     question_type: str
     binary: bool
     quota: int
