@@ -32,10 +32,10 @@ SCRIPTED = "import:graph.testing.plausible:plausible_model"
 FIGURES = ("calls", "input_tokens", "output_tokens")
 
 
-def run(runs: Path, run_id: str, count: int, seed: int) -> dict[str, Any]:
+def run(runs: Path, run_id: str, count: int, random_seed: int) -> dict[str, Any]:
     result = run_cli(
-        "graph.run", "--demo", "--count", str(count), "--seed", str(seed), "--llm", SCRIPTED, "--concurrency", "4",
-        "--dedup-threshold", "0", "--runs-dir", str(runs), "--run-id", run_id,
+        "graph.run", "--demo", "--count", str(count), "--seed", str(random_seed), "--llm", SCRIPTED,
+        "--concurrency", "4", "--dedup-threshold", "0", "--runs-dir", str(runs), "--run-id", run_id,
     )  # fmt: skip
     if result.returncode:
         raise SystemExit(result.stderr)
@@ -65,16 +65,16 @@ def main() -> None:
     tokens = run_async(chunk_tokens())
     with tempfile.TemporaryDirectory() as folder:
         runs = Path(folder)
-        like = run(runs, "like", 6, seed=1)
+        like = run(runs, "like", 6, random_seed=1)
         print(f"profile run: 6 samples, {like['samples_started']} started; mean chunk {tokens:.0f} tokens")
         print(f"{'size':>5} {'profile':<8}{'figure':<15}{'likely':>12}{'range':>26}{'counted':>12}{'ratio':>8}  inside")
         for size in args.sizes:
-            options = RunOptions(count=size, seed=100 + size, dedup_threshold=0)
+            options = RunOptions(count=size, random_seed=100 + size, dedup_threshold=0)
             estimates = {
                 "paper": estimate(options, settings, tokens, concurrency=4),
                 "like": estimate(options, settings, tokens, concurrency=4, like=like),
             }
-            actual = counted(run(runs, f"size-{size}", size, seed=100 + size))
+            actual = counted(run(runs, f"size-{size}", size, random_seed=100 + size))
             for name, figures in estimates.items():
                 low, high = figures["range"]
                 for figure in FIGURES:

@@ -156,7 +156,9 @@ def one_run(
             "max_concurrent_requests": 100_000,
         }
     )
-    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=1)
+    gateway = build_gateway(
+        settings, models={"generator": model, "validator": model, "extractor": model}, random_seed=1
+    )
     CountingRunner.events = []
     machine_cpu, own_cpu, started = system_cpu_seconds(), time.process_time(), time.monotonic()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):  # each run's report

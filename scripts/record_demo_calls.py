@@ -38,7 +38,10 @@ def main() -> None:
         )
         model = plausible_model()
         gateway = build_gateway(
-            settings, models={"generator": model, "validator": model, "extractor": model}, record_path=OUTPUT, seed=7
+            settings,
+            models={"generator": model, "validator": model, "extractor": model},
+            record_path=OUTPUT,
+            random_seed=7,
         )
         run_async(run_job(run_request(args, settings), settings, gateway))
         shutil.rmtree(runs, ignore_errors=True)

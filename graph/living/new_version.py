@@ -62,7 +62,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             options = replace(options, max_revisions=request.max_revisions)
         settings = stored_settings(settings, stored, request.models).model_copy(update=request.store)
         run = Run(run_id, options, settings, continuing=True)
-        async with open_services(settings, seed=options.seed, state=state, warm=True) as services:
+        async with open_services(settings, random_seed=options.random_seed, state=state, warm=True) as services:
             tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
             drift = await check_records(base, services.corpus, run_sources(folder.run_json))
             decisions = [decide(r, d) for r, d in zip(base, drift["records"], strict=True)]

@@ -48,7 +48,7 @@ def build_gateway(
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
     record_path: Path | None = None,
-    seed: int | None = None,
+    random_seed: int | None = None,
     cache: LLMCache | None = None,
 ) -> LLMGateway:
     """The gateway of a run, its models checked first (`check_models`).
@@ -65,7 +65,7 @@ def build_gateway(
         max_concurrency=settings.max_concurrent_requests,
         retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
         record_path=record_path,
-        seed=seed,
+        random_seed=random_seed,
         cache=cache,
         minute_limits={model.spec: minute_limits(settings, model.spec) for model in roles.values()},
     )

@@ -86,7 +86,7 @@ class LLMGateway:
         retry: RetryPolicy | None = None,
         cache: LLMCache | None = None,
         record_path: Path | None = None,
-        seed: int | None = None,
+        random_seed: int | None = None,
         minute_limits: dict[str, tuple[float | None, float | None]] | None = None,
         modes: dict[str, StructuredMode] | None = None,
     ) -> None:
@@ -104,7 +104,7 @@ class LLMGateway:
         self._latency: dict[Role, tuple[int, float]] = {}
         self._limits = (requests_per_second, max_concurrency)
         self._limiters: dict[str, AdaptiveLimiter] = {}
-        self._rng = random.Random(seed)
+        self._rng = random.Random(random_seed)
         self._provider_ok = False
         self._structured: dict[tuple[int, type[BaseModel], str], Any] = {}
         self.modes = ServerModes(modes)

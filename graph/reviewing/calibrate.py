@@ -144,7 +144,7 @@ async def calibrate(
         for spec, spec_settings in judging.items():
             say(f"judging {len(ours)} labelled samples with {spec}")
             # The judges read the sample's chunks from its state: no store is opened.
-            async with open_gateway(spec_settings, state, seed=options.seed) as gateway:
+            async with open_gateway(spec_settings, state, random_seed=options.random_seed) as gateway:
                 context = context_for(
                     spec_settings, gateway, run_id=stored.get("run_id", "calibration"), **options.context_overrides()
                 )

@@ -162,9 +162,9 @@ def load_samples(folder: Path) -> dict[int, ReviewSample]:
     return dict(sorted(samples.items()))
 
 
-def review_set(samples: dict[int, ReviewSample], size: int, seed: int) -> list[int]:
+def review_set(samples: dict[int, ReviewSample], size: int, random_seed: int) -> list[int]:
     """`size` samples drawn at random, spread evenly over the cells (type x binary), reproducible by `seed`."""
-    rng = random.Random(seed)
+    rng = random.Random(random_seed)
     by_cell: dict[str, list[int]] = defaultdict(list)
     for sample in samples.values():
         by_cell[sample.cell].append(sample.n)

@@ -50,10 +50,10 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms == 0, 1, norms)
 
 
-def kmeans(vectors: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def kmeans(vectors: np.ndarray, k: int, random_seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(centroids, assignment) of spherical k-means (cosine): the best of `KMEANS_STARTS` k-means++ starts
     (one start can settle in a poor split); the same for the same seed."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(random_seed)
     points = unit_rows(vectors.astype(np.float64))
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     for _ in range(KMEANS_STARTS):
@@ -91,7 +91,7 @@ def query_coverage(
     answerable: np.ndarray,
     unanswerable: np.ndarray,
     names: Sequence[str],
-    seed: int = 0,
+    random_seed: int = 0,
 ) -> dict[str, Any]:
     """Clusters of the queries, and which of them have an accepted question near them.
 
@@ -100,7 +100,7 @@ def query_coverage(
     how each query is shown (hash or text).
     """
     k = cluster_count(len(query_vectors))
-    centres, assignment = kmeans(query_vectors, k, seed)
+    centres, assignment = kmeans(query_vectors, k, random_seed)
     queries = unit_rows(query_vectors.astype(np.float64))
     similarity = queries @ centres.T
     # A cluster of one query would reach no further than that query: it gets at least the typical reach.

@@ -228,10 +228,10 @@ def wall_minutes(total: Mapping[str, float], seconds: float, concurrency: int, s
     return minutes
 
 
-async def mean_chunk_tokens(corpus: Any, min_chars: int, seed: int = 0, size: int = 200) -> float:
+async def mean_chunk_tokens(corpus: Any, min_chars: int, random_seed: int = 0, size: int = 200) -> float:
     """The mean length in tokens of up to `size` of the collection's usable chunks (at least `min_chars` long),
     drawn at random."""
-    ids = await corpus.sample_ids(size, min_chars=min_chars, rng=random.Random(seed))
+    ids = await corpus.sample_ids(size, min_chars=min_chars, rng=random.Random(random_seed))
     chunks = await corpus.get(ids)
     if not chunks:
         return 0.0
@@ -276,7 +276,9 @@ async def estimate_run(request: Any, settings: Any, like: str | None) -> list[st
         await asyncio.to_thread(ensure_demo, url)
     corpus = await open_corpus(settings, url)
     try:
-        chunk_tokens = await mean_chunk_tokens(corpus, settings.min_chunk_chars, seed=request.options.seed or 0)
+        chunk_tokens = await mean_chunk_tokens(
+            corpus, settings.min_chunk_chars, random_seed=request.options.random_seed or 0
+        )
     finally:
         await corpus.close()
     figures = estimate(request.options, settings, chunk_tokens, concurrency=request.concurrency, like=funnel)

@@ -244,7 +244,7 @@ def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:
         binary=args.binary,
         hops=args.hops,
         role=args.role or DEFAULT_ROLE,
-        seed=args.seed,
+        random_seed=args.seed,
         max_revisions=args.max_revisions,
         max_restarts=args.max_restarts,
         nodes=nodes,

@@ -90,13 +90,20 @@ async def run_job(
         run = await begin(request, settings, state)
         queries = run_queries(run, request)  # a missing or changed query file fails before any work
         async with open_services(
-            run.settings, record_path=request.record_llm, seed=run.options.seed, gateway=gateway, state=state, warm=True
+            run.settings,
+            record_path=request.record_llm,
+            random_seed=run.options.random_seed,
+            gateway=gateway,
+            state=state,
+            warm=True,
         ) as services:
             await share_model_modes(run.run_id, services.gateway, state.ledger)
             preflight_calls = await check_models_answer(services.gateway)
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             if run.options.personas_auto and not run.options.personas:
-                derived = await derive_personas(services.corpus, services.gateway, seed=run.options.seed or 0)
+                derived = await derive_personas(
+                    services.corpus, services.gateway, random_seed=run.options.random_seed or 0
+                )
                 run = replace(run, options=replace(run.options, personas=derived))
             try:
                 outcome = await work_on(run, request, services, book)
@@ -175,7 +182,7 @@ async def run_coverage(
 
         names = [book.shown(index) for index in range(len(book.queries))]
         coverage["queries"] = query_coverage(
-            book.vectors, await embedded(True), await embedded(False), names, run.options.seed or 0
+            book.vectors, await embedded(True), await embedded(False), names, run.options.random_seed or 0
         )
     return coverage
 
@@ -198,7 +205,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     for persona in run.options.personas or []:
         share = f"{persona['share']:.0%}" if persona.get("share") is not None else "an equal share"
         tell(f"persona {persona['name']} ({share}): {persona['description']}")
-    survey = await survey_languages(services.corpus, seed=run.options.seed or 0)
+    survey = await survey_languages(services.corpus, random_seed=run.options.random_seed or 0)
     tell(survey.line(settings.collection or ""))
     for note in language_notes(survey, run.options, settings.embedding):
         tell(note)
@@ -293,7 +300,7 @@ async def sample_runner(
         services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )
     seeds = services.seed_pool(
-        run.run_id, used=used, seed=options.seed, batch=SEED_BATCH, weights=weights, preferred=preferred
+        run.run_id, used=used, random_seed=options.random_seed, batch=SEED_BATCH, weights=weights, preferred=preferred
     )
     return build_runner(
         services, seeds, run_id=run.run_id, questions=questions, queries=book, **options.context_overrides() | overrides

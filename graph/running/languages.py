@@ -44,9 +44,9 @@ class LanguageSurvey:
         return [code for code, share in self.shares if code != "und" and share >= NOTABLE_SHARE]
 
 
-async def survey_languages(corpus: Any, n: int = SURVEYED_CHUNKS, seed: int = 0) -> LanguageSurvey:
+async def survey_languages(corpus: Any, n: int = SURVEYED_CHUNKS, random_seed: int = 0) -> LanguageSurvey:
     """The languages of up to `n` random chunks of the collection."""
-    ids = await corpus.sample_ids(n, rng=random.Random(seed))
+    ids = await corpus.sample_ids(n, rng=random.Random(random_seed))
     chunks = await corpus.get(ids)
     shares = await asyncio.to_thread(language_shares, [chunk.text for chunk in chunks])
     return LanguageSurvey(shares, len(chunks))

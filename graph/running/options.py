@@ -88,8 +88,8 @@ class RunOptions:
     """Supporting chunks per question."""
     role: str = DEFAULT_ROLE
     """Who asks the questions."""
-    seed: int | None = None
-    """Seed of the seed draws (reproducible runs)."""
+    random_seed: int | None = None
+    """`--seed`: the random seed of the seed chunks' draws (reproducible runs); kept as `seed`."""
     max_revisions: int = Context.max_revisions
     """Revisions of a rejected draft."""
     max_restarts: int = Context.max_restarts
@@ -204,7 +204,7 @@ class RunOptions:
 
     def stored(self, settings: Settings) -> dict[str, Any]:
         """The options as the run keeps them, with the settings and models its samples use."""
-        stored: dict[str, Any] = {name: getattr(self, name) for name in RUN_OPTION_NAMES}
+        stored: dict[str, Any] = {STORED_KEYS.get(name, name): getattr(self, name) for name in RUN_OPTION_NAMES}
         stored["types"] = list(self.types)
         stored["settings"] = {name: getattr(settings, name) for name in STORED_SETTINGS}
         # How the collection's columns were read (`with_columns`), so a continued run reads the same ones.
@@ -216,12 +216,14 @@ class RunOptions:
     @classmethod
     def from_stored(cls, stored: dict[str, Any]) -> RunOptions:
         """The options a run kept."""
-        known = {name: stored[name] for name in RUN_OPTION_NAMES if name in stored}
+        known = {name: stored[key] for name in RUN_OPTION_NAMES if (key := STORED_KEYS.get(name, name)) in stored}
         return cls(**{**known, "types": tuple(stored["types"]), "nodes": dict(stored["nodes"])})
 
 
-#: The fields of `RunOptions`, as the run keeps them.
+#: The fields of `RunOptions`.
 RUN_OPTION_NAMES = tuple(f.name for f in fields(RunOptions))
+#: The key a run keeps a field under where it differs from the field's name (the `--seed` flag's).
+STORED_KEYS = {"random_seed": "seed"}
 
 
 def with_columns(settings: Settings) -> Settings:

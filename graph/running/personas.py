@@ -59,9 +59,9 @@ SAMPLED_CHUNKS, WORDS_PER_CHUNK = 50, 40
 FEWEST_PERSONAS, MOST_PERSONAS = 3, 5
 
 
-async def derive_personas(corpus: Any, gateway: Any, seed: int = 0) -> list[dict[str, Any]]:
+async def derive_personas(corpus: Any, gateway: Any, random_seed: int = 0) -> list[dict[str, Any]]:
     """`--personas auto`: three to five askers from one generator call over about 50 random chunks, equal shares."""
-    ids = await corpus.sample_ids(SAMPLED_CHUNKS, rng=random.Random(seed))
+    ids = await corpus.sample_ids(SAMPLED_CHUNKS, rng=random.Random(random_seed))
     chunks = await corpus.get(ids)
     excerpts = delimit_all("chunk", ((f"C{i}", excerpt(chunk)) for i, chunk in enumerate(chunks, start=1)))
     messages = [

@@ -198,7 +198,9 @@ async def replay_runner(
     weights = await seed_weights(
         services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )
-    seeds = services.seed_pool(run_id, used=await ledger.used_seeds(run_id), seed=options.seed, weights=weights)
+    seeds = services.seed_pool(
+        run_id, used=await ledger.used_seeds(run_id), random_seed=options.random_seed, weights=weights
+    )
     questions = RunQuestions(ledger, run_id, threshold=options.dedup_threshold)
     return build_runner(
         services, seeds, run_id=run_id, questions=questions, queries=book, **options.context_overrides()

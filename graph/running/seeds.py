@@ -40,7 +40,7 @@ class RunSeeds:
         ledger: RunLedger | None = None,
         run_id: str = "",
         used: Iterable[str] = (),
-        seed: int | None = None,
+        random_seed: int | None = None,
         batch: int = 1,
         weights: dict[str, float] | None = None,
         preferred: Iterable[str] = (),
@@ -49,7 +49,7 @@ class RunSeeds:
         self._ledger = ledger
         self._run_id = run_id
         self._used = set(used)
-        self._rng = random.Random(seed)
+        self._rng = random.Random(random_seed)
         self._lock = asyncio.Lock()
         self._batch = max(1, batch)
         self._ready: collections.deque[str] = collections.deque()

@@ -157,7 +157,7 @@ class RunServices:
         run_id: str = "",
         *,
         used: Iterable[str] = (),
-        seed: int | None = None,
+        random_seed: int | None = None,
         batch: int = 1,
         weights: dict[str, float] | None = None,
         preferred: Iterable[str] = (),
@@ -173,7 +173,7 @@ class RunServices:
             ledger=ledger,
             run_id=run_id,
             used=used,
-            seed=seed,
+            random_seed=random_seed,
             batch=batch,
             weights=weights,
             preferred=preferred,
@@ -206,7 +206,7 @@ async def open_services(
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
     record_path: Path | None = None,
-    seed: int | None = None,
+    random_seed: int | None = None,
     gateway: LLMGateway | None = None,
     state: StateDatabase | None = None,
     with_state: bool = True,
@@ -223,7 +223,7 @@ async def open_services(
     corpus' vectors at once, overlapping the rest of the start-up.
     """
     url = await asyncio.to_thread(database_url, settings)
-    parts = GatewayParts(models, record_path, seed, gateway)
+    parts = GatewayParts(models, record_path, random_seed, gateway)
     if state is None and with_state:
         async with (
             open_state(settings, concurrency=concurrency) as opened,
@@ -241,23 +241,25 @@ class GatewayParts:
 
     models: dict[Role, str | BaseChatModel] | None
     record_path: Path | None
-    seed: int | None
+    random_seed: int | None
     built: LLMGateway | None
 
     def build(self, settings: Settings, state: StateDatabase | None) -> LLMGateway:
         if self.built is not None:
             return self.built
         cache = LLMCache(state.conninfo) if state is not None and settings.llm_cache else None
-        return build_gateway(settings, models=self.models, record_path=self.record_path, seed=self.seed, cache=cache)
+        return build_gateway(
+            settings, models=self.models, record_path=self.record_path, random_seed=self.random_seed, cache=cache
+        )
 
 
 @asynccontextmanager
 async def open_gateway(
-    settings: Settings, state: StateDatabase | None, *, seed: int | None = None
+    settings: Settings, state: StateDatabase | None, *, random_seed: int | None = None
 ) -> AsyncIterator[LLMGateway]:
     """The gateway alone, as `open_services` builds it, for work that reads no store (calibration's judges,
     which read each sample's chunks from its state); its cache is closed at the end."""
-    gateway = GatewayParts(None, None, seed, None).build(settings, state)
+    gateway = GatewayParts(None, None, random_seed, None).build(settings, state)
     try:
         yield gateway
     finally:

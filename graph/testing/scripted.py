@@ -72,7 +72,7 @@ class Faults:
     """Provider faults injected into a share of calls (`rate`), each kind equally likely."""
 
     rate: float = 0.3
-    seed: int | None = None
+    random_seed: int | None = None
     kinds: tuple[str, ...] = FAULT_KINDS
     retry_after_s: float = 0.5
     hang_s: float = 3600.0
@@ -85,7 +85,7 @@ class Faults:
         unknown = set(self.kinds) - set(FAULT_KINDS)
         if unknown:
             raise ValueError(f"unknown fault kinds {sorted(unknown)}; choose from {FAULT_KINDS}")
-        self._rng = random.Random(self.seed)
+        self._rng = random.Random(self.random_seed)
 
     def draw(self) -> str | None:
         """The fault for the next call, or None for a clean one."""

@@ -258,7 +258,7 @@ def test_an_estimate_calls_no_model_and_a_finished_runs_profile_brackets_the_nex
 
     like = json.loads((folder / "run.json").read_text())["funnel"]
     settings = resolve_settings({"collection": scale_collection, "llm": SCRIPTED}, env={})
-    figures = estimate(RunOptions(count=6, seed=5, dedup_threshold=0), settings, 250.0, like=like)
+    figures = estimate(RunOptions(count=6, random_seed=5, dedup_threshold=0), settings, 250.0, like=like)
     run = run_cli(
         "graph.run", *store, "--count", "6", "--seed", "5", "--llm", SCRIPTED, "--concurrency", "4",
         "--dedup-threshold", "0", "--run-id", "six",

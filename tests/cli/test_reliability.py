@@ -32,7 +32,7 @@ from tests.support.runs import scripted_run
 def test_provider_faults_in_30_percent_of_calls_still_give_the_requested_count(
     pg_url: str, scale_collection: str, tmp_path: Path
 ) -> None:
-    faults = Faults(rate=0.3, seed=11, hang_s=3600.0, retry_after_s=0.05)
+    faults = Faults(rate=0.3, random_seed=11, hang_s=3600.0, retry_after_s=0.05)
     model = ScriptedChatModel(script=PLAUSIBLE_SCRIPT, latency_s=0.01, faults=faults)
     # Short waits keep the test quick; the bounds are the point: a hanging request is cut at 0.2 s.
     retry = RetryPolicy(base_delay_s=0.02, max_delay_s=0.2, max_total_wait_s=10.0, request_timeout_s=0.2)

@@ -108,7 +108,10 @@ def test_record_then_answer_from_the_recording_gives_the_same_records(
     )
     model = ScriptedChatModel(script=script(QuestionDraft=question_about_chunk_a))
     gateway = build_gateway(
-        settings, models={"generator": model, "validator": model, "extractor": model}, record_path=recording, seed=3
+        settings,
+        models={"generator": model, "validator": model, "extractor": model},
+        record_path=recording,
+        random_seed=3,
     )
     asyncio.run(run_job(run_request(args, settings), settings, gateway))
     recorded = read_jsonl(run_folder(tmp_path / "a") / "dataset.jsonl")
@@ -210,7 +213,9 @@ def test_min_chunk_chars_reaches_every_seed_and_stays_with_the_run(
          "min_chunk_chars": floor}
     )  # fmt: skip
     model = ScriptedChatModel(script=script(QuestionDraft=question_about_chunk_a))
-    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
+    gateway = build_gateway(
+        settings, models={"generator": model, "validator": model, "extractor": model}, random_seed=5
+    )
     run_id, document = asyncio.run(run_job(run_request(args, settings), settings, gateway))
     with psycopg.connect(pg_url) as conn:
         seeds = [row[0] for row in conn.execute("SELECT chunk_id FROM triad.triad_seeds WHERE run_id = %s", (run_id,))]

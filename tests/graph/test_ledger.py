@@ -202,7 +202,7 @@ def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other
     async def draws(ledger: RunLedger, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
         if taken:
             await ledger.claim_seeds(run_id, taken)  # another worker's
-        pool = RunSeeds(ListCorpus(ids), ledger=ledger, run_id=run_id, seed=5, batch=batch)
+        pool = RunSeeds(ListCorpus(ids), ledger=ledger, run_id=run_id, random_seed=5, batch=batch)
         drawn = [await pool.draw(min_chars=0) for _ in range(12)]
         return drawn, await ledger.used_seeds(run_id)
 
@@ -220,7 +220,7 @@ def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other
 
 def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
     async def body(ledger: RunLedger, run_id: str) -> list[str | None]:
-        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=ledger, run_id=run_id, used={"b"}, seed=1, batch=8)
+        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=ledger, run_id=run_id, used={"b"}, random_seed=1, batch=8)
         return [await pool.draw(min_chars=0) for _ in range(3)]
 
     drawn = with_ledger(pg_url, body)

@@ -56,7 +56,7 @@ class Harness:
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
             async with open_services(settings, gateway=gateway) as services:
                 assert services.state is not None
-                seeds = services.seed_pool(thread_id.split("/")[0], seed=seed)
+                seeds = services.seed_pool(thread_id.split("/")[0], random_seed=seed)
                 runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
                 # The state a run hands back is the one its last checkpoint holds, on every path.

@@ -31,7 +31,9 @@ def scripted_run(
          "llm_cache": False, "requests_per_second": 1000},
         env={},
     )  # fmt: skip
-    gateway = build_gateway(settings, models={"generator": model, "validator": model, "extractor": model}, seed=5)
+    gateway = build_gateway(
+        settings, models={"generator": model, "validator": model, "extractor": model}, random_seed=5
+    )
     if retry is not None:
         gateway.retry = retry
     args = build_parser().parse_args(

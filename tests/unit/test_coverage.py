@@ -29,9 +29,9 @@ def test_kmeans_separates_two_groups_the_same_way_for_the_same_seed() -> None:
     rng = np.random.default_rng(1)
     east = np.array([1.0, 0.0, 0.0]) + rng.normal(0, 0.05, (6, 3))
     north = np.array([0.0, 1.0, 0.0]) + rng.normal(0, 0.05, (4, 3))
-    _, assignment = kmeans(np.vstack([east, north]), 2, seed=3)
+    _, assignment = kmeans(np.vstack([east, north]), 2, random_seed=3)
     assert len(set(assignment[:6])) == 1 and len(set(assignment[6:])) == 1 and assignment[0] != assignment[6]
-    again = kmeans(np.vstack([east, north]), 2, seed=3)[1]
+    again = kmeans(np.vstack([east, north]), 2, random_seed=3)[1]
     assert (assignment == again).all()
 
 
@@ -43,18 +43,18 @@ def test_a_cluster_is_covered_only_with_a_question_inside_its_reach() -> None:
     names = [f"q{i}" for i in range(len(queries))]
     none = np.zeros((0, 3), dtype=np.float32)
     near_east, near_north = np.array([[1, 0.01, 0]], dtype=np.float32), np.array([[0.01, 1, 0]], dtype=np.float32)
-    coverage = query_coverage(queries, near_east, none, names, seed=0)
+    coverage = query_coverage(queries, near_east, none, names, random_seed=0)
     assert (coverage["queries"], coverage["clusters"], coverage["covered"], coverage["share"]) == (8, 2, 1, 0.5)
     (uncovered,) = coverage["largest_uncovered"]
     assert uncovered["queries"] == 4 and uncovered["typical_query"] in {"q4", "q5", "q6", "q7"}
     assert coverage["only_unanswerable_near"] == 0
     # An unanswerable question near the other group does not cover it: it is counted apart.
-    apart = query_coverage(queries, near_east, near_north, names, seed=0)
+    apart = query_coverage(queries, near_east, near_north, names, random_seed=0)
     assert (apart["covered"], apart["only_unanswerable_near"]) == (1, 1)
     assert apart["largest_uncovered"][0]["unanswerable_near"] == 1
     # A question between the two groups is inside neither's reach.
     between = np.array([[1, 1, 0]], dtype=np.float32)
-    assert query_coverage(queries, between, none, names, seed=0)["covered"] == 0
+    assert query_coverage(queries, between, none, names, random_seed=0)["covered"] == 0
     assert query_coverage(queries, none, none, names)["covered"] == 0
 
 

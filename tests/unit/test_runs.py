@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graph.config.errors import UserError
+from graph.config.settings import Settings
 from graph.running.funnel import format_funnel, funnel
 from graph.running.options import RunOptions, RunRequest, plan_cells
 
@@ -132,3 +133,9 @@ def test_a_yes_no_cell_that_could_not_be_balanced_says_why() -> None:
     assert "holds" not in balanced  # 2 Yes and 1 No: as even as an odd count allows
     stopped = _cells_section(quotas, summary, accepted)
     assert "no sample asked for a No ended without a question; the run ended before it asked for more." in stopped
+
+
+def test_the_random_seed_is_kept_under_the_key_earlier_runs_kept_it_under() -> None:
+    kept = RunOptions(count=4, random_seed=7).stored(Settings(collection="docs", collections={"docs": {}}))
+    assert kept["seed"] == 7 and "random_seed" not in kept
+    assert RunOptions.from_stored(kept).random_seed == 7

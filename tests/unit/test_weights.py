@@ -47,7 +47,7 @@ def test_coverage_counts_documents_per_weight() -> None:
 
 
 def draws(weights: dict[str, float], count: int, seed: int) -> list[str]:
-    seeds = RunSeeds(None, weights=weights, seed=seed)  # type: ignore[arg-type]  # weighted draws read no store
+    seeds = RunSeeds(None, weights=weights, random_seed=seed)  # type: ignore[arg-type]  # weighted draws read no store
 
     async def draw_all() -> list[str]:
         return [drawn for _ in range(count) if (drawn := await seeds.draw(min_chars=0)) is not None]
