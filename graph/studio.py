@@ -43,7 +43,7 @@ async def studio_ports(context: Context) -> Ports:
             settings = settings.model_copy(update={"collection": settings.collection or DEMO_COLLECTION})
             # Studio brings its own checkpointer: no state database is opened here. The embedding model
             # serves generated unanswerable samples, which search the collection as its retriever does.
-            services = open_services(settings, models=dict(models), with_state=False)  # type: ignore[arg-type]
+            services = open_services(settings, models=dict(models), with_database=False)  # type: ignore[arg-type]
             opened = await _opened.enter_async_context(services)
             _ports[key] = opened.ports_for(opened.seed_pool())
         return _ports[key]

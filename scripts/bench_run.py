@@ -217,8 +217,8 @@ def main() -> None:
     args = parser.parse_args()
     configure_logging(level="error")
     url = args.database_url or database_url(resolve_settings({}))
-    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, scratch_database(url, "triad_bench") as state:
-        target = Target(Path(folder), state, args.database_url, args.collection)
+    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, scratch_database(url, "triad_bench") as database:
+        target = Target(Path(folder), database, args.database_url, args.collection)
 
         def runs(**kwargs: Any) -> list[dict[str, Any]]:
             return [one_run(target, **kwargs) for _ in range(max(1, args.repeat))]

@@ -269,7 +269,7 @@ async def evaluate_setup(
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
-    async with open_services(collection, models=models, with_state=False) as services:
+    async with open_services(collection, models=models, with_database=False) as services:
         return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings)
 
 

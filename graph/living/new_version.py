@@ -33,7 +33,7 @@ from graph.running.progress import Progress
 from graph.running.queries import open_query_book, queries_of_run
 from graph.running.report import write_report
 from graph.running.runner import build_runner
-from graph.running.services import RunServices, StateDatabase, open_services, open_state
+from graph.running.services import RunServices, StateDatabase, open_services, open_state_database
 
 
 @dataclass(frozen=True)
@@ -54,15 +54,15 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
     folder = RunFolder(settings.runs_dir / run_id)
     document = read_run_json(folder.folder)
     version = dataset_version(document) + 1
-    async with open_state(settings, concurrency=request.concurrency) as state:
-        stored = await state.ledger.options(run_id)  # a run the state database does not know fails here
+    async with open_state_database(settings, concurrency=request.concurrency) as database:
+        stored = await database.ledger.options(run_id)  # a run the state database does not know fails here
         base = read_dataset(keep_version(folder.folder, version - 1))
         options = RunOptions.from_stored(stored)
         if request.max_revisions is not None:
             options = replace(options, max_revisions=request.max_revisions)
         settings = stored_settings(settings, stored, request.models).model_copy(update=request.store)
         run = Run(run_id, options, settings, continuing=True)
-        async with open_services(settings, random_seed=options.random_seed, state=state, warm=True) as services:
+        async with open_services(settings, random_seed=options.random_seed, database=database, warm=True) as services:
             tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
             drift = await check_records(base, services.corpus, run_sources(folder.run_json))
             decisions = [decide(r, d) for r, d in zip(base, drift["records"], strict=True)]
@@ -71,11 +71,11 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
                 raise cost_limit(run, version)
             if failed := [outcome for outcome in done.values() if outcome.failed]:
                 raise Unfinished(failed)
-            await apply(state, run_id, done, version)
+            await apply(database, run_id, done, version)
             stopped = await refill(run, services, drift["summary"]["new_sources"] or [], version, request.concurrency)
             if stopped:
                 raise cost_limit(run, version)
-            folder, finished, examples = await rewrite_run_files(run, state)
+            folder, finished, examples = await rewrite_run_files(run, database)
             after = list(dataset_records(folder.dataset))
             if after == base:  # nothing to judge, drop or add: no new version
                 return {"version": version - 1, "changes": {}, "unchanged": True}
@@ -91,7 +91,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             document = {**document, "dataset_version": version, "versions": [*document.get("versions", []), entry]}
             document |= funnel_of(document, finished)
             document["manifest"] = build_manifest(document, after, collection)
-            await state.ledger.save_manifest(run_id, document["manifest"])
+            await database.ledger.save_manifest(run_id, document["manifest"])
             check = await check_records(after, services.corpus, collection["sources"])
     folder.write_run_json(document)
     reviews = await run_labels(settings, run_id)
@@ -155,12 +155,12 @@ async def judge_stale_records(
     return done, stopped
 
 
-async def apply(state: StateDatabase, run_id: str, done: dict[int, RecordRefresh], version: int) -> None:
+async def apply(database: StateDatabase, run_id: str, done: dict[int, RecordRefresh], version: int) -> None:
     """The refreshed records written back to the run's state; the dropped ones retired."""
     updated = {n: outcome.record for n, outcome in done.items() if outcome.record is not None}
     dropped = [n for n, outcome in done.items() if outcome.record is None]
-    await state.ledger.update_records(run_id, updated)
-    await state.ledger.retire(run_id, dropped, version)
+    await database.ledger.update_records(run_id, updated)
+    await database.ledger.retire(run_id, dropped, version)
     if dropped:
         tell(f"{len(updated)} record(s) updated, {len(dropped)} dropped")
 
@@ -168,8 +168,8 @@ async def apply(state: StateDatabase, run_id: str, done: dict[int, RecordRefresh
 async def refill(run: Run, services: RunServices, new_sources: list[str], version: int, concurrency: int) -> bool:
     """New samples until every cell is back at its quota, seeded first from `new_sources`; whether the budget
     stopped them."""
-    assert services.state is not None
-    ledger, options = services.state.ledger, run.options
+    assert services.database is not None
+    ledger, options = services.database.ledger, run.options
     retired = await ledger.retired_per_cell(run.run_id)
     cells = [
         replace(cell, cap=cell.cap + ATTEMPT_FACTOR * retired.get((cell.question_type, cell.binary), 0))

@@ -23,7 +23,7 @@ from graph.reviewing.samples import ReviewSample
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.running.options import RunOptions, stored_settings
 from graph.running.runner import SampleRunner, context_for, judging_runner
-from graph.running.services import open_gateway, open_state
+from graph.running.services import open_gateway, open_state_database
 from nodes.starts import state_after
 from state.usage import ROLES
 
@@ -115,8 +115,8 @@ async def calibrate(
 ) -> dict[str, Any]:
     """Every validator's figures against the reviewers: the run's own (from its recorded verdicts) and each
     of `specs` (judging again). Raises `CostLimitReached` when the budget runs out first."""
-    async with open_state(settings, concurrency=concurrency) as state:
-        stored = await state.ledger.options(run_id)
+    async with open_state_database(settings, concurrency=concurrency) as database:
+        stored = await database.ledger.options(run_id)
         options = RunOptions.from_stored(stored)
         # Every model resolves before any is asked: an unknown provider or a missing key fails here.
         judging = {spec: stored_settings(settings, stored, dict.fromkeys(ROLES, spec)) for spec in specs}
@@ -128,7 +128,7 @@ async def calibrate(
                 f"no typed sample of run {run_id} is labelled yet; review at least {FEW_LABELS} first: "
                 f"python -m graph.review {run_id} --sample {FEW_LABELS}"
             )
-        reader = compile_graph(state.saver)
+        reader = compile_graph(database.saver)
         starts: dict[int, JudgedDraft] = {}
         for sample in labelled:
             snapshot = await reader.aget_state({"configurable": {"thread_id": sample_thread(samples[sample.n])}})
@@ -144,11 +144,11 @@ async def calibrate(
         for spec, spec_settings in judging.items():
             say(f"judging {len(ours)} labelled samples with {spec}")
             # The judges read the sample's chunks from its state: no store is opened.
-            async with open_gateway(spec_settings, state, random_seed=options.random_seed) as gateway:
+            async with open_gateway(spec_settings, database, random_seed=options.random_seed) as gateway:
                 context = context_for(
                     spec_settings, gateway, run_id=stored.get("run_id", "calibration"), **options.context_overrides()
                 )
-                runner = judging_runner(state.saver, gateway, context)
+                runner = judging_runner(database.saver, gateway, context)
 
                 async def work(sample: Labelled, runner: SampleRunner = runner, spec: str = spec) -> Judgement:
                     thread = calibration_thread(sample_thread(samples[sample.n]), spec)

@@ -20,7 +20,7 @@ from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import summary_html
 from graph.running.files import RunFolder
 from graph.running.report import REPORT_EXAMPLES, write_report
-from graph.running.services import open_state
+from graph.running.services import open_state_database
 from graph.store.corpus import Corpus
 from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
 from graph.store.layout import ColumnChoice
@@ -80,12 +80,12 @@ async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any
         document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
     except ValueError:
         return False
-    async with open_state(settings) as state:
-        if not await state.ledger.exists(run_id):
+    async with open_state_database(settings) as database:
+        if not await database.ledger.exists(run_id):
             return False
-        finished = await state.ledger.finished(run_id)
+        finished = await database.ledger.finished(run_id)
         slots = [row["n"] for row in finished]
-        examples = await state.ledger.accepted_records(run_id, slots, REPORT_EXAMPLES)
+        examples = await database.ledger.accepted_records(run_id, slots, REPORT_EXAMPLES)
     reviewed = summary_html(figures)
     calibration = folder / "calibration.json"
     if calibration.is_file():  # the validators against the same reviewers, beside their table

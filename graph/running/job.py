@@ -43,7 +43,7 @@ from graph.running.report import REPORT_EXAMPLES, write_report
 from graph.running.run_models import check_models_answer, share_model_modes
 from graph.running.runner import SampleResult, SampleRunner, build_runner
 from graph.running.seeds import SEED_BATCH, with_procedural_seeds
-from graph.running.services import RunServices, StateDatabase, open_services, open_state
+from graph.running.services import RunServices, StateDatabase, open_services, open_state_database
 from graph.running.slots import CellQuota, Slot
 from graph.running.style_figures import style_document
 from graph.running.weights import coverage_by_weight, document_weights, seed_weights
@@ -68,15 +68,15 @@ class Run:
     continuing: bool
 
 
-async def begin(request: RunRequest, settings: Settings, state: StateDatabase) -> Run:
+async def begin(request: RunRequest, settings: Settings, database: StateDatabase) -> Run:
     """The run named by the request: a continued run's options come from the state database."""
     run_id = request.resume or request.run_id or new_run_id()
-    continuing = bool(request.resume) or (bool(request.run_id) and await state.ledger.exists(run_id))
+    continuing = bool(request.resume) or (bool(request.run_id) and await database.ledger.exists(run_id))
     if not continuing:
         return Run(run_id, request.options, with_columns(settings), continuing=False)
-    stored = await state.ledger.options(run_id)
+    stored = await database.ledger.options(run_id)
     tell(f"continuing run {run_id}")
-    await state.ledger.go_on(run_id)  # a run stopped because its models failed goes on once they are fixed
+    await database.ledger.go_on(run_id)  # a run stopped because its models failed goes on once they are fixed
     return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
 
 
@@ -85,19 +85,19 @@ async def run_job(
 ) -> tuple[str, dict[str, Any]]:
     """Create or continue a run, work on it, rebuild its files, write run.json and the report."""
     started = time.monotonic()
-    async with open_state(settings, concurrency=request.concurrency) as state:
+    async with open_state_database(settings, concurrency=request.concurrency) as database:
         make_folder(settings.runs_dir)  # a runs folder that cannot be made fails before the run exists
-        run = await begin(request, settings, state)
+        run = await begin(request, settings, database)
         queries = run_queries(run, request)  # a missing or changed query file fails before any work
         async with open_services(
             run.settings,
             record_path=request.record_llm,
             random_seed=run.options.random_seed,
             gateway=gateway,
-            state=state,
+            database=database,
             warm=True,
         ) as services:
-            await share_model_modes(run.run_id, services.gateway, state.ledger)
+            await share_model_modes(run.run_id, services.gateway, database.ledger)
             preflight_calls = await check_models_answer(services.gateway)
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             if run.options.personas_auto and not run.options.personas:
@@ -108,11 +108,11 @@ async def run_job(
             try:
                 outcome = await work_on(run, request, services, book)
             except (ProviderUnavailable, RunCannotWork) as error:  # a refused key, a server gone: no sample can work
-                await rewrite_run_files(run, state)  # without the samples released for a resume to run again
+                await rewrite_run_files(run, database)  # without the samples released for a resume to run again
                 if isinstance(error, RunCannotWork):
                     raise
                 raise RunCannotWork(f"{error}; continue the run after the fix with --resume {run.run_id}") from None
-            folder, finished, examples = await rewrite_run_files(run, state)
+            folder, finished, examples = await rewrite_run_files(run, database)
             # The samples are kept whatever happens here: a failure costs only the coverage and the fingerprint.
             coverage: dict[str, Any] | None = None
             collection: dict[str, Any] = {}
@@ -128,7 +128,7 @@ async def run_job(
         summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
         document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
         document["preflight_calls"] = preflights
-        document["structured_output"] = await state.ledger.model_modes(run.run_id) | services.gateway.modes.in_use(
+        document["structured_output"] = await database.ledger.model_modes(run.run_id) | services.gateway.modes.in_use(
             services.gateway.roles.values()
         )
         document["languages"] = outcome.languages
@@ -136,7 +136,7 @@ async def run_job(
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
             document["manifest"] = build_manifest(document, dataset_records(folder.dataset), collection)
-            await state.ledger.save_manifest(run.run_id, document["manifest"])
+            await database.ledger.save_manifest(run.run_id, document["manifest"])
         except Exception as error:
             tell(f"note: the run's manifest was not kept in the state database ({first_line(error)})")
     folder.write_run_json(document)
@@ -189,8 +189,8 @@ async def run_coverage(
 
 async def work_on(run: Run, request: RunRequest, services: RunServices, book: QueryBook | None = None) -> WorkResult:
     """Check the collection has room, register a new run, then run its slots until the plan is met."""
-    assert services.state is not None
-    ledger, settings = services.state.ledger, run.settings
+    assert services.database is not None
+    ledger, settings = services.database.ledger, run.settings
     left_out = await services.corpus.check_room(run.options.hops, settings.min_chunk_chars)
     # A model of another dimension than the collection's fails here, before the run is begun.
     await services.corpus.check_embedding(services.embeddings)
@@ -256,7 +256,7 @@ def slot_worker(
 ) -> SlotWorker:
     """This process's worker on `run` (a run's or a refresh's): `concurrency` lanes over `cells`, within the
     run's budget, waiting out outages of the state database and the store; its lines go to `folder`."""
-    assert services.state is not None
+    assert services.database is not None
     plan = WorkerAssignment(
         run_id=run.run_id,
         cells=cells,
@@ -269,10 +269,10 @@ def slot_worker(
         personas={persona["name"]: persona["description"] for persona in run.options.personas or []},
         persona_quotas=persona_quotas(run.options.personas, run.options.count) if run.options.personas else {},
     )
-    state = services.state
-    pools = (state.checkpoints, state.bookkeeping, services.corpus.pool)
+    database = services.database
+    pools = (database.checkpoints, database.bookkeeping, services.corpus.pool)
     outages = Outages(run.run_id, run.settings.database_wait_seconds, pools, tell)
-    return SlotWorker(plan, state.ledger, runner, folder, services.gateway, outages, on_done=on_done)
+    return SlotWorker(plan, database.ledger, runner, folder, services.gateway, outages, on_done=on_done)
 
 
 async def sample_runner(
@@ -290,8 +290,8 @@ async def sample_runner(
     With queries, seeds are drawn only among the chunks they retrieved; `preferred` chunks are drawn first.
     `overrides` change the run context beyond the run's options.
     """
-    assert services.state is not None
-    ledger, options = services.state.ledger, run.options
+    assert services.database is not None
+    ledger, options = services.database.ledger, run.options
     questions = RunQuestions(ledger, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
     accepted = [(str(ThreadId(run.run_id, row["n"])), row["brief"]["question"]) for row in finished if row["brief"]]
     await questions.load(accepted)
@@ -308,11 +308,11 @@ async def sample_runner(
 
 
 async def rewrite_run_files(
-    run: Run, state: StateDatabase
+    run: Run, database: StateDatabase
 ) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
-    ledger = state.ledger
-    outages = Outages(run.run_id, run.settings.database_wait_seconds, (state.bookkeeping,), tell)
+    ledger = database.ledger
+    outages = Outages(run.run_id, run.settings.database_wait_seconds, (database.bookkeeping,), tell)
     folder = RunFolder(run.settings.runs_dir / run.run_id)
     finished = await outages.call(lambda: ledger.finished(run.run_id))
     slots = [row["n"] for row in finished]

@@ -25,7 +25,7 @@ from graph.running.options import RunOptions, stored_settings
 from graph.running.queries import QueryBook, open_query_book, queries_of_run
 from graph.running.questions import RunQuestions
 from graph.running.runner import SampleResult, SampleRunner, build_runner
-from graph.running.services import RunServices, open_services, open_state
+from graph.running.services import RunServices, open_services, open_state_database
 from graph.running.slots import Completion, Slot
 from graph.running.stages import parse_node_options
 from graph.running.weights import seed_weights
@@ -146,15 +146,15 @@ class ReplayRequest:
 
 async def finished_samples(settings: Settings, run_id: str) -> list[dict[str, Any]]:
     """The finished samples of a run, as `--list` shows them."""
-    async with open_state(settings) as state:
-        await state.ledger.options(run_id)  # an unknown run fails here with one line
-        return await state.ledger.finished(run_id)
+    async with open_state_database(settings) as database:
+        await database.ledger.options(run_id)  # an unknown run fails here with one line
+        return await database.ledger.finished(run_id)
 
 
 async def replay_samples(request: ReplayRequest, settings: Settings, say: Callable[[str], None]) -> None:
     """Replay the samples the request names and rebuild the run's files; `say` gets a line per sample."""
-    async with open_state(settings) as state:
-        ledger = state.ledger
+    async with open_state_database(settings) as database:
+        ledger = database.ledger
         stored = await ledger.options(request.run_id)
         rows = await ledger.finished(request.run_id)
         chosen = (
@@ -170,7 +170,7 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
         # A replay asks its models afresh: a cached answer would only repeat the sample's history.
         settings = stored_settings(settings, stored, request.models_given).model_copy(update={"llm_cache": False})
         options = replace(options, nodes={**options.nodes, **settings.nodes, **parse_node_options(request.nodes)})
-        async with open_services(settings, state=state) as services:
+        async with open_services(settings, database=database) as services:
             book = await replay_queries(request, options, services)
             runner = await replay_runner(request.run_id, options, services, book)
             passed = 0
@@ -193,8 +193,8 @@ async def replay_queries(request: ReplayRequest, options: RunOptions, services: 
 async def replay_runner(
     run_id: str, options: RunOptions, services: RunServices, book: QueryBook | None = None
 ) -> SampleRunner:
-    assert services.state is not None
-    ledger = services.state.ledger
+    assert services.database is not None
+    ledger = services.database.ledger
     weights = await seed_weights(
         services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )

@@ -162,6 +162,6 @@ def build_runner(
     """The one way a sample's runner is built (`graph.run`, replay, the Python API, the tests' harness):
     the run context from the settings, the resolved models and `overrides`; the ports its nodes use;
     the state database's checkpointer."""
-    assert services.state is not None, "samples are checkpointed in a state database"
+    assert services.database is not None, "samples are checkpointed in a state database"
     context = context_for(services.settings, services.gateway, run_id=run_id, **overrides)
-    return SampleRunner(services.ports_for(seeds, questions, queries), services.state.saver, context)
+    return SampleRunner(services.ports_for(seeds, questions, queries), services.database.saver, context)

@@ -77,7 +77,7 @@ class StateDatabase:
 
 
 @asynccontextmanager
-async def open_state(settings: Settings, *, concurrency: int = 1) -> AsyncIterator[StateDatabase]:
+async def open_state_database(settings: Settings, *, concurrency: int = 1) -> AsyncIterator[StateDatabase]:
     """The state database's pools, run ledger and checkpoint saver, their schema and tables created when missing.
 
     Every table triad keeps (runs, samples, seeds, questions, the model cache and LangGraph's
@@ -143,7 +143,7 @@ class RunServices:
     settings: Settings
     corpus: Corpus
     gateway: LLMGateway
-    state: StateDatabase | None
+    database: StateDatabase | None
     """None where the caller keeps its own state (LangGraph Studio brings its checkpointer)."""
 
     @property
@@ -167,7 +167,7 @@ class RunServices:
         `weights` limits the seeds to the chunks it weighs, drawn in proportion to their weights (queries that
         retrieved them, document weights); `preferred` chunks are drawn first.
         """
-        ledger = self.state.ledger if self.state is not None and run_id else None
+        ledger = self.database.ledger if self.database is not None and run_id else None
         return RunSeeds(
             self.corpus,
             ledger=ledger,
@@ -208,8 +208,8 @@ async def open_services(
     record_path: Path | None = None,
     random_seed: int | None = None,
     gateway: LLMGateway | None = None,
-    state: StateDatabase | None = None,
-    with_state: bool = True,
+    database: StateDatabase | None = None,
+    with_database: bool = True,
     concurrency: int = 1,
     warm: bool = False,
 ) -> AsyncIterator[RunServices]:
@@ -218,20 +218,20 @@ async def open_services(
 
     The gateway is built here (`models`, `record_path` and `seed` as `build_gateway` takes them), with
     the state database's response cache when `settings.llm_cache`; a `gateway` given instead (a test's,
-    with its own retry policy) is used as it is. `state` is an already open state database (a run reads
-    its options there first); with `with_state=False` none is opened. `warm` starts loading the
+    with its own retry policy) is used as it is. `database` is an already open state database (a run reads
+    its options there first); with `with_database=False` none is opened. `warm` starts loading the
     corpus' vectors at once, overlapping the rest of the start-up.
     """
     url = await asyncio.to_thread(database_url, settings)
     parts = GatewayParts(models, record_path, random_seed, gateway)
-    if state is None and with_state:
+    if database is None and with_database:
         async with (
-            open_state(settings, concurrency=concurrency) as opened,
+            open_state_database(settings, concurrency=concurrency) as opened,
             _open_on(settings, url, parts, opened, warm) as services,
         ):
             yield services
         return
-    async with _open_on(settings, url, parts, state, warm) as services:
+    async with _open_on(settings, url, parts, database, warm) as services:
         yield services
 
 
@@ -244,10 +244,10 @@ class GatewayParts:
     random_seed: int | None
     built: LLMGateway | None
 
-    def build(self, settings: Settings, state: StateDatabase | None) -> LLMGateway:
+    def build(self, settings: Settings, database: StateDatabase | None) -> LLMGateway:
         if self.built is not None:
             return self.built
-        cache = LLMCache(state.conninfo) if state is not None and settings.llm_cache else None
+        cache = LLMCache(database.conninfo) if database is not None and settings.llm_cache else None
         return build_gateway(
             settings, models=self.models, record_path=self.record_path, random_seed=self.random_seed, cache=cache
         )
@@ -255,11 +255,11 @@ class GatewayParts:
 
 @asynccontextmanager
 async def open_gateway(
-    settings: Settings, state: StateDatabase | None, *, random_seed: int | None = None
+    settings: Settings, database: StateDatabase | None, *, random_seed: int | None = None
 ) -> AsyncIterator[LLMGateway]:
     """The gateway alone, as `open_services` builds it, for work that reads no store (calibration's judges,
     which read each sample's chunks from its state); its cache is closed at the end."""
-    gateway = GatewayParts(None, None, random_seed, None).build(settings, state)
+    gateway = GatewayParts(None, None, random_seed, None).build(settings, database)
     try:
         yield gateway
     finally:
@@ -272,19 +272,19 @@ async def _open_on(
     settings: Settings,
     url: str,
     parts: GatewayParts,
-    state: StateDatabase | None,
+    database: StateDatabase | None,
     warm: bool,
 ) -> AsyncIterator[RunServices]:
-    if state is None or state.url != url:  # a state database on the store's own server has reached it already
+    if database is None or database.url != url:  # a state database on the store's own server has reached it already
         await asyncio.to_thread(check_connection, url)
-    gateway = parts.build(settings, state)
+    gateway = parts.build(settings, database)
     if settings.collection == DEMO_COLLECTION:
         await asyncio.to_thread(ensure_demo, url)
     corpus = await open_corpus(settings, url, pool_timeout_s=pool_timeout(settings.database_wait_seconds))
     try:
         if warm:
             corpus.warm()
-        yield RunServices(settings=settings, corpus=corpus, gateway=gateway, state=state)
+        yield RunServices(settings=settings, corpus=corpus, gateway=gateway, database=database)
     finally:
         await corpus.close()
         if gateway.cache is not None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from psycopg.types.json import Jsonb
 
 from graph.config.settings import resolve_settings
-from graph.running.services import open_state
+from graph.running.services import open_state_database
 from graph.testing.commands import PLAUSIBLE_MODEL, run_cli, state_connection
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "old_run"
@@ -32,7 +32,7 @@ def restore_old_run(url: str, runs: Path) -> None:
     """The old run's files in `runs`, its rows in the state database at `url` (its tables made first)."""
 
     async def tables() -> None:
-        async with open_state(resolve_settings({"state_url": url, "database_url": url}, env={})):
+        async with open_state_database(resolve_settings({"state_url": url, "database_url": url}, env={})):
             pass
 
     asyncio.run(tables())

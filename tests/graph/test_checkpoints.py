@@ -11,7 +11,7 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 from graph.config.settings import resolve_settings
-from graph.running.services import open_state
+from graph.running.services import open_state_database
 from graph.store.database import in_schema, prepare_state_schema
 from graph.testing.commands import STATE_SCHEMA, state_connection
 
@@ -76,8 +76,8 @@ def test_pooled_saver_writes_and_reads_what_the_upstream_saver_does(pg_url: str)
             await upstream.setup()
             await history(upstream, upstream_thread)
             kept_upstream = await upstream.aget_tuple({"configurable": {"thread_id": upstream_thread}})
-        async with open_state(state_settings(pg_url), concurrency=2) as state:  # a run's checkpoint pool
-            pooled = state.saver
+        async with open_state_database(state_settings(pg_url), concurrency=2) as database:  # a run's checkpoint pool
+            pooled = database.saver
             await history(pooled, pooled_thread)
             kept_pooled = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread}})
             first = await pooled.aget_tuple({"configurable": {"thread_id": pooled_thread, "checkpoint_id": "1f0-0001"}})
@@ -109,8 +109,8 @@ def test_a_thread_known_to_be_new_is_not_looked_up_once(pg_url: str) -> None:
     config: Any = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
 
     async def main() -> list[Any]:
-        async with open_state(state_settings(pg_url), concurrency=2) as state:
-            saver = state.saver
+        async with open_state_database(state_settings(pg_url), concurrency=2) as database:
+            saver = database.saver
             await history(saver, thread)  # written by someone else: the block below is a wrong promise
             seen = []
             with saver.new_thread(thread):
@@ -148,8 +148,8 @@ def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_save
             await upstream.setup()
             await history(upstream, upstream_thread)
         seen = []
-        async with open_state(state_settings(pg_url), concurrency=2) as state:
-            saver = state.saver
+        async with open_state_database(state_settings(pg_url), concurrency=2) as database:
+            saver = database.saver
             async with saver.holding_writes(held_thread):
                 await history(saver, held_thread)
             async with saver.holding_writes(counted):

@@ -11,7 +11,7 @@ from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.running.questions import RunQuestions
 from graph.running.runner import SampleResult, build_runner
-from graph.running.services import open_services, open_state
+from graph.running.services import open_services, open_state_database
 from graph.testing.scripted import ScriptedChatModel
 from tests.support.scripts import GOOD_QUESTION, script
 
@@ -32,8 +32,8 @@ def run_samples(url: str, collection: str, seed_id: str, scripts: list[dict]) ->
             roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
             gateway = LLMGateway(roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=1))
             async with open_services(settings, gateway=gateway) as services:
-                assert services.state is not None
-                questions = RunQuestions(services.state.ledger, run_id, threshold=0)
+                assert services.database is not None
+                questions = RunQuestions(services.database.ledger, run_id, threshold=0)
                 runner = build_runner(services, services.seed_pool(run_id), run_id=run_id, questions=questions)
                 thread = f"{run_id}/{n}"
                 result = await runner.run({"question_type": "composition", "binary": False, "seed_id": seed_id}, thread)
@@ -73,9 +73,9 @@ def test_only_the_sample_itself_gives_back_its_question(pg_url: str):
 
     async def go() -> list[str | None]:
         settings = resolve_settings({"database_url": pg_url, "state_url": pg_url, "llm_cache": False}, env={})
-        async with open_state(settings) as state:
+        async with open_state_database(settings) as database:
             run_id = f"dup-release-{next(_runs)}"
-            questions = RunQuestions(state.ledger, run_id, threshold=0)
+            questions = RunQuestions(database.ledger, run_id, threshold=0)
             question = GOOD_QUESTION["question"]
             seen = [await questions.register(question, f"{run_id}/1")]
             await questions.release(question, f"{run_id}/1@v2.1")

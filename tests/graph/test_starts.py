@@ -9,7 +9,7 @@ import pytest
 
 from graph.builder import compile_graph
 from graph.config.settings import resolve_settings
-from graph.running.services import open_state
+from graph.running.services import open_state_database
 from nodes.starts import ACCUMULATED, WRITTEN_BY, state_after
 from tests.graph.test_unanswerable import UNANSWERABLE, UNANSWERED, judge_by_texts
 from tests.support.scripts import script
@@ -20,10 +20,10 @@ def states_after(url: str, thread_id: str) -> dict[str, dict[str, Any]]:
 
     async def read() -> dict[str, dict[str, Any]]:
         settings = resolve_settings({"state_url": url, "database_url": url}, env={})
-        async with open_state(settings) as state:
+        async with open_state_database(settings) as database:
             history = [
                 snapshot
-                async for snapshot in compile_graph(state.saver).aget_state_history(
+                async for snapshot in compile_graph(database.saver).aget_state_history(
                     {"configurable": {"thread_id": thread_id}}
                 )
             ]

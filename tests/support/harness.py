@@ -55,7 +55,7 @@ class Harness:
             gateway, settings = scripted_gateway(model, max_attempts=2), self.settings()
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
             async with open_services(settings, gateway=gateway) as services:
-                assert services.state is not None
+                assert services.database is not None
                 seeds = services.seed_pool(thread_id.split("/")[0], random_seed=seed)
                 runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
