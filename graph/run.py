@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
         if not settings.collection:
             raise UserError("name the collection with --collection NAME (or TRIAD_COLLECTION), or pass --demo")
         # Every role resolves before any work: a missing key or an unknown provider fails here, at once.
-        check_models(settings, record_path=args.record_llm)
+        check_models(settings, recording_path=args.record_llm)
     try:
         run_async(run_job(request, settings))
     except DATABASE_ERRORS as error:

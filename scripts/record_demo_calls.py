@@ -40,7 +40,7 @@ def main() -> None:
         gateway = build_gateway(
             settings,
             models={"generator": model, "validator": model, "extractor": model},
-            record_path=OUTPUT,
+            recording_path=OUTPUT,
             random_seed=7,
         )
         run_async(run_job(run_request(args, settings), settings, gateway))

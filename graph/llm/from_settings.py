@@ -19,7 +19,7 @@ def check_models(
     settings: Settings,
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
-    record_path: Path | None = None,
+    recording_path: Path | None = None,
 ) -> dict[Role, RoleModel]:
     """Every role's model resolved, and the recording file writable: a missing key, an unknown provider
     or an unwritable `--record-llm` fails here, before any work. `models` overrides a role's spec or
@@ -35,11 +35,11 @@ def check_models(
         openai_api_key=settings.openai_api_key.get_secret_value() if settings.openai_api_key else None,
         timeout_s=settings.request_timeout_seconds,
     )
-    if record_path is not None:
+    if recording_path is not None:
         try:
-            record_path.open("a", encoding="utf-8").close()  # fails now, not at the first model call
+            recording_path.open("a", encoding="utf-8").close()  # fails now, not at the first model call
         except OSError as error:
-            raise unwritable_recording(record_path, error) from None
+            raise unwritable_recording(recording_path, error) from None
     return roles
 
 
@@ -47,7 +47,7 @@ def build_gateway(
     settings: Settings,
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
-    record_path: Path | None = None,
+    recording_path: Path | None = None,
     random_seed: int | None = None,
     cache: LLMCache | None = None,
 ) -> LLMGateway:
@@ -57,14 +57,14 @@ def build_gateway(
     database's response cache. The cache serves provider models only: an injected model has no stable
     name to key answers by.
     """
-    roles = check_models(settings, models=models, record_path=record_path)
+    roles = check_models(settings, models=models, recording_path=recording_path)
     return LLMGateway(
         roles,
         prices={**DEFAULT_PRICES, **settings.prices},
         requests_per_second=settings.requests_per_second,
         max_concurrency=settings.max_concurrent_requests,
         retry=RetryPolicy(request_timeout_s=settings.request_timeout_seconds),
-        record_path=record_path,
+        recording_path=recording_path,
         random_seed=random_seed,
         cache=cache,
         minute_limits={model.spec: minute_limits(settings, model.spec) for model in roles.values()},

@@ -85,7 +85,7 @@ class LLMGateway:
         max_concurrency: int = 16,
         retry: RetryPolicy | None = None,
         cache: LLMCache | None = None,
-        record_path: Path | None = None,
+        recording_path: Path | None = None,
         random_seed: int | None = None,
         minute_limits: dict[str, tuple[float | None, float | None]] | None = None,
         modes: dict[str, StructuredMode] | None = None,
@@ -96,7 +96,7 @@ class LLMGateway:
         self.prices = prices or {}
         self.retry = retry or RetryPolicy()
         self.cache = cache
-        self.recordings = Recordings(record_path)
+        self.recordings = Recordings(recording_path)
         self.calls: list[ModelCall] = []
         # Totals over `calls`, kept as they grow: progress and the cost limit read them after every sample.
         self._cost_usd = 0.0
@@ -205,7 +205,7 @@ class LLMGateway:
     ) -> Reply:
         cache = self.cache if model.provider in PROVIDERS and cached else None
         # The request's hash is worth computing only when something looks it up or writes it down.
-        keyed = model.recorded_file is not None or cache is not None or self.recordings.record_path is not None
+        keyed = model.recorded_file is not None or cache is not None or self.recordings.recording_path is not None
         key = request_key(model.role, conversation, schema) if keyed else ""
         if model.recorded_file is not None:
             return stored_reply(self.recordings.answer(model, node, schema, key), "recorded")
@@ -224,7 +224,7 @@ class LLMGateway:
             response["finish_reason"] = reply.finish_reason
         if cache is not None and reply.finish_reason not in BLOCKED_FINISH_REASONS | CUT_OFF_FINISH_REASONS:
             await cache.put(cache_key, model.spec, response)
-        if self.recordings.record_path is not None:
+        if self.recordings.recording_path is not None:
             await self.recordings.write(key, model, node, schema, conversation, response)
         return reply
 

@@ -21,8 +21,8 @@ from graph.llm.models import RoleModel
 class Recordings:
     """The recorded files a gateway answers from, each read once, and the file it records to (None: none)."""
 
-    def __init__(self, record_path: Path | None = None) -> None:
-        self.record_path = record_path
+    def __init__(self, recording_path: Path | None = None) -> None:
+        self.recording_path = recording_path
         self._files: dict[Path, dict[str, dict[str, Any]]] = {}
         self._lock = asyncio.Lock()
 
@@ -60,12 +60,12 @@ class Recordings:
             "response": response,
         }
         line = json.dumps(entry, ensure_ascii=False) + "\n"
-        assert self.record_path is not None
+        assert self.recording_path is not None
         async with self._lock:  # one line at a time, in the order the answers came
             try:
-                await asyncio.to_thread(append_text, self.record_path, line)
+                await asyncio.to_thread(append_text, self.recording_path, line)
             except OSError as error:
-                raise unwritable_recording(self.record_path, error) from None
+                raise unwritable_recording(self.recording_path, error) from None
 
 
 def current_thread_id() -> str | None:

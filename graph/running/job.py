@@ -91,7 +91,7 @@ async def run_job(
         queries = run_queries(run, request)  # a missing or changed query file fails before any work
         async with open_services(
             run.settings,
-            record_path=request.record_llm,
+            recording_path=request.record_llm,
             random_seed=run.options.random_seed,
             gateway=gateway,
             database=database,

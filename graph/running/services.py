@@ -205,7 +205,7 @@ async def open_services(
     settings: Settings,
     *,
     models: dict[Role, str | BaseChatModel] | None = None,
-    record_path: Path | None = None,
+    recording_path: Path | None = None,
     random_seed: int | None = None,
     gateway: LLMGateway | None = None,
     database: StateDatabase | None = None,
@@ -216,14 +216,14 @@ async def open_services(
     """Open the services of `settings`: the state, the gateway, the corpus. Every command builds its
     services here, once.
 
-    The gateway is built here (`models`, `record_path` and `seed` as `build_gateway` takes them), with
+    The gateway is built here (`models`, `recording_path` and `seed` as `build_gateway` takes them), with
     the state database's response cache when `settings.llm_cache`; a `gateway` given instead (a test's,
     with its own retry policy) is used as it is. `database` is an already open state database (a run reads
     its options there first); with `with_database=False` none is opened. `warm` starts loading the
     corpus' vectors at once, overlapping the rest of the start-up.
     """
     url = await asyncio.to_thread(database_url, settings)
-    parts = GatewayParts(models, record_path, random_seed, gateway)
+    parts = GatewayParts(models, recording_path, random_seed, gateway)
     if database is None and with_database:
         async with (
             open_state_database(settings, concurrency=concurrency) as opened,
@@ -240,7 +240,7 @@ class GatewayParts:
     """What a command gives `open_services` to build its gateway from (or the gateway a test built)."""
 
     models: dict[Role, str | BaseChatModel] | None
-    record_path: Path | None
+    recording_path: Path | None
     random_seed: int | None
     built: LLMGateway | None
 
@@ -249,7 +249,7 @@ class GatewayParts:
             return self.built
         cache = LLMCache(database.conninfo) if database is not None and settings.llm_cache else None
         return build_gateway(
-            settings, models=self.models, record_path=self.record_path, random_seed=self.random_seed, cache=cache
+            settings, models=self.models, recording_path=self.recording_path, random_seed=self.random_seed, cache=cache
         )
 
 

@@ -110,7 +110,7 @@ def test_record_then_answer_from_the_recording_gives_the_same_records(
     gateway = build_gateway(
         settings,
         models={"generator": model, "validator": model, "extractor": model},
-        record_path=recording,
+        recording_path=recording,
         random_seed=3,
     )
     asyncio.run(run_job(run_request(args, settings), settings, gateway))

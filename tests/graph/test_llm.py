@@ -112,7 +112,7 @@ def test_an_unreachable_provider_stops_the_run_before_minutes_of_retries() -> No
 def test_answers_from_a_recording_are_identical_to_the_recorded_ones(tmp_path: Path) -> None:
     record_file = tmp_path / "calls.jsonl"
     model = ScriptedChatModel(script={"Verdict": ["not json", OK, {"accepted": False, "reason": "ambiguous"}]})
-    recording = gateway_for(model, record_path=record_file)
+    recording = gateway_for(model, recording_path=record_file)
     other = [SystemMessage("Judge the question."), HumanMessage("Q: Which came later?")]
     first = [ask(recording)[0], ask(recording, other)[0]]
     assert len(record_file.read_text().splitlines()) == 3
