@@ -26,9 +26,9 @@ from graph.reviewing.summary import summarise
 from graph.running.dataset import dataset_records, read_dataset
 from graph.running.files import RunFolder, write_atomically
 from graph.running.funnel import funnel
-from graph.running.job import Run, rewrite_run_files, sample_runner, slot_worker
+from graph.running.job import rewrite_run_files, sample_runner, slot_worker
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
-from graph.running.options import ATTEMPT_FACTOR, RunOptions, stored_settings
+from graph.running.options import ATTEMPT_FACTOR, Run, RunOptions, stored_settings
 from graph.running.progress import Progress
 from graph.running.queries import open_query_book, queries_of_run
 from graph.running.report import write_report

@@ -14,58 +14,46 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from graph.config.cli import say, tell
-from graph.config.errors import RunCannotWork, UserError, first_line, redact
+from graph.config.cli import tell
+from graph.config.errors import RunCannotWork, UserError, first_line
 from graph.config.settings import Settings
 from graph.living.manifest import build_manifest, collection_fingerprint
 from graph.living.versions import VERSION_KEYS, read_run_json
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
-from graph.running.coverage import coverage_lines, document_coverage, query_coverage
+from graph.running.coverage import document_coverage, query_coverage
 from graph.running.dataset import dataset_records
 from graph.running.files import RunFolder, make_folder
-from graph.running.funnel import cell_name, format_funnel, funnel
+from graph.running.funnel import funnel
 from graph.running.languages import language_notes, survey_languages
-from graph.running.options import RunOptions, RunRequest, stored_settings, with_columns
+from graph.running.options import Run, RunOptions, RunRequest, stored_settings, with_columns
 from graph.running.outages import Outages
 from graph.running.personas import derive_personas
 from graph.running.progress import Progress
 from graph.running.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
 from graph.running.questions import RunQuestions
 from graph.running.report import REPORT_EXAMPLES, write_report
+from graph.running.run_json import print_run_summary, run_document
 from graph.running.run_models import check_models_answer, share_model_modes
 from graph.running.runner import SampleResult, SampleRunner, build_runner
 from graph.running.seeds import SEED_BATCH, with_procedural_seeds
 from graph.running.services import RunServices, StateDatabase, open_services, open_state_database
 from graph.running.slots import CellQuota, Slot
-from graph.running.style_figures import style_document
 from graph.running.weights import coverage_by_weight, document_weights, seed_weights
 from graph.running.worker import SlotWorker, WorkerAssignment, WorkResult
 from state.personas import persona_quotas
 from state.threads import ThreadId
-from state.usage import ROLES
 
 
 def new_run_id() -> str:
     return datetime.now(UTC).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
-
-
-@dataclass(frozen=True)
-class Run:
-    """The run this process works on: new, or continued with the options it was begun with."""
-
-    run_id: str
-    options: RunOptions
-    settings: Settings
-    """The settings its samples use (a continued run's collection and models)."""
-    continuing: bool
 
 
 async def begin(request: RunRequest, settings: Settings, database: StateDatabase) -> Run:
@@ -319,58 +307,3 @@ async def rewrite_run_files(
     await outages.call(lambda: folder.rebuild(ledger.file_lines(run.run_id, slots)))
     examples = await outages.call(lambda: ledger.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
     return folder, finished, examples
-
-
-def public_settings(settings: Settings) -> dict[str, Any]:
-    """Settings as run.json keeps them: no secrets, URLs without passwords."""
-    data = settings.model_dump(mode="json", exclude={"google_api_key", "openai_api_key"})
-    for key in ("database_url", "state_url"):
-        if data.get(key):
-            data[key] = redact(data[key])
-    return data
-
-
-def run_document(
-    run: Run, cells: list[CellQuota], summary: dict[str, Any], started: float, stopped_by_cost: bool
-) -> dict[str, Any]:
-    """run.json: options, settings without secrets, models, quotas, shortfall and the funnel."""
-    quotas = {cell_name(c.question_type, c.binary): c.quota for c in cells}
-    accepted = {name: summary["cells"].get(name, {}).get("accepted", 0) for name in quotas}
-    options = run.options.stored(run.settings)
-    return {
-        "run_id": run.run_id,
-        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "seconds_this_process": round(time.monotonic() - started, 1),
-        "options": {k: v for k, v in options.items() if k != "settings"},
-        "settings": public_settings(run.settings),
-        "models": {role: run.settings.model_for(role) for role in ROLES},
-        "quotas": quotas,
-        "shortfall": {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota},
-        **style_document(run.options.style_quotas(), summary),
-        "stopped_by_cost_limit": stopped_by_cost,
-        "funnel": summary,
-    }
-
-
-def print_run_summary(
-    run: Run,
-    request: RunRequest,
-    folder: RunFolder,
-    document: dict[str, Any],
-    summary: dict[str, Any],
-    outcome: WorkResult,
-) -> None:
-    """The funnel on stdout; the cost stop, any shortfall and the files written on stderr."""
-    if not request.worker:
-        say(format_funnel(summary, document["quotas"], document.get("query_style_quotas")))
-    if outcome.stopped_by_cost:
-        tell(f"stopped starting samples: the cost limit of {run.settings.max_cost_usd} USD was reached")
-    if document["shortfall"]:
-        shortfall = ", ".join(f"{name} {n}" for name, n in document["shortfall"].items())
-        tell(f"shortfall: {shortfall} (attempt caps reached or the run stopped early)")
-    if document.get("query_style_shortfall"):
-        short = ", ".join(f"{name} {n}" for name, n in document["query_style_shortfall"].items())
-        tell(f"query-style shortfall: {short} (rewrites that failed their check kept the question as validated)")
-    for line in coverage_lines(document.get("coverage") or {}):
-        tell(line)
-    tell(f"wrote {folder.dataset}, {folder.rejected}, {folder.run_json} and {folder.report}")

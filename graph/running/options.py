@@ -303,3 +303,14 @@ class RunRequest:
         for run_id in (self.run_id, self.resume):
             if run_id is not None:
                 check_run_id(run_id)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The run this process works on: new, or continued with the options it was begun with."""
+
+    run_id: str
+    options: RunOptions
+    settings: Settings
+    """The settings its samples use (a continued run's collection and models)."""
+    continuing: bool
