@@ -162,7 +162,7 @@ def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
     reason."""
     return {
         "id": state.get("thread_id", ""),
-        "outcome": state.get("outcome"),
+        "outcome": state.get("outcome") or "failed",
         "end_reason": state.get("end_reason", ""),
         "question_type": state.get("question_type"),
         "binary": state.get("binary"),

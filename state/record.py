@@ -233,6 +233,8 @@ class DatasetRecord(BaseModel):
             relevant = {context.id for context in self.contexts if context.relevant}
             if relevant & set(self.unanswerable.contexts):
                 raise ValueError("the unanswerable variant holds a relevant context")
+            if set(self.unanswerable.contexts) - {context.id for context in self.contexts}:
+                raise ValueError("the unanswerable variant names a context the record does not hold")
         return self
 
     def _consistent_unanswerable(self) -> DatasetRecord:
@@ -294,3 +296,14 @@ class Rejection(BaseModel):
     """A model's reply that could not be read, as it came."""
     llm_calls: list[dict[str, Any]] = Field(default_factory=list)
     provenance: Provenance | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults_for_nulls(cls, line: Any) -> Any:
+        """A null where a line has nothing to say takes the field's default (a sample that ended without an
+        outcome is `failed`)."""
+        if not isinstance(line, dict):
+            return line
+        return {key: value for key, value in line.items() if value is not None} | (
+            {"outcome": "failed"} if "outcome" in line and line["outcome"] is None else {}
+        )

@@ -19,6 +19,7 @@ had just written it: a crash resumes it, and LangGraph Studio and `graph.replay`
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,7 +124,7 @@ def draft_of(record: DatasetRecord, revision: int) -> Draft:
         question=record.canonical_question, answer=record.answer, origin="generate" if revision == 0 else "revise",
         revision=revision,
     )  # fmt: skip
-    draft["construction"] = record.construction
+    draft["construction"] = copy.deepcopy(record.construction)
     return draft
 
 

@@ -163,7 +163,7 @@ def load_samples(folder: Path) -> dict[int, ReviewSample]:
 
 
 def review_set(samples: dict[int, ReviewSample], size: int, random_seed: int) -> list[int]:
-    """`size` samples drawn at random, spread evenly over the cells (type x binary), reproducible by `seed`."""
+    """`size` samples drawn at random, spread evenly over the cells (type x binary), reproducible by `random_seed`."""
     rng = random.Random(random_seed)
     by_cell: dict[str, list[int]] = defaultdict(list)
     for sample in samples.values():

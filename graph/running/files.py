@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import re
@@ -24,6 +25,7 @@ from typing import Any, get_args
 import fasteners
 import orjson
 from pydantic import BaseModel
+from typing_extensions import get_type_hints, is_typeddict
 
 from graph.config.errors import UserError, reason, writing
 from state.record import DatasetRecord, Rejection
@@ -210,16 +212,28 @@ def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) 
 
 
 def in_field_order(value: Any, model: Any) -> Any:
-    """`value` (JSON as read back) with each object's keys in the order `model` declares its fields,
-    nested models and lists of them too; keys the model does not declare follow, as they are."""
+    """`value` (JSON as read back) with each object's keys in the order `model` (a pydantic model or a TypedDict)
+    declares its fields, nested ones and lists of them too; keys the model does not declare follow, as they are."""
     if isinstance(value, list):
         return [in_field_order(item, model) for item in value]
-    if not (isinstance(value, dict) and isinstance(model, type) and issubclass(model, BaseModel)):
+    fields = declared_fields(model)
+    if not (isinstance(value, dict) and fields):
         return value
-    ordered = {}
-    for name, field in model.model_fields.items():
-        if name in value:
-            inner = [arg for arg in (field.annotation, *get_args(field.annotation)) if isinstance(arg, type)]
-            nested = next((arg for arg in inner if issubclass(arg, BaseModel)), None)
-            ordered[name] = in_field_order(value[name], nested) if nested else value[name]
+    ordered = {name: in_field_order(value[name], nested) for name, nested in fields.items() if name in value}
     return ordered | {key: item for key, item in value.items() if key not in ordered}
+
+
+@functools.cache
+def declared_fields(model: Any) -> dict[str, Any]:
+    """The fields a pydantic model or a TypedDict declares, in order, each with the model or TypedDict its type
+    holds (`X`, `X | None`, `list[X]`), else None; none for any other type."""
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        types = {name: field.annotation for name, field in model.model_fields.items()}
+    elif is_typeddict(model):
+        types = get_type_hints(model)
+    else:
+        return {}
+    return {
+        name: next((arg for arg in (hint, *get_args(hint)) if declared_fields(arg)), None)
+        for name, hint in types.items()
+    }

@@ -15,7 +15,7 @@ OUTCOMES = ("accepted", "rejected", "no_bridge", "failed")
 JUDGES = ("lint", "quality", "sufficiency", "unanswerable")
 
 
-#: What the funnel adds up per role and per node, from every call record.
+#: What the funnel adds up per role and per node, from every model call.
 COUNTED = ("input_tokens", "output_tokens", "cached_tokens", "thinking_tokens", "cost_usd", "thinking_cost_usd")
 EMPTY_TOTALS: dict[str, float] = {"calls": 0, **dict.fromkeys(COUNTED, 0)}
 

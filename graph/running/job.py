@@ -1,4 +1,4 @@
-"""A run from start to end: begin or continue it, work on its quota plan, then write its files.
+"""A run from start to end: begin or continue it, work on its quotas, then write its files.
 
 `run_job` is what `python -m graph.run` does once its flags are read: the run's state lives in the
 state database, its files in `<runs_dir>/<run_id>/`, rebuilt from that state at the end (and on
@@ -176,7 +176,7 @@ async def run_coverage(
 
 
 async def work_on(run: Run, request: RunRequest, services: RunServices, book: QueryBook | None = None) -> WorkResult:
-    """Check the collection has room, register a new run, then run its slots until the plan is met."""
+    """Check the collection has room, register a new run, then run its slots until the quotas are met."""
     assert services.database is not None
     ledger, settings = services.database.ledger, run.settings
     left_out = await services.corpus.check_room(run.options.hops, settings.min_chunk_chars)
@@ -245,7 +245,7 @@ def slot_worker(
     """This process's worker on `run` (a run's or a refresh's): `concurrency` lanes over `cells`, within the
     run's budget, waiting out outages of the state database and the store; its lines go to `folder`."""
     assert services.database is not None
-    plan = WorkerAssignment(
+    assignment = WorkerAssignment(
         run_id=run.run_id,
         cells=cells,
         worker=f"{socket.gethostname()}-{os.getpid()}",
@@ -260,7 +260,7 @@ def slot_worker(
     database = services.database
     pools = (database.checkpoints, database.bookkeeping, services.corpus.pool)
     outages = Outages(run.run_id, run.settings.database_wait_seconds, pools, tell)
-    return SlotWorker(plan, database.ledger, runner, folder, services.gateway, outages, on_done=on_done)
+    return SlotWorker(assignment, database.ledger, runner, folder, services.gateway, outages, on_done=on_done)
 
 
 async def sample_runner(

@@ -28,7 +28,7 @@ class RunSeeds:
     """Seeds drawn uniformly among chunks not used yet, recorded in the run's state when it has one.
 
     With `batch` above one, draws are made and recorded `batch` at a time (one statement) and handed
-    out in the order drawn: with a fixed `seed`, the same sequence as one at a time, for a round trip
+    out in the order drawn: with a fixed `random_seed`, the same sequence as one at a time, for a round trip
     per `batch` samples instead of one per sample. Up to `batch - 1` recorded seeds go unused when a
     worker stops; the run never offers them again.
     """

@@ -216,7 +216,7 @@ async def open_services(
     """Open the services of `settings`: the state, the gateway, the corpus. Every command builds its
     services here, once.
 
-    The gateway is built here (`models`, `recording_path` and `seed` as `build_gateway` takes them), with
+    The gateway is built here (`models`, `recording_path` and `random_seed` as `build_gateway` takes them), with
     the state database's response cache when `settings.llm_cache`; a `gateway` given instead (a test's,
     with its own retry policy) is used as it is. `database` is an already open state database (a run reads
     its options there first); with `with_database=False` none is opened. `warm` starts loading the

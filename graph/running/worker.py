@@ -1,4 +1,4 @@
-"""Running a quota plan: slots claimed from the state database, `concurrency` samples in flight.
+"""Running a run's quotas: slots claimed from the state database, `concurrency` samples in flight.
 
 Cells are question type x binary (SPEC section 4). A worker keeps claiming slots until every cell
 has its quota or hits its attempt cap; each slot is thread `<run_id>/<n>`, continued from its last
@@ -143,7 +143,7 @@ class WorkResult:
 
 @dataclass(frozen=True)
 class WorkerAssignment:
-    """What one worker is to do: run `concurrency` samples of the plan at a time, within the budget."""
+    """What one worker is to do: run `concurrency` samples of the run's cells at a time, within the budget."""
 
     run_id: str
     cells: list[CellQuota]
@@ -162,14 +162,14 @@ class WorkerAssignment:
 
 
 class SlotWorker:
-    """Claims and runs slots with `concurrency` lanes until the plan is met, capped, or the budget spent.
+    """Claims and runs slots with `concurrency` lanes until the quotas are met, capped, or the budget spent.
 
     While the database is away, lanes wait for it (through `outages`) and then go on.
     """
 
     def __init__(
         self,
-        plan: WorkerAssignment,
+        assignment: WorkerAssignment,
         ledger: RunLedger,
         runner: SampleRunner,
         folder: RunFolder,
@@ -178,11 +178,11 @@ class SlotWorker:
         *,
         on_done: Callable[[Slot, SampleResult], None] | None = None,
     ) -> None:
-        self.plan = plan
+        self.assignment = assignment
         self.ledger = ledger
         self.runner = runner
         self.gateway = gateway
-        self.budget = Budget.of(gateway, plan.max_cost_usd)
+        self.budget = Budget.of(gateway, assignment.max_cost_usd)
         self.outages = outages
         self.on_done = on_done
         self.outcome = WorkResult()
@@ -196,19 +196,19 @@ class SlotWorker:
         try:
             with start_up_heap_frozen():
                 async with asyncio.TaskGroup() as lanes:
-                    for _ in range(self.plan.concurrency):
+                    for _ in range(self.assignment.concurrency):
                         lanes.create_task(self._lane())
             await self.lines.close()
         except BaseException as error:
             # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
             try:
-                await asyncio.shield(self.ledger.release(self.plan.run_id, self.plan.worker))
+                await asyncio.shield(self.ledger.release(self.assignment.run_id, self.assignment.worker))
             except Exception as release_failed:  # the slots stay leased until their lease runs out
-                log.warning("slots not handed back", run_id=self.plan.run_id, error=first_line(release_failed))
+                log.warning("slots not handed back", run_id=self.assignment.run_id, error=first_line(release_failed))
             try:
                 await asyncio.shield(self.lines.close())
             except Exception as close_failed:  # the lines are rebuilt from the state database at the run's end
-                log.warning("run lines not closed", run_id=self.plan.run_id, error=first_line(close_failed))
+                log.warning("run lines not closed", run_id=self.assignment.run_id, error=first_line(close_failed))
             if isinstance(error, BaseExceptionGroup):
                 raise first_failure(error) from None  # e.g. refused credentials, other lanes' failures noted
             raise
@@ -217,7 +217,7 @@ class SlotWorker:
         self.outcome.database_outages = self.outages.outages
         if self.failures.reason is not None:
             await self._stop_run(self.failures.reason)
-        stopped = await self.outages.call(lambda: self.ledger.stopped(self.plan.run_id))
+        stopped = await self.outages.call(lambda: self.ledger.stopped(self.assignment.run_id))
         if stopped is not None:  # by this worker or another one
             raise RunCannotWork(stopped)
         return self.outcome
@@ -228,17 +228,18 @@ class SlotWorker:
         message = (
             f"the first {FAILED_ALIKE} samples that reached a model all failed on the same error, so no sample can "
             f"work: {first_line(Exception(reason))}; fix the model (python -m graph.preflight checks it), then "
-            f"continue with --resume {self.plan.run_id}: the {len(released)} samples that failed on it were released"
+            f"continue with --resume {self.assignment.run_id}: the {len(released)} samples that failed on it were "
+            "released"
         )
         # Stopped first, so that no worker opens a slot (which could take a released slot's number) meanwhile.
-        await self.outages.call(lambda: self.ledger.stop_run(self.plan.run_id, message))
+        await self.outages.call(lambda: self.ledger.stop_run(self.assignment.run_id, message))
         checkpoints = self.runner.graph.checkpointer
         assert isinstance(checkpoints, BaseCheckpointSaver)
         for sample in released:
             await self.outages.call(lambda: checkpoints.adelete_thread(sample.thread_id))  # noqa: B023
         await self.outages.call(
             lambda: self.ledger.release_samples(
-                self.plan.run_id, [s.slot for s in released], [seed for s in released for seed in s.seeds]
+                self.assignment.run_id, [s.slot for s in released], [seed for s in released for seed in s.seeds]
             )
         )
 
@@ -264,14 +265,14 @@ class SlotWorker:
                 return
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
-                if await self.outages.call(lambda: self.ledger.slots_running(self.plan.run_id)):
+                if await self.outages.call(lambda: self.ledger.slots_running(self.assignment.run_id)):
                     await self.finishes.wait(seen, IDLE_POLL_SECONDS)
                     continue
                 return
             ended = await self._run_slot(slot)
 
     async def _claim(self, completing: Completion | None) -> Slot | None:
-        run = self.plan
+        run = self.assignment
         claim_id = uuid.uuid4().hex  # the same for every try through an outage
         return await self.outages.call(
             lambda: self.ledger.claim(
@@ -288,13 +289,13 @@ class SlotWorker:
     async def _run_slot(self, slot: Slot) -> tuple[Completion, SampleResult]:
         self.finishes.started()
         self.failures.started(slot.n)
-        spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.plan.hops)  # type: ignore[typeddict-item]
+        spec = SampleInput(question_type=slot.question_type, binary=slot.binary, hops=self.assignment.hops)  # type: ignore[typeddict-item]
         if slot.wanted:
             spec["wanted_answer"] = slot.wanted  # type: ignore[typeddict-item]
-        if self.plan.role:
-            spec["role"] = self.plan.role
-        if slot.persona in self.plan.personas:
-            spec["role"], spec["persona"] = self.plan.personas[slot.persona], slot.persona  # type: ignore[index]
+        if self.assignment.role:
+            spec["role"] = self.assignment.role
+        if slot.persona in self.assignment.personas:
+            spec["role"], spec["persona"] = self.assignment.personas[slot.persona], slot.persona  # type: ignore[index]
         if slot.query_style:
             spec["query_style"] = slot.query_style  # type: ignore[typeddict-item]
         # Run again after an outage: the sample continues from its last checkpoint (looked up then).
@@ -321,4 +322,4 @@ class SlotWorker:
         while True:
             await asyncio.sleep(self.ledger.lease_seconds / 3)
             with contextlib.suppress(*DATABASE_ERRORS):  # the lanes notice an outage and wait for it
-                await self.ledger.heartbeat(self.plan.run_id, self.plan.worker)
+                await self.ledger.heartbeat(self.assignment.run_id, self.assignment.worker)

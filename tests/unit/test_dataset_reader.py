@@ -111,3 +111,19 @@ def test_the_review_reads_both_files_and_skips_a_bad_line_of_either(
     assert [line.split(" line ")[0].rsplit("/", 1)[-1] for line in said] == ["dataset.jsonl", "rejected.jsonl"]
     assert [line.split(" line ")[1].split()[0] for line in said] == ["2", "2"]
     assert "is not a valid record" in said[0] and "is not a valid line" in said[1]
+
+
+def test_a_variant_naming_a_context_the_record_does_not_hold_is_no_valid_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "dataset.jsonl"
+    distractors = [
+        {"id": "d1", "text": "VACUUM reclaims storage.", "relevant": False, "origin": "distractor"},
+        {"id": "d2", "text": "ANALYZE collects statistics.", "relevant": False, "origin": "distractor"},
+    ]
+    held = {**RECORD, "contexts": [*RECORD["contexts"], *distractors], "unanswerable": {"contexts": ["d1", "d2"]}}
+    named = {**held, "unanswerable": {"contexts": ["d1", "d9"]}}
+    path.write_text(json.dumps(held) + "\n" + json.dumps(named) + "\n", encoding="utf-8")
+    (record,) = read_dataset(path)
+    assert record.unanswerable is not None and record.unanswerable.contexts == ["d1", "d2"]
+    assert "line 2 is not a valid record" in capsys.readouterr().err

@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
-from graph.running.files import FileLines, RunFolder, write_atomically
+from graph.running.files import FileLines, RunFolder, as_written, write_atomically
 from graph.running.worker import LineWriter
+from state.record import Rejection
+from tests.support.records import answerable_record
 
 
 def lines(path: Path) -> list[Any]:
@@ -137,3 +139,29 @@ def test_a_replacement_whose_rename_fails_leaves_no_temporary_file(tmp_path: Pat
     with pytest.raises(IsADirectoryError):
         write_atomically(tmp_path / "report.html", "<html></html>")
     assert [path.name for path in tmp_path.iterdir()] == ["report.html"]
+
+
+def jsonb_order(value: Any) -> Any:
+    """`value` with every object's keys as PostgreSQL's jsonb gives them back: shortest first."""
+    if isinstance(value, dict):
+        return {key: jsonb_order(value[key]) for key in sorted(value, key=lambda key: (len(key), key))}
+    return [jsonb_order(item) for item in value] if isinstance(value, list) else value
+
+
+def test_a_record_read_back_from_the_state_database_is_written_in_the_order_finalize_wrote_it() -> None:
+    construction = {"compared_entities": ["a", "b"], "hidden_entities": [{"entity": "x", "chunk_id": "s1"}]}
+    written = answerable_record(construction=construction).model_dump(mode="json")
+    record, _ = as_written(jsonb_order(written), None)
+    assert record is not None
+    assert list(record) == list(written)
+    assert list(record["construction"]) == ["compared_entities", "hidden_entities", "unanswerable_kind", "missing"]
+    assert list(record["construction"]["hidden_entities"][0]) == ["entity", "chunk_id"]
+    assert [list(c) for c in record["contexts"]] == [list(c) for c in written["contexts"]]
+
+
+def test_a_rejection_line_is_written_in_the_order_of_its_type_and_a_null_outcome_reads_as_failed() -> None:
+    line = {"id": "run/3", "outcome": None, "end_reason": "", "hops": 2, "provenance": None, "drafts": []}
+    _, rejection = as_written(None, jsonb_order(line))
+    assert rejection is not None and list(rejection) == ["id", "outcome", "end_reason", "hops", "drafts", "provenance"]
+    read = Rejection.model_validate(rejection)
+    assert (read.outcome, read.restarts, read.provenance) == ("failed", 0, None)
