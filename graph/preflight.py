@@ -21,9 +21,9 @@ from pathlib import Path
 from graph.config.cli import add_model_server_options, command_parser, run_async, say, settings_from_args
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
-from graph.config.settings import DEFAULT_MODELS
-from graph.llm.from_settings import build_gateway
-from graph.llm.preflight import checked_servers, preflight
+from graph.config.settings import DEFAULT_MODELS, Settings
+from graph.llm.preflight import Checked, checked_servers, preflight
+from graph.running.services import open_gateway
 from state.usage import ROLES
 
 
@@ -43,13 +43,19 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     configure_logging(level="warning")
-    gateway = build_gateway(settings_from_args(args, llm_cache=False))
-    if not checked_servers(gateway):
+    checks = run_async(check_models(settings_from_args(args, llm_cache=False)))
+    if checks is None:
         say("nothing to check: every role's model is recorded or imported")
         return
-    for checked in run_async(preflight(gateway)):
+    for checked in checks:
         for line in checked.lines():
             say(line)
+
+
+async def check_models(settings: Settings) -> list[Checked] | None:
+    """Each model server's answer to one small request; None when no role's model is one to ask."""
+    async with open_gateway(settings, None) as gateway:
+        return await preflight(gateway) if checked_servers(gateway) else None
 
 
 if __name__ == "__main__":

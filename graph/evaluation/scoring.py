@@ -21,9 +21,8 @@ from graph.evaluation.metrics import cosine, graded_correctness, retrieval_score
 from graph.evaluation.pipeline_output import as_context
 from graph.evaluation.pipelines import Pipeline
 from graph.evaluation.setups import Setup
-from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
-from graph.running.services import open_services
+from graph.running.services import open_gateway, open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages
@@ -264,8 +263,8 @@ async def evaluate_setup(
     if setup.kind != "builtin":  # no corpus of triad's is read: the gateway alone
         if pipeline is not None:
             await pipeline.ready()
-        gateway = build_gateway(settings, models=models)
-        return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings)
+        async with open_gateway(settings, None, models=models) as gateway:
+            return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings)
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )

@@ -255,11 +255,16 @@ class GatewayParts:
 
 @asynccontextmanager
 async def open_gateway(
-    settings: Settings, database: StateDatabase | None, *, random_seed: int | None = None
+    settings: Settings,
+    database: StateDatabase | None,
+    *,
+    models: dict[Role, str | BaseChatModel] | None = None,
+    random_seed: int | None = None,
 ) -> AsyncIterator[LLMGateway]:
     """The gateway alone, as `open_services` builds it, for work that reads no store (calibration's judges,
-    which read each sample's chunks from its state); its cache is closed at the end."""
-    gateway = GatewayParts(None, None, random_seed, None).build(settings, database)
+    which read each sample's chunks from its state; the preflight; a team's own pipeline answering); its cache,
+    when `database` is given, is closed at the end."""
+    gateway = GatewayParts(models, None, random_seed, None).build(settings, database)
     try:
         yield gateway
     finally:
