@@ -43,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     configure_logging(level="warning")
-    checks = run_async(check_models(settings_from_args(args, llm_cache=False)))
+    checks = run_async(ask_models(settings_from_args(args, llm_cache=False)))
     if checks is None:
         say("nothing to check: every role's model is recorded or imported")
         return
@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> None:
             say(line)
 
 
-async def check_models(settings: Settings) -> list[Checked] | None:
+async def ask_models(settings: Settings) -> list[Checked] | None:
     """Each model server's answer to one small request; None when no role's model is one to ask."""
     async with open_gateway(settings, None) as gateway:
         return await preflight(gateway) if checked_servers(gateway) else None

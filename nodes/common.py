@@ -108,7 +108,7 @@ def records_failure(node: Callable[..., Awaitable[Update]]) -> Callable[..., Awa
                 "outcome": "failed",
                 "end_reason": str(failure),
                 "failure_raw": failure.raw,
-                "llm_calls": [failure.record],
+                "llm_calls": [failure.call],
             }
 
     return wrapper

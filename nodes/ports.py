@@ -21,10 +21,10 @@ class ModelCallFailed(Exception):
     """A call that gave no usable answer within its bounds (unparseable replies, provider errors
     past the retry budget); the sample ends as `failed`, with the raw reply kept."""
 
-    def __init__(self, message: str, *, raw: str, record: ModelCall) -> None:
+    def __init__(self, message: str, *, raw: str, call: ModelCall) -> None:
         super().__init__(message)
         self.raw = raw
-        self.record = record
+        self.call = call
 
 
 class StructuredChat(Protocol):

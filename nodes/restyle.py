@@ -65,7 +65,7 @@ async def restyle_question(state: SampleState, runtime: Runtime[Context]) -> Upd
         )
     except ModelCallFailed as failure:  # the question stays as validated: this is no reason to lose the sample
         unusable = Restyle(query_style=style, question="", attempt=attempt, failure=f"no usable rewrite: {failure}")
-        return {"restyles": [unusable], "llm_calls": [failure.record]}
+        return {"restyles": [unusable], "llm_calls": [failure.call]}
     written = Restyle(
         query_style=style, question=reply.question.strip(), attempt=attempt, changes=reply.changes.strip()
     )
@@ -123,7 +123,7 @@ async def check_restyle(state: SampleState, runtime: Runtime[Context]) -> Update
             "validator", RestyleVerdict, instructed(prompt.CHECK_SYSTEM, user), node="check_restyle"
         )
     except ModelCallFailed as failure:
-        return _refused(restyle, f"no usable check: {failure}", {}) | {"llm_calls": [failure.record]}
+        return _refused(restyle, f"no usable check: {failure}", {}) | {"llm_calls": [failure.call]}
     found: dict[str, object] = {name: getattr(verdict, name) for name in DIMENSIONS}
     accepted = verdict.accepted and all(found.values())  # strict: a failed finding refuses whatever `accepted` says
     reason = "" if accepted else (verdict.reason.strip() or _failed_dimensions(found))

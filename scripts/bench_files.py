@@ -181,9 +181,9 @@ def main() -> None:
     url = args.database_url or database_url(resolve_settings({}))
     with (
         tempfile.TemporaryDirectory(prefix="triad-bench-files-") as folder,
-        scratch_database(url, "triad_bench_files") as state,
+        scratch_database(url, "triad_bench_files") as state_database_url,
     ):
-        asyncio.run(main_async(state, args.sizes, Path(folder)))
+        asyncio.run(main_async(state_database_url, args.sizes, Path(folder)))
 
 
 if __name__ == "__main__":

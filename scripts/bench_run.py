@@ -13,7 +13,7 @@ Runs the full pipeline on the demo corpus in the embedded database (loaded on fi
     from the first sample's start to the last one's end, without the run's start-up and end;
 (b) throughput at each concurrency as a fraction of the ideal: (the run's samples' own time with a
     call in flight, summed, / concurrency) / wall time; with the mean number of samples in flight
-    (a quota plan's last samples cannot keep every lane busy, so runs at concurrency 2 and above ask
+    (a run's last samples, its quotas met exactly, cannot keep every lane busy, so runs at concurrency 2 and above ask
     for `--scale-count` accepted samples, by default a run of the paper's size) and the CPU this
     process and the rest of the machine used. Then the same fraction while every lane was busy:
     samples finished per second from the first moment all lanes had a sample to the moment the run's
@@ -217,8 +217,11 @@ def main() -> None:
     args = parser.parse_args()
     configure_logging(level="error")
     url = args.database_url or database_url(resolve_settings({}))
-    with tempfile.TemporaryDirectory(prefix="triad-bench-") as folder, scratch_database(url, "triad_bench") as database:
-        target = Target(Path(folder), database, args.database_url, args.collection)
+    with (
+        tempfile.TemporaryDirectory(prefix="triad-bench-") as folder,
+        scratch_database(url, "triad_bench") as state_database_url,
+    ):
+        target = Target(Path(folder), state_database_url, args.database_url, args.collection)
 
         def runs(**kwargs: Any) -> list[dict[str, Any]]:
             return [one_run(target, **kwargs) for _ in range(max(1, args.repeat))]

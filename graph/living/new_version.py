@@ -69,7 +69,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             done, stopped = await judge_stale_records(run, services, decisions, version, request.concurrency)
             if stopped:
                 raise cost_limit(run, version)
-            if failed := [outcome for outcome in done.values() if outcome.failed]:
+            if failed := [refreshed for refreshed in done.values() if refreshed.failed]:
                 raise Unfinished(failed)
             await apply(database, run_id, done, version)
             stopped = await refill(run, services, drift["summary"]["new_sources"] or [], version, request.concurrency)
@@ -149,16 +149,16 @@ async def judge_stale_records(
 
     budget = Budget.of(services.gateway, run.settings.max_cost_usd)
     results, stopped = await run_in_lanes(threads, work, concurrency, budget)
-    for decision, outcome in zip(threads, results, strict=True):
-        if outcome is not None:
-            done[decision.n] = outcome
+    for decision, refreshed in zip(threads, results, strict=True):
+        if refreshed is not None:
+            done[decision.n] = refreshed
     return done, stopped
 
 
 async def apply(database: StateDatabase, run_id: str, done: dict[int, RecordRefresh], version: int) -> None:
     """The refreshed records written back to the run's state; the dropped ones retired."""
-    updated = {n: outcome.record for n, outcome in done.items() if outcome.record is not None}
-    dropped = [n for n, outcome in done.items() if outcome.record is None]
+    updated = {n: refreshed.record for n, refreshed in done.items() if refreshed.record is not None}
+    dropped = [n for n, refreshed in done.items() if refreshed.record is None]
     await database.ledger.update_records(run_id, updated)
     await database.ledger.retire(run_id, dropped, version)
     if dropped:

@@ -147,12 +147,12 @@ class LLMGateway:
             if reply.finish_reason in BLOCKED_FINISH_REASONS or (
                 reply.finish_reason in CUT_OFF_FINISH_REASONS and cut_offs >= MAX_CUT_OFF_RETRIES
             ):
-                record = self._account(model, node, totals, time.monotonic() - started)
+                call = self._account(model, node, totals, time.monotonic() - started)
                 what = "withheld by the provider" if reply.finish_reason in BLOCKED_FINISH_REASONS else "cut off"
                 raise ModelCallFailed(
                     f"{node}: the reply of {model.spec} was {what} (finish reason {reply.finish_reason})",
                     raw=totals.text,
-                    record=record,
+                    call=call,
                 )
             cut_offs += reply.finish_reason in CUT_OFF_FINISH_REASONS
             try:
@@ -167,9 +167,9 @@ class LLMGateway:
                 ]
                 continue
             return value, self._account(model, node, totals, time.monotonic() - started)
-        record = self._account(model, node, totals, time.monotonic() - started)
+        call = self._account(model, node, totals, time.monotonic() - started)
         raise ModelCallFailed(
-            f"{node}: no usable {schema.__name__} from {model.spec} ({problem})", raw=totals.text, record=record
+            f"{node}: no usable {schema.__name__} from {model.spec} ({problem})", raw=totals.text, call=call
         )
 
     def _account(self, model: RoleModel, node: str, reply: Reply, seconds: float) -> ModelCall:
@@ -177,7 +177,7 @@ class LLMGateway:
         paid = reply.source == "provider"
         price = price_per_million(model.spec, self.prices) if paid else Price()
         cost = price.cost(reply.input_tokens, reply.output_tokens, reply.cached_tokens)
-        record = ModelCall(
+        call = ModelCall(
             role=model.role,
             node=node,
             model=model.spec,
@@ -191,14 +191,14 @@ class LLMGateway:
             attempts=reply.attempts,
             seconds=round(seconds, 3),
         )
-        self.calls.append(record)
+        self.calls.append(call)
         self._cost_usd += cost
         self._tokens += reply.input_tokens + reply.output_tokens
         if paid:
             count, total = self._latency.get(model.role, (0, 0.0))
             self._latency[model.role] = (count + 1, total + seconds)
-        log.debug("llm_call", **record)
-        return record
+        log.debug("llm_call", **call)
+        return call
 
     async def _answer(
         self, model: RoleModel, node: str, schema: type[BaseModel], conversation: list[BaseMessage], cached: bool
@@ -259,7 +259,7 @@ class LLMGateway:
             raise ModelCallFailed(
                 f"{model.spec} cannot be asked in the {mode} mode ({error}); name another with --structured-output",
                 raw="",
-                record=self._account(model, node, Reply(text="", attempts=0), 0.0),
+                call=self._account(model, node, Reply(text="", attempts=0), 0.0),
             ) from None
         if mode in ("json_object", "text"):
             conversation = with_schema_instruction(conversation, schema)
@@ -308,7 +308,7 @@ class LLMGateway:
                     raise ModelCallFailed(
                         f"{model.spec} failed after {attempt} attempt(s): {type(error).__name__}: {error}{hint}",
                         raw="",
-                        record=self._account(model, node, Reply(text="", attempts=attempt), waited),
+                        call=self._account(model, node, Reply(text="", attempts=attempt), waited),
                     ) from None
                 log.info("llm_retry", model=model.spec, kind=kind, attempt=attempt, delay_s=round(delay, 2))
                 waited += delay

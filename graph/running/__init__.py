@@ -1,6 +1,7 @@
-"""Runs: the composition root (`services`), a run from start to end (`job`), its options, flags and
-quota plan, the slot worker that runs samples (`worker`), the sample runner (`runner`), the run ledger,
-seeds, real queries and questions, the run's files, funnel, coverage and report, and replays.
+"""Runs: the composition root (`services`), a run from start to end (`job`) and the run.json it writes
+(`run_json`), its options, flags and quotas, the slot worker that runs samples (`worker`), the sample runner
+(`runner`), the run ledger, seeds, real queries and questions, the run's files, funnel, coverage and report,
+and replays.
 
 May import store, llm, ingestion, demo, config, the graph builder, nodes and state; never a command.
 """

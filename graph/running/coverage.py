@@ -52,7 +52,7 @@ def unit_rows(vectors: np.ndarray) -> np.ndarray:
 
 def kmeans(vectors: np.ndarray, k: int, random_seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(centroids, assignment) of spherical k-means (cosine): the best of `KMEANS_STARTS` k-means++ starts
-    (one start can settle in a poor split); the same for the same seed."""
+    (one start can settle in a poor split); the same for the same `random_seed`."""
     rng = np.random.default_rng(random_seed)
     points = unit_rows(vectors.astype(np.float64))
     best: tuple[float, np.ndarray, np.ndarray] | None = None

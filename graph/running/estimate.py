@@ -1,7 +1,7 @@
 """The cost of a run before the spend: calls, tokens, USD and time per role, with no model call.
 
 A profile says, per node, how many calls a started sample makes and how many tokens each takes in and
-gives out, and how many samples are started per accepted one. Scaled by the run's quota plan it gives
+gives out, and how many samples are started per accepted one. Scaled by the run's quotas it gives
 the likely figures; a range around them says how sure they are.
 
     the paper's profile   the TRIAD paper's funnel (of 703 drafts 135 failed the quality judge and 97

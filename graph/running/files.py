@@ -226,14 +226,18 @@ def in_field_order(value: Any, model: Any) -> Any:
 @functools.cache
 def declared_fields(model: Any) -> dict[str, Any]:
     """The fields a pydantic model or a TypedDict declares, in order, each with the model or TypedDict its type
-    holds (`X`, `X | None`, `list[X]`), else None; none for any other type."""
+    holds (`held_model`); none for any other type."""
     if isinstance(model, type) and issubclass(model, BaseModel):
         types = {name: field.annotation for name, field in model.model_fields.items()}
     elif is_typeddict(model):
         types = get_type_hints(model)
     else:
         return {}
-    return {
-        name: next((arg for arg in (hint, *get_args(hint)) if declared_fields(arg)), None)
-        for name, hint in types.items()
-    }
+    return {name: held_model(hint) for name, hint in types.items()}
+
+
+def held_model(hint: Any) -> Any:
+    """The pydantic model or TypedDict a type holds, however deep (`X`, `X | None`, `list[X] | None`); else None."""
+    if declared_fields(hint):
+        return hint
+    return next((found for arg in get_args(hint) if (found := held_model(arg)) is not None), None)

@@ -94,7 +94,7 @@ async def run_job(
                 )
                 run = replace(run, options=replace(run.options, personas=derived))
             try:
-                outcome = await work_on(run, request, services, book)
+                work = await work_on(run, request, services, book)
             except (ProviderUnavailable, RunCannotWork) as error:  # a refused key, a server gone: no sample can work
                 await rewrite_run_files(run, database)  # without the samples released for a resume to run again
                 if isinstance(error, RunCannotWork):
@@ -114,12 +114,12 @@ async def run_job(
         # The preflight calls of every start of the run (each start checks its models), counted with the samples'.
         preflights = [*earlier.get("preflight_calls", []), *preflight_calls]
         summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
-        document = run_document(run, run.options.cells(), summary, started, outcome.stopped_by_cost)
+        document = run_document(run, run.options.cells(), summary, started, work.stopped_by_cost)
         document["preflight_calls"] = preflights
         document["structured_output"] = await database.ledger.model_modes(run.run_id) | services.gateway.modes.in_use(
             services.gateway.roles.values()
         )
-        document["languages"] = outcome.languages
+        document["languages"] = work.languages
         document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
@@ -129,7 +129,7 @@ async def run_job(
             tell(f"note: the run's manifest was not kept in the state database ({first_line(error)})")
     folder.write_run_json(document)
     write_report(folder, document, finished, examples)
-    print_run_summary(run, request, folder, document, summary, outcome)
+    print_run_summary(run, request, folder, document, summary, work)
     return run.run_id, document
 
 

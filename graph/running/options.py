@@ -1,4 +1,5 @@
-"""What a run is asked for: its options (kept with the run, so a resume needs only its id) and its quota plan."""
+"""What a run is asked for: its options (kept with the run, so a resume needs only its id) and its cells' quotas;
+the request of one invocation (`RunRequest`); the run this process works on (`Run`)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from state.usage import ROLES
 ATTEMPT_FACTOR = 3
 
 
-def plan_cells(
+def cell_quotas(
     count: int,
     types: Sequence[str],
     binary_modes: Sequence[bool],
@@ -67,7 +68,7 @@ def cell_pairs(types: Sequence[str], binary_modes: Sequence[bool]) -> list[tuple
     ]
 
 
-#: --binary: which binary modes the quota plan covers.
+#: --binary: which binary modes the cells cover.
 BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
 #: Settings a run keeps beside its options: what its samples were drawn from and with which models.
@@ -81,7 +82,7 @@ class RunOptions:
     count: int = 6
     """Accepted samples wanted."""
     types: tuple[str, ...] = MULTI_HOP_TYPES
-    """Question types of the quota plan (default: the paper's three multi-hop types)."""
+    """Question types of the cells (default: the paper's three multi-hop types)."""
     binary: str = "mixed"
     """Binary modes of the plan: a key of `BINARY_MODES`."""
     hops: int = 2
@@ -89,7 +90,8 @@ class RunOptions:
     role: str = DEFAULT_ROLE
     """Who asks the questions."""
     random_seed: int | None = None
-    """`--seed`: the random seed of the seed chunks' draws (reproducible runs); kept as `seed`."""
+    """`--seed`: the random seed of the run's draws (seed chunks, derived personas, the language survey, coverage
+    clusters, retry jitter), for reproducible runs; kept as `seed`."""
     max_revisions: int = Context.max_revisions
     """Revisions of a rejected draft."""
     max_restarts: int = Context.max_restarts
@@ -188,8 +190,10 @@ class RunOptions:
         return style_quotas(self.query_styles, self.count) if self.query_styles else {}
 
     def cells(self) -> list[CellQuota]:
-        """The quota plan over question types x binary modes, and generated unanswerable questions."""
-        return plan_cells(self.count, self.types, BINARY_MODES[self.binary], unanswerable_share=self.unanswerable_share)
+        """The cells' quotas over question types x binary modes, and generated unanswerable questions."""
+        return cell_quotas(
+            self.count, self.types, BINARY_MODES[self.binary], unanswerable_share=self.unanswerable_share
+        )
 
     def context_overrides(self) -> dict[str, Any]:
         """What these options change in the graph's run context."""

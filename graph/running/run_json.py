@@ -56,12 +56,12 @@ def print_run_summary(
     folder: RunFolder,
     document: dict[str, Any],
     summary: dict[str, Any],
-    outcome: WorkResult,
+    work: WorkResult,
 ) -> None:
     """The funnel on stdout; the cost stop, any shortfall and the files written on stderr."""
     if not request.worker:
         say(format_funnel(summary, document["quotas"], document.get("query_style_quotas")))
-    if outcome.stopped_by_cost:
+    if work.stopped_by_cost:
         tell(f"stopped starting samples: the cost limit of {run.settings.max_cost_usd} USD was reached")
     if document["shortfall"]:
         shortfall = ", ".join(f"{name} {n}" for name, n in document["shortfall"].items())

@@ -213,7 +213,7 @@ async def open_services(
     concurrency: int = 1,
     warm: bool = False,
 ) -> AsyncIterator[RunServices]:
-    """Open the services of `settings`: the state, the gateway, the corpus. Every command builds its
+    """Open the services of `settings`: the state database, the gateway, the corpus. Every command builds its
     services here, once.
 
     The gateway is built here (`models`, `recording_path` and `random_seed` as `build_gateway` takes them), with

@@ -185,7 +185,7 @@ class SlotWorker:
         self.budget = Budget.of(gateway, assignment.max_cost_usd)
         self.outages = outages
         self.on_done = on_done
-        self.outcome = WorkResult()
+        self.work = WorkResult()
         self.finishes = Finishes()
         self.lines = LineWriter(folder)
         self.failures = SameFailure()
@@ -214,13 +214,13 @@ class SlotWorker:
             raise
         finally:
             beat.cancel()
-        self.outcome.database_outages = self.outages.outages
+        self.work.database_outages = self.outages.outages
         if self.failures.reason is not None:
             await self._stop_run(self.failures.reason)
         stopped = await self.outages.call(lambda: self.ledger.stopped(self.assignment.run_id))
         if stopped is not None:  # by this worker or another one
             raise RunCannotWork(stopped)
-        return self.outcome
+        return self.work
 
     async def _stop_run(self, reason: str) -> None:
         """Stop the run for every worker, and release the samples that failed on `reason`."""
@@ -259,7 +259,7 @@ class SlotWorker:
                 seen += 1  # the lane's own sample is no news to it
                 ended = None
             if over_budget:
-                self.outcome.stopped_by_cost = True
+                self.work.stopped_by_cost = True
                 return
             if stopping:  # no sample of the run can work: none is started
                 return
@@ -272,17 +272,17 @@ class SlotWorker:
             ended = await self._run_slot(slot)
 
     async def _claim(self, completing: Completion | None) -> Slot | None:
-        run = self.assignment
+        assignment = self.assignment
         claim_id = uuid.uuid4().hex  # the same for every try through an outage
         return await self.outages.call(
             lambda: self.ledger.claim(
-                run.run_id,
-                run.cells,
-                run.worker,
+                assignment.run_id,
+                assignment.cells,
+                assignment.worker,
                 completing=completing,
                 claim_id=claim_id,
-                styles=run.styles,
-                personas=run.persona_quotas,
+                styles=assignment.styles,
+                personas=assignment.persona_quotas,
             )
         )
 
@@ -312,7 +312,7 @@ class SlotWorker:
     def _report(self, done: Completion, result: SampleResult) -> None:
         self.finishes.note()
         self.lines.add(done.record, done.rejection)
-        self.outcome.finished += 1
+        self.work.finished += 1
         with structlog.contextvars.bound_contextvars(run_id=done.slot.run_id, thread_id=done.slot.thread_id):
             log.info("sample_done", cell=cell_name(done.slot.question_type, done.slot.binary), outcome=done.outcome)
         if self.on_done is not None:

@@ -42,21 +42,21 @@ class Harness:
         script: dict[str, Any],
         *,
         spec: dict[str, Any] | None = None,
-        seed: int = 0,
+        random_seed: int = 0,
         queries: QueryGuide | None = None,
         **context: Any,
     ) -> tuple[SampleResult, ScriptedChatModel, list[str]]:
         """Run one sample (a composition unless `spec` says otherwise); `queries` plays a run's real queries."""
         model = ScriptedChatModel(script=script)
         sample = {"question_type": "composition", "binary": False, **(spec or {})}
-        thread_id = f"test-{next(_threads)}/{seed}"
+        thread_id = f"test-{next(_threads)}/{random_seed}"
 
         async def go() -> tuple[SampleResult, list[str]]:
             gateway, settings = scripted_gateway(model, max_attempts=2), self.settings()
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
             async with open_services(settings, gateway=gateway) as services:
                 assert services.database is not None
-                seeds = services.seed_pool(thread_id.split("/")[0], random_seed=seed)
+                seeds = services.seed_pool(thread_id.split("/")[0], random_seed=random_seed)
                 runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
                 # The state a run hands back is the one its last checkpoint holds, on every path.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.running.coverage import cluster_count, document_coverage, kmeans, query_coverage
-from graph.running.options import plan_cells
+from graph.running.options import cell_quotas
 
 
 def test_documents_are_counted_by_source_and_the_largest_uncovered_named() -> None:
@@ -59,12 +59,14 @@ def test_a_cluster_is_covered_only_with_a_question_inside_its_reach() -> None:
 
 
 def test_the_unanswerable_share_takes_its_cell_first() -> None:
-    cells = plan_cells(10, ("comparison", "composition"), (False,), unanswerable_share=0.2)
+    cells = cell_quotas(10, ("comparison", "composition"), (False,), unanswerable_share=0.2)
     assert [(c.question_type, c.quota, c.cap) for c in cells] == [
         ("unanswerable", 2, 6),
         ("comparison", 4, 12),
         ("composition", 4, 12),
     ]
-    assert plan_cells(3, ("comparison",), (False,), unanswerable_share=0.05)[0].quota == 1  # above 0: at least one
-    assert [c.question_type for c in plan_cells(2, ("comparison",), (False,), unanswerable_share=1)] == ["unanswerable"]
-    assert all(c.question_type != "unanswerable" for c in plan_cells(6, ("comparison",), (False, True)))
+    assert cell_quotas(3, ("comparison",), (False,), unanswerable_share=0.05)[0].quota == 1  # above 0: at least one
+    assert [c.question_type for c in cell_quotas(2, ("comparison",), (False,), unanswerable_share=1)] == [
+        "unanswerable"
+    ]
+    assert all(c.question_type != "unanswerable" for c in cell_quotas(6, ("comparison",), (False, True)))

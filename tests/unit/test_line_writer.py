@@ -150,13 +150,16 @@ def jsonb_order(value: Any) -> Any:
 
 def test_a_record_read_back_from_the_state_database_is_written_in_the_order_finalize_wrote_it() -> None:
     construction = {"compared_entities": ["a", "b"], "hidden_entities": [{"entity": "x", "chunk_id": "s1"}]}
-    written = answerable_record(construction=construction).model_dump(mode="json")
+    turns = [{"role": "user", "content": "About vacuuming."}, {"role": "assistant", "content": "Sure."}]
+    turns.append({"role": "user", "content": "Which comes first?"})
+    written = answerable_record(construction=construction, turns=turns).model_dump(mode="json")
     record, _ = as_written(jsonb_order(written), None)
     assert record is not None
     assert list(record) == list(written)
     assert list(record["construction"]) == ["compared_entities", "hidden_entities", "unanswerable_kind", "missing"]
     assert list(record["construction"]["hidden_entities"][0]) == ["entity", "chunk_id"]
     assert [list(c) for c in record["contexts"]] == [list(c) for c in written["contexts"]]
+    assert [list(turn) for turn in record["turns"]] == [["role", "content"]] * 3
 
 
 def test_a_rejection_line_is_written_in_the_order_of_its_type_and_a_null_outcome_reads_as_failed() -> None:

@@ -7,15 +7,15 @@ import pytest
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.running.funnel import format_funnel, funnel
-from graph.running.options import RunOptions, RunRequest, plan_cells
+from graph.running.options import RunOptions, RunRequest, cell_quotas
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:
-    cells = plan_cells(14, ["comparison", "intersection", "composition"], [False, True])
+    cells = cell_quotas(14, ["comparison", "intersection", "composition"], [False, True])
     assert [c.quota for c in cells] == [3, 3, 2, 2, 2, 2]
     assert [c.cap for c in cells] == [9, 9, 6, 6, 6, 6]
-    assert plan_cells(2, ["comparison", "composition"], [False, True])[0].quota == 1
-    assert len(plan_cells(2, ["comparison", "composition"], [False, True])) == 2
+    assert cell_quotas(2, ["comparison", "composition"], [False, True])[0].quota == 1
+    assert len(cell_quotas(2, ["comparison", "composition"], [False, True])) == 2
 
 
 def state(outcome: str, verdicts: list[tuple[str, bool]], calls: int = 2, binary: bool = False) -> dict:

@@ -46,8 +46,8 @@ def test_coverage_counts_documents_per_weight() -> None:
     ]
 
 
-def draws(weights: dict[str, float], count: int, seed: int) -> list[str]:
-    seeds = RunSeeds(None, weights=weights, random_seed=seed)  # type: ignore[arg-type]  # weighted draws read no store
+def draws(weights: dict[str, float], count: int, random_seed: int) -> list[str]:
+    seeds = RunSeeds(None, weights=weights, random_seed=random_seed)  # type: ignore[arg-type]  # weighted draws read no store
 
     async def draw_all() -> list[str]:
         return [drawn for _ in range(count) if (drawn := await seeds.draw(min_chars=0)) is not None]
@@ -61,8 +61,8 @@ def test_heavier_documents_seed_proportionally_more_questions() -> None:
     heavy = {f"heavy-{i}": 3.0 for i in range(100)}
     light = {f"light-{i}": 1.0 for i in range(100)}
     silent = {f"silent-{i}": 0.0 for i in range(100)}
-    weighted = [d for seed in range(10) for d in draws(heavy | light | silent, 40, seed)]
-    uniform = [d for seed in range(10) for d in draws(dict.fromkeys([*heavy, *light], 1.0), 40, seed)]
+    weighted = [d for random_seed in range(10) for d in draws(heavy | light | silent, 40, random_seed)]
+    uniform = [d for random_seed in range(10) for d in draws(dict.fromkeys([*heavy, *light], 1.0), 40, random_seed)]
     share = sum(d.startswith("heavy") for d in weighted) / len(weighted)
     assert 0.68 <= share <= 0.8, share
     assert 0.42 <= sum(d.startswith("heavy") for d in uniform) / len(uniform) <= 0.58
