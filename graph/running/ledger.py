@@ -5,8 +5,8 @@
     triad_samples   one row per sample slot: cell, status (running | done), lease, outcome, record, and the
                     dataset version it left the dataset in (`retired`, graph.refresh); the latest version's
                     record (graph.refresh writes an updated one back)
-    triad_seeds     seed chunks used by the run (each drawn at most once, across workers)
-    triad_questions normalised questions of accepted samples (duplicates are refused)
+    triad_seeds     seed chunks used by the run (each drawn at most once, across workers; `uniqueness`)
+    triad_questions normalised questions of accepted samples (duplicates are refused; `uniqueness`)
 
 Workers claim slots with `SELECT ... FOR UPDATE SKIP LOCKED`: a running slot whose lease expired
 (its worker died) is reclaimed and its thread continues from its last checkpoint; otherwise a new
@@ -31,15 +31,16 @@ from graph.config.errors import UserError
 from graph.running.files import FileLines, as_written
 from graph.running.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from graph.running.slots import CellQuota, Completion, Slot, completion_params
-from nodes.common import normalise_question
+from graph.running.uniqueness import RunUniqueness
 from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.
 LINES_BATCH = 50
 
 
-class RunLedger:
-    """Run bookkeeping on a connection pool of the state database."""
+class RunLedger(RunUniqueness):
+    """Run bookkeeping on a connection pool of the state database; the run-wide uniqueness of its seeds and
+    questions is `RunUniqueness`'s."""
 
     def __init__(self, pool: AsyncConnectionPool, *, lease_seconds: float = 30.0) -> None:
         self.pool = pool
@@ -305,55 +306,6 @@ class RunLedger:
             cursor = await conn.execute("SELECT rejection FROM triad_samples WHERE run_id = %s AND n = %s", (run_id, n))
             row = await cursor.fetchone()
             return row[0] if row else None
-
-    # -- run-wide uniqueness ---------------------------------------------------------------------
-
-    async def claim_seed(self, run_id: str, chunk_id: str) -> bool:
-        """Record a seed for the run; False when the run used it already."""
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO triad_seeds (run_id, chunk_id) VALUES (%s, %s) ON CONFLICT DO NOTHING", (run_id, chunk_id)
-            )
-            return cursor.rowcount == 1
-
-    async def claim_seeds(self, run_id: str, chunk_ids: list[str]) -> set[str]:
-        """Record several seeds for the run in one statement; those the run had not used yet."""
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO triad_seeds (run_id, chunk_id) SELECT %s, unnest(%s::text[])"
-                " ON CONFLICT DO NOTHING RETURNING chunk_id",
-                (run_id, chunk_ids),
-            )
-            return {row[0] for row in await cursor.fetchall()}
-
-    async def used_seeds(self, run_id: str) -> set[str]:
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT chunk_id FROM triad_seeds WHERE run_id = %s", (run_id,))
-            return {row[0] for row in await cursor.fetchall()}
-
-    async def claim_question(self, run_id: str, n: int, question: str) -> int | None:
-        """Register an accepted question; the slot number of an earlier duplicate, else None."""
-        normalised = normalise_question(question)
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO triad_questions (run_id, normalised, n) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (run_id, normalised, n),
-            )
-            if cursor.rowcount == 1:
-                return None
-            cursor = await conn.execute(
-                "SELECT n FROM triad_questions WHERE run_id = %s AND normalised = %s", (run_id, normalised)
-            )
-            earlier = (await cursor.fetchone())[0]  # type: ignore[index]
-            return None if earlier == n else int(earlier)
-
-    async def release_question(self, run_id: str, n: int, question: str) -> None:
-        """Forget that slot `n` claimed `question`: its sample ended without a record."""
-        async with self.pool.connection() as conn:
-            await conn.execute(
-                "DELETE FROM triad_questions WHERE run_id = %s AND normalised = %s AND n = %s",
-                (run_id, normalise_question(question), n),
-            )
 
 
 def _process_alive(pid: int) -> bool:
