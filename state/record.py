@@ -194,6 +194,10 @@ class DatasetRecord(BaseModel):
         """The record's context `context_id`."""
         return next(context for context in self.contexts if context.id == context_id)
 
+    def conversation(self) -> list[dict[str, str]]:
+        """A follow-up's turns as JSON, its question last; none for any other question."""
+        return [turn.model_dump() for turn in self.turns or []]
+
     def chunk_texts(self) -> list[tuple[str, str]]:
         """(id, text) of every chunk the record holds: its supporting chunks, then its contexts."""
         return [(c.id, c.text) for c in self.supporting] + [(c.id, c.text) for c in self.contexts]

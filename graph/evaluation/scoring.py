@@ -127,7 +127,7 @@ async def judged_contexts(
 
 def history_of(record: DatasetRecord) -> list[dict[str, str]]:
     """A follow-up record's turns before its question; none for the others."""
-    return [turn.model_dump() for turn in (record.turns or [])[:-1]]
+    return record.conversation()[:-1]
 
 
 async def ask_setup(setup: Setup, record: DatasetRecord, gateway: LLMGateway, where: Retrieval) -> tuple[

@@ -87,11 +87,6 @@ def multi_turn_path(output: Path) -> Path:
     return output.with_name(f"{output.stem}.multi-turn{output.suffix}")
 
 
-def turns(record: DatasetRecord) -> list[dict[str, str]]:
-    """A follow-up's conversation, its question last; none for any other question."""
-    return [turn.model_dump() for turn in record.turns or []]
-
-
 def style_columns(record: DatasetRecord) -> dict[str, Any]:
     """How the question is asked (`user_input` is a follow-up's last turn, its conversation in `turns`): the
     canonical question beside it, triad's query style and RAGAS's names for it."""
@@ -102,7 +97,7 @@ def style_columns(record: DatasetRecord) -> dict[str, Any]:
         "query_style": ragas_style,
         "query_length": ragas_length,
         "persona_name": record.persona,
-        "turns": turns(record),
+        "turns": record.conversation(),
     }
 
 
@@ -200,7 +195,7 @@ def to_hotpotqa(records: list[DatasetRecord], unanswerable: bool) -> str:
                 "canonical_question": record.canonical_question,
                 "query_style": record.query_style,
                 "persona": record.persona,
-                "turns": turns(record),
+                "turns": record.conversation(),
                 "answer": ABSTAIN if unanswerable else record.answer,
                 "type": HOTPOTQA_TYPES.get(record.question_type, record.question_type),
                 "level": record.difficulty,

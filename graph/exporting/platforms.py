@@ -45,7 +45,7 @@ def example(record: DatasetRecord) -> dict[str, Any]:
             "canonical_question": record.canonical_question,
             "query_style": record.query_style,
             "persona": record.persona,
-            "turns": [turn.model_dump() for turn in record.turns or []],
+            "turns": record.conversation(),
             "answerable": record.answerable,
             "supporting_ids": [c.id for c in record.supporting],
             "supporting_sources": [where(c.metadata) for c in record.supporting],
