@@ -70,6 +70,22 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "check_restyle": check_restyle,
 }
 
+#: The steps that ask no model (START takes the sample's input). The checkpoint such a step leads to goes to the
+#: database with the next one: a crash repeats at most such steps, which cost no model call.
+ASK_NO_MODEL = frozenset(
+    {
+        START,
+        "select_seed",
+        "retrieve_neighbours",
+        "match_bridge",
+        "end_without_bridge",
+        "lint_question",
+        "check_duplicate",
+        "finalize_sample",
+        "reject_sample",
+    }
+)
+
 
 #: Where a sample goes after each node that decides (the other edges are fixed).
 ROUTES: dict[str, Callable[..., str]] = {

@@ -9,9 +9,11 @@ It also serialises a step's values on the event loop: for a sample's state (tens
 upstream saver's hop to a worker thread costs more than the work. Its JSON columns are encoded with
 orjson. The rows written are the upstream saver's (tests/graph/test_checkpoints.py compares them).
 
-Within `holding_writes(thread_id)`, which a run's samples use, a finished task's writes wait for the
-checkpoint of their step and go to the database in the same pipeline: one round trip and one
-transaction per step instead of two.
+Within `holding(thread_id, quick_nodes)`, which a run's samples use, a finished task's writes wait for
+the checkpoint of their step and go to the database in the same pipeline: one round trip and one
+transaction per step instead of two. A checkpoint that a step of `quick_nodes` (nodes that ask no
+model) led to waits too, and goes out with the next one: a crash repeats at most such steps and the
+step in flight, never a model call that had answered.
 
 It relies on names langgraph-checkpoint-postgres does not publish (`UPSTREAM_NAMES`); pyproject.toml
 pins that package to the minor versions tested, and `missing_upstream_names` says which are gone.
@@ -19,8 +21,9 @@ pins that package to the minor versions tested, and `missing_upstream_names` say
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -36,6 +39,7 @@ from langgraph.checkpoint.base import (
 )
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde import types as serde_types
+from langgraph.constants import START
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
@@ -54,6 +58,9 @@ UPSTREAM_NAMES = (
 
 #: langgraph-checkpoint's marker of a channel stored as a delta (not published either).
 DELTA_SNAPSHOT: type | None = getattr(serde_types, "_DeltaSnapshot", None)
+
+#: How LangGraph names the channel that triggers a node: a checkpoint holds one for each node its next step runs.
+TRIGGER_PREFIX = "branch:to:"
 
 
 def missing_upstream_names(saver_class: type = AsyncPostgresSaver) -> list[str]:
@@ -86,6 +93,42 @@ def split_channel_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[s
     return inline, blobs
 
 
+def next_nodes(checkpoint: Checkpoint) -> frozenset[str]:
+    """The nodes the step after `checkpoint` runs, from its trigger channels (START for a run's input)."""
+    values = checkpoint["channel_values"]
+    return frozenset(name.removeprefix(TRIGGER_PREFIX) for name in values if name.startswith(TRIGGER_PREFIX)) | (
+        {START} if START in values else frozenset()
+    )
+
+
+@dataclass
+class Held:
+    """What a thread within `PooledPostgresSaver.holding` has waiting, and what decides whether a checkpoint waits."""
+
+    quick_nodes: frozenset[str]
+    batches: list[tuple[str, list[Any]]] = field(default_factory=list)
+    """(statement, rows) in the order LangGraph gave them."""
+    running: frozenset[str] | None = None
+    """The nodes of the step under way, named by the last checkpoint; None until the block has seen one."""
+
+    def take(self) -> list[tuple[str, list[Any]]]:
+        """The batches held so far; holding goes on."""
+        batches, self.batches = self.batches, []
+        return batches
+
+    def waits(self, checkpoint: Checkpoint, metadata: CheckpointMetadata) -> bool:
+        """Whether `checkpoint` waits for the next one: a step of quick nodes led to it, or none did (a run's input).
+
+        With no quick nodes, none waits; nor does one whose step the block did not see start.
+        """
+        ran, self.running = self.running, next_nodes(checkpoint)
+        if not self.quick_nodes:
+            return False
+        if metadata.get("source") == "input":
+            return True
+        return ran is not None and bool(ran) and ran <= self.quick_nodes
+
+
 async def write_batches(cursor: Any, batches: list[tuple[str, list[Any]]]) -> None:
     """Each (statement, rows) batch of task writes, in order, so repeated writes resolve as they would one by one."""
     for statement, rows in batches:
@@ -109,8 +152,8 @@ class PooledPostgresSaver(AsyncPostgresSaver):
                 "relies on; install the version pyproject.toml pins (pip install -e .)"
             )
         self._new_threads: set[str] = set()
-        self._held: dict[str, list[tuple[str, list[Any]]]] = {}
-        """The threads whose task writes are held, each with the writes held so far."""
+        self._held: dict[str, Held] = {}
+        """The threads within `holding`, each with what it holds."""
 
     @contextmanager
     def new_thread(self, thread_id: str) -> Iterator[None]:
@@ -126,29 +169,24 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             self._new_threads.discard(thread_id)
 
     @asynccontextmanager
-    async def holding_writes(self, thread_id: str) -> AsyncIterator[None]:
-        """Within the block, a task's writes to the state wait for the step's checkpoint and share its round trip.
+    async def holding(self, thread_id: str, quick_nodes: Collection[str] = frozenset()) -> AsyncIterator[None]:
+        """Within the block, the thread's writes wait and go to the database together, one round trip per wait.
 
-        LangGraph saves each finished task's writes, then the checkpoint they lead to. Held, both go
-        to the database in one pipeline. Writes to the special channels (errors, interrupts) are saved
-        at once, with any held before them; writes still held when the block ends are saved then. A
-        crash loses at most the writes of the step in flight, whose tasks run again on resume.
+        LangGraph saves each finished task's writes, then the checkpoint they lead to. Held, a step's writes
+        wait for its checkpoint. The checkpoint of a step that ran only `quick_nodes` waits too, for the
+        next checkpoint, so steps that ask no model cost no round trip of their own; the checkpoint of any
+        other step goes out at once, with everything held before it, so a model's answer is never lost to a
+        crash. Writes to the special channels (errors, interrupts) are saved at once, with any held before
+        them; whatever is still held when the block ends is saved then. A crash loses at most the quick
+        steps held and the step in flight, whose tasks run again on resume.
         """
-        self._held[thread_id] = []
+        self._held[thread_id] = Held(frozenset(quick_nodes))
         try:
             yield
         finally:
-            if held := self._held.pop(thread_id, None):
+            if held := self._held.pop(thread_id).batches:
                 async with self._cursor(pipeline=True) as cursor:
                     await write_batches(cursor, held)
-
-    def _take_held(self, thread_id: str) -> list[tuple[str, list[Any]]]:
-        """The writes held for the thread so far (none when it is not holding); it goes on holding."""
-        held = self._held.get(thread_id)
-        if not held:
-            return []
-        self._held[thread_id] = []
-        return held
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -188,7 +226,6 @@ class PooledPostgresSaver(AsyncPostgresSaver):
         inline, blobs = split_channel_values(checkpoint["channel_values"])
         changed = {name: version for name, version in new_versions.items() if name in blobs}
         blob_rows = self._dump_blobs(thread_id, namespace, blobs, changed)
-        held = self._take_held(thread_id)
         row = (
             thread_id,
             namespace,
@@ -197,12 +234,20 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             Jsonb({**checkpoint, "channel_values": inline}, dumps=json_bytes),
             Jsonb(get_serializable_checkpoint_metadata(config, metadata), dumps=json_bytes),
         )
+        held = self._held.get(thread_id)
+        batches = held.take() if held is not None else []
+        if blob_rows:
+            batches.append((self.UPSERT_CHECKPOINT_BLOBS_SQL, blob_rows))
+        batches.append((self.UPSERT_CHECKPOINTS_SQL, [row]))
+        saved: RunnableConfig = {
+            "configurable": {"thread_id": thread_id, "checkpoint_ns": namespace, "checkpoint_id": checkpoint["id"]}
+        }
+        if held is not None and held.waits(checkpoint, metadata):
+            held.batches = batches  # goes out with the next checkpoint
+            return saved
         async with self._cursor(pipeline=True) as cursor:
-            await write_batches(cursor, held)
-            if blob_rows:
-                await cursor.executemany(self.UPSERT_CHECKPOINT_BLOBS_SQL, blob_rows)
-            await cursor.execute(self.UPSERT_CHECKPOINTS_SQL, row)
-        return {"configurable": {"thread_id": thread_id, "checkpoint_ns": namespace, "checkpoint_id": checkpoint["id"]}}
+            await write_batches(cursor, batches)
+        return saved
 
     async def aput_writes(
         self,
@@ -223,13 +268,13 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             task_path,
             writes,
         )
-        thread_id = configurable["thread_id"]
-        if thread_id in self._held:
-            self._held[thread_id].append((query, rows))
+        holding = self._held.get(configurable["thread_id"])
+        if holding is None:
+            held = [(query, rows)]
+        else:
+            holding.batches.append((query, rows))
             if not special:
                 return  # sent with the next checkpoint
-            held = self._take_held(thread_id)
-        else:
-            held = [(query, rows)]
+            held = holding.take()
         async with self._cursor(pipeline=True) as cursor:
             await write_batches(cursor, held)

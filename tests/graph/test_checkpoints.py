@@ -9,6 +9,7 @@ from typing import Any
 from langgraph.checkpoint.base import ERROR, Checkpoint, empty_checkpoint
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
+from langgraph.constants import START
 
 from graph.config.settings import resolve_settings
 from graph.running.services import open_state_database
@@ -150,9 +151,9 @@ def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_save
         seen = []
         async with open_state_database(state_settings(pg_url), concurrency=2) as database:
             saver = database.saver
-            async with saver.holding_writes(held_thread):
+            async with saver.holding(held_thread):
                 await history(saver, held_thread)
-            async with saver.holding_writes(counted):
+            async with saver.holding(counted):
                 first = checkpoint(1, {"question_type": "comparison"}, versions)
                 config = await saver.aput(root, first, {"source": "input", "step": -1}, versions)  # type: ignore[typeddict-item]
                 await saver.aput_writes(config, [("drafts", DRAFTS)], "task-1")
@@ -172,3 +173,53 @@ def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_save
 
     assert asyncio.run(main()) == [0, 1, 3, 3, 4, 5]
     assert rows(pg_url, held_thread) == rows(pg_url, upstream_thread)
+
+
+def test_the_checkpoint_of_a_step_that_asked_no_model_goes_out_with_the_next_one(pg_url: str) -> None:
+    thread = f"quick-{uuid.uuid4().hex[:8]}"
+    root: Any = {"configurable": {"thread_id": thread, "checkpoint_ns": ""}}
+
+    def saved() -> tuple[int, int]:
+        with state_connection(pg_url) as conn:
+            counts = [
+                conn.execute(f"SELECT count(*) FROM {table} WHERE thread_id = %s", (thread,)).fetchone()  # type: ignore[arg-type]
+                for table in ("checkpoints", "checkpoint_writes")
+            ]
+        return counts[0][0], counts[1][0]  # type: ignore[index]
+
+    async def main() -> tuple[list[tuple[int, int]], list[str]]:
+        prepare_state_schema(pg_url, STATE_SCHEMA)
+        seen = []
+        async with open_state_database(state_settings(pg_url), concurrency=2) as database:
+            saver = database.saver
+            config = root
+
+            async def step(number: int, *next_channel: str, source: str = "loop") -> None:
+                nonlocal config
+                made = checkpoint(number, {"question_type": "comparison", **dict.fromkeys(next_channel)}, {})
+                config = await saver.aput(config, made, {"source": source, "step": number}, {})  # type: ignore[typeddict-item]
+                seen.append(saved())
+
+            async with saver.holding(thread, {START, "lint"}):
+                await step(1, START, source="input")  # no step led to a run's input: it waits
+                await step(2, "branch:to:lint")  # START's: waits
+                await saver.aput_writes(config, [("drafts", DRAFTS)], "task-1")
+                await step(3, "branch:to:judge")  # lint's: waits
+                await step(4, "branch:to:lint")  # the judge asked a model: out at once, with all held
+                await step(5, "branch:to:judge")  # lint's: waits
+                await saver.aput_writes(config, [(ERROR, "boom")], "task-2")  # an error: out at once, with all held
+                seen.append(saved())
+                await step(6, "branch:to:lint")  # the judge's
+                await step(7)  # lint's, the last: waits
+            seen.append(saved())  # the block's end saves what is held
+            await step(8)  # outside the block, at once
+            parents = [
+                found.parent_config["configurable"]["checkpoint_id"]  # type: ignore[index]
+                async for found in saver.alist({"configurable": {"thread_id": thread}})
+                if found.parent_config
+            ]
+        return seen, parents
+
+    seen, parents = asyncio.run(main())
+    assert seen == [(0, 0), (0, 0), (0, 0), (4, 1), (4, 1), (5, 2), (6, 2), (6, 2), (7, 2), (8, 2)]
+    assert parents == [f"1f0-{number:04d}" for number in range(7, 0, -1)]  # newest first, none lost
