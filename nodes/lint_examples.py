@@ -109,14 +109,19 @@ def _normal(question: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", question.casefold()))
 
 
+#: Each example that names nothing, by its words (a question copies it when its words are the same).
+_WORDED_EXAMPLES = {_normal(example): example for example, example_names in EXAMPLES.items() if not example_names}
+
+
 def _copied_example(question: str, source: str, rules: LintRules | None) -> str | None:
+    if (copied := _WORDED_EXAMPLES.get(_normal(question))) is not None:
+        return copied
     for example, example_names in EXAMPLES.items():
-        if example_names:
-            if source and any(
-                names(question, name, rules) and not names(source, name, rules) for name in example_names
-            ):
-                return example
-        elif _normal(question) == _normal(example):
+        if (
+            example_names
+            and source
+            and any(names(question, name, rules) and not names(source, name, rules) for name in example_names)
+        ):
             return example
     return None
 
