@@ -1,5 +1,6 @@
 const form = document.getElementById('labels');
 const status = document.getElementById('status');
+let pending = 0;
 async function save() {
   const data = {relevance: {}};
   for (const box of form.querySelectorAll('input[data-criterion]')) data[box.dataset.criterion] = box.checked;
@@ -8,9 +9,19 @@ async function save() {
   }
   const note = form.querySelector('textarea');
   if (note) data.note = note.value;
-  const reply = await fetch(form.dataset.action, {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                                  body: JSON.stringify(data)});
-  status.textContent = reply.ok ? 'saved' : 'not saved (' + reply.status + ')';
+  pending += 1;
+  status.textContent = 'saving';
+  let shown;
+  try {
+    const reply = await fetch(form.dataset.action, {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                                    body: JSON.stringify(data)});
+    shown = reply.ok ? 'saved' : 'not saved (' + reply.status + ')';
+  } catch (error) {
+    shown = 'not saved (no connection)';
+  }
+  pending -= 1;
+  // 'saved' once no save is under way; a failure at once.
+  if (pending === 0 || shown !== 'saved') status.textContent = shown;
 }
 form.addEventListener('change', save);
 document.addEventListener('keydown', (event) => {

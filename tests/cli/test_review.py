@@ -86,7 +86,7 @@ def browser() -> Iterator[object]:
 def label_with_keys(page: object, keys: str) -> None:
     for key in keys:
         page.keyboard.press(key)  # type: ignore[attr-defined]
-        page.wait_for_selector("#status:text('saved')")  # type: ignore[attr-defined]
+        page.wait_for_selector("#status:text-is('saved')")  # type: ignore[attr-defined]
 
 
 def test_review_a_sample_with_the_keyboard_then_reload_and_summarise(runs: Path, browser: object) -> None:
@@ -108,7 +108,7 @@ def test_review_a_sample_with_the_keyboard_then_reload_and_summarise(runs: Path,
         flipped = page.locator("input[data-context][data-original=false]").first
         flipped_id = flipped.get_attribute("data-context")
         flipped.check()
-        page.wait_for_selector("#status:text('saved')")
+        page.wait_for_selector("#status:text-is('saved')")
         page.reload()
         assert all(page.is_checked(f"input[data-criterion={name}]") for name in ("answerable", "correct", "multi_hop"))
         assert page.is_checked(f"input[data-context='{flipped_id}']")
