@@ -52,7 +52,7 @@ def main() -> None:
                 page.goto(f"http://127.0.0.1:{port}/sample/1")
                 for key in "123":
                     page.keyboard.press(key)
-                    page.wait_for_selector("#status:text('saved')")
+                    page.wait_for_selector("#status:text-is('saved')")
                 OUTPUT.parent.mkdir(exist_ok=True)
                 page.screenshot(path=str(OUTPUT))
                 browser.close()
