@@ -36,9 +36,11 @@ class RunQuestions:
             return None
         vector = await asyncio.to_thread(self._embeddings.embed_query, question)
         async with self._lock:
+            # A sample that registers again (resumed before the checkpoint of its check) is not its own duplicate.
             for other, known in self._vectors:
-                if _cosine(vector, known) >= self._threshold:
+                if other != thread_id and _cosine(vector, known) >= self._threshold:
                     return other
+            self._vectors = [(other, known) for other, known in self._vectors if other != thread_id]
             self._vectors.append((thread_id, vector))
         return None
 

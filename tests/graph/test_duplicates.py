@@ -88,3 +88,28 @@ def test_only_the_sample_itself_gives_back_its_question(pg_url: str):
     assert first is None
     assert after_refresh is not None and after_refresh.endswith("/1")  # still the sample's
     assert after_sample is None  # the sample gave it back
+
+
+class SameVector:
+    """Embeddings that give every question the same direction: each is near every other."""
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0, 0.0]
+
+
+def test_a_sample_that_registers_its_question_again_is_not_its_own_duplicate(pg_url: str):
+    """After a resume that repeats the check: the same sample, the same question, no duplicate; another is one."""
+
+    async def go() -> list[str | None]:
+        settings = resolve_settings({"database_url": pg_url, "state_url": pg_url, "llm_cache": False}, env={})
+        async with open_state_database(settings) as database:
+            run_id = f"dup-again-{next(_runs)}"
+            questions = RunQuestions(database.ledger, run_id, threshold=0.9, embeddings=SameVector())
+            question = GOOD_QUESTION["question"]
+            seen = [await questions.register(question, f"{run_id}/1") for _ in range(2)]
+            seen.append(await questions.register(f"{question} Briefly.", f"{run_id}/2"))
+            return seen
+
+    first, again, other = asyncio.run(go())
+    assert first is None and again is None
+    assert other is not None and other.endswith("/1")
