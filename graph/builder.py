@@ -70,9 +70,9 @@ NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
     "check_restyle": check_restyle,
 }
 
-#: The steps that ask no model (START takes the sample's input). The checkpoint such a step leads to goes to the
-#: database with the next one: a crash repeats at most such steps, which cost no model call.
-ASK_NO_MODEL = frozenset(
+#: The steps that ask no chat model (START takes the sample's input; check_duplicate may embed the question). The
+#: checkpoint such a step leads to goes to the database with the next one: what a crash repeats grows only by them.
+ASK_NO_CHAT_MODEL = frozenset(
     {
         START,
         "select_seed",

@@ -12,7 +12,7 @@ Figures, CPU of this process, each the median of `--repeat` rounds:
     (a) without a checkpointer,
     (b) with a checkpointer that keeps nothing,
     (c) with triad's checkpointer in a scratch state database, every checkpoint written at once,
-    (d) the same, holding the checkpoints of steps that ask no model as a run does;
+    (d) the same, holding the checkpoints of steps that ask no chat model as a run does;
 (2) one structured model call answered by the scripted model: the scripted reply alone, through
     LangChain's chat-model interface, through triad's gateway;
 (3) the floor per sample: (1d) plus `--calls` calls through the gateway (a sample's calls: (c) of
@@ -35,7 +35,7 @@ from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
 from scratch_database import scratch_database
 
-from graph.builder import ASK_NO_MODEL
+from graph.builder import ASK_NO_CHAT_MODEL
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
@@ -152,7 +152,9 @@ async def graph_figures(state_url: str, samples: int, repeat: int) -> dict[str, 
         figures["(c) triad's checkpointer, every checkpoint at once"] = await cpu_ms(
             lambda: one(frozenset()), samples, repeat
         )
-        figures["(d) triad's checkpointer as a run uses it"] = await cpu_ms(lambda: one(ASK_NO_MODEL), samples, repeat)
+        figures["(d) triad's checkpointer as a run uses it"] = await cpu_ms(
+            lambda: one(ASK_NO_CHAT_MODEL), samples, repeat
+        )
     return figures
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.builder import ASK_NO_MODEL, compile_graph
+from graph.builder import ASK_NO_CHAT_MODEL, compile_graph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
@@ -65,9 +65,8 @@ class SampleRunner:
         pooled = saver if isinstance(saver, PooledPostgresSaver) else None
         known_new = pooled.new_thread(thread_id) if fresh and pooled else nullcontext()
         # Checkpoints are written while the next step runs, each with the writes of the tasks that led to
-        # it, and those of steps that asked no model with the next one; a crash loses at most those steps
-        # and the step in flight.
-        holding = pooled.holding(thread_id, ASK_NO_MODEL) if pooled else nullcontext()
+        # it; that of a step that asked no chat model waits for the next one.
+        holding = pooled.holding(thread_id, ASK_NO_CHAT_MODEL) if pooled else nullcontext()
         # Asked for every state key, the graph returns the values its last checkpoint holds.
         with known_new:
             async with holding:

@@ -11,9 +11,9 @@ orjson. The rows written are the upstream saver's (tests/graph/test_checkpoints.
 
 Within `holding(thread_id, quick_nodes)`, which a run's samples use, a finished task's writes wait for
 the checkpoint of their step and go to the database in the same pipeline: one round trip and one
-transaction per step instead of two. A checkpoint that a step of `quick_nodes` (nodes that ask no
-model) led to waits too, and goes out with the next one: a crash repeats at most such steps and the
-step in flight, never a model call that had answered.
+transaction per step instead of two. The checkpoint of a step that ran only `quick_nodes` (nodes that
+ask no chat model) waits too, and goes out with the next one: what a crash repeats grows only by such
+steps.
 
 It relies on names langgraph-checkpoint-postgres does not publish (`UPSTREAM_NAMES`); pyproject.toml
 pins that package to the minor versions tested, and `missing_upstream_names` says which are gone.
@@ -174,19 +174,20 @@ class PooledPostgresSaver(AsyncPostgresSaver):
 
         LangGraph saves each finished task's writes, then the checkpoint they lead to. Held, a step's writes
         wait for its checkpoint. The checkpoint of a step that ran only `quick_nodes` waits too, for the
-        next checkpoint, so steps that ask no model cost no round trip of their own; the checkpoint of any
-        other step goes out at once, with everything held before it, so a model's answer is never lost to a
-        crash. Writes to the special channels (errors, interrupts) are saved at once, with any held before
-        them; whatever is still held when the block ends is saved then. A crash loses at most the quick
-        steps held and the step in flight, whose tasks run again on resume.
+        next checkpoint, so such steps cost no round trip of their own; the checkpoint of any other step
+        goes out at once, with everything held before it. Writes to the special channels (errors,
+        interrupts) are saved at once, with any held before them; whatever is still held when the block
+        ends is saved then. A crash loses the step in flight, a checkpoint on its way, and the quick steps
+        held; their tasks run again on resume.
         """
         self._held[thread_id] = Held(frozenset(quick_nodes))
         try:
             yield
         finally:
-            if held := self._held.pop(thread_id).batches:
+            held = self._held.pop(thread_id, None)
+            if held is not None and held.batches:
                 async with self._cursor(pipeline=True) as cursor:
-                    await write_batches(cursor, held)
+                    await write_batches(cursor, held.batches)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         configurable = config["configurable"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.constants import START
 
-from graph.builder import ASK_NO_MODEL, NODES, compile_graph
+from graph.builder import ASK_NO_CHAT_MODEL, NODES, compile_graph
 from graph.store.checkpoints import TRIGGER_PREFIX
 from state.record import DatasetRecord
 from tests.support.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, relevant_if, script
@@ -242,22 +242,24 @@ def test_the_python_api_runs_one_sample_with_injected_models(pg_url, demo_slice,
     assert DatasetRecord.model_validate(first.record).provenance.models["generator"] == "instance:ScriptedChatModel"
 
 
-def test_the_steps_whose_checkpoints_wait_ask_no_model_on_any_path(harness, seed_chunk_id) -> None:
+def test_the_steps_whose_checkpoints_wait_ask_no_chat_model(harness, seed_chunk_id) -> None:
+    seed = {"seed_id": seed_chunk_id}
     paths = [
-        script(BridgeProposal=[bridge("", [], {"C1": ["zzz_absent", "autovacuum"]})]),  # exact match
-        script(QuestionDraft=[drafted("According to the text, what is it?", "x"), GOOD_QUESTION]),  # lint, revise
-        script(SufficiencyVerdict=[{"reasoning": "A says it", "sufficient": True, "reason": "A alone"}]),  # reject
+        (script(BridgeProposal=[bridge("", [], {"C1": ["zzz_absent", "autovacuum"]})]), seed, {}),  # exact match
+        (script(QuestionDraft=[drafted("According to the text, what is it?", "x"), GOOD_QUESTION]), seed, {}),  # lint
+        (script(SufficiencyVerdict=[{"reasoning": "A says it", "sufficient": True, "reason": "A alone"}]), seed, {}),
+        (script(BridgeProposal=[NO_TOPIC]), None, {"max_restarts": 0}),  # no bridge
     ]
     visited: set[str] = set()
-    for replies in paths:
-        result, _, visits = harness.run(replies, spec={"seed_id": seed_chunk_id})
+    for replies, spec, context in paths:
+        result, _, visits = harness.run(replies, spec=spec, **context)
         asking = {call["node"] for call in result.state["llm_calls"]}
-        assert asking and not asking & ASK_NO_MODEL
+        assert asking and not asking & ASK_NO_CHAT_MODEL
         visited |= set(visits)
-    assert ASK_NO_MODEL - visited == {"end_without_bridge"}  # covered by test_no_bridge_after_max_restarts
-    assert {START, *NODES} >= ASK_NO_MODEL
+    assert visited >= ASK_NO_CHAT_MODEL  # each of them seen, on some path, asking nothing
 
 
-def test_checkpoints_name_the_next_step_as_the_checkpointer_reads_it() -> None:
-    channels = compile_graph().channels
-    assert all(f"{TRIGGER_PREFIX}{name}" in channels for name in NODES)
+def test_each_node_runs_on_the_one_channel_the_checkpointer_reads_as_its_next_step() -> None:
+    nodes = compile_graph().nodes
+    assert {name: nodes[name].triggers for name in NODES} == {name: [f"{TRIGGER_PREFIX}{name}"] for name in NODES}
+    assert nodes[START].triggers == [START]
