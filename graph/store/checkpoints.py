@@ -269,13 +269,13 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             task_path,
             writes,
         )
-        holding = self._held.get(configurable["thread_id"])
-        if holding is None:
+        thread_held = self._held.get(configurable["thread_id"])
+        if thread_held is None:
             held = [(query, rows)]
         else:
-            holding.batches.append((query, rows))
+            thread_held.batches.append((query, rows))
             if not special:
                 return  # sent with the next checkpoint
-            held = holding.take()
+            held = thread_held.take()
         async with self._cursor(pipeline=True) as cursor:
             await write_batches(cursor, held)
