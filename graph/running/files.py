@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import functools
 import json
 import os
@@ -22,7 +23,6 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, get_args
 
-import fasteners
 import orjson
 from pydantic import BaseModel
 from typing_extensions import get_type_hints, is_typeddict
@@ -56,20 +56,31 @@ def json_lines(entries: Iterable[dict[str, Any]]) -> str:
     orjson: a dataset record carries its contexts' texts, and the rewrite of a large run's files at
     its end encodes every record; orjson does that many times faster than `json.dumps`.
     """
-    return b"".join(orjson.dumps(entry, option=LINE) for entry in entries).decode()
+    return json_line_bytes(entries).decode()
+
+
+def json_line_bytes(entries: Iterable[dict[str, Any]]) -> bytes:
+    """`json_lines` encoded in UTF-8."""
+    return b"".join(orjson.dumps(entry, option=LINE) for entry in entries)
 
 
 def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
-    """Append JSON lines, each whole: locked and flushed once for all of them.
+    """Append JSON lines, each whole: the file locked once for all of them, written without a buffer.
 
     Not synced: the state database is what a run keeps, and the end of a run and every resume rewrite
     both files from it, synced, so a line the operating system lost in a crash is written again."""
     if not entries:
         return
-    text = json_lines(entries)
-    # Workers of one run append to the same files: a lock beside each file keeps their lines whole.
-    with fasteners.InterProcessLock(path.parent / f".{path.name}.lock"), path.open("a", encoding="utf-8") as handle:
-        handle.write(text)
+    data = memoryview(json_line_bytes(entries))
+    # Workers of one run append to the same files: a lock on the file keeps their lines whole, however many
+    # writes the lines take.
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        while data:
+            data = data[os.write(descriptor, data) :]
+    finally:
+        os.close(descriptor)  # closing releases the lock
 
 
 class Replacement:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
+import threading
 from collections.abc import AsyncGenerator
 from pathlib import Path
 from typing import Any
@@ -168,3 +170,21 @@ def test_a_rejection_line_is_written_in_the_order_of_its_type_and_a_null_outcome
     assert rejection is not None and list(rejection) == ["id", "outcome", "end_reason", "hops", "drafts", "provenance"]
     read = Rejection.model_validate(rejection)
     assert (read.outcome, read.restarts, read.provenance) == ("failed", 0, None)
+
+
+def test_an_append_waits_for_another_writer_holding_the_file_and_leaves_every_line_whole(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path)
+    big = {"id": "big", "text": "x" * 300_000}  # more than one pipe or page buffer
+    folder.append([(big, None)])
+    other_worker = os.open(folder.dataset, os.O_WRONLY | os.O_APPEND)
+    fcntl.flock(other_worker, fcntl.LOCK_EX)
+    appending = threading.Thread(target=folder.append, args=([({"id": "after"}, None), (big, None)],))
+    appending.start()
+    appending.join(timeout=0.3)
+    assert appending.is_alive(), "the append did not wait for the lock"
+    assert [line["id"] for line in lines(folder.dataset)] == ["big"]
+    os.write(other_worker, b'{"id": "other"}\n')
+    os.close(other_worker)
+    appending.join(timeout=10)
+    assert [line["id"] for line in lines(folder.dataset)] == ["big", "other", "after", "big"]
+    assert lines(folder.dataset)[-1] == big
