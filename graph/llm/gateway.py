@@ -73,6 +73,16 @@ SCHEMA_FEEDBACK = (
 )
 
 
+def parsed_as(reply: Reply, schema: type[T]) -> T:
+    """The reply as `schema`: the object the client library parsed, when it is one (it passed the schema's
+    validation there); else the reply validated here (`validate`, `parse_reply`)."""
+    if type(reply.parsed) is schema:
+        return reply.parsed  # type: ignore[return-value]
+    if reply.parsed is not None:
+        return validate(reply.parsed.model_dump(), schema)
+    return parse_reply(reply.text, schema)
+
+
 class LLMGateway:
     """Structured calls for the three roles, shared by every sample of a run."""
 
@@ -156,7 +166,7 @@ class LLMGateway:
                 )
             cut_offs += reply.finish_reason in CUT_OFF_FINISH_REASONS
             try:
-                value = validate(reply.parsed.model_dump(), schema) if reply.parsed else parse_reply(reply.text, schema)
+                value = parsed_as(reply, schema)
             except ReplyParseError as error:
                 problem = error
                 log.warning("reply_unusable", role=role, node=node, model=model.spec, error=str(error))

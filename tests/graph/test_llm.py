@@ -13,9 +13,10 @@ from pydantic import BaseModel
 from graph.config.settings import resolve_settings
 from graph.llm.errors import ProviderUnavailable, RecordingMiss
 from graph.llm.from_settings import build_gateway
-from graph.llm.gateway import LLMGateway
+from graph.llm.gateway import LLMGateway, parsed_as
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
+from graph.llm.replies import Reply
 from graph.testing.scripted import ScriptedChatModel
 from nodes.ports import ModelCallFailed
 
@@ -58,6 +59,22 @@ def test_structured_answer_and_its_accounting() -> None:
     assert record["cost_usd"] == pytest.approx((record["input_tokens"] * 1.0 + record["output_tokens"] * 2.0) / 1e6)
     assert gateway.calls == [record] and gateway.cost_usd == record["cost_usd"]
     assert gateway.tokens == record["input_tokens"] + record["output_tokens"]
+
+
+class Listed(BaseModel):
+    reasons: list[str]
+
+
+class LaxListed(BaseModel):
+    reasons: list[str] | None
+
+
+def test_a_reply_the_client_parsed_is_taken_as_it_is_and_one_of_another_shape_is_validated_here() -> None:
+    parsed = Verdict(**OK)
+    assert parsed_as(Reply(text="", parsed=parsed), Verdict) is parsed
+    loose = Reply(text="", parsed=LaxListed(reasons=None))  # parsed by a laxer schema than the one asked for
+    assert parsed_as(loose, Listed) == Listed(reasons=[])
+    assert parsed_as(Reply(text=json.dumps(OK)), Verdict) == parsed
 
 
 def test_an_unusable_reply_is_sent_back_with_the_error_then_accepted() -> None:
