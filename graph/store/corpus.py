@@ -208,7 +208,7 @@ class Corpus(UsableChunks):
         index = await self.vector_index()
         if index is not None and chunk_id in index.position:
             at = index.position[chunk_id]
-            ranked = index.nearest(index.matrix[at], limit, exclude=at, usable_only=True)
+            ranked = index.nearest_to_row(at, limit)
             found = {chunk.id: chunk for chunk in await self.get([chunk_id, *(hit_id for hit_id, _ in ranked)])}
             seed = found.get(chunk_id)
             rows = self._ranked_rows(ranked, found)

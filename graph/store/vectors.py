@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,10 @@ from psycopg.adapt import Loader
 from psycopg.rows import tuple_row
 
 from graph.store.reader import Chunk, CollectionReader
+
+#: Rows whose nearest chunks a `VectorIndex` remembers: a sample asks for the neighbours of its seed and of its
+#: other chunks more than once (restarts, distractors), within a few steps.
+ROWS_REMEMBERED = 1024
 
 
 class _VectorBytes(Loader):
@@ -39,6 +44,10 @@ class VectorIndex:
     distance: str = "cosine"
     squared_norms: np.ndarray | None = None
     """Each row's squared length, for l2."""
+    _near_rows: OrderedDict[int, tuple[int, list[tuple[str, float]]]] = field(
+        default_factory=OrderedDict, init=False, repr=False, compare=False
+    )
+    """The last `ROWS_REMEMBERED` answers of `nearest_to_row`: (the limit asked, the usable chunks found), by row."""
 
     @classmethod
     def from_rows(cls, rows: Sequence[tuple[str, bool, bytes]], distance: str = "cosine") -> VectorIndex | None:
@@ -80,6 +89,23 @@ class VectorIndex:
             return -products  # pgvector's <#> is the negative inner product
         assert self.squared_norms is not None
         return np.sqrt(np.maximum(self.squared_norms - 2.0 * products + float(query @ query), 0.0))
+
+    def nearest_to_row(self, at: int, limit: int) -> list[tuple[str, float]]:
+        """`nearest` to row `at`'s vector, the row itself and oversize chunks left out.
+
+        The ranking is one order, by (distance, position), so the first `limit` of a longer answer is the answer:
+        a remembered one serves any limit up to its own.
+        """
+        remembered = self._near_rows.get(at)
+        if remembered is not None and remembered[0] >= limit:
+            self._near_rows.move_to_end(at)
+            return remembered[1][:limit]
+        ranked = self.nearest(self.matrix[at], limit, exclude=at, usable_only=True)
+        self._near_rows[at] = (limit, ranked)
+        self._near_rows.move_to_end(at)
+        while len(self._near_rows) > ROWS_REMEMBERED:
+            self._near_rows.popitem(last=False)
+        return ranked
 
     def nearest(
         self, query: np.ndarray, limit: int, *, exclude: int | None = None, usable_only: bool = False

@@ -22,6 +22,7 @@ from psycopg import sql
 from graph.config.errors import UserError
 from graph.ingestion.chunking import ChunkRecord
 from graph.store import corpus as corpus_module
+from graph.store import vectors as vectors_module
 from graph.store.corpus import Corpus, normalise_text
 from graph.store.layout import ColumnChoice
 from graph.testing.commands import create_store_table
@@ -348,6 +349,21 @@ def test_vector_index_ranks_by_distance_then_id_and_leaves_out_what_it_must() ->
     assert [distance for _, distance in ranked] == pytest.approx([0.0, 1.0])
     mixed_dimensions = [("a", False, _vector_bytes(1, 0)), ("b", False, _vector_bytes(1))]
     assert corpus_module.VectorIndex.from_rows(mixed_dimensions) is None
+
+
+def test_the_nearest_to_a_row_are_the_same_remembered_or_not_for_any_limit_in_any_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(3)
+    directions = [(rng.choice([1, 2, 3]), rng.choice([0, 1, 2])) for _ in range(40)]  # many ties
+    rows = [(f"c{n:02}", rng.random() < 0.2, _vector_bytes(*vector)) for n, vector in enumerate(directions)]
+    index = corpus_module.VectorIndex.from_rows(rows)
+    assert index is not None
+    monkeypatch.setattr(vectors_module, "ROWS_REMEMBERED", 8)
+    for at, limit in [(rng.randrange(len(index.ids)), rng.choice([1, 3, 6, 15, 50])) for _ in range(300)]:
+        expected = index.nearest(index.matrix[at], limit, exclude=at, usable_only=True)
+        assert index.nearest_to_row(at, limit) == expected
+    assert len(index._near_rows) == 8
 
 
 def test_warming_loads_the_vectors_once_in_the_background_and_a_failed_load_reaches_the_first_search(
