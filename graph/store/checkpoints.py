@@ -129,10 +129,23 @@ class Held:
         return ran is not None and bool(ran) and ran <= self.quick_nodes
 
 
-async def write_batches(cursor: Any, batches: list[tuple[str, list[Any]]]) -> None:
-    """Each (statement, rows) batch of task writes, in order, so repeated writes resolve as they would one by one."""
+async def write_batches(cursor: Any, batches: list[tuple[str, list[Any]]], last: str) -> None:
+    """The (statement, rows) batches, one `executemany` per statement, its rows in the order given; statement
+    `last` after the others.
+
+    Rows of one statement keep their order, so repeated writes of a key resolve as they would one by one. The
+    statements of a batch list write different tables, or task writes with indexes of their own (the special
+    channels'), and a special channel's batch is the last one held. With `last` the checkpoints, no checkpoint
+    is in the database before the blobs and writes sent with it.
+    """
+    merged: dict[str, list[Any]] = {}
     for statement, rows in batches:
+        merged.setdefault(statement, []).extend(rows)
+    final = merged.pop(last, None)
+    for statement, rows in merged.items():
         await cursor.executemany(statement, rows)
+    if final:
+        await cursor.executemany(last, final)
 
 
 class PooledPostgresSaver(AsyncPostgresSaver):
@@ -187,7 +200,7 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             held = self._held.pop(thread_id, None)
             if held is not None and held.batches:
                 async with self._cursor(pipeline=True) as cursor:
-                    await write_batches(cursor, held.batches)
+                    await write_batches(cursor, held.batches, self.UPSERT_CHECKPOINTS_SQL)
 
     async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
         configurable = config["configurable"]
@@ -247,7 +260,7 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             held.batches = batches  # goes out with the next checkpoint
             return saved
         async with self._cursor(pipeline=True) as cursor:
-            await write_batches(cursor, batches)
+            await write_batches(cursor, batches, self.UPSERT_CHECKPOINTS_SQL)
         return saved
 
     async def aput_writes(
@@ -278,4 +291,4 @@ class PooledPostgresSaver(AsyncPostgresSaver):
                 return  # sent with the next checkpoint
             held = thread_held.take()
         async with self._cursor(pipeline=True) as cursor:
-            await write_batches(cursor, held)
+            await write_batches(cursor, held, self.UPSERT_CHECKPOINTS_SQL)

@@ -13,6 +13,7 @@ from langgraph.constants import START
 
 from graph.config.settings import resolve_settings
 from graph.running.services import open_state_database
+from graph.store.checkpoints import write_batches
 from graph.store.database import in_schema, prepare_state_schema
 from graph.testing.commands import STATE_SCHEMA, state_connection
 
@@ -130,6 +131,30 @@ def test_a_thread_known_to_be_new_is_not_looked_up_once(pg_url: str) -> None:
     assert second is not None and second.checkpoint["id"] == "1f0-0003"
     assert by_id is not None and by_id.checkpoint["id"] == "1f0-0001"
     assert after is not None and after.checkpoint["id"] == "1f0-0003"
+
+
+def test_held_batches_go_out_one_statement_at_a_time_in_order_with_the_checkpoints_last() -> None:
+    sent: list[tuple[str, list[str]]] = []
+
+    class Cursor:
+        async def executemany(self, statement: str, rows: list[str]) -> None:
+            sent.append((statement, rows))
+
+    batches = [
+        ("writes", ["w1"]),
+        ("blobs", ["b1"]),
+        ("checkpoints", ["c1"]),
+        ("writes", ["w2", "w3"]),
+        ("checkpoints", ["c2"]),
+        ("special writes", ["e1"]),
+    ]
+    asyncio.run(write_batches(Cursor(), batches, last="checkpoints"))
+    assert sent == [
+        ("writes", ["w1", "w2", "w3"]),
+        ("blobs", ["b1"]),
+        ("special writes", ["e1"]),
+        ("checkpoints", ["c1", "c2"]),
+    ]
 
 
 def test_held_writes_go_with_the_next_checkpoint_and_end_up_as_the_upstream_saver_writes_them(pg_url: str) -> None:
