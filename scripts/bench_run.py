@@ -294,7 +294,7 @@ def main() -> None:
             own = [run["cpu"] / run["started"] * 1000 for run in bare]
             other = [run["other_cpu"] / run["started"] * 1000 for run in bare]
             print(
-                f"    CPU per sample: {spread(own, '.0f')} ms in this process, {spread(other, '.0f')} ms in the rest "
+                f"    CPU per sample: {spread(own, '.1f')} ms in this process, {spread(other, '.0f')} ms in the rest "
                 f"of the machine (PostgreSQL) on {os.cpu_count()} cores"
             )
 
