@@ -1,6 +1,6 @@
 """The files of a run folder: dataset.jsonl, rejected.jsonl, run.json.
 
-Lines are appended as samples finish, each whole, flushed under a file lock (several
+Lines are appended as samples finish, each whole, written under a lock on the file (several
 workers may share a folder); a worker writes them in the background, in batches when samples
 finish faster than a disk writes. The state database is the source of truth: on resume and at the end
 the two JSONL files are rewritten from it (temporary file, then an atomic rename), so a crash can
@@ -18,7 +18,7 @@ import functools
 import json
 import os
 import re
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, get_args
@@ -74,13 +74,52 @@ def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
     data = memoryview(json_line_bytes(entries))
     # Workers of one run append to the same files: a lock on the file keeps their lines whole, however many
     # writes the lines take.
-    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    descriptor = _locked_for_appending(path)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
         while data:
             data = data[os.write(descriptor, data) :]
     finally:
         os.close(descriptor)  # closing releases the lock
+
+
+def _locked_for_appending(path: Path) -> int:
+    """`path` open for appending and locked. A file renamed over `path` while the lock was awaited (a
+    `Replacement`, which takes the lock first) is the one opened, not the file it replaced."""
+    while True:
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+            if _same_file(descriptor, path):
+                return descriptor
+        except BaseException:
+            os.close(descriptor)
+            raise
+        os.close(descriptor)
+
+
+def _same_file(descriptor: int, path: Path) -> bool:
+    """Whether `path` still names the file open as `descriptor`."""
+    opened = os.fstat(descriptor)
+    try:
+        named = os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (opened.st_dev, opened.st_ino) == (named.st_dev, named.st_ino)
+
+
+@contextlib.contextmanager
+def _appends_held(path: Path) -> Iterator[None]:
+    """Within the block, no append to the file at `path` is under way or starts (see `append_lines`)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        yield
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 class Replacement:
@@ -103,7 +142,9 @@ class Replacement:
         self._handle.flush()
         os.fsync(self._handle.fileno())
         self._handle.close()
-        os.replace(self.temporary, self.path)
+        # An append under way ends in the file replaced; one waiting for it opens the new file.
+        with _appends_held(self.path):
+            os.replace(self.temporary, self.path)
         self._renamed = True
 
     def discard(self) -> None:

@@ -133,10 +133,10 @@ async def write_batches(cursor: Any, batches: list[tuple[str, list[Any]]], last:
     """The (statement, rows) batches, one `executemany` per statement, its rows in the order given; statement
     `last` after the others.
 
-    Rows of one statement keep their order, so repeated writes of a key resolve as they would one by one. The
-    statements of a batch list write different tables, or task writes with indexes of their own (the special
-    channels'), and a special channel's batch is the last one held. With `last` the checkpoints, no checkpoint
-    is in the database before the blobs and writes sent with it.
+    Rows of one statement keep their order, so repeated writes of a key resolve as they would one by one. Rows
+    of two statements share no key but for a task write that an insert and the special channels' upsert both
+    make, and that upsert ends any list it is in (`aput_writes` sends it at once), so it still comes last.
+    With `last` the checkpoints, no checkpoint is in the database before the blobs and writes sent with it.
     """
     merged: dict[str, list[Any]] = {}
     for statement, rows in batches:

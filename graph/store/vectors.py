@@ -97,15 +97,14 @@ class VectorIndex:
         a remembered one serves any limit up to its own.
         """
         remembered = self._near_rows.get(at)
-        if remembered is not None and remembered[0] >= limit:
-            self._near_rows.move_to_end(at)
-            return remembered[1][:limit]
-        ranked = self.nearest(self.matrix[at], limit, exclude=at, usable_only=True)
-        self._near_rows[at] = (limit, ranked)
+        # An answer shorter than its limit holds every usable chunk: it serves any limit.
+        if remembered is None or (remembered[0] < limit and len(remembered[1]) == remembered[0]):
+            remembered = (limit, self.nearest(self.matrix[at], limit, exclude=at, usable_only=True))
+            self._near_rows[at] = remembered
         self._near_rows.move_to_end(at)
         while len(self._near_rows) > ROWS_REMEMBERED:
             self._near_rows.popitem(last=False)
-        return ranked
+        return remembered[1][:limit]
 
     def nearest(
         self, query: np.ndarray, limit: int, *, exclude: int | None = None, usable_only: bool = False

@@ -12,7 +12,7 @@ import struct
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
 import pytest
@@ -364,6 +364,22 @@ def test_the_nearest_to_a_row_are_the_same_remembered_or_not_for_any_limit_in_an
         expected = index.nearest(index.matrix[at], limit, exclude=at, usable_only=True)
         assert index.nearest_to_row(at, limit) == expected
     assert len(index._near_rows) == 8
+    searches = 0
+    search = vectors_module.VectorIndex.nearest
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal searches
+        searches += 1
+        return search(*args, **kwargs)
+
+    monkeypatch.setattr(vectors_module.VectorIndex, "nearest", counted)
+    index.nearest_to_row(0, 5)
+    index.nearest_to_row(0, 2)
+    index.nearest_to_row(0, 5)
+    assert searches == 1
+    index.nearest_to_row(0, 100)
+    index.nearest_to_row(0, 1000)  # the collection has fewer: the answer to 100 holds all of them
+    assert searches == 2
 
 
 def test_warming_loads_the_vectors_once_in_the_background_and_a_failed_load_reaches_the_first_search(

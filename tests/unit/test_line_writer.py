@@ -174,7 +174,7 @@ def test_a_rejection_line_is_written_in_the_order_of_its_type_and_a_null_outcome
 
 def test_an_append_waits_for_another_writer_holding_the_file_and_leaves_every_line_whole(tmp_path: Path) -> None:
     folder = RunFolder(tmp_path)
-    big = {"id": "big", "text": "x" * 300_000}  # more than one pipe or page buffer
+    big = {"id": "big", "text": "x" * 300_000}
     folder.append([(big, None)])
     other_worker = os.open(folder.dataset, os.O_WRONLY | os.O_APPEND)
     fcntl.flock(other_worker, fcntl.LOCK_EX)
@@ -188,3 +188,35 @@ def test_an_append_waits_for_another_writer_holding_the_file_and_leaves_every_li
     appending.join(timeout=10)
     assert [line["id"] for line in lines(folder.dataset)] == ["big", "other", "after", "big"]
     assert lines(folder.dataset)[-1] == big
+
+
+def test_an_append_that_waited_while_the_file_was_replaced_writes_to_the_new_file(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path)
+    folder.append([({"id": "old"}, None)])
+    other_worker = os.open(folder.dataset, os.O_WRONLY | os.O_APPEND)
+    fcntl.flock(other_worker, fcntl.LOCK_EX)
+    appending = threading.Thread(target=folder.append, args=([({"id": "appended"}, None)],))
+    appending.start()
+    appending.join(timeout=0.3)
+    assert appending.is_alive(), "the append did not wait for the lock"
+    rebuilt = tmp_path / "rebuilt.jsonl"
+    rebuilt.write_text('{"id": "rebuilt"}\n')
+    os.replace(rebuilt, folder.dataset)  # renamed over the file the append is waiting for
+    os.close(other_worker)
+    appending.join(timeout=10)
+    assert [line["id"] for line in lines(folder.dataset)] == ["rebuilt", "appended"]
+
+
+def test_a_rewrite_waits_for_an_append_under_way(tmp_path: Path) -> None:
+    folder = RunFolder(tmp_path)
+    folder.append([({"id": "old"}, None)])
+    appending = os.open(folder.dataset, os.O_WRONLY | os.O_APPEND)
+    fcntl.flock(appending, fcntl.LOCK_EX)
+    rewriting = threading.Thread(target=write_atomically, args=(folder.dataset, '{"id": "rebuilt"}\n'))
+    rewriting.start()
+    rewriting.join(timeout=0.3)
+    assert rewriting.is_alive(), "the rewrite did not wait for the append"
+    assert [line["id"] for line in lines(folder.dataset)] == ["old"]
+    os.close(appending)
+    rewriting.join(timeout=10)
+    assert [line["id"] for line in lines(folder.dataset)] == ["rebuilt"]
