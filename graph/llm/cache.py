@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, first_line
+from graph.store.database import jsonb
 
 log = structlog.get_logger("triad.llm")
 
@@ -75,7 +76,6 @@ class LLMCache:
 
     async def put(self, key: str, model: str, response: dict[str, Any]) -> None:
         import psycopg
-        from psycopg.types.json import Jsonb
 
         async with self._lock:
             try:
@@ -83,7 +83,7 @@ class LLMCache:
                 await conn.execute(
                     "INSERT INTO triad_llm_cache (key, model, response) VALUES (%s, %s, %s)"
                     " ON CONFLICT (key) DO NOTHING",
-                    (key, model, Jsonb(response)),
+                    (key, model, jsonb(response)),
                 )
             except (psycopg.OperationalError, psycopg.InterfaceError) as error:
                 log.info("llm_cache_unavailable", error=first_line(error))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
+from graph.store.database import jsonb
 from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
 
 #: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.
@@ -72,7 +72,7 @@ class ReviewLabels:
             await conn.execute(
                 "INSERT INTO triad_reviews (run_id, n, reviewer, labels) VALUES (%s, %s, %s, %s)"
                 " ON CONFLICT (run_id, n, reviewer) DO UPDATE SET labels = EXCLUDED.labels, updated_at = now()",
-                (run_id, n, reviewer, Jsonb(cleaned)),
+                (run_id, n, reviewer, jsonb(cleaned)),
             )
         return cleaned
 

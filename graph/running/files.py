@@ -271,7 +271,11 @@ def in_field_order(value: Any, model: Any) -> Any:
     fields = declared_fields(model)
     if not (isinstance(value, dict) and fields):
         return value
-    ordered = {name: in_field_order(value[name], nested) for name, nested in fields.items() if name in value}
+    ordered = {
+        name: value[name] if nested is None else in_field_order(value[name], nested)
+        for name, nested in fields.items()
+        if name in value
+    }
     return ordered | {key: item for key, item in value.items() if key not in ordered}
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb, set_json_loads
+from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
@@ -32,6 +32,7 @@ from graph.running.files import FileLines, as_written
 from graph.running.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from graph.running.slots import CellQuota, Completion, Slot, completion_params
 from graph.running.uniqueness import RunUniqueness
+from graph.store.database import jsonb
 from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.
@@ -55,7 +56,7 @@ class RunLedger(RunUniqueness):
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "INSERT INTO triad_runs (run_id, options) VALUES (%s, %s) ON CONFLICT (run_id) DO NOTHING",
-                (run_id, Jsonb(options)),
+                (run_id, jsonb(options)),
             )
             if cursor.rowcount == 0:
                 raise UserError(f"run {run_id!r} exists already; continue it with --resume {run_id}")
@@ -63,7 +64,7 @@ class RunLedger(RunUniqueness):
     async def save_manifest(self, run_id: str, manifest: dict[str, Any]) -> None:
         """Keep the run's manifest (`graph.living.manifest`) with it: what it was made with and what it read."""
         async with self.pool.connection() as conn:
-            await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (Jsonb(manifest), run_id))
+            await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (jsonb(manifest), run_id))
 
     async def model_modes(self, run_id: str) -> dict[str, str]:
         """The structured-output mode each model's server answered in for this run (none known: empty)."""
@@ -77,7 +78,7 @@ class RunLedger(RunUniqueness):
         async with self.pool.connection() as conn:
             await conn.execute(
                 "UPDATE triad_runs SET model_modes = coalesce(model_modes, '{}'::jsonb) || %s WHERE run_id = %s",
-                (Jsonb(dict(modes)), run_id),
+                (jsonb(dict(modes)), run_id),
             )
 
     async def stop_run(self, run_id: str, reason: str) -> None:
@@ -255,7 +256,7 @@ class RunLedger(RunUniqueness):
                 await conn.execute(
                     "UPDATE triad_samples SET record = %s, styled = %s, updated_at = now()"
                     " WHERE run_id = %s AND n = %s",
-                    (Jsonb(record.model_dump(mode="json")), record.query_style, run_id, n),
+                    (jsonb(record.model_dump(mode="json")), record.query_style, run_id, n),
                 )
 
     async def retired_per_cell(self, run_id: str) -> dict[tuple[str, bool], int]:

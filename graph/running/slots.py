@@ -6,8 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from psycopg.types.json import Jsonb
-
+from graph.store.database import jsonb
 from state.threads import ThreadId
 
 
@@ -48,9 +47,9 @@ class Completion:
 def completion_params(done: Completion) -> tuple[Any, ...]:
     return (
         done.outcome,
-        Jsonb(done.record) if done.record else None,
-        Jsonb(done.rejection) if done.rejection else None,
-        Jsonb(done.summary),
+        jsonb(done.record) if done.record else None,
+        jsonb(done.rejection) if done.rejection else None,
+        jsonb(done.summary),
         done.record.get("query_style") if done.record else None,
         done.slot.run_id,
         done.slot.n,

@@ -26,7 +26,6 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     WRITES_IDX_MAP,
@@ -41,8 +40,9 @@ from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.serde import types as serde_types
 from langgraph.constants import START
 from psycopg.rows import dict_row
-from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
+
+from graph.store.database import jsonb
 
 #: What the saver takes from `AsyncPostgresSaver` beyond its public interface.
 UPSTREAM_NAMES = (
@@ -67,11 +67,6 @@ def missing_upstream_names(saver_class: type = AsyncPostgresSaver) -> list[str]:
     """The names of `UPSTREAM_NAMES` (and `_DeltaSnapshot`) that the installed packages no longer have."""
     missing = [name for name in UPSTREAM_NAMES if not hasattr(saver_class, name)]
     return missing + ([] if DELTA_SNAPSHOT is not None else ["_DeltaSnapshot"])
-
-
-def json_bytes(value: Any) -> bytes:
-    """JSON for the checkpoint and metadata columns (keys that are not strings become strings, as with `json`)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
 
 
 def split_channel_values(values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -245,8 +240,8 @@ class PooledPostgresSaver(AsyncPostgresSaver):
             namespace,
             checkpoint["id"],
             configurable.get("checkpoint_id"),  # the parent
-            Jsonb({**checkpoint, "channel_values": inline}, dumps=json_bytes),
-            Jsonb(get_serializable_checkpoint_metadata(config, metadata), dumps=json_bytes),
+            jsonb({**checkpoint, "channel_values": inline}),
+            jsonb(get_serializable_checkpoint_metadata(config, metadata)),
         )
         held = self._held.get(thread_id)
         batches = held.take() if held is not None else []
