@@ -19,7 +19,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, first_line
-from graph.store.database import jsonb
+from graph.store.jsonb import jsonb
 
 log = structlog.get_logger("triad.llm")
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from graph.store.database import jsonb
+from graph.store.jsonb import jsonb
 from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
 
 #: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.

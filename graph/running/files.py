@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import functools
 import json
@@ -82,19 +83,37 @@ def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
         os.close(descriptor)  # closing releases the lock
 
 
+#: Times an append opens its file again when a rewrite replaced it while the lock was awaited.
+REOPENINGS = 3
+#: What flock raises on a file system that takes no such lock: the file is used unlocked, as a local one
+#: takes each O_APPEND write whole.
+LOCKS_UNSUPPORTED = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS, errno.EINVAL, errno.EBADF})
+
+
 def _locked_for_appending(path: Path) -> int:
     """`path` open for appending and locked. A file renamed over `path` while the lock was awaited (a
     `Replacement`, which takes the lock first) is the one opened, not the file it replaced."""
-    while True:
+    for _ in range(REOPENINGS):
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX)
-            if _same_file(descriptor, path):
+            if not _lock(descriptor) or _same_file(descriptor, path):
                 return descriptor
         except BaseException:
             os.close(descriptor)
             raise
         os.close(descriptor)
+    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+
+
+def _lock(descriptor: int) -> bool:
+    """Wait for the exclusive lock on the open file; False where the file system takes none."""
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+    except OSError as error:
+        if error.errno in LOCKS_UNSUPPORTED:
+            return False
+        raise
+    return True
 
 
 def _same_file(descriptor: int, path: Path) -> bool:
@@ -109,14 +128,17 @@ def _same_file(descriptor: int, path: Path) -> bool:
 
 @contextlib.contextmanager
 def _appends_held(path: Path) -> Iterator[None]:
-    """Within the block, no append to the file at `path` is under way or starts (see `append_lines`)."""
+    """Within the block, no append to the file at `path` is under way or starts (see `append_lines`). Where
+    the file cannot be opened for writing or locked (none yet, a FIFO, a file system without locks), the
+    block runs unlocked: a rewrite does not need the lock to go ahead."""
     try:
-        descriptor = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK)
+    except OSError:
         yield
         return
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        with contextlib.suppress(OSError):
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
         yield
     finally:
         os.close(descriptor)

@@ -32,7 +32,7 @@ from graph.running.files import FileLines, as_written
 from graph.running.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from graph.running.slots import CellQuota, Completion, Slot, completion_params
 from graph.running.uniqueness import RunUniqueness
-from graph.store.database import jsonb
+from graph.store.jsonb import jsonb
 from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from graph.store.database import jsonb
+from graph.store.jsonb import jsonb
 from state.threads import ThreadId
 
 

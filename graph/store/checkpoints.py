@@ -42,7 +42,7 @@ from langgraph.constants import START
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
-from graph.store.database import jsonb
+from graph.store.jsonb import jsonb
 
 #: What the saver takes from `AsyncPostgresSaver` beyond its public interface.
 UPSTREAM_NAMES = (

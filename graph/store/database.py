@@ -7,29 +7,14 @@ leave it running, so the next command reuses it. Every URL shown to a user goes 
 from __future__ import annotations
 
 import contextlib
-from typing import Any
 
-import orjson
 import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg.types.json import Jsonb
 
 from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.store.embedded import embedded_url
-
-
-def json_bytes(value: Any) -> bytes:
-    """JSON for a jsonb column: orjson (a dataset record is tens of kilobytes), keys that are not strings made
-    strings as `json` makes them."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-
-
-def jsonb(value: Any) -> Jsonb:
-    """`value` as a jsonb parameter, encoded with `json_bytes`."""
-    return Jsonb(value, dumps=json_bytes)
-
 
 #: Seconds a connection attempt may take before the URL is reported as unreachable.
 CONNECT_TIMEOUT_S = 5

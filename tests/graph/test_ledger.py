@@ -302,3 +302,14 @@ def test_query_styles_fill_their_quotas_exactly_across_workers_and_keyword_skips
     # whose places the fallen-back record and the accepted yes/no ones hold.
     again = [slot for slot in claimed["again"] if slot is not None]
     assert sorted((slot.binary, slot.query_style) for slot in again) == [(False, "keyword")] * 3
+
+
+def test_run_options_are_kept_as_written_whatever_json_they_hold(pg_url: str) -> None:
+    options = {"seed": 2**70, "question_language": "de", "note": "Größe «quoted»", "shares": {1: 0.5}}
+
+    async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:
+        kept = f"{run_id}-options"
+        await ledger.create_run(kept, options)
+        return await ledger.options(kept)
+
+    assert with_ledger(pg_url, body) == {**options, "shares": {"1": 0.5}}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import fcntl
 import json
 import os
@@ -219,4 +220,19 @@ def test_a_rewrite_waits_for_an_append_under_way(tmp_path: Path) -> None:
     assert [line["id"] for line in lines(folder.dataset)] == ["old"]
     os.close(appending)
     rewriting.join(timeout=10)
+    assert [line["id"] for line in lines(folder.dataset)] == ["rebuilt"]
+
+
+def test_files_are_appended_and_rewritten_unlocked_where_the_file_system_takes_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refused(descriptor: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", refused)
+    folder = RunFolder(tmp_path)
+    folder.append([({"id": "a"}, None)])
+    folder.append([({"id": "b"}, None)])
+    assert [line["id"] for line in lines(folder.dataset)] == ["a", "b"]
+    write_atomically(folder.dataset, '{"id": "rebuilt"}\n')
     assert [line["id"] for line in lines(folder.dataset)] == ["rebuilt"]
