@@ -93,16 +93,16 @@ LOCKS_UNSUPPORTED = frozenset({errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOTSUP, er
 def _locked_for_appending(path: Path) -> int:
     """`path` open for appending and locked. A file renamed over `path` while the lock was awaited (a
     `Replacement`, which takes the lock first) is the one opened, not the file it replaced."""
-    for _ in range(REOPENINGS):
+    for reopenings in range(REOPENINGS + 1):
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
         try:
-            if not _lock(descriptor) or _same_file(descriptor, path):
+            if not _lock(descriptor) or reopenings == REOPENINGS or _same_file(descriptor, path):
                 return descriptor
         except BaseException:
             os.close(descriptor)
             raise
         os.close(descriptor)
-    return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+    raise AssertionError("unreachable: the last opening is returned")
 
 
 def _lock(descriptor: int) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
+from graph.running import files as files_module
 from graph.running.files import FileLines, RunFolder, as_written, write_atomically
 from graph.running.worker import LineWriter
 from state.record import Rejection
@@ -236,3 +237,27 @@ def test_files_are_appended_and_rewritten_unlocked_where_the_file_system_takes_n
     assert [line["id"] for line in lines(folder.dataset)] == ["a", "b"]
     write_atomically(folder.dataset, '{"id": "rebuilt"}\n')
     assert [line["id"] for line in lines(folder.dataset)] == ["rebuilt"]
+
+
+def test_an_append_whose_file_keeps_changing_name_stops_reopening_it_and_writes_locked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[int] = []
+    locked: list[int] = []
+    open_file, flock = os.open, fcntl.flock
+
+    def counting_open(*args: Any) -> int:
+        opened.append(descriptor := open_file(*args))
+        return descriptor
+
+    def counting_flock(descriptor: int, operation: int) -> None:
+        locked.append(descriptor)
+        flock(descriptor, operation)
+
+    monkeypatch.setattr(os, "open", counting_open)
+    monkeypatch.setattr(fcntl, "flock", counting_flock)
+    monkeypatch.setattr(files_module, "_same_file", lambda descriptor, path: False)  # a name cache never in step
+    folder = RunFolder(tmp_path)
+    folder.append([({"id": "a"}, None)])
+    assert len(opened) == files_module.REOPENINGS + 1 and locked == opened
+    assert [line["id"] for line in lines(folder.dataset)] == ["a"]
