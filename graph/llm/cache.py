@@ -19,7 +19,6 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, first_line
-from graph.store.jsonb import jsonb
 
 log = structlog.get_logger("triad.llm")
 
@@ -76,6 +75,8 @@ class LLMCache:
 
     async def put(self, key: str, model: str, response: dict[str, Any]) -> None:
         import psycopg
+
+        from graph.store.jsonb import jsonb
 
         async with self._lock:
             try:
