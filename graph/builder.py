@@ -18,14 +18,18 @@ rewritten in that style and checked, once more after a refusal, then kept as val
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable, Callable
+import inspect
+import typing
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from langgraph.channels.binop import BinaryOperatorAggregate
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from graph import routing
 from nodes.bridge import end_without_bridge, match_bridge, propose_bridge
@@ -137,18 +141,68 @@ def on_the_event_loop(route: Callable[..., str]) -> Callable[..., Awaitable[str]
     return routed
 
 
-def build_graph(ports: PortsFactory | None = None) -> SampleGraph:
+def routed_by(
+    node: Callable[..., Awaitable[dict[str, Any]]],
+    route: Callable[..., str],
+    reducers: Mapping[str, Callable[[Any, Any], Any]],
+) -> Callable[..., Awaitable[Command[str]]]:
+    """The node, returning its update together with where `route` sends the sample after it (a `Command`).
+
+    `route` reads the state as LangGraph would hand it to a conditional edge: the node's input with the
+    update applied, each list through its reducer. The checkpoints are those the edge writes: the next
+    node is triggered by the same channel.
+    """
+    takes_runtime = "runtime" in inspect.signature(route).parameters
+
+    async def decided(state: SampleState, runtime: Runtime[Context]) -> Command[str]:
+        update = await node(state, runtime) or {}
+        after = dict(state)
+        for key, value in update.items():
+            reducer = reducers.get(key)
+            after[key] = reducer(after[key], value) if reducer is not None and key in after else value
+        goto = route(after, runtime) if takes_runtime else route(after)
+        return Command(update=update, goto=goto)
+
+    decided.__name__ = decided.__qualname__ = node.__name__
+    decided.__doc__ = node.__doc__
+    return decided
+
+
+def route_targets(route: Callable[..., str]) -> tuple[str, ...]:
+    """The nodes (and END) `route` can send a sample to, from its return annotation."""
+    return typing.get_args(typing.get_type_hints(route)["return"])
+
+
+def build_graph(ports: PortsFactory | None = None, *, editable: bool = True) -> SampleGraph:
     """The uncompiled sample graph (SPEC section 2); node names are SPEC's.
 
     `ports` builds the corpus, models and seed pool for runs whose context has none.
+
+    `editable`: the routes are conditional edges, which LangGraph runs after their node on a copy of the
+    state; a state edit made as a node (`update_state`: LangGraph Studio, replays with `--set`, refresh,
+    calibration) runs that node's route again, so the edited thread goes where its new state leads. Not
+    editable, each deciding node returns its route with its update: the same steps and checkpoints without
+    the copy of the state each edge reads (docs/performance.md), but an edit routes nowhere and the thread
+    would end there. Runs use that one; `SampleRunner.edit_state` edits through the editable one.
     """
     builder = StateGraph(SampleState, context_schema=Context, input_schema=SampleInput, output_schema=SampleOutput)
+    reducers = {
+        key: channel.operator
+        for key, channel in builder.channels.items()
+        if isinstance(channel, BinaryOperatorAggregate)
+    }
     for name, node in NODES.items():
-        builder.add_node(name, with_ports(node, ports) if ports else node)
+        node = with_ports(node, ports) if ports else node
+        route = ROUTES.get(name)
+        if route is None or editable:
+            builder.add_node(name, node)
+        else:
+            builder.add_node(name, routed_by(node, route, reducers), destinations=route_targets(route))
 
     builder.add_edge(START, "select_seed")
-    for source, route in ROUTES.items():
-        builder.add_conditional_edges(source, on_the_event_loop(route))
+    if editable:
+        for source, route in ROUTES.items():
+            builder.add_conditional_edges(source, on_the_event_loop(route))
     builder.add_edge("finalize_sample", END)
     builder.add_edge("reject_sample", END)
     builder.add_edge("end_without_bridge", END)
@@ -157,14 +211,14 @@ def build_graph(ports: PortsFactory | None = None) -> SampleGraph:
 
 
 def compile_graph(
-    checkpointer: BaseCheckpointSaver | None = None, ports: PortsFactory | None = None
+    checkpointer: BaseCheckpointSaver | None = None, ports: PortsFactory | None = None, *, editable: bool = True
 ) -> CompiledSampleGraph:
-    """The sample graph compiled with a checkpointer (one thread per sample)."""
-    builder = build_graph(ports) if ports else default_graph()
+    """The sample graph compiled with a checkpointer (one thread per sample); `editable` as in `build_graph`."""
+    builder = build_graph(ports, editable=editable) if ports else default_graph(editable)
     return builder.compile(checkpointer=checkpointer, name="triad_sample")
 
 
 @functools.cache
-def default_graph() -> SampleGraph:
-    """`build_graph()`, built once per process; each run compiles it anew."""
-    return build_graph()
+def default_graph(editable: bool = True) -> SampleGraph:
+    """`build_graph(editable=editable)`, built once per process; each run compiles it anew."""
+    return build_graph(editable=editable)

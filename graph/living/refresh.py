@@ -212,7 +212,7 @@ async def run_refresh_thread(runner: SampleRunner, thread_id: str, start: Thread
     config = runner.config(thread_id)
     snapshot = await runner.graph.aget_state(config)
     if not snapshot.values:
-        await runner.graph.aupdate_state(config, start.values, as_node=start.as_node)
+        await runner.edit_state(config, start.values, as_node=start.as_node)
     spec = SampleInput(question_type=start.values["question_type"], binary=start.values["binary"])
     return await runner.run(spec, thread_id)
 

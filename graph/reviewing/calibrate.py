@@ -89,7 +89,7 @@ async def judge_draft_again(runner: SampleRunner, thread_id: str, start: dict[st
         graph, config = runner.graph, runner.config(thread)
         snapshot = await graph.aget_state(config)
         if not snapshot.values:
-            await graph.aupdate_state(config, start, as_node="lint_question")
+            await runner.edit_state(config, start, as_node="lint_question")
             snapshot = await graph.aget_state(config)
         if snapshot.next and not set(snapshot.next) & set(AFTER_JUDGES) and "outcome" not in snapshot.values:
             await graph.ainvoke(None, config, context=runner.context, interrupt_before=AFTER_JUDGES, durability="async")

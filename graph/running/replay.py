@@ -121,7 +121,7 @@ async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, e
     checkpoint_id = fork.config["configurable"]["checkpoint_id"]
     fork_config = fork.config
     if edits:
-        fork_config = await runner.graph.aupdate_state(fork.config, edits)
+        fork_config = await runner.edit_state(fork.config, edits)
     context = replace(runner.context, replayed_from=f"{thread_id}@{checkpoint_id}")
     await runner.graph.ainvoke(None, fork_config, context=context, durability="async")
     final = await runner.graph.aget_state(config)

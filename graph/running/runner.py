@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.builder import ASK_NO_CHAT_MODEL, compile_graph
+from graph.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
@@ -41,11 +41,22 @@ class SampleRunner:
 
     def __init__(self, ports: Ports, checkpointer: BaseCheckpointSaver, context: Context) -> None:
         self.ports = ports
-        self.graph = compile_graph(checkpointer)
+        self.graph = compile_graph(checkpointer, editable=False)
         self.context = replace(context, ports=ports)
+        self._editable: CompiledSampleGraph | None = None
 
     def config(self, thread_id: str) -> RunnableConfig:
         return {"configurable": {"thread_id": thread_id}}
+
+    async def edit_state(
+        self, config: RunnableConfig, values: dict[str, Any], as_node: str | None = None
+    ) -> RunnableConfig:
+        """`values` written into the thread's checkpoint at `config` as if `as_node` (by default the node that
+        wrote last) had returned them; that node's route decides again where the thread goes. The
+        configuration of the new checkpoint, from which `self.graph` goes on."""
+        if self._editable is None:
+            self._editable = compile_graph(self.graph.checkpointer, editable=True)  # type: ignore[arg-type]
+        return await self._editable.aupdate_state(config, values, as_node=as_node)
 
     async def run(self, spec: SampleInput, thread_id: str, *, fresh: bool = False) -> SampleResult:
         """Run a new sample, or continue an interrupted one from its last checkpoint.

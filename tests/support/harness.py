@@ -10,6 +10,7 @@ import asyncio
 import itertools
 from typing import Any
 
+from graph.builder import compile_graph
 from graph.config.settings import Settings, resolve_settings
 from graph.living.refresh import RecordDecision, RecordRefresh, refresh_record
 from graph.llm.gateway import LLMGateway
@@ -44,9 +45,11 @@ class Harness:
         spec: dict[str, Any] | None = None,
         random_seed: int = 0,
         queries: QueryGuide | None = None,
+        editable: bool = False,
         **context: Any,
     ) -> tuple[SampleResult, ScriptedChatModel, list[str]]:
-        """Run one sample (a composition unless `spec` says otherwise); `queries` plays a run's real queries."""
+        """Run one sample (a composition unless `spec` says otherwise); `queries` plays a run's real queries;
+        `editable` runs it on the graph whose routes are edges (`compile_graph(editable=True)`)."""
         model = ScriptedChatModel(script=script)
         sample = {"question_type": "composition", "binary": False, **(spec or {})}
         thread_id = f"test-{next(_threads)}/{random_seed}"
@@ -58,6 +61,8 @@ class Harness:
                 assert services.database is not None
                 seeds = services.seed_pool(thread_id.split("/")[0], random_seed=random_seed)
                 runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
+                if editable:
+                    runner.graph = compile_graph(services.database.saver, editable=True)
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
                 # The state a run hands back is the one its last checkpoint holds, on every path.
                 assert result.state == (await runner.graph.aget_state(runner.config(thread_id))).values

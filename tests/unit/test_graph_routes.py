@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing
 
+import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
 
@@ -12,11 +13,19 @@ from graph.builder import NODES, ROUTES, compile_graph
 from nodes.context import Context
 
 
-def test_every_route_names_its_edges_in_the_drawn_graph() -> None:
-    edges = {(edge.source, edge.target) for edge in compile_graph().get_graph().edges}
+@pytest.mark.parametrize("editable", [True, False])
+def test_every_route_names_its_edges_in_the_drawn_graph(editable: bool) -> None:
+    edges = {(edge.source, edge.target) for edge in compile_graph(editable=editable).get_graph().edges}
     for source, route in ROUTES.items():
         targets = typing.get_args(typing.get_type_hints(route)["return"])
         assert {(source, target) for target in targets} <= edges, source
+
+
+def test_both_forms_draw_the_same_graph() -> None:
+    def drawn(editable: bool) -> set[tuple[str, str, bool]]:
+        return {(e.source, e.target, e.conditional) for e in compile_graph(editable=editable).get_graph().edges}
+
+    assert drawn(True) == drawn(False)
 
 
 def test_the_drawn_graph_has_the_spec_node_names() -> None:
