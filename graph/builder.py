@@ -21,7 +21,7 @@ import functools
 import inspect
 import typing
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from langgraph.channels.binop import BinaryOperatorAggregate
@@ -141,25 +141,54 @@ def on_the_event_loop(route: Callable[..., str]) -> Callable[..., Awaitable[str]
     return routed
 
 
+@dataclass(frozen=True)
+class StateUpdates:
+    """How the sample state takes a node's update, as its LangGraph channels do: a list with a reducer grows
+    through it (and starts empty), any other key of the state is replaced, a key outside it is dropped."""
+
+    keys: frozenset[str]
+    input_keys: frozenset[str]
+    reducers: Mapping[str, Callable[[Any, Any], Any]]
+
+    @classmethod
+    def of(cls, builder: SampleGraph) -> StateUpdates:
+        reducers = {
+            key: channel.operator
+            for key, channel in builder.channels.items()
+            if isinstance(channel, BinaryOperatorAggregate)
+        }
+        return cls(frozenset(builder.channels), SampleInput.__required_keys__ | SampleInput.__optional_keys__, reducers)
+
+    def started(self, sample: Mapping[str, Any]) -> dict[str, Any]:
+        """The state a new thread holds after its input `sample`."""
+        state: dict[str, Any] = {key: [] for key in self.reducers}
+        return self.applied(state, {key: value for key, value in sample.items() if key in self.input_keys})
+
+    def applied(self, state: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+        """`state` after `update`, a new mapping (`state` is left as it was)."""
+        after = dict(state)
+        for key, value in update.items():
+            if key not in self.keys:
+                continue
+            reducer = self.reducers.get(key)
+            after[key] = reducer(after[key], value) if reducer is not None and key in after else value
+        return after
+
+
 def routed_by(
-    node: Callable[..., Awaitable[dict[str, Any]]],
-    route: Callable[..., str],
-    reducers: Mapping[str, Callable[[Any, Any], Any]],
+    node: Callable[..., Awaitable[dict[str, Any]]], route: Callable[..., str], updates: StateUpdates
 ) -> Callable[..., Awaitable[Command[str]]]:
     """The node, returning its update together with where `route` sends the sample after it (a `Command`).
 
     `route` reads the state as LangGraph would hand it to a conditional edge: the node's input with the
-    update applied, each list through its reducer. The checkpoints are those the edge writes: the next
-    node is triggered by the same channel.
+    update applied (`updates`). The checkpoints are those the edge writes: the next node is triggered by
+    the same channel.
     """
     takes_runtime = "runtime" in inspect.signature(route).parameters
 
     async def decided(state: SampleState, runtime: Runtime[Context]) -> Command[str]:
         update = await node(state, runtime) or {}
-        after = dict(state)
-        for key, value in update.items():
-            reducer = reducers.get(key)
-            after[key] = reducer(after[key], value) if reducer is not None and key in after else value
+        after = updates.applied(state, update)
         goto = route(after, runtime) if takes_runtime else route(after)
         return Command(update=update, goto=goto)
 
@@ -186,18 +215,14 @@ def build_graph(ports: PortsFactory | None = None, *, editable: bool = True) -> 
     would end there. Runs use that one; `SampleRunner.edit_state` edits through the editable one.
     """
     builder = StateGraph(SampleState, context_schema=Context, input_schema=SampleInput, output_schema=SampleOutput)
-    reducers = {
-        key: channel.operator
-        for key, channel in builder.channels.items()
-        if isinstance(channel, BinaryOperatorAggregate)
-    }
+    updates = StateUpdates.of(builder)
     for name, node in NODES.items():
         node = with_ports(node, ports) if ports else node
         route = ROUTES.get(name)
         if route is None or editable:
             builder.add_node(name, node)
         else:
-            builder.add_node(name, routed_by(node, route, reducers), destinations=route_targets(route))
+            builder.add_node(name, routed_by(node, route, updates), destinations=route_targets(route))
 
     builder.add_edge(START, "select_seed")
     if editable:
@@ -222,3 +247,9 @@ def compile_graph(
 def default_graph(editable: bool = True) -> SampleGraph:
     """`build_graph(editable=editable)`, built once per process; each run compiles it anew."""
     return build_graph(editable=editable)
+
+
+@functools.cache
+def state_updates() -> StateUpdates:
+    """How the sample graph's state takes updates (`StateUpdates`)."""
+    return StateUpdates.of(default_graph())

@@ -10,7 +10,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph
+from graph.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph, state_updates
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
@@ -78,17 +78,32 @@ class SampleRunner:
         # Checkpoints are written while the next step runs, each with the writes of the tasks that led to
         # it; that of a step that asked no chat model waits for the next one.
         holding = pooled.holding(thread_id, ASK_NO_CHAT_MODEL) if pooled else nullcontext()
-        # Asked for every state key, the graph returns the values its last checkpoint holds.
         with known_new:
             async with holding:
-                final = await self.graph.ainvoke(
-                    payload,
-                    config,
-                    context=self.context,
-                    durability="async",
-                    output_keys=STATE_KEYS,
-                )
+                if payload is None:
+                    # Asked for every state key, the graph returns the values its last checkpoint holds.
+                    final = await self.graph.ainvoke(
+                        None, config, context=self.context, durability="async", output_keys=STATE_KEYS
+                    )
+                else:
+                    final = await self._new_thread(payload, config)
         return await self.ended(thread_id, final)
+
+    async def _new_thread(self, sample: SampleInput, config: RunnableConfig) -> dict[str, Any]:
+        """The state a new thread ends with: its input, then each step's update as the graph's channels take it.
+
+        The same values its last checkpoint holds, gathered from the steps' updates: asked for its values, the
+        graph would read every key of the state after every step.
+        """
+        updates = state_updates()
+        state = updates.started(sample)
+        async for step in self.graph.astream(
+            sample, config, context=self.context, durability="async", stream_mode="updates"
+        ):
+            for update in step.values():
+                if isinstance(update, dict):
+                    state = updates.applied(state, update)
+        return state
 
     async def ended(self, thread_id: str, state: dict[str, Any]) -> SampleResult:
         """The result of a sample that has just run to its end; one that claimed its question and ended without a
