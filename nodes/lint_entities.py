@@ -21,11 +21,13 @@ def _contains(text: str, needle: str, *, fold: bool) -> bool:
     """`needle` in `text` as whole words ("1" is not in "25.1", "US" not in "bus"), case-folded or as written."""
     if len(needle) < 2 and not unspaced(needle):  # a one-letter "phrase" would match the article "a"
         return False
+    sought, haystack = (needle.casefold(), text.casefold()) if fold else (needle, text)
+    if sought not in haystack:  # the words' edges are worth looking at only where the phrase is
+        return False
     # In a script without spaces a word has no edge to find: the phrase is looked for as it is.
     start = "" if unspaced(needle[0]) else r"(?<![\w.,])" if needle[0].isdigit() else r"(?<!\w)"
     end = "" if unspaced(needle[-1]) else r"(?!\w|[.,]\d)" if needle[-1].isdigit() else r"(?!\w)"
-    pattern = start + re.escape(needle.casefold() if fold else needle) + end
-    return re.search(pattern, text.casefold() if fold else text) is not None
+    return re.search(start + re.escape(sought) + end, haystack) is not None
 
 
 def names(text: str, phrase: str, rules: LintRules | None = None) -> bool:
