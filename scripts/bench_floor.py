@@ -7,8 +7,8 @@ under figure (d) of `bench_run.py`.
 Figures, CPU of this process, each the median of `--repeat` rounds:
 
 (1) a graph of the sample's shape whose nodes do nothing: the accepted path's 11 nodes in order, over
-    the sample state, each adding one entry to `llm_calls` and routed by a coroutine as the sample graph
-    routes; per sample
+    the sample state, each adding one entry to `llm_calls` and naming the next node in the `Command` it
+    returns, as the run form of the sample graph routes; per sample
     (a) without a checkpointer,
     (b) with a checkpointer that keeps nothing,
     (c) with triad's checkpointer in a scratch state database, every checkpoint written at once,
@@ -32,6 +32,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command
 from pydantic import BaseModel
 from scratch_database import scratch_database
 
@@ -85,30 +86,20 @@ class KeepsNothing(InMemorySaver):
         return None
 
 
-def idle_node(name: str) -> Callable[[SampleState], Awaitable[dict[str, Any]]]:
-    async def node(state: SampleState) -> dict[str, Any]:
-        return {"llm_calls": [{"node": name}]}
+def idle_node(name: str, following: str) -> Callable[[SampleState], Awaitable[Command[str]]]:
+    async def node(state: SampleState) -> Command[str]:
+        return Command(update={"llm_calls": [{"node": name}]}, goto=following)
 
     node.__name__ = name
     return node
 
 
-def route_to(name: str) -> Callable[[SampleState], Awaitable[str]]:
-    async def route(state: SampleState) -> str:
-        return name
-
-    return route
-
-
 def idle_graph() -> StateGraph:
-    """The accepted path's nodes, doing nothing, routed one to the next."""
+    """The accepted path's nodes, doing nothing, each routing to the next."""
     builder = StateGraph(SampleState)
-    for name in ACCEPTED_PATH:
-        builder.add_node(name, idle_node(name))  # type: ignore[call-overload]
+    for name, following in zip(ACCEPTED_PATH, [*ACCEPTED_PATH[1:], END], strict=True):
+        builder.add_node(name, idle_node(name, following), destinations=(following,))  # type: ignore[call-overload]
     builder.add_edge(START, ACCEPTED_PATH[0])
-    for name, following in zip(ACCEPTED_PATH, ACCEPTED_PATH[1:], strict=False):
-        builder.add_conditional_edges(name, route_to(following))
-    builder.add_edge(ACCEPTED_PATH[-1], END)
     return builder
 
 
