@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from langgraph.channels.binop import BinaryOperatorAggregate
+from langgraph.channels.last_value import LastValue
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -152,11 +153,16 @@ class StateUpdates:
 
     @classmethod
     def of(cls, builder: SampleGraph) -> StateUpdates:
-        reducers = {
-            key: channel.operator
-            for key, channel in builder.channels.items()
-            if isinstance(channel, BinaryOperatorAggregate)
-        }
+        """From the builder's channels: each key's a replaced value or a list with a reducer; a channel of any other
+        kind is a `TypeError` when the graph is built."""
+        reducers = {}
+        for key, channel in builder.channels.items():
+            if isinstance(channel, BinaryOperatorAggregate) and channel.value == []:
+                reducers[key] = channel.operator
+            elif not isinstance(channel, LastValue):
+                raise TypeError(
+                    f"state key {key!r} has a {type(channel).__name__} channel, which StateUpdates cannot apply"
+                )
         return cls(frozenset(builder.channels), SampleInput.__required_keys__ | SampleInput.__optional_keys__, reducers)
 
     def started(self, sample: Mapping[str, Any]) -> dict[str, Any]:
@@ -184,7 +190,12 @@ def routed_by(
     update applied (`updates`). The checkpoints are those the edge writes: the next node is triggered by
     the same channel.
     """
-    takes_runtime = "runtime" in inspect.signature(route).parameters
+    parameters = list(inspect.signature(route).parameters)
+    if parameters[1:] not in ([], ["runtime"]):
+        raise TypeError(
+            f"{route.__name__} takes {parameters}; a route takes the state and, if it needs it, the runtime"
+        )
+    takes_runtime = bool(parameters[1:])
 
     async def decided(state: SampleState, runtime: Runtime[Context]) -> Command[str]:
         update = await node(state, runtime) or {}
@@ -252,4 +263,4 @@ def default_graph(editable: bool = True) -> SampleGraph:
 @functools.cache
 def state_updates() -> StateUpdates:
     """How the sample graph's state takes updates (`StateUpdates`)."""
-    return StateUpdates.of(default_graph())
+    return StateUpdates.of(default_graph(True))

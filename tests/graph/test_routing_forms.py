@@ -1,6 +1,6 @@
 """The two forms of the sample graph: a run's, whose deciding nodes return their routes, and the editable one,
-whose routes are edges. On every path they take the same steps and write the same states; a state edit goes
-through the editable one and the run's graph goes on from it."""
+whose routes are edges. On each path below they take the same steps to the same final state; a state edit
+goes through the editable one and the run's graph goes on from it."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from tests.support.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, script
 EDITED = GOOD_QUESTION["question"].replace("What is", "What exactly is")
 QUALITY_REJECT = {**ACCEPT, "unambiguous": False, "accepted": False, "reason": "two settings fit; name the launcher"}
 
-#: (script, spec, context): between them every route's every target that a sample can reach.
+#: (script, spec, context): between them each route, on the paths of an accepted, a revised, a restarted, a
+#: rejected, a failed, a restyled, an unanswerable and a single-hop sample.
 PATHS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
     "accepted": (script(), {}, {}),
     "lint then revision": (
@@ -38,6 +39,7 @@ PATHS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
         {"sufficiency_after_quality_reject": True},
     ),
     "rejected": (script(QualityVerdict=[QUALITY_REJECT]), {}, {"max_revisions": 0}),
+    "failed": (script(QualityVerdict=["The question looks fine to me."]), {}, {}),
     "restyled on the second try": (
         script(
             RestyledQuestion=[rewrite("x y"), rewrite("minimum autovacuum delay default")],
