@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
@@ -39,10 +41,29 @@ def say(text: str) -> None:
     print(text)
 
 
+#: Objects the collector lets the youngest generation hold while a command's event loop runs (Python's default
+#: is 700). A sample's steps allocate thousands of short-lived objects that reference counting frees; with the
+#: default, the collector walks the live ones several times per sample.
+YOUNG_GENERATION = 5000
+
+
 def run_async(main: Coroutine[Any, Any, T]) -> T:
-    """`asyncio.run(main)` on the fastest event loop available."""
-    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+    """`asyncio.run(main)` on the fastest event loop available, collecting garbage less often meanwhile."""
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner, young_generation(YOUNG_GENERATION):
         return runner.run(main)
+
+
+@contextlib.contextmanager
+def young_generation(size: int) -> Iterator[None]:
+    """Within the block, a collection of the youngest generation waits for `size` new objects, unless the
+    process asked for more or turned the collector off; the thresholds it had come back after."""
+    thresholds = gc.get_threshold()
+    if gc.isenabled() and 0 < thresholds[0] < size:
+        gc.set_threshold(size, *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
 
 
 class CommandParser(argparse.ArgumentParser):
