@@ -153,8 +153,8 @@ class StateUpdates:
 
     @classmethod
     def of(cls, builder: SampleGraph) -> StateUpdates:
-        """From the builder's channels: each key's a replaced value or a list with a reducer; a channel of any other
-        kind is a `TypeError` when the graph is built."""
+        """From the builder's channels: each key holds a value an update replaces or a list that grows through its
+        reducer; a channel of any other kind is a `TypeError` when the graph is built."""
         reducers = {}
         for key, channel in builder.channels.items():
             if isinstance(channel, BinaryOperatorAggregate) and channel.value == []:
