@@ -144,8 +144,7 @@ class Corpus(UsableChunks):
         """
         layout = self.layout
         resident = self._resident
-        # A resident chunk's id is one the store wrote, as it writes it: only other ids need checking.
-        wanted = list(ids) if all(chunk_id in resident for chunk_id in ids) else self._valid_ids(ids)
+        wanted = self._valid_ids(ids, known=resident)
         missing = [
             chunk_id for chunk_id in dict.fromkeys(wanted) if chunk_id not in resident and chunk_id not in self._chunks
         ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,12 +104,16 @@ class CollectionReader:
     def _id_param(self) -> sql.Composable:
         return sql.SQL("%s::uuid") if self.layout.id_type == "uuid" else sql.SQL("%s::text")
 
-    def _valid_ids(self, ids: Iterable[str]) -> list[str]:
-        """Ids that can exist in this layout (a non-UUID string cannot be a PGVectorStore id)."""
+    def _valid_ids(self, ids: Iterable[str], known: Container[str] = ()) -> list[str]:
+        """Ids that can exist in this layout (a non-UUID string cannot be a PGVectorStore id); an id in `known`,
+        one the store wrote and as it writes it, is taken as it is."""
         if self.layout.id_type != "uuid":
             return list(ids)
         valid = []
         for chunk_id in ids:
+            if chunk_id in known:
+                valid.append(chunk_id)
+                continue
             try:
                 valid.append(str(uuid.UUID(chunk_id)))
             except ValueError:

@@ -108,6 +108,18 @@ def test_get_returns_chunks_in_the_order_asked_and_skips_unknown_ids(corpus: Cor
     assert got == [ids[2], ids[0]]
 
 
+def test_get_takes_ids_read_with_the_vectors_as_they_are_and_checks_the_others(corpus: Corpus, arun) -> None:
+    async def go() -> tuple[list[str], list[str]]:
+        await corpus.vector_index()  # the usable chunks come along with the vectors
+        ids = await corpus.sample_ids(2, rng=random.Random(2))
+        chunks = await corpus.get([ids[0], ids[1].upper(), "no-such-id", ids[0]])
+        return ids, [chunk.id for chunk in chunks]
+
+    ids, got = arun(go())
+    # A UUID written in capitals is the same id; a text id in capitals is another one, which the store lacks.
+    assert got == ([ids[0], ids[1], ids[0]] if corpus.layout.id_type == "uuid" else [ids[0], ids[0]])
+
+
 def test_sampling_is_without_replacement_and_honours_exclusions(corpus: Corpus, arun) -> None:
     async def go() -> tuple[list[str], list[str], int]:
         first = await corpus.sample_ids(10, rng=random.Random(7))
