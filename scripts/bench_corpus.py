@@ -24,8 +24,9 @@ import psycopg
 from psycopg import sql
 
 from graph.ingestion.writer import index_name
-from graph.store.corpus import EXACT_SEARCH_LIMIT, Corpus
+from graph.store.corpus import Corpus
 from graph.store.embedded import embedded_url, stop_embedded
+from graph.store.search import EXACT_SEARCH_LIMIT
 
 DIMENSION = 384
 QUERIES = 200

@@ -1,8 +1,8 @@
 """Read-only access to the user's langchain-postgres vector store: lookup, sampling and similarity search.
 
-Two search paths serve one ranking: SQL on the store (an HNSW index above `EXACT_SEARCH_LIMIT` rows,
-exact below), and for a collection whose vectors fit in memory, `graph.store.vectors`. Both share
-the read-only pool, the chunk cache and the vector snapshot held here.
+Two search paths serve one ranking: SQL on the store (`graph.store.search`), and for a collection whose
+vectors fit in memory, `graph.store.vectors`. Both share the read-only pool, the chunk cache and the
+vector snapshot held here.
 """
 
 from __future__ import annotations
@@ -23,16 +23,14 @@ from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.layout import READ_ONLY_SESSION, ColumnChoice, Layout, _connect, detect_layout
 from graph.store.reader import POOL_TIMEOUT_S, Chunk, Hit
-from graph.store.usable import PROCEDURE_PROBE_ROWS, UsableChunks
+from graph.store.search import StoreSearch
+from graph.store.usable import PROCEDURE_PROBE_ROWS
 from graph.store.vectors import VectorIndex, load_vector_index
 from nodes.common import normalise_text
 
 #: Up to this many chunks, sampling draws from the full id list held in memory (exactly uniform).
 #: Above it, sampling reads random pages with TABLESAMPLE SYSTEM instead of scanning the table.
 IN_MEMORY_SAMPLING_LIMIT = 50_000
-
-#: Up to this many rows, similarity search is exact; above it, an HNSW index (approximate) serves it.
-EXACT_SEARCH_LIMIT = 20_000
 
 #: Exact search holds the collection's vectors in memory (float32) when they take at most this many
 #: bytes: one matrix-vector product per query instead of a scan that reads every stored vector.
@@ -53,9 +51,10 @@ DUPLICATE_HEADROOM = 5
 POOL_SIZE = 8
 
 
-class Corpus(UsableChunks):
+class Corpus(StoreSearch):
     """A read-only view of one collection: lookup, sampling and similarity search (counting and
-    the SQL every query shares come from `CollectionReader`, the usable chunks' ids from `UsableChunks`).
+    the SQL every query shares come from `CollectionReader`, the usable chunks' ids from `UsableChunks`,
+    the search in SQL from `StoreSearch`).
 
     Methods are coroutines on a small pool of read-only connections, so many samples can query
     at once.
@@ -73,7 +72,6 @@ class Corpus(UsableChunks):
         super().__init__(pool, layout, collection, max_chars=max_chars)
         self.embeddings = embeddings
         """The collection's embedding model, for search by text (set once it is loaded)."""
-        self.exact_search_limit = EXACT_SEARCH_LIMIT
         self._vectors: asyncio.Task[VectorIndex | None] | None = None
         self._chunks: OrderedDict[str, Chunk] = OrderedDict()
         self._resident: dict[str, Chunk] = {}
@@ -245,20 +243,6 @@ class Corpus(UsableChunks):
         """Rows shaped like the SQL search's, in ranked order; chunks deleted since are skipped."""
         return [(c.id, c.text, c.metadata, d) for c, d in ((found.get(i), d) for i, d in ranked) if c is not None]
 
-    async def _nearest_to_stored(self, chunk_id: str, limit: int) -> list[tuple[Any, ...]]:
-        layout = self.layout
-        # A scalar subquery becomes an InitPlan parameter, so an HNSW index can serve the ORDER BY.
-        target = sql.SQL("(SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})").format(
-            emb=layout.embedding_column,
-            table=layout.table,
-            scope=layout.scope,
-            id=layout.id_column,
-            param=self._id_param(),
-        )
-        return await self._nearest(
-            target, (*layout.scope_params, chunk_id), limit, exclude_id=chunk_id, usable_only=True
-        )
-
     async def vector_index(self) -> VectorIndex | None:
         """The collection's vectors in memory when search is exact and they fit; else None (SQL serves).
 
@@ -292,50 +276,6 @@ class Corpus(UsableChunks):
             text_budget=self.in_memory_text_bytes,
         )
         return index
-
-    async def _nearest(
-        self,
-        target: sql.Composable,
-        target_params: tuple[Any, ...],
-        limit: int,
-        *,
-        exclude_id: str | None = None,
-        usable_only: bool = False,
-    ) -> list[tuple[Any, ...]]:
-        """Rows ordered by the store's distance to `target`.
-
-        Up to `exact_search_limit` rows the search is exact (index scans off, ties broken by id), so
-        the same store always gives the same neighbours and runs answered from recorded calls repeat
-        request for request; an HNSW index is approximate and its graph differs from build to build. Larger tables use
-        the index.
-        """
-        layout = self.layout
-        exact = await self.estimated_rows() <= self.exact_search_limit
-        excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
-        usable = sql.SQL(" AND {}").format(self.within_byte_bound())
-        query = sql.SQL(
-            "SELECT {cols}, {emb} {op} {target} FROM {table} WHERE {scope} AND {embedded}{excluded}{usable}"
-            " ORDER BY {emb} {op} {target}{tie_break} LIMIT %s"
-        ).format(
-            cols=self._columns(),
-            emb=layout.embedding_column,
-            op=layout.operator,
-            embedded=self.embedded_only(),
-            target=target,
-            table=layout.table,
-            scope=layout.scope,
-            excluded=excluded if exclude_id is not None else sql.SQL(""),
-            usable=usable if usable_only else sql.SQL(""),
-            tie_break=sql.SQL(", {}").format(layout.id_column) if exact else sql.SQL(""),
-        )
-        params = (
-            *target_params,
-            *layout.scope_params,
-            *((exclude_id,) if exclude_id is not None else ()),
-            *target_params,
-            limit,
-        )
-        return await self._fetch(query, params, exact=exact)
 
     def _distinct_hits(self, rows: list[tuple[Any, ...]], n: int, seen: set[str]) -> list[Hit]:
         hits = []
