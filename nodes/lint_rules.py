@@ -39,6 +39,15 @@ class LintRules:
     a placeholder even where the chunks use the word."""
     umlauts: bool = False
     """Whether "ä" may be written "ae" (German): both fold to the same letters."""
+    second_clause: tuple[re.Pattern[str], ...] = ()
+    """A coordinated clause whose question word is followed by an ordinary finite verb ("and who composed its
+    score", "y qué opción selecciona"): a second question, unless the first part opens a clause it continues."""
+    opening: re.Pattern[str] | None = None
+    """The question's own question word at its start, with a preposition before it ("Which", "¿En qué")."""
+    continued: re.Pattern[str] | None = None
+    """A relative pronoun or a question word inside the first part, after its opening: a `second_clause` after it
+    may be the next relative clause or indirect question of a list ("the author who founded X and who wrote Y",
+    "shows which packages are installed and which one ...")."""
 
 
 def second_questions(
@@ -84,6 +93,21 @@ def second_questions(
     return tuple(patterns)
 
 
+def coordinated_clauses(
+    *, coordinators: str, bare: str, determiners: str, noun: str, verb: str
+) -> tuple[re.Pattern[str], ...]:
+    """The forms of a coordinated clause whose question word has an ordinary finite verb (`second_clause`):
+    - `bare`: a question word with its verb, as the language writes them ("who composed", "qui maintient");
+    - `determiners`: a question word that takes a noun ("which", "quelle", "qué"), one to three `noun` words,
+      then `verb` ("what option selects", "quelle option sélectionne", "qué opción selecciona").
+    With or without a comma before the coordinator."""
+    coordinated = rf"\b(?:{coordinators})\s+"
+    return (
+        re.compile(rf"{coordinated}(?:{bare})", re.IGNORECASE),
+        re.compile(rf"{coordinated}(?:{determiners})\s+(?:{noun}\s+){{1,3}}?(?:{verb})", re.IGNORECASE),
+    )
+
+
 def alternatives(conjunction: str) -> re.Pattern[str]:
     """ "..., X or Y?", "...: X, Y or Z?" with the language's "or"."""
     return re.compile(rf"[,:]\s*([^,:?¿]+?(?:\s*,\s*[^,:?¿]+?)*)\s*,?\s+(?:{conjunction})\s+([^,:?]+?)\s*\?*\s*$")
@@ -100,7 +124,23 @@ def joined_question(question: str, rules: LintRules) -> str | None:
     second = next((m for pattern in rules.second_question if (m := pattern.search(question))), None)
     if second and rules.interrogative.search(question[: second.start()]):
         return second.group(0).strip(" ,;")
-    return None
+    return second_clause(question, rules)
+
+
+def second_clause(question: str, rules: LintRules) -> str | None:
+    """A coordinated clause with a question word and an ordinary finite verb, where it starts, when the first part
+    is a question that opens no relative clause or indirect question the clause could continue."""
+    clause = next((m for pattern in rules.second_clause if (m := pattern.search(question))), None)
+    if clause is None:
+        return None
+    first = question[: clause.start()]
+    if not rules.interrogative.search(first):
+        return None
+    opening = rules.opening.match(first) if rules.opening is not None else None
+    inside = first[opening.end() :] if opening else first
+    if rules.continued is not None and rules.continued.search(inside):
+        return None
+    return clause.group(0).strip(" ,;")
 
 
 def second_sentence(question: str) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, second_questions
+from nodes.lint_rules import LintRules, alternatives, coordinated_clauses, second_questions
 
 # Nouns that can only mean the material a question was written from, after "mentioned in the" and alike.
 _TEXT = r"(?:texts?|passages?|contexts?|chunks?|excerpts?|snippets?)"
@@ -26,6 +26,25 @@ _NO_SOURCE = (
 )
 # Where a phrase that points at the material ends: the clause ends, or it says where the material is.
 _ENDS = r"(?=\s*(?:[,.;:?!)]|$)|\s+(?:above|below)\b)"
+
+# An ordinary finite verb: a past in "-ed" (composed, introduced; not "speed") or a common irregular one; a present
+# in "-s" (maintains, selects; the auxiliaries are `second_question`'s), which after a noun could also be a plural
+# noun of a compound ("what error codes exist"), so there it counts only where an object, a name or the end follows.
+_EN_PAST = (
+    r"(?:[a-z]{2,}(?<!e)ed|wrote|rewrote|won|made|took|gave|began|ran|led|held|built|sent|found|became|chose|drew|"
+    r"grew|knew|left|lost|met|paid|said|sold|spoke|stood|told|thought|brought|bought|caught|taught|came|went|saw|"
+    r"oversaw|broke|fell|flew|forgot|kept|meant|rose|sang|shot|spent|struck|threw|understood|wore|sought|stole|"
+    r"swore|tore|withdrew|upheld|undertook|forbade)\b"
+)
+_EN_PRESENT = r"(?!(?:was|has|does|is)\b)[a-z][a-z'’-]*[^\Ws']s\b"
+_EN_OBJECT = (
+    r"(?=\s+(?:the|a|an|its|their|his|her|it|them|this|these|that|those|to|on|in|at|for|by|from|with|into|over|"
+    r"when|if|whether|all|each|every|no|both|any|some)\b|\s+[\"'“«(\d]|\s+(?-i:\S*[A-Z0-9_./@-])|\s*[?,.;:!]|\s*$)"
+)
+_EN_NOT_NOUN = (
+    r"the|a|an|its|their|his|her|it|they|them|he|she|this|these|that|those|each|every|of|in|on|at|by|for|to|with|"
+    r"from|is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|may|might|must"
+)
 
 ENGLISH = LintRules(
     meta_references=(
@@ -85,6 +104,21 @@ ENGLISH = LintRules(
         # the subject of an inverted clause: "is its default", "was Baltic Star founded", "does it take"
         after_finite=r"(?:it|its|they|their|he|his|she|her|there|this|these|that|those|the|a|an)\b|(?-i:[A-Z0-9])",
     ),
+    # "and who composed its score", "and what option selects the archive command"
+    second_clause=coordinated_clauses(
+        coordinators=r"and|or|but",
+        bare=rf"who\s+(?:{_EN_PRESENT}|{_EN_PAST})|what\s+{_EN_PAST}",
+        determiners=r"which|what",
+        # a name or an identifier is the subject of an indirect question ("and what unit pg_size_pretty uses")
+        noun=rf"(?!(?:{_EN_NOT_NOUN})\b)(?-i:[a-z][a-z'’-]*)\b",
+        verb=rf"{_EN_PRESENT}{_EN_OBJECT}|{_EN_PAST}",
+    ),
+    opening=re.compile(
+        r"^\W*(?:(?:in|on|at|by|for|from|to|with|since|until|after|before|under|through)\s+)?"
+        r"(?:what|which|who|whom|whose|when|where|why|how)\b",
+        re.IGNORECASE,
+    ),
+    continued=re.compile(r"\b(?:who|whom|whose|which|that|what|where|when|why|how|whether)\b", re.IGNORECASE),
     pronouns=frozenset(
         {"it", "its", "they", "them", "their", "he", "him", "his", "she", "her", "this", "these", "those"}
     ),

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, second_questions
+from nodes.lint_rules import LintRules, alternatives, coordinated_clauses, second_questions
 
 _FR_TEXT = r"(?:textes?|passages?|contextes?|extraits?|fragments?)"
 _FR_MATERIAL = rf"(?:{_FR_TEXT}|documents?|informations?|sources?|paragraphes?)"
 _FR_ENDS = r"(?=\s*(?:[,.;:?!)]|$))"
 # What follows a noun that names something of the domain: "le texte de la loi", "le passage à l'euro".
 _FR_NOT_MATERIAL = r"(?!\s+(?:de|du|des|d['’]|à|au|aux|par|sur)\b|\s+d['’])"
+
+# Words that open a noun phrase or stand as a subject: after "où", "quand" or a noun, they begin the subject of an
+# indirect question or a relative clause ("et quand ils ont été mis à jour", "et quelle taille ils occupent").
+_FR_NOT_VERB = (
+    r"le|la|les|l['’]\w*|un|une|des|du|de|d['’]\w*|ce|cet|cette|ces|son|sa|ses|leur|leurs|mon|ma|mes|notre|nos|"
+    r"votre|vos|il|elle|ils|elles|on|je|tu|nous|vous|chacun|chacune|tout|tous|à|au|aux|en|dans|par|pour|sur|"
+    r"sous|avec|chez|vers|entre"
+)
 
 FRENCH = LintRules(
     meta_references=(
@@ -89,6 +97,27 @@ FRENCH = LintRules(
         # the subject pronoun joined to its verb: "a-t-il", "se trouve-t-elle", "lance-t-il"
         inverted=r"[\w’']+-(?:t-)?(?:il|elle|ils|elles|on)\b",
         after_comma=r"quand|où|pourquoi|comment|combien|quel|quelle|quels|quelles|qui|quoi",
+    ),
+    # "et qui a composé", "et où se trouve", "et quelle option sélectionne le miroir"
+    second_clause=coordinated_clauses(
+        coordinators=r"et|ou|mais",
+        bare=r"qui\s+(?!(?:il|elle|ils|elles|on|je|tu|nous|vous)\b)[\w’'-]+"
+        rf"|(?:où|quand|comment|pourquoi)\s+(?!(?:{_FR_NOT_VERB})\b)(?-i:[a-zàâçéèêëîïôûùüÿœ])[\w’'-]*",
+        determiners=r"quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles",
+        noun=rf"(?!(?:{_FR_NOT_VERB})\b)[\w’'-]+",
+        # a verb in the third person: "sélectionne", "fournit", "prend", "composa"
+        verb=rf"(?!(?:{_FR_NOT_VERB})\b)(?-i:[a-zàâçéèêëîïôûùüÿœ])[\w’'-]*[etda]\b",
+    ),
+    opening=re.compile(
+        r"^\W*(?:(?:en|à|par|pour|de|dans|depuis|avec|sur|sous|chez|vers)\s+)?"
+        r"(?:quel|quelle|quels|quelles|qui|que|qu['’]|quand|où|comment|pourquoi|combien|lequel|laquelle|lesquels|"
+        r"lesquelles|est-ce)",
+        re.IGNORECASE,
+    ),
+    continued=re.compile(
+        r"(?:\b(?:qui|que|quoi|dont|où|quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles|quand|comment|"
+        r"pourquoi|combien)\b|\bqu['’])",
+        re.IGNORECASE,
     ),
     pronouns=frozenset(
         {

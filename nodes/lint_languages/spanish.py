@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, second_questions
+from nodes.lint_rules import LintRules, alternatives, coordinated_clauses, second_questions
 
 _ES_TEXT = r"(?:textos?|pasajes?|contextos?|fragmentos?|extractos?)"
 _ES_MATERIAL = rf"(?:{_ES_TEXT}|documentos?|información|materiales?|fuentes?|párrafos?)"
@@ -13,6 +13,10 @@ _ES_ENDS = r"(?=\s*(?:[,.;:?!)]|$))"
 # Words that may stand between a participle and the source it names: "se cita con más frecuencia en ...".
 _ES_ADVERBS = r"(?:\s+(?:con|más|menos|frecuencia|menudo|también|sobre|todo|mucho|muy|sobre\s+todo))*"
 _ES_NOT_MATERIAL = r"(?!\s+(?:de|del|sobre|por)\b)"
+
+# Question words written with their accent: interrogative, in a direct question or an indirect one; without it
+# ("que", "quien", "donde") they are relative pronouns or conjunctions.
+_ES_WH = r"qué|quién|quiénes|cuál|cuáles|cuándo|dónde|adónde|cómo|cuánto|cuánta|cuántos|cuántas|por\s+qué"
 
 SPANISH = LintRules(
     meta_references=(
@@ -87,6 +91,17 @@ SPANISH = LintRules(
         after_comma=r"qué|quién|quiénes|cuándo|dónde|adónde|por\s+qué|cómo|cuál|cuáles|cuánto|cuánta|cuántos|"
         r"cuántas",
     ),
+    # "y quién escribió", "y qué opción selecciona", "y dónde guarda": an accented question word after "y" asks,
+    # whatever follows it, unless it continues an indirect question of the first part.
+    second_clause=coordinated_clauses(
+        coordinators=r"y|e|o|u",
+        bare=rf"(?:(?:en|a|por|para|de|desde|con|hasta|sobre|entre)\s+)?(?:{_ES_WH})\b(?=\s*[\w¿?])",
+        determiners=r"qué|cuál|cuáles",
+        noun=r"[\w-]+",
+        verb=r"[\w-]+",
+    ),
+    opening=re.compile(rf"^\W*(?:(?:en|a|por|para|de|desde|con|hasta|sobre|entre)\s+)?(?:{_ES_WH})\b", re.IGNORECASE),
+    continued=re.compile(rf"\b(?:{_ES_WH}|que|quien|quienes|donde|cuando|cual|cuales)\b", re.IGNORECASE),
     pronouns=frozenset(
         {
             "él",
