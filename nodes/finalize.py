@@ -12,7 +12,7 @@ from nodes.common import Update, normalised_answer
 from nodes.context import Context
 from nodes.language import sample_language
 from nodes.restyle import kept_restyle
-from prompts import PROMPT_VERSION
+from nodes.versions import PROMPT_VERSION
 from state.location import where
 from state.query_styles import NATURAL
 from state.record import DatasetRecord

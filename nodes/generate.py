@@ -11,7 +11,7 @@ from nodes.language import decided_language, quoted_yes_no
 from prompts import delimit, delimit_all, generate, revise
 from state.languages import language_name, leading_polarity
 from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, is_single_hop, latest_draft
-from state.schemas import QuestionDraft
+from state.schemas import QuestionDraft, draft_schema
 
 
 def labelled_chunks(state: SampleState) -> str:
@@ -54,7 +54,7 @@ def answer_form(state: SampleState) -> str:
 def _shared_fields(state: SampleState, language: str, style: Style = None) -> dict[str, str]:
     words = quoted_yes_no(language)
     return {
-        "type_instruction": generate.TYPE_INSTRUCTIONS[state["question_type"]].format(**words),
+        "type_instruction": generate.type_instruction(state["question_type"], state["binary"]).format(**words),
         "style": style_block(style),
         "question_type": ("yes/no " if state["binary"] else "") + state["question_type"],
         "answer_note": generate.ANSWER_NOTES[answer_form(state)].format(**words),
@@ -127,7 +127,7 @@ async def generate_question(state: SampleState, runtime: Runtime[Context]) -> Up
     style = style_of(state, runtime.context)
     language = await decided_language(state, runtime.context)
     messages = generation_messages(state, language, style)
-    reply, call = await llm.ask("generator", QuestionDraft, messages, node="generate_question")
+    reply, call = await llm.ask("generator", draft_schema(state["question_type"]), messages, node="generate_question")
     draft = draft_from(reply, state, language=language, origin="generate", revision=0)
     return {
         "language": language,
@@ -145,7 +145,7 @@ async def revise_question(state: SampleState, runtime: Runtime[Context]) -> Upda
     llm = runtime.context.require_ports().llm
     language = await decided_language(state, runtime.context)
     messages = revision_messages(state, language, style_of(state, runtime.context))
-    reply, call = await llm.ask("generator", QuestionDraft, messages, node="revise_question")
+    reply, call = await llm.ask("generator", draft_schema(state["question_type"]), messages, node="revise_question")
     revisions = state.get("revisions", 0) + 1
     return {
         "drafts": [draft_from(reply, state, language=language, origin="revise", revision=revisions)],

@@ -28,8 +28,8 @@ from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
 from prompts import temporal as temporal_prompt
-from state.languages import language_name
-from state.sample import SampleState, is_single_hop
+from state.languages import language_name, polarity
+from state.sample import SampleState, is_single_hop, latest_draft
 from state.schemas import QualityVerdict, SingleHopVerdict, SufficiencyVerdict, TemporalLabel
 from state.usage import ModelCall
 
@@ -75,7 +75,7 @@ async def _judge_single_hop(
     messages = instructed(
         quality_prompt.SINGLE_HOP_SYSTEM,
         quality_prompt.SINGLE_HOP_USER.format(
-            type_definition=quality_prompt.TYPE_DEFINITIONS[state["question_type"]],
+            type_definition=quality_prompt.type_definition(state["question_type"], state["binary"]),
             binary=yes_no_line(state["binary"], language),
             language=language_name(language),
             question=question,
@@ -115,7 +115,7 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(
-            type_definition=quality_prompt.TYPE_DEFINITIONS[state["question_type"]],
+            type_definition=quality_prompt.type_definition(state["question_type"], state["binary"]),
             binary=yes_no_line(state["binary"], language),
             language=language_name(language),
             hops=hops,
@@ -158,6 +158,15 @@ def sufficiency_feedback(labels: Sequence[str], tested: tuple[str, ...], reason:
     )
 
 
+def yes_no_request(state: SampleState, language: str) -> str:
+    """How the sufficiency request says whether the question is a yes/no one, and which answer it has."""
+    if not state["binary"]:
+        return sufficiency_prompt.YES_NO_LINES["open"]
+    answer = latest_draft(state)["answer"]
+    found = polarity(answer, language) or "unread"  # a language without yes/no words in triad's tables
+    return sufficiency_prompt.YES_NO_LINES[found].format(answer=f'"{answer}"')
+
+
 @records_failure
 async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Every supporting chunk necessary: no chunk alone, and no set of all chunks but one, answers the question.
@@ -169,6 +178,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     """
     llm = runtime.context.require_ports().llm
     question, answer = delimited_draft(state)
+    yes_no = yes_no_request(state, sample_language(state, runtime.context))
     labels = letter_labels(len(state["supporting"]))
     texts = dict(zip(labels, (c["text"] for c in state["supporting"]), strict=True))
     sets = tested_sets(labels)
@@ -178,6 +188,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
         messages = instructed(
             sufficiency_prompt.SYSTEM,
             sufficiency_prompt.USER.format(
+                yes_no=yes_no,
                 question=question,
                 answer=answer,
                 tested=f"chunk{'s' if len(tested) > 1 else ''} " + joined(tested),

@@ -1,17 +1,27 @@
 """Evaluation: the built-in RAG answerer and the judges of correctness, faithfulness and abstention.
 
-`VERSION` is derived from these templates: an evaluation keeps its judgements under it, so that
-judgements made with other templates are never mixed with these (graph.evaluation.setups).
+An evaluation keeps its judgements under a digest of these templates and of the schemas its requests send
+(`nodes.versions.EVALUATION_VERSION`), so that judgements made with other ones are never mixed with these.
 """
 
-import hashlib
+#: How an answer declines, in the languages whose words triad knows (the evaluation's abstention check reads
+#: these without a judge); in any other language, that language's plain words for "I don't know".
+DECLINES = {
+    "en": "I don't know",
+    "de": "Ich weiß es nicht",
+    "fr": "Je ne sais pas",
+    "es": "No lo sé",
+    "ja": "わかりません",
+}
 
-RAG_SYSTEM = """Answer the question using only the numbered contexts, in the language the question is written
+_DECLINE_LIST = ", ".join(f'"{phrase}"' for phrase in DECLINES.values())
+
+RAG_SYSTEM = f"""Answer the question using only the numbered contexts, in the language the question is written
 in. Give a short answer (a name, number, date, short phrase, or yes or no in the question's language). If
-the contexts do not contain the answer, say that you do not know, in the question's language ("I don't
-know", "Ich weiß es nicht", "Je ne sais pas").
+the contexts do not contain the answer, decline: answer with the words for "I don't know" in the question's
+language and nothing else ({_DECLINE_LIST}; in another language, its plain words for "I don't know").
 
-Reply with JSON only: {"answer": str}.
+Reply with JSON only: {{"answer": str}}.
 """
 
 RAG_USER = """{contexts}
@@ -45,7 +55,7 @@ Now sort both answers' statements and decide whether the candidate is correct, a
 
 FAITHFULNESS_SYSTEM = """Decide whether an answer to a question is faithful to the contexts it was given: every claim it
 makes, read as an answer to the question (a bare name or number claims that it answers the question),
-must be supported by them. An answer that declines ("I don't know") is faithful.
+must be supported by them. An answer that declines ("I don't know", in any language) is faithful.
 
 Reply with JSON only: {"faithful": bool, "reason": str}.
 """
@@ -69,13 +79,3 @@ ABSTENTION_USER = """{candidate}
 
 Now decide whether this answer declines to answer, as JSON.
 """
-
-
-#: A digest of every template above: it changes whenever one of them does.
-VERSION = hashlib.sha256(
-    "\n".join(
-        text
-        for name, text in sorted(globals().items())
-        if name.endswith(("_SYSTEM", "_USER")) and isinstance(text, str)
-    ).encode()
-).hexdigest()[:12]

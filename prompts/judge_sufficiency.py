@@ -1,6 +1,12 @@
-"""judge_sufficiency: do the given chunks (one, or all but one) answer the question on their own?"""
+"""judge_sufficiency: do the given chunks (one, or all but one) answer the question on their own?
 
-SYSTEM = """You decide whether the text you are given is sufficient, on its own, to answer a question.
+The request says whether the question is a yes/no one and which answer it has (`YES_NO_LINES`), since what
+makes a text sufficient for a "No" differs from what makes it sufficient for a "Yes".
+"""
+
+from prompts import criteria
+
+SYSTEM = f"""You decide whether the text you are given is sufficient, on its own, to answer a question.
 The text is one or more chunks; treat them as everything you know.
 
 Follow this procedure:
@@ -10,26 +16,37 @@ Follow this procedure:
    ...), check that the text states that relation explicitly between the right entities.
 4. Check that the reference answer follows from the text with no outside knowledge.
 
-A yes/no answer follows only from a fact the text states: a text that does not mention something settles
-nothing about it, so an answer of no drawn from what the text leaves out is not supported, and the
-text is not sufficient for it.
+For a yes/no question the request says which answer it has. {criteria.NO_FROM_STATED_FACT} So a text is
+sufficient for an answer of no only when it states such a fact itself, and for an answer of yes only
+when it states every fact that confirms the question.
 
 The answer merely appearing in the text does not make it sufficient: a comparison's answer is one of
 the compared names, and a chunk that names it without the other side's value does not settle the
 comparison. The question is one question whose answer combines facts: the text is sufficient only when
 it gives that whole answer.
 
-Strict rules: a missing fact, a missing link between entities, a missing relation, any guess and any
-doubt all mean the text is not sufficient. Use no outside knowledge. The text is sufficient only when
-every step above succeeds.
+{criteria.STRICT} A missing fact, a missing link between entities, a missing relation, any guess and any
+doubt all mean the text is not sufficient. The text is sufficient only when every step above succeeds.
 
 Write your reasoning first (the list of needed pieces and where each is stated, or that it is not),
 then the verdict, then a short reason naming what is missing or what makes the text enough.
 
-Reply with JSON only: {"reasoning": str, "sufficient": bool, "reason": str}.
+Reply with JSON only: {{"reasoning": str, "sufficient": bool, "reason": str}}.
 """
 
-USER = """{question}
+#: How the request says what kind of answer the question has; {answer} is the language's word, quoted.
+YES_NO_LINES = {
+    "open": "Yes/no question: no.",
+    "yes": "Yes/no question: yes, answered {answer}: the text is sufficient only when it states every fact that "
+    "confirms the question.",
+    "no": "Yes/no question: yes, answered {answer}: the text is sufficient only when it states a fact that "
+    "contradicts the question; a text that does not mention the point settles nothing.",
+    "unread": "Yes/no question: yes, answered {answer}.",
+}
+
+USER = """{yes_no}
+
+{question}
 {answer}
 
 Text ({tested}):

@@ -3,16 +3,18 @@
 CARE (default) shows the judge the whole list of supporting chunks and asks, in the CARE paper's short
 form, whether the candidate states a fact the answer needs given that list. `direct` judges the candidate
 alone; `indirect` tries to answer from the candidate alone; `care_batched` labels all candidates in one
-call.
+call. Every labeller applies one notion of relevance (`criteria.RELEVANT`); they differ in how they ask.
 """
 
-CARE_SYSTEM = """You label retrieved contexts for a question-answering dataset.
+from prompts import criteria
+
+CARE_SYSTEM = f"""You label retrieved contexts for a question-answering dataset.
 You see a question, its reference answer, the complete list of supporting chunks, and one candidate
-context. Given the supporting chunks, is the candidate relevant: does it state a fact the answer needs?
-A candidate that is only about the same subject, or only names the same entities, is not relevant.
+context. Given the supporting chunks, is the candidate relevant?
+{criteria.RELEVANT}
 The question and the chunks may be in different languages: judge by what they state.
 
-Reply with JSON only: {"relevant": bool, "reason": str}.
+Reply with JSON only: {{"relevant": bool, "reason": str}}.
 """
 
 CARE_USER = """{question}
@@ -26,13 +28,13 @@ Supporting chunks:
 Now decide whether the candidate states a fact the answer needs, given the supporting chunks, as JSON.
 """
 
-CARE_BATCHED_SYSTEM = """You label retrieved contexts for a question-answering dataset.
+CARE_BATCHED_SYSTEM = f"""You label retrieved contexts for a question-answering dataset.
 You see a question, its reference answer, the complete list of supporting chunks, and several candidate
-contexts X1, X2, .... Given the supporting chunks, is each candidate relevant: does it state a fact the
-answer needs? A candidate that is only about the same subject, or only names the same entities, is not
-relevant. The question and the chunks may be in different languages: judge by what they state.
+contexts X1, X2, .... Given the supporting chunks, is each candidate relevant?
+{criteria.RELEVANT}
+The question and the chunks may be in different languages: judge by what they state.
 
-Reply with JSON only: {"labels": [{"candidate": label, "relevant": bool}]} with one entry per candidate.
+Reply with JSON only: {{"labels": [{{"candidate": label, "relevant": bool}}]}} with one entry per candidate.
 """
 
 CARE_BATCHED_USER = """{question}
@@ -47,13 +49,13 @@ Candidates:
 Now decide for every candidate whether it states a fact the answer needs, given the supporting chunks, as JSON.
 """
 
-DIRECT_SYSTEM = """You label retrieved contexts for a question-answering dataset.
-Decide whether the candidate context is relevant to the question and its reference answer: relevant
-when it contains information that supports the answer.
-The question and the chunks may be written in different languages: judge by what they state, not by
+DIRECT_SYSTEM = f"""You label retrieved contexts for a question-answering dataset.
+You see a question, its reference answer and one candidate context, alone. Is the candidate relevant?
+{criteria.RELEVANT}
+The question and the candidate may be written in different languages: judge by what they state, not by
 their wording.
 
-Reply with JSON only: {"relevant": bool, "reason": str}.
+Reply with JSON only: {{"relevant": bool, "reason": str}}.
 """
 
 DIRECT_USER = """{question}
@@ -61,7 +63,7 @@ DIRECT_USER = """{question}
 
 {candidate}
 
-Now decide whether the candidate helps support the answer, as JSON.
+Now decide whether the candidate states a fact the answer needs, as JSON.
 """
 
 INDIRECT_SYSTEM = """Answer the question using only the given text, in the language the question is written

@@ -6,6 +6,8 @@ instruction; the checker sees both questions, the answer and the supporting chun
 the restyled one asks for the same thing, has the same answer and needs the same chunks.
 """
 
+from prompts import criteria
+
 #: What each query style asks of the writer (keys are `state.query_styles.QUERY_STYLES`).
 STYLE_INSTRUCTIONS = {
     "keyword": (
@@ -40,21 +42,21 @@ STYLE_INSTRUCTIONS = {
     ),
 }
 
-WRITE_SYSTEM = """You rewrite a question that has been checked and accepted, so that it reads the way real users
-of a document collection type their questions. The rewrite is used to test a search system: it must ask for
-exactly the same thing as the original, have exactly the same answer, and need the same documents to answer.
+WRITE_SYSTEM = f"""You rewrite a question that has been checked and accepted, so that it reads the way real users
+of a document collection type their questions. The rewrite is used to test a search system, and a check
+holds it to the original on three criteria:
+{criteria.RESTYLE_CRITERIA}
 
 Rules that hold for every style:
 - Keep every entity, number, date, version and qualifier that identifies what is asked. Add none.
 - Never state or hint at the answer, and never mention documents, texts, passages or chunks.
-- A question answered by yes or no stays a question answered by yes or no, with the same answer.
 - Write in the language you are told, as a speaker of that language types it.
 - Write as the asker you are told about would write, without saying who they are.
 
 Write first, in one sentence, what you change and what you keep; then the rewritten question. Leave
 first_turn and assistant_turn empty unless the style asks for a conversation.
 
-Reply with JSON only: {"changes": str, "first_turn": str, "assistant_turn": str, "question": str}.
+Reply with JSON only: {{"changes": str, "first_turn": str, "assistant_turn": str, "question": str}}.
 """
 
 WRITE_USER = """Asker: {asker}
@@ -76,28 +78,22 @@ Why: {reason}
 Write a new rewrite that fixes this and keeps to the style.
 """
 
-CHECK_SYSTEM = """You check a rewritten question against the original question it was made from.
+CHECK_SYSTEM = f"""You check a rewritten question against the original question it was made from.
 The rewrite is meant to ask the same thing in another style (key terms only, fewer words, more words about
 the asker's situation, typing mistakes, broken grammar, or a short conversation whose last user turn asks it
 as a follow-up; then read the whole conversation as the rewrite). Style alone is never a reason to refuse it: a
 rewrite with typos, no question mark or broken grammar is fine as long as its meaning is the same.
 
 Decide, using the supporting chunks as the only facts:
-1. same_request: a reader of the rewrite would look for exactly what the original asks for: the same
-   entities, the same relation, the same constraints (dates, versions, conditions). Dropping a qualifier
-   that picks out the answer, or adding one, changes the request.
-2. same_answer: the reference answer is the correct and complete answer to the rewrite too, and the rewrite
-   does not state or give away the answer. An original answered by yes or no must stay a question answered by
-   yes or no, with the same answer.
-3. same_sources: answering the rewrite needs the same supporting chunks as the original, no fewer.
-4. in_style: the rewrite reads as the style asks and is not a copy of the original.
+{criteria.RESTYLE_CRITERIA}
+- in_style: the rewrite reads as the style asks and is not a copy of the original.
 
 Write your reasoning first: what each question asks, which words changed, and whether any change alters the
 request, the answer or the chunks needed. Then the four booleans, then accepted, true only when all four
 hold, then a short reason naming what changed the meaning and how to fix it (empty when accepted).
 
-Reply with JSON only: {"reasoning": str, "same_request": bool, "same_answer": bool, "same_sources": bool,
-"in_style": bool, "accepted": bool, "reason": str}.
+Reply with JSON only: {{"reasoning": str, "same_request": bool, "same_answer": bool, "same_sources": bool,
+"in_style": bool, "accepted": bool, "reason": str}}.
 """
 
 CHECK_USER = """Style: {style} ({description})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from functools import cache
+
+from pydantic import BaseModel, Field, create_model
 
 
 class ChunkEntities(BaseModel):
@@ -36,10 +38,7 @@ class QuestionDraft(BaseModel):
     reasoning still works out which fact each chunk gives before it writes the question.
     """
 
-    plan: str = Field(
-        description="Before the question: the fact you take from each chunk (by its label), how those facts "
-        "combine into one answer, and why no chunk alone (nor all chunks but one) gives that answer."
-    )
+    plan: str = Field(description="Before the question: the facts it rests on, as the request's question type asks.")
     question: str = Field(description="One self-contained question sentence.")
     answer: str = Field(description="The short factual answer.")
     compared_entities: list[str] = Field(
@@ -50,6 +49,36 @@ class QuestionDraft(BaseModel):
         description="Composition: each intermediate entity of the chain (one for two chunks), never named in the "
         "question, with the chunk that identifies it; empty for the other types.",
     )
+
+
+#: What the plan of each question type states, written first so that the necessity test (multi-hop types) or
+#: the finding of the one statement (single-hop types) comes before the question.
+PLANS = {
+    "comparison": "Before the question: for each chunk (by its label), the entity it gives and the value it states "
+    "for the compared attribute; which entity the comparison picks; and why no chunk alone (nor all chunks but "
+    "one) settles the comparison.",
+    "intersection": "Before the question: for each chunk (by its label), the condition it states and the candidates "
+    "that meet it; the one entity that meets every condition; and why no chunk alone (nor all chunks but one) "
+    "narrows the candidates down to it.",
+    "composition": "Before the question: the chain, chunk by chunk (by its label): the hidden entity the first chunk "
+    "identifies from the anchor, each further link, and the answer the last chunk gives; and why no chunk alone "
+    "(nor all chunks but one) gives that answer.",
+    "factual": "Before the question: the statement of chunk A that answers it, and what the question names so that "
+    "a retriever finds chunk A.",
+    "procedural": "Before the question: the task chunk A describes, its steps in the chunk's order, and what the "
+    "question names so that a retriever finds chunk A.",
+}
+
+
+@cache
+def draft_schema(question_type: str) -> type[QuestionDraft]:
+    """The draft schema a request of `question_type` sends: `QuestionDraft` with the plan that type needs (one
+    class per type, built once, named `QuestionDraft` like its base so scripts and recordings key it alike)."""
+    plan = (str, Field(description=PLANS[question_type]))
+    schema: type[QuestionDraft] = create_model(
+        "QuestionDraft", __base__=QuestionDraft, __doc__=QuestionDraft.__doc__, plan=plan
+    )  # type: ignore[call-overload]
+    return schema
 
 
 class QualityVerdict(BaseModel):
@@ -148,7 +177,10 @@ class CandidateAnswer(BaseModel):
 class RagAnswer(BaseModel):
     """The answer of the built-in RAG setup."""
 
-    answer: str = Field(description='The short answer, or exactly "I don\'t know" when the contexts lack it.')
+    answer: str = Field(
+        description="The short answer, in the question's language; when the contexts lack it, the words for \"I don't "
+        "know\" in the question's language and nothing else."
+    )
 
 
 class CorrectnessVerdict(BaseModel):

@@ -20,7 +20,7 @@ from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_value
 from graph.evaluation.setups import Setup
 from graph.running.files import write_atomically, write_jsonl
-from prompts import evaluate as evaluation_prompts
+from nodes import versions as prompt_versions
 from state.record import DatasetRecord
 
 #: Groups a record has that rows judged by an earlier version may lack.
@@ -146,7 +146,7 @@ def evaluate_setups(
             for r in records
         ]
         summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {
-            "judges": {"model": judge_model, "prompts": evaluation_prompts.VERSION}
+            "judges": {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
         }
     summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
     with writing(summary_path, MAKE_ROOM):

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from graph.config.errors import UserError
 from graph.config.settings import DEFAULT_MODELS, Settings
 from graph.llm.models import ModelSpec, resolve_role_model
-from prompts import evaluate as evaluation_prompts
+from nodes import versions
 from state.usage import AUTO_MODE, STRUCTURED_MODES
 
 SetupKind = Literal["builtin", "url", "retriever", "chain", "graph"]
@@ -103,7 +103,8 @@ class Setup:
 
     def signature(self, judge: str, judge_unlabelled: bool) -> str:
         """What the cached rows of this setup depend on: the setup, the judge model and the evaluation's prompt
-        templates (`prompts.evaluate.VERSION`), so that rows judged with other templates are judged anew.
+        templates and schemas (`nodes.versions.EVALUATION_VERSION`), so that rows judged with other ones are judged
+        anew.
 
         The first keys count as they always did; a later key only when the setup sets it, so a setup that
         sets none of them keeps the signature, and the cached rows, it had before they existed.
@@ -116,7 +117,7 @@ class Setup:
                 **later,
                 "judge": judge,
                 "judge_unlabelled": judge_unlabelled,
-                "prompts": evaluation_prompts.VERSION,
+                "prompts": versions.EVALUATION_VERSION,
             },
             sort_keys=True,
         )

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from prompts import PROMPT_VERSION
+from nodes.versions import PROMPT_VERSION
 from state.record import DatasetRecord, text_digest
 
 

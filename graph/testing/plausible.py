@@ -12,6 +12,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from graph.evaluation.metrics import says_abstain
 from graph.testing.reading import prompt, tagged
 from graph.testing.restyles import check_restyle, restyle
 from graph.testing.scripted import Faults, ScriptedChatModel
@@ -19,7 +20,8 @@ from graph.testing.wordings import PROCEDURAL, SINGLE_HOP, TEMPLATES, WHO_WROTE
 from nodes.bridge import entity_spans
 from nodes.common import mentions
 from nodes.language import detect_language
-from state.languages import LANGUAGE_NAMES, answer_words
+from prompts.evaluate import DECLINES
+from state.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, answer_words
 
 #: The quality judge's feedback on a long question, and how many words of a heading the revision keeps.
 TOO_LONG = "too long; shorten it"
@@ -235,13 +237,28 @@ def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
     question = asked.get("Q") or next(iter(asked.values()), "")
     # A follow-up names its section in an earlier turn: the answerer reads the conversation.
     question += " " + asked.get("earlier turns of this conversation", "")
-    if question.startswith(("Who wrote", "In which year")):  # no context names authors or years: decline
-        return {"answer": "I don't know"}
     for text in tagged(messages, "chunk").values():
         number, title = section(text)
-        if number and f'"{title}"' in question:
+        if number and f'"{title}"' in question and not question.startswith(_UNANSWERED):
             return {"answer": number}
-    return {"answer": "I don't know"}
+    return {"answer": decline(question)}
+
+
+#: The questions no context answers (no context names authors or years), however they quote a heading.
+_UNANSWERED = ("Who wrote", "In which year")
+
+
+def decline(question: str) -> str:
+    """ "I don't know" as the answering prompt asks for it: in the question's language (English where its words
+    are not listed)."""
+    language = detect_language(_QUOTED.sub(" ", question)) or DEFAULT_LANGUAGE
+    return DECLINES.get(language, DECLINES[DEFAULT_LANGUAGE])
+
+
+def judge_abstention(messages: list[BaseMessage]) -> dict[str, bool]:
+    """Declined: a plain decline in any language the abstention check reads, or an answer about not knowing."""
+    answer = next(iter(tagged(messages, "answer").values()), "")
+    return {"abstained": says_abstain(answer) or "know" in answer.casefold()}
 
 
 def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -292,7 +309,7 @@ PLAUSIBLE_SCRIPT = {
     "RagAnswer": rag_answer,
     "CorrectnessVerdict": judge_correctness,
     "FaithfulnessVerdict": lambda messages: {"faithful": True, "reason": "taken from the contexts"},
-    "AbstentionVerdict": lambda messages: {"abstained": "know" in prompt(messages)},
+    "AbstentionVerdict": judge_abstention,
     "RestyledQuestion": restyle,
     "RestyleVerdict": check_restyle,
     "PersonaSet": name_personas,

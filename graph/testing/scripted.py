@@ -136,6 +136,7 @@ class ScriptedChatModel(GenericFakeChatModel):
     _positions: dict[str, int] = PrivateAttr(default_factory=dict)
     _calls: list[tuple[str, list[BaseMessage]]] = PrivateAttr(default_factory=list)
     _spans: list[tuple[float, float]] = PrivateAttr(default_factory=list)
+    _schemas: list[type[BaseModel]] = PrivateAttr(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -145,6 +146,11 @@ class ScriptedChatModel(GenericFakeChatModel):
     def calls(self) -> list[tuple[str, list[BaseMessage]]]:
         """Every call so far: (script key, messages)."""
         return self._calls
+
+    @property
+    def schemas(self) -> list[type[BaseModel]]:
+        """The schema of every structured call so far, as the caller bound it (what a provider would receive)."""
+        return self._schemas
 
     @property
     def spans(self) -> list[tuple[float, float]]:
@@ -220,6 +226,7 @@ class _StructuredReplies(Runnable[Any, Any]):
         return asyncio.run(self.ainvoke(input, config))
 
     async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        self.model._schemas.append(self.schema)
         raw = await self.model.ainvoke(input, config, script_key=self.schema.__name__)
         try:
             parsed, error = self.schema.model_validate_json(str(raw.content)), None

@@ -104,7 +104,7 @@ def test_the_ci_gate_fails_a_setup_below_its_threshold_and_passes_it_above(  # n
     assert kept.returncode == 0, kept.stderr
     assert "otherwise" not in kept.stderr  # judged alike: nothing to say
     # A baseline judged with other evaluation prompts is compared, and said to be.
-    from prompts.evaluate import VERSION
+    from nodes.versions import EVALUATION_VERSION as VERSION
 
     assert better["k3"]["judges"]["prompts"] == VERSION
     better["k3"]["judges"]["prompts"] = "0123456789ab"

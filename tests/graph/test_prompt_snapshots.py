@@ -1,7 +1,7 @@
 """What each model receives, for one demo sample: committed under tests/snapshots/ and compared.
 
 Regenerate after a deliberate prompt change with `UPDATE_SNAPSHOTS=1 pytest tests/graph/test_prompt_snapshots.py`
-(and bump prompts.PROMPT_VERSION).
+(the records' prompt version, `nodes.versions.PROMPT_VERSION`, follows by itself).
 """
 
 from __future__ import annotations

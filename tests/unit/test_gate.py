@@ -82,10 +82,10 @@ def test_a_baseline_judged_with_other_evaluation_prompts_is_said_to_be_so() -> N
 
 
 def test_rows_judged_with_other_evaluation_prompts_are_kept_under_another_signature(monkeypatch) -> None:  # noqa: ANN001
-    import prompts.evaluate
     from graph.evaluation.setups import Setup
+    from nodes import versions
 
     setup = Setup(name="k3", collection="docs", k=3)
     before = setup.signature("google_genai:gemini-2.5-flash", False)
-    monkeypatch.setattr(prompts.evaluate, "VERSION", "0123456789ab")
+    monkeypatch.setattr(versions, "EVALUATION_VERSION", "0123456789ab")
     assert setup.signature("google_genai:gemini-2.5-flash", False) != before

@@ -71,3 +71,9 @@ def test_the_faithfulness_judge_reads_the_question() -> None:
 
     assert "{question}" in evaluate.FAITHFULNESS_USER
     assert "{question}" in evaluate.CORRECTNESS_USER
+
+
+def test_the_abstention_check_reads_every_decline_the_answering_prompt_asks_for() -> None:
+    from prompts.evaluate import DECLINES
+
+    assert all(says_abstain(phrase) and says_abstain(phrase + ".") for phrase in DECLINES.values())
