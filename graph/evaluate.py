@@ -73,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--judge-unlabelled", action="store_true", help="CARE-label retrieved chunks missing from the context list"
     )
+    parser.add_argument(
+        "--retrieval-only",
+        action="store_true",
+        help="score what each setup retrieves and nothing else: no answering model, no judge, no key needed",
+    )
     parser.add_argument("--llm", help="one model spec for the judge and the CARE labeller")
     parser.add_argument("--validator-model", help="the judge model (default: the paper's validator)")
     parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
@@ -108,6 +113,8 @@ def main(argv: list[str] | None = None) -> None:
     baseline = read_baseline(args.baseline) if args.baseline else None
     if not 0 <= args.max_drop <= 1:
         raise UserError(f"--max-drop takes a value from 0 to 1, not {args.max_drop}")
+    if args.retrieval_only and args.judge_unlabelled:
+        raise UserError("--judge-unlabelled asks a labeller model, which --retrieval-only does not: drop one of them")
     records = read_dataset(dataset)
     settings = as_the_run_read_it(settings, run_json_settings(dataset.parent / "run.json"), args)
     if settings.collection and run_async(store_changed(settings, dataset.parent)):
@@ -121,10 +128,13 @@ def main(argv: list[str] | None = None) -> None:
     note = evaluation_note(records, settings.embedding)
     if note:
         print(note, file=sys.stderr)
-    for setup in setups:
-        check_answering_model(setup, settings)
+    if not args.retrieval_only:
+        for setup in setups:
+            check_answering_model(setup, settings)
     pipelines = load_pipelines(setups)
-    summaries = evaluate_setups(setups, records, settings, dataset.parent, args.judge_unlabelled, print, pipelines)
+    summaries = evaluate_setups(
+        setups, records, settings, dataset.parent, args.judge_unlabelled, print, pipelines, args.retrieval_only
+    )
     print(format_summaries(summaries))
     print("what the figures suggest:")
     for line in diagnosis_lines(summaries):

@@ -9,6 +9,7 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -22,7 +23,7 @@ from graph.evaluation.pipeline_output import as_context
 from graph.evaluation.pipelines import Pipeline
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
-from graph.running.services import open_gateway, open_services
+from graph.running.services import open_collection, open_gateway, open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages
@@ -150,6 +151,33 @@ async def ask_setup(setup: Setup, record: DatasetRecord, gateway: LLMGateway, wh
     return state["answer"], state["contexts"]
 
 
+async def retrieved_for(setup: Setup, record: DatasetRecord, where: Retrieval) -> list[Any]:
+    """The contexts a setup retrieves for the record's question as asked, and nothing else of triad's: no
+    answering model is asked (a service, chain or graph answers with its own, and its contexts are taken)."""
+    question, history = record.question, history_of(record)
+    if setup.url:
+        _, contexts = await asyncio.to_thread(ask_service, setup.url, question, history)
+        return [as_context(setup, c) for c in contexts]
+    if setup.kind in ("chain", "graph"):
+        _, retrieved = await where.ask(question, history)
+        return retrieved
+    if setup.kind == "retriever":
+        return await where.retrieve(question)
+    hits = await where.search(question, setup.k)
+    return [{"id": hit.chunk.id, "text": hit.chunk.text} for hit in hits]
+
+
+async def score_retrieval(setup: Setup, record: DatasetRecord, where: Retrieval) -> dict[str, Any]:
+    """A retrieval-only row: what the setup retrieved, scored against the labelled contexts; no model judges it.
+    A generated unanswerable question has no relevant context to find: its row holds what was retrieved only."""
+    retrieved = await retrieved_for(setup, record, where)
+    row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved]}
+    if not record.answerable:
+        return row
+    precision, recall = retrieval_scores(retrieved, labelled_contexts(record))
+    return row | {"precision": precision, "recall": recall}
+
+
 async def abstains(gateway: LLMGateway, answer: str) -> bool:
     """Whether an answer declines: a phrase check first, the judge for the rest."""
     if says_abstain(answer):
@@ -250,9 +278,13 @@ async def evaluate_setup(
     settings: Settings,
     judge_unlabelled: bool,
     pipeline: Pipeline | None = None,
+    retrieval_only: bool = False,
 ) -> list[dict[str, Any]]:
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
-    retriever, chain or graph setup names (`pipelines.load_pipeline`)."""
+    retriever, chain or graph setup names (`pipelines.load_pipeline`). `retrieval_only` scores what the setup
+    retrieves and asks no chat model of triad's: no gateway is opened."""
+    if retrieval_only:
+        return await _retrieval_only(setup, records, settings, pipeline)
     # A service, chain or graph answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.answers_for_itself else setup.model
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
@@ -272,6 +304,37 @@ async def evaluate_setup(
         return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings)
 
 
+async def _retrieval_only(
+    setup: Setup, records: list[DatasetRecord], settings: Settings, pipeline: Pipeline | None
+) -> list[dict[str, Any]]:
+    if setup.kind != "builtin":
+        if pipeline is not None:
+            await pipeline.ready()
+        return await _each(records, lambda record: score_retrieval(setup, record, pipeline))
+    collection = settings.model_copy(
+        update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
+    )
+    async with open_collection(collection) as corpus:
+        return await _each(records, lambda record: score_retrieval(setup, record, corpus))
+
+
+async def _each(
+    records: list[DatasetRecord], score: Callable[[DatasetRecord], Awaitable[dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """Every record's row, `CONCURRENT_SAMPLES` at a time; the first alone, so that a setup that answers in a
+    shape triad cannot read says so after one call, not eight."""
+    gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
+
+    async def one(record: DatasetRecord) -> dict[str, Any]:
+        async with gate:
+            return await score(record)
+
+    if not records:
+        return []
+    first = await one(records[0])
+    return [first, *await asyncio.gather(*(one(r) for r in records[1:]))]
+
+
 async def _score(
     setup: Setup,
     records: list[DatasetRecord],
@@ -280,14 +343,6 @@ async def _score(
     judge_unlabelled: bool,
     embeddings: Embeddings,
 ) -> list[dict[str, Any]]:
-    gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
-
-    async def one(record: DatasetRecord) -> dict[str, Any]:
-        async with gate:
-            return await evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings)
-
-    if not records:
-        return []
-    # The first sample alone: a setup that answers in a shape triad cannot read says so after one call, not eight.
-    first = await one(records[0])
-    return [first, *await asyncio.gather(*(one(r) for r in records[1:]))]
+    return await _each(
+        records, lambda record: evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings)
+    )

@@ -109,11 +109,12 @@ def evaluate_setups(
     judge_unlabelled: bool,
     say: Callable[[str], None],
     pipelines: dict[str, Pipeline] | None = None,
+    retrieval_only: bool = False,
 ) -> dict[str, Any]:
     """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
 
-    `pipelines` holds the objects of retriever, chain and graph setups (`load_pipelines`). Returns the
-    means per setup, overall and by group.
+    `pipelines` holds the objects of retriever, chain and graph setups (`load_pipelines`); `retrieval_only`
+    scores retrieval alone, asking no chat model of triad's. Returns the means per setup, overall and by group.
     """
     judge_model = settings.model_for("validator")
     eval_path = folder / "eval.jsonl"
@@ -122,12 +123,17 @@ def evaluate_setups(
     versions = {r.id: r.version for r in records}
     summaries = {}
     for setup in setups:
-        signature = setup.signature(judge_model, judge_unlabelled)
+        signature = setup.signature(judge_model, judge_unlabelled, retrieval_only)
         missing = [r for r in records if (signature, r.id, r.version) not in rows]
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
             pipeline = (pipelines or {}).get(setup.name)
-            fresh = run_async(evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline))
+            if retrieval_only and setup.answers_for_itself:
+                say(
+                    f"note: {setup.name} answers with its own model; those calls are its own, not triad's, and only "
+                    "the contexts it returns are scored"
+                )
+            fresh = run_async(evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline, retrieval_only))
             for note in setup_notes(setup, missing, fresh, pipeline):
                 say(note)
             for row in fresh:
@@ -145,9 +151,12 @@ def evaluate_setups(
             }
             for r in records
         ]
-        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {
-            "judges": {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
-        }
+        judges = (
+            {"model": None, "prompts": None, "retrieval_only": True}
+            if retrieval_only
+            else {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
+        )
+        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {"judges": judges}
     summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
     with writing(summary_path, MAKE_ROOM):
         write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")

@@ -101,26 +101,22 @@ class Setup:
         target = self.retriever or self.chain or self.graph
         return None if target is None else target.removeprefix("import:")
 
-    def signature(self, judge: str, judge_unlabelled: bool) -> str:
+    def signature(self, judge: str, judge_unlabelled: bool, retrieval_only: bool = False) -> str:
         """What the cached rows of this setup depend on: the setup, the judge model and the evaluation's prompt
         templates and schemas (`nodes.versions.EVALUATION_VERSION`), so that rows judged with other ones are judged
-        anew.
+        anew; a retrieval-only row, which no model judged, on the setup alone.
 
         The first keys count as they always did; a later key only when the setup sets it, so a setup that
         sets none of them keeps the signature, and the cached rows, it had before they existed.
         """
         first = {key: getattr(self, key) for key in FIRST_KEYS}
         later = {key: getattr(self, key) for key in LATER_KEYS if getattr(self, key) is not None}
-        payload = json.dumps(
-            {
-                **first,
-                **later,
-                "judge": judge,
-                "judge_unlabelled": judge_unlabelled,
-                "prompts": versions.EVALUATION_VERSION,
-            },
-            sort_keys=True,
+        scored: dict[str, Any] = (
+            {"scored": "retrieval only"}
+            if retrieval_only
+            else {"judge": judge, "judge_unlabelled": judge_unlabelled, "prompts": versions.EVALUATION_VERSION}
         )
+        payload = json.dumps({**first, **later, **scored}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 

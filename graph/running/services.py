@@ -201,6 +201,21 @@ async def open_corpus(settings: Settings, url: str, **options: Any) -> Corpus:
 
 
 @asynccontextmanager
+async def open_collection(settings: Settings) -> AsyncIterator[Corpus]:
+    """The settings' collection alone, without a gateway (no chat model is built, so none needs a key): for
+    work that only retrieves, such as a retrieval-only evaluation."""
+    url = await asyncio.to_thread(database_url, settings)
+    await asyncio.to_thread(check_connection, url)
+    if settings.collection == DEMO_COLLECTION:
+        await asyncio.to_thread(ensure_demo, url)
+    corpus = await open_corpus(settings, url, pool_timeout_s=pool_timeout(settings.database_wait_seconds))
+    try:
+        yield corpus
+    finally:
+        await corpus.close()
+
+
+@asynccontextmanager
 async def open_services(
     settings: Settings,
     *,

@@ -275,3 +275,48 @@ def test_an_estimate_calls_no_model_and_a_finished_runs_profile_brackets_the_nex
     assert missing.returncode == 2 and "no finished run 'nosuch'" in missing.stderr
     alone = run_cli("graph.run", *store, "--like", "evalme")
     assert alone.returncode == 2 and "add --estimate" in alone.stderr
+
+
+def test_retrieval_only_scores_retrieval_as_the_full_evaluation_does_and_asks_no_chat_model(  # noqa: ANN001
+    dataset_run, scale_collection: str, tmp_path: Path, monkeypatch
+) -> None:
+    from graph.llm.gateway import LLMGateway
+
+    folder, env = dataset_run
+    dataset = copy_of_run(folder, tmp_path / "copy")
+    setups = (
+        "--setup",
+        f"k3=k=3,model={SCRIPTED}",
+        "--setup",
+        "pg=retriever=import:graph.testing.pipelines:demo_retriever",
+    )
+    env = {**env, "TRIAD_COLLECTION": scale_collection}  # the store the team's retriever reads
+    full = run_cli("graph.evaluate", str(dataset), *setups[:2], *JUDGES, env=env)
+    assert full.returncode == 0, full.stderr
+    judged_rows = [json.loads(line) for line in (dataset.parent / "eval.jsonl").read_text().splitlines()]
+    judged = {row["sample_id"]: row for row in judged_rows}
+
+    def no_request(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a retrieval-only evaluation asked a chat model")
+
+    monkeypatch.setattr(LLMGateway, "ask", no_request)
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    # The default models are Gemini's, and no key is set: any chat model built would fail the command.
+    only = run_cli("graph.evaluate", str(dataset), *setups, "--retrieval-only", env={**env, "GOOGLE_API_KEY": ""})
+    assert only.returncode == 0, only.stderr
+    rows = [json.loads(line) for line in (dataset.parent / "eval.jsonl").read_text().splitlines()]
+    signatures = {row["signature"] for row in judged_rows}
+    scored = {(row["setup"], row["sample_id"]): row for row in rows if row["signature"] not in signatures}
+    k3 = {sample: row for (setup, sample), row in scored.items() if setup == "k3"}
+    assert len(k3) == 12 and {setup for setup, _ in scored} == {"k3", "pg"}
+    for sample, row in k3.items():
+        assert (row["precision"], row["recall"], row["retrieved_ids"]) == (
+            judged[sample]["precision"], judged[sample]["recall"], judged[sample]["retrieved_ids"]
+        )  # fmt: skip
+        assert row["faithful"] is None and row.get("answer") is None
+    means = summary(dataset.parent)
+    assert means["k3"]["judges"]["retrieval_only"] is True and means["k3"]["all"]["correct"] is None
+    again = run_cli("graph.evaluate", str(dataset), *setups, "--retrieval-only", env={**env, "GOOGLE_API_KEY": ""})
+    assert "evaluating" not in again.stdout  # cached by what the rows are: retrieval-only rows of these setups
+    both = run_cli("graph.evaluate", str(dataset), *setups, "--retrieval-only", "--judge-unlabelled", env=env)
+    assert both.returncode == 2 and "drop one of them" in both.stderr
