@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, chunk_ref, delimited_draft, instructed, mentions, normalise_text, records_failure
+from nodes.common import Update, chunk_ref, delimited_draft, instructed, normalise_text, records_failure
 from nodes.context import Context
 from nodes.generate import labelled_chunks
 from nodes.implementations import resolve_implementation
@@ -150,9 +150,10 @@ async def label_directly(
 async def label_indirectly(
     state: SampleState, candidates: Sequence[ChunkRef], llm: StructuredChat
 ) -> tuple[list[RelevanceLabel], list[ModelCall]]:
-    """Indirect: answer from the candidate alone; relevant when that answer matches the reference."""
+    """Indirect: the model answers from the candidate alone as far as it goes, shown neither the reference answer
+    nor the supporting chunks; the candidate is relevant when it gives a fact towards the answer (one notion of
+    relevance for every labeller: it states a fact the answer needs)."""
     question, _ = delimited_draft(state)
-    reference = latest_draft(state)["answer"]
 
     async def attempt(index: int, candidate: ChunkRef) -> tuple[CandidateAnswer, ModelCall]:
         messages = instructed(
@@ -165,13 +166,12 @@ async def label_indirectly(
 
     results = await asyncio.gather(*(attempt(i, c) for i, c in enumerate(candidates, start=1)))
 
-    def matches(reply: CandidateAnswer) -> bool:
-        given = reply.answer.strip()
-        return reply.answerable and bool(given) and (mentions(given, reference) or mentions(reference, given))
-
     return [
         RelevanceLabel(
-            chunk_id=c["id"], relevant=matches(reply), reason=f"answered: {reply.answer!r}", labeller="indirect"
+            chunk_id=c["id"],
+            relevant=reply.answerable and bool(reply.answer.strip()),
+            reason=f"gives: {reply.answer!r}",
+            labeller="indirect",
         )
         for c, (reply, _) in zip(candidates, results, strict=True)
     ], [call for _, call in results]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
+from pydantic import Field, create_model
 
 from nodes.common import Update, instructed, joined, letter_labels, normalised_answer, records_failure
 from nodes.context import Context
@@ -11,7 +14,7 @@ from nodes.language import decided_language, quoted_yes_no
 from prompts import delimit, delimit_all, generate, revise
 from state.languages import language_name, leading_polarity
 from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, is_single_hop, latest_draft
-from state.schemas import QuestionDraft, draft_schema
+from state.schemas import QuestionDraft
 
 
 def labelled_chunks(state: SampleState) -> str:
@@ -91,6 +94,21 @@ def revision_messages(state: SampleState, language: str, style: Style = None) ->
         feedback=revision_feedback(state),
     )
     return instructed(revise.SINGLE_HOP_SYSTEM if single else revise.SYSTEM, user)
+
+
+@cache
+def draft_schema(question_type: str) -> type[QuestionDraft]:
+    """The draft schema a request of `question_type` sends: `QuestionDraft` with the plan and the answer that type
+    asks for (`prompts.generate.PLANS`, `ANSWERS`); one class per type, built once, named `QuestionDraft` like its
+    base, so that scripts and recordings key it alike."""
+    schema: type[QuestionDraft] = create_model(  # type: ignore[call-overload]
+        "QuestionDraft",
+        __base__=QuestionDraft,
+        __doc__=QuestionDraft.__doc__,
+        plan=(str, Field(description=generate.PLANS[question_type])),
+        answer=(str, Field(description=generate.ANSWERS[question_type])),
+    )
+    return schema
 
 
 def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:

@@ -33,18 +33,6 @@ from state.sample import SampleState, is_single_hop, latest_draft
 from state.schemas import QualityVerdict, SingleHopVerdict, SufficiencyVerdict, TemporalLabel
 from state.usage import ModelCall
 
-#: What to fix when a quality dimension fails, named in the feedback whatever the judge's own reason says.
-DIMENSION_FIXES = {
-    "one_question": "ask one thing: a single question whose one answer combines the chunks' facts, not two "
-    "questions joined by 'and', each answered by its own chunk",
-    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every critical "
-    "entity named or pinned down through a named anchor (a composition's hidden entity described, never named), "
-    "with the answer the chunks give, written in the language asked for",
-    "multi_hop": "make it one question that needs every supporting chunk; no chunk, and no set of all chunks but "
-    "one, may answer it",
-    "unambiguous": "give it one reading and exactly one answer that the chunks support",
-}
-
 
 def asks_one_thing(asks_for: Sequence[str]) -> bool:
     """The `one_question` dimension: the verdict lists exactly one thing the question asks for."""
@@ -64,7 +52,7 @@ def quality_feedback(dimensions: dict[str, bool], judge_reason: str) -> str:
     judge_reason = judge_reason.strip().rstrip(".")
     if not failed:
         return judge_reason or "the judge rejected the draft without naming a dimension; check every requirement"
-    fixes = "; ".join(f"{name}: {DIMENSION_FIXES[name]}" for name in failed)
+    fixes = "; ".join(f"{name}: {quality_prompt.DIMENSION_FIXES[name]}" for name in failed)
     return f"{joined(failed)} failed" + (f": {judge_reason}" if judge_reason else "") + f". To fix {fixes}"
 
 
@@ -99,8 +87,7 @@ def yes_no_line(binary: bool, language: str) -> str:
     """How the quality judge is told whether the question is a yes/no one, and its answer words."""
     if not binary:
         return "no"
-    words = quoted_yes_no(language)
-    return f"yes (answered {words['yes']} or {words['no']})"
+    return quality_prompt.YES_NO_LINE.format(**quoted_yes_no(language))
 
 
 @records_failure
@@ -149,12 +136,10 @@ def tested_sets(labels: Sequence[str]) -> list[tuple[str, ...]]:
 def sufficiency_feedback(labels: Sequence[str], tested: tuple[str, ...], reason: str) -> str:
     """Why a set of chunks that answers the question alone rejects it, naming the chunk(s) it does not need."""
     unneeded = [label for label in labels if label not in tested]
-    subject = f"chunk {tested[0]} alone answers" if len(tested) == 1 else f"chunks {joined(tested)} together answer"
-    because = f" ({reason.strip()})" if reason.strip() else ""
-    plural = "s" if len(unneeded) > 1 else ""
-    return (
-        f"{subject} the question without chunk{plural} {joined(unneeded)}{because}; "
-        f"rewrite it so that it also needs the facts of chunk{plural} {joined(unneeded)}"
+    return sufficiency_prompt.FEEDBACK.format(
+        tested=f"chunk {tested[0]} alone answers" if len(tested) == 1 else f"chunks {joined(tested)} together answer",
+        unneeded=("chunks " if len(unneeded) > 1 else "chunk ") + joined(unneeded),
+        because=f" ({reason.strip()})" if reason.strip() else "",
     )
 
 

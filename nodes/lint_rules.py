@@ -40,8 +40,10 @@ class LintRules:
     umlauts: bool = False
     """Whether "ä" may be written "ae" (German): both fold to the same letters."""
     second_clause: tuple[re.Pattern[str], ...] = ()
-    """A coordinated clause whose question word is followed by an ordinary finite verb ("and who composed its
-    score", "y qué opción selecciona"): a second question, unless the first part opens a clause it continues."""
+    """A coordinated clause whose question word shows that it asks (followed by an ordinary finite verb, "and who
+    composed its score"; or marked as a question word, "y qué opción ..."): a second question, unless the first
+    part opens a clause it continues or holds no more than the question word and a noun ("Which setting or which
+    variable ...")."""
     opening: re.Pattern[str] | None = None
     """The question's own question word at its start, with a preposition before it ("Which", "¿En qué")."""
     continued: re.Pattern[str] | None = None
@@ -94,18 +96,19 @@ def second_questions(
 
 
 def coordinated_clauses(
-    *, coordinators: str, bare: str, determiners: str, noun: str, verb: str
+    *, coordinators: str, bare: str, determiners: str = "", noun: str = "", verb: str = ""
 ) -> tuple[re.Pattern[str], ...]:
-    """The forms of a coordinated clause whose question word has an ordinary finite verb (`second_clause`):
-    - `bare`: a question word with its verb, as the language writes them ("who composed", "qui maintient");
-    - `determiners`: a question word that takes a noun ("which", "quelle", "qué"), one to three `noun` words,
-      then `verb` ("what option selects", "quelle option sélectionne", "qué opción selecciona").
-    With or without a comma before the coordinator."""
+    """The forms of a coordinated clause that asks (`second_clause`), with or without a comma before the
+    coordinator:
+    - `bare`: a question word with what shows that it asks, as the language marks it: its verb ("who composed",
+      "qui maintient"), or, where the word itself is marked, the word alone (Spanish "quién", "qué");
+    - `determiners`: a question word that takes a noun ("which", "quelle"), one to three `noun` words, then
+      `verb` ("what option selects", "quelle option sélectionne")."""
     coordinated = rf"\b(?:{coordinators})\s+"
-    return (
-        re.compile(rf"{coordinated}(?:{bare})", re.IGNORECASE),
-        re.compile(rf"{coordinated}(?:{determiners})\s+(?:{noun}\s+){{1,3}}?(?:{verb})", re.IGNORECASE),
-    )
+    patterns = [re.compile(rf"{coordinated}(?:{bare})", re.IGNORECASE)]
+    if determiners:
+        patterns.append(re.compile(rf"{coordinated}(?:{determiners})\s+(?:{noun}\s+){{1,3}}?(?:{verb})", re.IGNORECASE))
+    return tuple(patterns)
 
 
 def alternatives(conjunction: str) -> re.Pattern[str]:
@@ -122,19 +125,31 @@ _SECOND_SENTENCE = re.compile(r"(?:\?\s+|？\s*)[¿]?\s*(\S.*?)[?？]\s*$")  # n
 def joined_question(question: str, rules: LintRules) -> str | None:
     """A second question joined to the first in the language's way (", and when ..."), where it starts."""
     second = next((m for pattern in rules.second_question if (m := pattern.search(question))), None)
-    if second and rules.interrogative.search(question[: second.start()]):
+    if second and rules.interrogative.search(question[: second.start()]) and asks_on(question[: second.start()], rules):
         return second.group(0).strip(" ,;")
     return second_clause(question, rules)
 
 
+def asks_on(first: str, rules: LintRules) -> bool:
+    """Whether the part before a coordinated question word goes on past its own question word and one noun: "Which
+    setting or which variable overrides ...", "¿Con qué versiones y qué sistemas ...?" join two subjects of one
+    question."""
+    opening = rules.opening.match(first) if rules.opening is not None else None
+    return opening is None or len(first[opening.end() :].split()) >= 2
+
+
 def second_clause(question: str, rules: LintRules) -> str | None:
-    """A coordinated clause with a question word and an ordinary finite verb, where it starts, when the first part
-    is a question that opens no relative clause or indirect question the clause could continue."""
-    clause = next((m for pattern in rules.second_clause if (m := pattern.search(question))), None)
+    """A coordinated clause that asks (`LintRules.second_clause`), where it starts, when the first part is a
+    question of its own: a verb's worth of words after its question word, and no relative clause or indirect
+    question the clause could continue. Quoted text (a title) is read as a name."""
+    text = _QUOTED.sub('""', question)
+    clause = next((m for pattern in rules.second_clause if (m := pattern.search(text))), None)
     if clause is None:
         return None
-    first = question[: clause.start()]
+    first = text[: clause.start()]
     if not rules.interrogative.search(first):
+        return None
+    if not asks_on(first, rules):
         return None
     opening = rules.opening.match(first) if rules.opening is not None else None
     inside = first[opening.end() :] if opening else first

@@ -19,17 +19,28 @@ from typing import get_args
 from pydantic import BaseModel
 
 import prompts
+from nodes.generate import draft_schema
 from state import schemas
 from state.sample import QuestionType
 
-#: The schemas the evaluation's requests send; every other schema belongs to the generation side.
-EVALUATION_SCHEMAS: tuple[type[BaseModel], ...] = (
+#: The schemas only the evaluation sends: its answerer and its judges.
+_EVALUATION_ONLY_SCHEMAS: tuple[type[BaseModel], ...] = (
     schemas.RagAnswer,
     schemas.CorrectnessVerdict,
     schemas.FaithfulnessVerdict,
     schemas.AbstentionVerdict,
 )
-EVALUATION_PROMPTS = ("evaluate",)
+#: Every schema the evaluation's requests send: those, the CARE labeller's of `--judge-unlabelled` and the
+#: unanswerable judge's (for retrieved chunks the run's check never read).
+EVALUATION_SCHEMAS: tuple[type[BaseModel], ...] = (
+    *_EVALUATION_ONLY_SCHEMAS,
+    schemas.RelevanceVerdict,
+    schemas.UnanswerableVerdict,
+)
+#: The prompt modules the evaluation's requests quote.
+EVALUATION_PROMPTS = ("evaluate", "relevance", "unanswerable", "criteria", "examples")
+#: The prompt modules only the evaluation quotes: the generation side's digest leaves them out.
+_EVALUATION_ONLY = ("evaluate",)
 
 
 def _texts(value: object) -> Iterator[str]:
@@ -65,20 +76,23 @@ def digest(texts: Iterable[str]) -> str:
 
 
 def _generation_schemas() -> list[type[BaseModel]]:
+    """Every schema but the evaluation's own answerer and judges, with each question type's draft schema."""
     models = [
         value
         for _, value in sorted(vars(schemas).items())
         if isinstance(value, type) and issubclass(value, BaseModel) and value.__module__ == schemas.__name__
     ]
-    drafts = [schemas.draft_schema(kind) for kind in get_args(QuestionType)]
-    return [model for model in models if model not in EVALUATION_SCHEMAS] + drafts
+    drafts = [draft_schema(kind) for kind in get_args(QuestionType)]
+    return [model for model in models if model not in _EVALUATION_ONLY_SCHEMAS] + drafts
 
 
 def _generation_prompts() -> list[str]:
-    return [info.name for info in pkgutil.iter_modules(prompts.__path__) if info.name not in EVALUATION_PROMPTS]
+    return [info.name for info in pkgutil.iter_modules(prompts.__path__) if info.name not in _EVALUATION_ONLY]
 
 
 PROMPT_VERSION = f"{prompts.PROMPT_VERSION}+" + digest(
     [*template_texts(_generation_prompts()), prompts.UNTRUSTED_NOTE, *schema_texts(_generation_schemas())]
 )
-EVALUATION_VERSION = digest([*template_texts(EVALUATION_PROMPTS), *schema_texts(EVALUATION_SCHEMAS)])
+EVALUATION_VERSION = digest(
+    [*template_texts(EVALUATION_PROMPTS), prompts.UNTRUSTED_NOTE, *schema_texts(EVALUATION_SCHEMAS)]
+)

@@ -22,9 +22,13 @@ CORRECT = _flow(
 ANSWERABLE = _flow(
     """B. Answerable from the supporting chunks alone: every entity, fact and relation the question and
     the answer need is stated explicitly in the chunks. Nothing comes from outside knowledge, no fact is
-    invented, and no relation the chunks do not state is inferred. Comparing or intersecting values the
-    chunks state (which date is earlier, which entity meets both conditions) is the reasoning a multi-hop
-    question is meant to need, not such an inference."""
+    invented, and no relation the chunks do not state is inferred."""
+)
+
+#: B for a multi-hop question: what combining chunks is.
+COMBINING_IS_REASONING = _flow(
+    """Comparing or intersecting values the chunks state (which date is earlier, which entity meets both
+    conditions) is the reasoning a multi-hop question is meant to need, not such an inference."""
 )
 
 STANDALONE = _flow(
@@ -32,8 +36,13 @@ STANDALONE = _flow(
     question is understandable without the chunks, names at least one explicit anchor (a person,
     organisation, product, parameter, command, place, event, work, ...), and is specific enough that a
     retriever given only the question finds the supporting chunks rather than another passage of the same
-    documents. In a composition question (sequential retrieval) the anchor leads to the first chunk; the
-    later chunks are reached through the hidden entity, by design."""
+    documents."""
+)
+
+#: C for a multi-hop question: a composition is found chunk by chunk.
+SEQUENTIAL_ANCHOR = _flow(
+    """In a composition question (sequential retrieval) the anchor leads to the first chunk; the later
+    chunks are reached through the hidden entity, by design."""
 )
 
 GROUNDED = _flow(
@@ -42,9 +51,11 @@ GROUNDED = _flow(
     "the document above", "mentioned above", "described here", "listed below") and holds no pronoun or
     generic phrase ("it", "they", "the company", "this setting") whose referent it does not name; a pronoun
     whose referent the question names is fine. A description that pins one entity down through a named
-    anchor ("the architect of the Sydney Opera House") is no generic phrase: a composition question
-    describes its hidden entity so, and never names it."""
+    anchor ("the architect of the Sydney Opera House") is no generic phrase."""
 )
+
+#: D for a multi-hop question: how a composition names its hidden entity.
+HIDDEN_DESCRIBED = "A composition question describes its hidden entity so, and never names it."
 
 #: How a "No" is supported (SPEC 2.6, 2.8 E, 2.9): the generator, the quality judge and the sufficiency judge.
 NO_FROM_STATED_FACT = _flow(
@@ -53,10 +64,10 @@ NO_FROM_STATED_FACT = _flow(
     mention something settles nothing about it."""
 )
 
-ANSWER_CORRECT = _flow(
-    f"""E. Answer correctness: the reference answer is exactly what the chunks give. A comparison's
-    result is recomputed from the value each chunk states. {NO_FROM_STATED_FACT}"""
-)
+ANSWER_CORRECT = "E. Answer correctness: the reference answer is exactly what the chunks give."
+
+#: E for a multi-hop question: a comparison's result is worked out, not read.
+RECOMPUTED = "A comparison's result is recomputed from the value each chunk states."
 
 #: SPEC 12: the language of the question and answer.
 IN_LANGUAGE = _flow(
@@ -65,7 +76,22 @@ IN_LANGUAGE = _flow(
     language, or in a mix of languages, fails."""
 )
 
-QUALITY_CRITERIA = "\n".join((CORRECT, ANSWERABLE, STANDALONE, GROUNDED, ANSWER_CORRECT, IN_LANGUAGE))
+#: Criteria A-F of a multi-hop question, as its writer and its judge read them.
+QUALITY_CRITERIA = "\n".join(
+    (
+        CORRECT,
+        f"{ANSWERABLE} {COMBINING_IS_REASONING}",
+        f"{STANDALONE} {SEQUENTIAL_ANCHOR}",
+        f"{GROUNDED} {HIDDEN_DESCRIBED}",
+        f"{ANSWER_CORRECT} {RECOMPUTED} {NO_FROM_STATED_FACT}",
+        IN_LANGUAGE,
+    )
+)
+
+#: Criteria A-F of a single-hop question (one supporting chunk): the same, without what only combining chunks needs.
+SINGLE_HOP_QUALITY_CRITERIA = "\n".join(
+    (CORRECT, ANSWERABLE, STANDALONE, GROUNDED, f"{ANSWER_CORRECT} {NO_FROM_STATED_FACT}", IN_LANGUAGE)
+)
 
 # -- what makes a question multi-hop, one question and unambiguous (SPEC 2.6, 2.8) --------------------------------
 ONE_QUESTION = _flow(

@@ -25,9 +25,9 @@ In your plan, test each chunk in turn: while the question can be answered withou
 
 {criteria.SHORT_ANSWER}
 
-Reply with your plan first: the fact you take from each chunk (by its label) and how they combine
-into the one answer. Then the question, the answer and the construction fields below; every field is
-required (write an empty list where a field does not apply).
+Reply with your plan first, holding what the plan field asks for the question's type. Then the question,
+the answer and the construction fields below; every field is required (write an empty list where a field
+does not apply).
 
 Also report how you built the question:
 - comparison: compared_entities, the entities you compared, one per chunk, written exactly as the
@@ -69,6 +69,35 @@ SHAPES = {
 }
 
 
+#: What a draft's plan holds, by question type (the description of its `plan` field): written first, so that the
+#: necessity test (multi-hop types) or the finding of the one statement (single-hop types) comes before the question.
+PLANS = {
+    "comparison": "Before the question: for each chunk (by its label), the entity it gives and the value it states "
+    "for the compared attribute; which entity the comparison picks; and why no chunk alone (nor all chunks but "
+    "one) settles the comparison.",
+    "intersection": "Before the question: for each chunk (by its label), the condition it states and the candidates "
+    "that meet it; the one entity that meets every condition; and why no chunk alone (nor all chunks but one) "
+    "narrows the candidates down to it.",
+    "composition": "Before the question: the chain, chunk by chunk (by its label): the hidden entity the first chunk "
+    "identifies from the anchor, each further link, and the answer the last chunk gives; and why no chunk alone "
+    "(nor all chunks but one) gives that answer.",
+    "factual": "Before the question: the statement of chunk A that answers it, and what the question names so that "
+    "a retriever finds chunk A.",
+    "procedural": "Before the question: the task chunk A describes, its steps in the chunk's order, and what the "
+    "question names so that a retriever finds chunk A.",
+}
+
+#: What a draft's answer is, by question type (the description of its `answer` field).
+ANSWERS = {
+    "comparison": "The short factual answer: one of the compared entities, as the question names it, or the "
+    "yes/no word.",
+    "intersection": "The short factual answer: the one entity that meets every condition, or the yes/no word.",
+    "composition": "The short factual answer that the last chunk of the chain gives, or the yes/no word.",
+    "factual": "The short factual answer that chunk A states, or the yes/no word.",
+    "procedural": 'The steps chunk A states, in its order, each in a few words, separated by "; ".',
+}
+
+
 def type_instruction(question_type: str, binary: bool) -> str:
     """The question type as a cell's request states it: what the type is, then the one shape the cell wants."""
     return f"Question type: {criteria.TYPES[question_type]}\n{SHAPES[question_type]['yes_no' if binary else 'open']}"
@@ -96,7 +125,7 @@ SINGLE_HOP_RULES = f"""Every question you write must meet all of these requireme
 its one supporting chunk, A, answers it alone.
 
 Quality (the quality judge checks criteria A-F in these words):
-{criteria.QUALITY_CRITERIA}
+{criteria.SINGLE_HOP_QUALITY_CRITERIA}
 
 {criteria.ONE_QUESTION}
 
@@ -106,9 +135,9 @@ Quality (the quality judge checks criteria A-F in these words):
 
 {criteria.NO_LEAK}
 
-Reply with your plan first: which statement of chunk A answers the question, and what the question
-names so that a retriever finds it. Then the question, the answer and the construction fields below;
-every field is required: leave compared_entities and hidden_entities empty.
+Reply with your plan first, holding what the plan field asks for the question's type. Then the question,
+the answer and the construction fields below; every field is required: leave compared_entities and
+hidden_entities empty.
 """
 
 SINGLE_HOP_SYSTEM = (

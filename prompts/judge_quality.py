@@ -47,6 +47,22 @@ Reply with JSON only: {{"reasoning": str, "asks_for": [str], "quality": bool, "m
 """
 
 
+#: How the request says whether the question is a yes/no one ("no" when it is not); {yes} and {no} are quoted.
+YES_NO_LINE = "yes (answered {yes} or {no})"
+
+#: What to fix when a quality dimension fails, named in the reviser's feedback whatever the judge's own reason says.
+DIMENSION_FIXES = {
+    "one_question": "ask one thing: a single question whose one answer combines the chunks' facts, not two "
+    "questions joined by 'and', each answered by its own chunk",
+    "quality": "make it correct, answerable from the chunks alone, clear without the chunks, every critical "
+    "entity named or pinned down through a named anchor (a composition's hidden entity described, never named), "
+    "with the answer the chunks give, written in the language asked for",
+    "multi_hop": "make it one question that needs every supporting chunk; no chunk, and no set of all chunks but "
+    "one, may answer it",
+    "unambiguous": "give it one reading and exactly one answer that the chunks support",
+}
+
+
 def type_definition(question_type: str, binary: bool) -> str:
     """What the judged question's type is, as the generator was told it; a yes/no intersection's shape with it."""
     definition = criteria.TYPES[question_type]
@@ -78,7 +94,7 @@ A question that asks for more than one thing ("{examples.SINGLE_HOP_TWO_THINGS}"
 holds.
 
 1. quality. It holds only when all six of these hold:
-{criteria.QUALITY_CRITERIA}
+{criteria.SINGLE_HOP_QUALITY_CRITERIA}
 Examples (not from the chunk you judge):
 - Bad: "{examples.BAD_PRONOUN}" ("its" is unresolved)
 - Bad: "{examples.BAD_PASSAGE}" (refers to the material; asks nothing specific)

@@ -54,3 +54,7 @@ Text ({tested}):
 
 Now decide whether this text alone answers the question: reasoning first, then sufficient, then reason.
 """
+
+#: The reviser's feedback when a set of chunks answers the question without the others: {tested} names the set
+#: ("chunk A alone answers"), {unneeded} the chunks it does without, {because} the judge's reason in brackets.
+FEEDBACK = "{tested} the question without {unneeded}{because}; rewrite it so that it also needs the facts of {unneeded}"

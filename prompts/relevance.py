@@ -2,8 +2,9 @@
 
 CARE (default) shows the judge the whole list of supporting chunks and asks, in the CARE paper's short
 form, whether the candidate states a fact the answer needs given that list. `direct` judges the candidate
-alone; `indirect` tries to answer from the candidate alone; `care_batched` labels all candidates in one
-call. Every labeller applies one notion of relevance (`criteria.RELEVANT`); they differ in how they ask.
+alone; `indirect` answers from the candidate alone as far as it goes, without the reference answer;
+`care_batched` labels all candidates in one call. Every labeller applies one notion of relevance
+(`criteria.RELEVANT`: the candidate states a fact the answer needs); they differ in how they ask.
 """
 
 from prompts import criteria
@@ -66,9 +67,11 @@ DIRECT_USER = """{question}
 Now decide whether the candidate states a fact the answer needs, as JSON.
 """
 
-INDIRECT_SYSTEM = """Answer the question using only the given text, in the language the question is written
-in (a yes or no in its words), whatever language the text is in. If the text does not contain the
-answer, say it is not answerable.
+INDIRECT_SYSTEM = """Answer the question from the given text alone, as far as the text goes: a question may
+need facts from several texts, and this one may give only some of them. Write each fact the text states
+that answering the question needs (a value, a name, a date, a link between the question's entities), in
+the language the question is written in, whatever language the text is in. A text that is only about the
+same subject, or only names the same entities, gives no such fact: then say it gives none.
 
 Reply with JSON only: {"answerable": bool, "answer": str}.
 """
@@ -77,5 +80,5 @@ INDIRECT_USER = """{question}
 
 {candidate}
 
-Now answer the question from this text alone, or say it cannot, as JSON.
+Now write the facts this text alone gives towards the answer, or say it gives none, as JSON.
 """

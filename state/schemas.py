@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from pydantic import BaseModel, Field, create_model
+from pydantic import BaseModel, Field
 
 
 class ChunkEntities(BaseModel):
@@ -51,36 +49,6 @@ class QuestionDraft(BaseModel):
     )
 
 
-#: What the plan of each question type states, written first so that the necessity test (multi-hop types) or
-#: the finding of the one statement (single-hop types) comes before the question.
-PLANS = {
-    "comparison": "Before the question: for each chunk (by its label), the entity it gives and the value it states "
-    "for the compared attribute; which entity the comparison picks; and why no chunk alone (nor all chunks but "
-    "one) settles the comparison.",
-    "intersection": "Before the question: for each chunk (by its label), the condition it states and the candidates "
-    "that meet it; the one entity that meets every condition; and why no chunk alone (nor all chunks but one) "
-    "narrows the candidates down to it.",
-    "composition": "Before the question: the chain, chunk by chunk (by its label): the hidden entity the first chunk "
-    "identifies from the anchor, each further link, and the answer the last chunk gives; and why no chunk alone "
-    "(nor all chunks but one) gives that answer.",
-    "factual": "Before the question: the statement of chunk A that answers it, and what the question names so that "
-    "a retriever finds chunk A.",
-    "procedural": "Before the question: the task chunk A describes, its steps in the chunk's order, and what the "
-    "question names so that a retriever finds chunk A.",
-}
-
-
-@cache
-def draft_schema(question_type: str) -> type[QuestionDraft]:
-    """The draft schema a request of `question_type` sends: `QuestionDraft` with the plan that type needs (one
-    class per type, built once, named `QuestionDraft` like its base so scripts and recordings key it alike)."""
-    plan = (str, Field(description=PLANS[question_type]))
-    schema: type[QuestionDraft] = create_model(
-        "QuestionDraft", __base__=QuestionDraft, __doc__=QuestionDraft.__doc__, plan=plan
-    )  # type: ignore[call-overload]
-    return schema
-
-
 class QualityVerdict(BaseModel):
     """The quality judge's verdict: reasoning first (required), then one boolean per dimension."""
 
@@ -119,11 +87,11 @@ class SingleHopVerdict(BaseModel):
         description="Each thing the question asks for, one entry per answer it wants: one entry for one question."
     )
     quality: bool = Field(
-        description="Criteria A-F: correct (A), answerable from the chunk alone (B), clear standalone (C), its "
-        "subject named explicitly (D), the reference answer exactly what the chunk gives (E), written in the "
-        "language asked for (F)."
+        description="Criteria A-F: correct (A), answerable from the chunk alone (B), clear standalone (C), every "
+        "critical entity named or pinned down through a named anchor (D), the reference answer exactly what the "
+        "chunk gives (E), written in the language asked for (F)."
     )
-    unambiguous: bool = Field(description="One interpretation, one thing asked, and exactly one answer in the chunk.")
+    unambiguous: bool = Field(description="One interpretation, and exactly one answer in the chunk.")
     accepted: bool = Field(description="True only when asks_for has one entry and quality and unambiguous both hold.")
     reason: str = Field(description="Each failed dimension with a concrete suggestion to fix it; empty when accepted.")
 
@@ -168,10 +136,10 @@ class BatchRelevanceVerdict(BaseModel):
 
 
 class CandidateAnswer(BaseModel):
-    """An answer attempted from one candidate alone (indirect relevance labelling)."""
+    """What one candidate alone gives towards the answer (indirect relevance labelling)."""
 
-    answerable: bool = Field(description="False when the text does not contain the answer.")
-    answer: str = Field(default="", description="The short answer when answerable.")
+    answerable: bool = Field(description="True when the text states a fact that answering the question needs.")
+    answer: str = Field(default="", description="The facts the text gives towards the answer, in a few words.")
 
 
 class RagAnswer(BaseModel):

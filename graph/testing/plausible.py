@@ -12,7 +12,6 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.evaluation.metrics import says_abstain
 from graph.testing.reading import prompt, tagged
 from graph.testing.restyles import check_restyle, restyle
 from graph.testing.scripted import Faults, ScriptedChatModel
@@ -256,9 +255,9 @@ def decline(question: str) -> str:
 
 
 def judge_abstention(messages: list[BaseMessage]) -> dict[str, bool]:
-    """Declined: a plain decline in any language the abstention check reads, or an answer about not knowing."""
+    """Declined: an answer that says it does not know (the phrase check has passed over it already)."""
     answer = next(iter(tagged(messages, "answer").values()), "")
-    return {"abstained": says_abstain(answer) or "know" in answer.casefold()}
+    return {"abstained": re.search(r"\bknow\b", answer, re.IGNORECASE) is not None}
 
 
 def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:

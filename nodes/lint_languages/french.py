@@ -111,12 +111,15 @@ FRENCH = LintRules(
     opening=re.compile(
         r"^\W*(?:(?:en|à|par|pour|de|dans|depuis|avec|sur|sous|chez|vers)\s+)?"
         r"(?:quel|quelle|quels|quelles|qui|que|qu['’]|quand|où|comment|pourquoi|combien|lequel|laquelle|lesquels|"
-        r"lesquelles|est-ce)",
+        r"lesquelles|est-ce)\b",
         re.IGNORECASE,
     ),
+    # A relative or a question word; or a past participle describing a noun, which "et qui ..." may continue as
+    # the next description of it ("le paquet installé par défaut et qui fournit sudo").
     continued=re.compile(
         r"(?:\b(?:qui|que|quoi|dont|où|quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles|quand|comment|"
-        r"pourquoi|combien)\b|\bqu['’])",
+        r"pourquoi|combien)\b|\bqu['’]"
+        r"|\b(?:le|la|les|l['’]|un|une|des)\s*[\w-]+\s+\w+(?:é|ée|és|ées)\b)",
         re.IGNORECASE,
     ),
     pronouns=frozenset(

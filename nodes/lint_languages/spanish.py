@@ -95,10 +95,7 @@ SPANISH = LintRules(
     # whatever follows it, unless it continues an indirect question of the first part.
     second_clause=coordinated_clauses(
         coordinators=r"y|e|o|u",
-        bare=rf"(?:(?:en|a|por|para|de|desde|con|hasta|sobre|entre)\s+)?(?:{_ES_WH})\b(?=\s*[\w¿?])",
-        determiners=r"qué|cuál|cuáles",
-        noun=r"[\w-]+",
-        verb=r"[\w-]+",
+        bare=rf"(?:(?:en|a|por|para|de|desde|con|hasta|sobre|entre)\s+)?(?:{_ES_WH})\b(?:\s+[\w-]+){{0,2}}",
     ),
     opening=re.compile(rf"^\W*(?:(?:en|a|por|para|de|desde|con|hasta|sobre|entre)\s+)?(?:{_ES_WH})\b", re.IGNORECASE),
     continued=re.compile(rf"\b(?:{_ES_WH}|que|quien|quienes|donde|cuando|cual|cuales)\b", re.IGNORECASE),

@@ -125,6 +125,7 @@ def test_the_judge_and_the_generator_read_the_same_criteria(requests) -> None:  
         if judge is None:  # lint sent every draft back: no judge was asked
             continue
         judged += 1
-        for criterion in (criteria.QUALITY_CRITERIA, criteria.ONE_QUESTION, criteria.UNAMBIGUOUS):
+        quality = criteria.QUALITY_CRITERIA if "QualityVerdict" in systems else criteria.SINGLE_HOP_QUALITY_CRITERIA
+        for criterion in (quality, criteria.ONE_QUESTION, criteria.UNAMBIGUOUS):
             assert criterion in systems["QuestionDraft"] and criterion in judge
     assert judged >= len(requests) - 4

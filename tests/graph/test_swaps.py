@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nodes.common import mentions
-from tests.support.scripts import GOOD_QUESTION, script
+from tests.support.scripts import script
 
 
 def test_entity_overlap_finds_a_bridge_without_a_model(harness, seed_chunk_id, calls_of) -> None:
@@ -39,11 +39,11 @@ def test_direct_judges_each_candidate_without_the_supporting_list(harness, seed_
     assert result.record["n_relevant"] == 2
 
 
-def test_indirect_calls_a_candidate_relevant_when_it_yields_the_answer(harness, seed_chunk_id) -> None:
+def test_indirect_calls_a_candidate_relevant_when_it_gives_a_fact_towards_the_answer(harness, seed_chunk_id) -> None:
     def answer(messages) -> dict:  # noqa: ANN001
         candidate = str(messages[-1].content).split("<candidate", 1)[1]
-        found = "autovacuum_naptime" in candidate
-        return {"answerable": found, "answer": GOOD_QUESTION["answer"] if found else ""}
+        found = "autovacuum_naptime" in candidate  # a fact of the chain, not the whole answer
+        return {"answerable": found, "answer": "autovacuum_naptime sets the delay" if found else ""}
 
     result, _, _ = harness.run(
         script(CandidateAnswer=answer), spec={"seed_id": seed_chunk_id}, relevance_labeller="indirect"

@@ -1373,6 +1373,8 @@ TWO_QUESTIONS = _extended(
             ("Which parameter sets how many workers autovacuum starts and what each of them vacuums?",
              "autovacuum_max_workers"),
             ("Which setting limits the memory that each sort uses and that hash tables take?", "work_mem"),
+            ("Which setting or which environment variable overrides the default port?", "port"),
+            ('Which conference hosted the talk "Kubernetes and Who Runs It"?', "KubeCon"),
         ],
     ),
     *_cases(
@@ -1407,6 +1409,11 @@ TWO_QUESTIONS = _extended(
             ("Quel paquet fournit la commande qui gère les dépôts et qui lit sources.list ?", "apt"),
             ("Quel fichier liste les sources de paquets et la façon dont elles sont classées ?",
              "/etc/apt/sources.list"),
+            ("Quel est le paquet installé par défaut et qui fournit la commande sudo ?", "sudo"),
+            ("Quelle est la version publiée en 2019 et qui a introduit le support de Wayland ?", "Debian 10"),
+            ("Quel est le répertoire créé à l'installation et où apt stocke les paquets téléchargés ?",
+             "/var/cache/apt/archives"),
+            ("Quelle commande ou quelle option désactive le pare-feu ?", "ufw disable"),
         ],
     ),
     *_cases(
@@ -1438,6 +1445,9 @@ TWO_QUESTIONS = _extended(
             ("¿Qué orden muestra cuántos paquetes están instalados y cuántos se pueden actualizar?", "apt list"),
             ("¿Qué variable indica qué idioma usa el sistema y cómo se configura?", "LANG"),
             ("¿Qué archivo define qué repositorios usa APT y en qué orden los consulta?", "/etc/apt/sources.list"),
+            ("¿Qué comando o qué opción de configuración desactiva el cortafuegos?", "ufw disable"),
+            ("¿Qué paquete, o cuál de sus dependencias, instala el demonio sshd?", "openssh-server"),
+            ("¿Con qué versiones y qué sistemas operativos es compatible Docker Desktop?", "Windows 10"),
         ],
     ),
 )  # fmt: skip

@@ -8,9 +8,10 @@ import pkgutil
 from pathlib import Path
 
 import prompts
+from nodes.generate import draft_schema
 from nodes.versions import EVALUATION_VERSION, PROMPT_VERSION
 from prompts import criteria, evaluate, generate, judge_quality, judge_sufficiency, relevance, restyle, revise
-from state.schemas import RagAnswer, draft_schema
+from state.schemas import RagAnswer
 
 _WRITERS = [generate.SYSTEM, revise.SYSTEM]
 _SINGLE_HOP_WRITERS = [generate.SINGLE_HOP_SYSTEM, revise.SINGLE_HOP_SYSTEM]
@@ -25,7 +26,12 @@ STATED_BY: dict[str, list[str]] = {
     "GROUNDED": _QUALITY,
     "ANSWER_CORRECT": _QUALITY,
     "IN_LANGUAGE": _QUALITY,
-    "QUALITY_CRITERIA": _QUALITY,
+    "COMBINING_IS_REASONING": _WRITERS + [judge_quality.SYSTEM],
+    "SEQUENTIAL_ANCHOR": _WRITERS + [judge_quality.SYSTEM],
+    "HIDDEN_DESCRIBED": _WRITERS + [judge_quality.SYSTEM],
+    "RECOMPUTED": _WRITERS + [judge_quality.SYSTEM],
+    "QUALITY_CRITERIA": _WRITERS + [judge_quality.SYSTEM],
+    "SINGLE_HOP_QUALITY_CRITERIA": _SINGLE_HOP_WRITERS + [judge_quality.SINGLE_HOP_SYSTEM],
     "NO_FROM_STATED_FACT": _QUALITY + [judge_sufficiency.SYSTEM],
     "ONE_QUESTION": _QUALITY,
     "MULTI_HOP": _WRITERS + [judge_quality.SYSTEM],
@@ -78,10 +84,16 @@ def test_no_two_criteria_say_the_same_and_no_prompt_module_words_one_its_own_way
         if info.name != "criteria"
     }
     for name, text in texts.items():
-        if name in ("QUALITY_CRITERIA", "RESTYLE_CRITERIA"):
+        if name in ("QUALITY_CRITERIA", "SINGLE_HOP_QUALITY_CRITERIA", "RESTYLE_CRITERIA"):
             continue
         opening = text[:60]  # a criterion's first words, as a copy elsewhere would spell them
         assert not [module for module, source in folded_sources.items() if opening in source], name
+
+
+def test_a_single_hop_prompt_reads_no_criterion_that_only_combining_chunks_needs() -> None:
+    for prompt in [*_SINGLE_HOP_WRITERS, judge_quality.SINGLE_HOP_SYSTEM]:
+        for name in ("COMBINING_IS_REASONING", "SEQUENTIAL_ANCHOR", "HIDDEN_DESCRIBED", "RECOMPUTED", "MULTI_HOP"):
+            assert getattr(criteria, name) not in prompt, name
 
 
 def test_the_rag_answer_declines_in_the_question_language_in_prompt_and_schema_alike() -> None:
