@@ -13,10 +13,20 @@ from nodes.context import Context
 from nodes.language import sample_language
 from nodes.restyle import kept_restyle
 from nodes.versions import PROMPT_VERSION
+from state.evidence import locate
 from state.location import where
 from state.query_styles import NATURAL
 from state.record import DatasetRecord
-from state.sample import DEFAULT_ROLE, SampleState, is_unanswerable, latest_draft, wants_restyle
+from state.sample import (
+    DEFAULT_ROLE,
+    ChunkRef,
+    ContextItem,
+    Draft,
+    SampleState,
+    is_unanswerable,
+    latest_draft,
+    wants_restyle,
+)
 
 
 def provenance(state: SampleState, context: Context) -> dict[str, Any]:
@@ -48,15 +58,67 @@ def unanswerable_variant(state: SampleState, context: Context) -> dict[str, Any]
     return {"contexts": irrelevant[: context.max_unanswerable_contexts], "expected": "abstain"}
 
 
+def location(chunk_id: str, text: str, source: Any, start_index: Any, quote: str) -> dict[str, Any] | None:
+    """Where `quote` stands in the chunk and, where the chunk's place in its document is known, in the document."""
+    span = locate(quote, text)
+    if span is None:
+        return None
+    placed = isinstance(start_index, int) and not isinstance(start_index, bool) and start_index >= 0
+    return {
+        "chunk_id": chunk_id,
+        "chunk_start": span[0],
+        "chunk_end": span[1],
+        "source": source if isinstance(source, str) and source else None,
+        "document_start": start_index + span[0] if placed else None,
+        "document_end": start_index + span[1] if placed else None,
+    }
+
+
+def chunk_evidence(chunk: ChunkRef, draft: Draft, contexts: list[ContextItem]) -> list[dict[str, Any]]:
+    """The facts of one supporting chunk: each quote of it, where it stands, and the other chunks of the context
+    list, labelled relevant, whose text holds the same words (other locations of that fact, found by text)."""
+    others = [c for c in contexts if c["relevant"] and c["id"] != chunk["id"]]
+    facts = []
+    for quote in (q["quote"] for q in draft.get("evidence", []) if q["chunk_id"] == chunk["id"]):
+        metadata = chunk["metadata"] or {}
+        found = location(chunk["id"], chunk["text"], metadata.get("source"), metadata.get("start_index"), quote)
+        if found is None:  # a quote lint did not hold (a thread that passed lint before its quotes were read)
+            continue
+        also_in = [
+            place
+            for c in others
+            if (place := location(c["id"], c["text"], c.get("source"), c.get("start_index"), quote)) is not None
+        ]
+        facts.append({"quote": quote, "location": found, "also_in": also_in})
+    return facts
+
+
+def evidence_status(state: SampleState, supporting: list[dict[str, Any]]) -> str:
+    """`quoted` when every supporting chunk carries a fact; `unrecorded` for a draft written without quotes."""
+    quoted = "evidence" in latest_draft(state) and all(chunk["evidence"] for chunk in supporting)
+    return "quoted" if quoted else "unrecorded"
+
+
 def answerable_record(state: SampleState, context: Context) -> dict[str, Any]:
-    """The record of a typed multi-hop question: supporting chunks, labelled contexts, difficulty, its variant."""
+    """The record of a typed multi-hop question: supporting chunks with their evidence, labelled contexts,
+    difficulty, its variant."""
     draft = latest_draft(state)
+    supporting = [
+        {
+            "id": c["id"],
+            "text": c["text"],
+            "metadata": c["metadata"],
+            "evidence": chunk_evidence(c, draft, state["contexts"]),
+        }
+        for c in state["supporting"]
+    ]
     return {
         "answer": normalised_answer(draft["answer"], binary=state["binary"], language=sample_language(state, context)),
         "temporal": state["temporal"],
         "bridge_topic": state["bridge_topic"],
         "hops": len(state["supporting"]),
-        "supporting": [{"id": c["id"], "text": c["text"], "metadata": c["metadata"]} for c in state["supporting"]],
+        "supporting": supporting,
+        "evidence_status": evidence_status(state, supporting),
         "contexts": state["contexts"],
         "n_relevant": state["n_relevant"],
         "difficulty": state["difficulty"],
@@ -73,6 +135,7 @@ def unanswerable_record(state: SampleState, context: Context) -> dict[str, Any]:
         "bridge_topic": "",
         "hops": 0,
         "supporting": [],
+        "evidence_status": "none",
         "contexts": [
             {"id": c["id"], "text": c["text"], "relevant": False, "origin": "retrieved", "where": where(c["metadata"])}
             for c in retrieved

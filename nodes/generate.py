@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from langchain_core.messages import BaseMessage
@@ -11,9 +12,18 @@ from pydantic import Field, create_model
 from nodes.common import Update, instructed, joined, letter_labels, normalised_answer, records_failure
 from nodes.context import Context
 from nodes.language import decided_language, quoted_yes_no
-from prompts import delimit, delimit_all, generate, revise
+from prompts import EVIDENCE_BLOCK, delimit, delimit_all, generate, revise
 from state.languages import language_name, leading_polarity
-from state.sample import DEFAULT_ROLE, Construction, Draft, HiddenEntity, SampleState, is_single_hop, latest_draft
+from state.sample import (
+    DEFAULT_ROLE,
+    Construction,
+    Draft,
+    HiddenEntity,
+    QuoteRef,
+    SampleState,
+    is_single_hop,
+    latest_draft,
+)
 from state.schemas import QuestionDraft
 
 
@@ -21,6 +31,18 @@ def labelled_chunks(state: SampleState) -> str:
     """The supporting chunks as A, B, ... inside delimiting tags."""
     chunks = state["supporting"]
     return delimit_all("chunk", zip(letter_labels(len(chunks)), (c["text"] for c in chunks), strict=True))
+
+
+def evidence_block(state: SampleState, tested: Sequence[str] | None = None) -> str:
+    """The latest draft's quotes, each inside its tag and labelled with its chunk (of the `tested` chunks only,
+    when given); "" for a draft without quotes."""
+    labels = dict(zip((c["id"] for c in state["supporting"]), letter_labels(len(state["supporting"])), strict=True))
+    shown = [
+        (labels[quote["chunk_id"]], quote["quote"])
+        for quote in latest_draft(state).get("evidence", [])
+        if quote["chunk_id"] in labels and (tested is None or labels[quote["chunk_id"]] in tested)
+    ]
+    return EVIDENCE_BLOCK.format(quotes=delimit_all("quote", shown)) if shown else ""
 
 
 #: A real query's wording and its asker's role (`--role-from-queries`), or None.
@@ -91,6 +113,7 @@ def revision_messages(state: SampleState, language: str, style: Style = None) ->
         **_shared_fields(state, language, style),
         question=delimit("question", "draft", draft["question"]),
         answer=delimit("answer", "draft", draft["answer"]),
+        evidence=evidence_block(state),
         feedback=revision_feedback(state),
     )
     return instructed(revise.SINGLE_HOP_SYSTEM if single else revise.SYSTEM, user)
@@ -124,6 +147,16 @@ def construction_of(reply: QuestionDraft, state: SampleState) -> Construction:
     )
 
 
+def evidence_of(reply: QuestionDraft, state: SampleState) -> list[QuoteRef]:
+    """The reply's quotes, with chunk labels turned into the store's chunk ids."""
+    ids = dict(zip(letter_labels(len(state["supporting"])), (c["id"] for c in state["supporting"]), strict=True))
+    return [
+        QuoteRef(chunk_id=ids.get(quote.chunk.strip().upper(), ""), quote=quote.quote.strip())
+        for quote in reply.evidence
+        if quote.quote.strip()
+    ]
+
+
 def draft_from(reply: QuestionDraft, state: SampleState, *, language: str, origin: str, revision: int) -> Draft:
     draft = Draft(
         question=reply.question.strip(),
@@ -132,6 +165,7 @@ def draft_from(reply: QuestionDraft, state: SampleState, *, language: str, origi
         revision=revision,
         construction=construction_of(reply, state),
         plan=reply.plan.strip(),
+        evidence=evidence_of(reply, state),
     )
     if state["binary"] and (note := leading_polarity(reply.answer, language)[1]) and note != reply.answer.strip():
         draft["answer_note"] = note  # "Yes, because ...": the word is the answer, the rest kept beside it

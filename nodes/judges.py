@@ -21,7 +21,7 @@ from nodes.common import (
     records_failure,
 )
 from nodes.context import Context
-from nodes.generate import labelled_chunks
+from nodes.generate import evidence_block, labelled_chunks
 from nodes.language import quoted_yes_no, sample_language
 from nodes.ports import StructuredChat
 from prompts import delimit_all
@@ -68,6 +68,7 @@ async def _judge_single_hop(
             language=language_name(language),
             question=question,
             answer=answer,
+            evidence=evidence_block(state),
             chunks=labelled_chunks(state),
         ),
     )
@@ -109,6 +110,7 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
             labels=joined(letter_labels(hops)),
             question=question,
             answer=answer,
+            evidence=evidence_block(state),
             chunks=labelled_chunks(state),
         ),
     )
@@ -176,6 +178,7 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
                 yes_no=yes_no,
                 question=question,
                 answer=answer,
+                evidence=evidence_block(state, tested),
                 tested=f"chunk{'s' if len(tested) > 1 else ''} " + joined(tested),
                 chunks=chunks,
             ),

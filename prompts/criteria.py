@@ -131,6 +131,22 @@ STRICT = _flow(
     whether something holds, it fails."""
 )
 
+# -- evidence (SPEC 19): the sentences an answer rests on ------------------------------------------------------
+#: What a writer quotes.
+EVIDENCE = _flow(
+    """Evidence: for each supporting chunk, copy word for word the sentence(s) of it that the answer needs,
+    whole enough to name what they are about ("It defaults to 60 s" alone names nothing: copy the sentence
+    that names it too). Each quote is checked against its chunk: one that does not stand in it, word for
+    word, sends the draft back."""
+)
+
+#: What a judge is told of the quotes it is shown.
+EVIDENCE_SHOWN = _flow(
+    """The draft comes with its evidence: the sentences of the chunks its writer says the answer rests on.
+    They stand in their chunks word for word (that was checked); whether they state what the question
+    needs is yours to judge, from the chunks."""
+)
+
 # -- the question types (SPEC 2.6, 15): what each is, as the writer and the judge both read it ---------------------
 COMPARISON = _flow(
     """comparison (parallel retrieval): one entity from each supporting chunk, every entity from a

@@ -25,9 +25,11 @@ In your plan, test each chunk in turn: while the question can be answered withou
 
 {criteria.SHORT_ANSWER}
 
+{criteria.EVIDENCE}
+
 Reply with your plan first, holding what the plan field asks for the question's type. Then the question,
-the answer and the construction fields below; every field is required (write an empty list where a field
-does not apply).
+the answer, the evidence and the construction fields below; every field is required (write an empty list
+where a field does not apply).
 
 Also report how you built the question:
 - comparison: compared_entities, the entities you compared, one per chunk, written exactly as the
@@ -38,8 +40,8 @@ Also report how you built the question:
 """
 
 REPLY_FORMAT = (
-    'Reply with JSON only: {"plan": str, "question": str, "answer": str, "compared_entities": [str], '
-    '"hidden_entities": [{"entity": str, "chunk": label}]}.\n'
+    'Reply with JSON only: {"plan": str, "question": str, "answer": str, "evidence": [{"chunk": label, '
+    '"quote": str}], "compared_entities": [str], "hidden_entities": [{"entity": str, "chunk": label}]}.\n'
 )
 
 #: The one shape a cell's request shows, by question type and answer form ("open" or "yes_no"); {yes} and {no}
@@ -135,9 +137,11 @@ Quality (the quality judge checks criteria A-F in these words):
 
 {criteria.NO_LEAK}
 
+{criteria.EVIDENCE}
+
 Reply with your plan first, holding what the plan field asks for the question's type. Then the question,
-the answer and the construction fields below; every field is required: leave compared_entities and
-hidden_entities empty.
+the answer, the evidence (from chunk A) and the construction fields below; every field is required: leave
+compared_entities and hidden_entities empty.
 """
 
 SINGLE_HOP_SYSTEM = (

@@ -35,6 +35,8 @@ chunks but one does. If so, the question is not multi-hop.
 3. unambiguous.
 {criteria.UNAMBIGUOUS}
 
+{criteria.EVIDENCE_SHOWN}
+
 {criteria.STRICT} This holds for all three dimensions.
 
 Write your reasoning first, then asks_for, then the three booleans. Set accepted to true only when
@@ -76,6 +78,7 @@ Supporting chunks: {hops} ({labels})
 
 {question}
 {answer}
+{evidence}
 
 Supporting chunks:
 {chunks}
@@ -104,6 +107,8 @@ Examples (not from the chunk you judge):
 2. unambiguous.
 {criteria.UNAMBIGUOUS}
 
+{criteria.EVIDENCE_SHOWN}
+
 {criteria.STRICT} This holds for both dimensions.
 
 Write your reasoning first, then asks_for, then the two booleans. Set accepted to true only when
@@ -121,6 +126,7 @@ Language of the question and answer: {language}
 
 {question}
 {answer}
+{evidence}
 
 Supporting chunk:
 {chunks}

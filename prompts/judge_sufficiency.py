@@ -25,6 +25,8 @@ the compared names, and a chunk that names it without the other side's value doe
 comparison. The question is one question whose answer combines facts: the text is sufficient only when
 it gives that whole answer.
 
+{criteria.EVIDENCE_SHOWN} You are shown only the quotes of the text you are given.
+
 {criteria.STRICT} A missing fact, a missing link between entities, a missing relation, any guess and any
 doubt all mean the text is not sufficient. The text is sufficient only when every step above succeeds.
 
@@ -48,6 +50,7 @@ USER = """{yes_no}
 
 {question}
 {answer}
+{evidence}
 
 Text ({tested}):
 {chunks}

@@ -33,6 +33,7 @@ USER = (
 Rejected draft:
 {question}
 {answer}
+{evidence}
 
 Feedback:
 {feedback}
@@ -59,6 +60,7 @@ SINGLE_HOP_USER = (
 Rejected draft:
 {question}
 {answer}
+{evidence}
 
 Feedback:
 {feedback}

@@ -18,12 +18,52 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+class Location(BaseModel):
+    """Where a fact stands: a span of a chunk's text and, where the chunk's place in its document is known, of
+    the document's text (`metadata.source`). Offsets count characters; the end is not included."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chunk_id: str
+    chunk_start: int = Field(ge=0)
+    chunk_end: int = Field(ge=0)
+    source: str | None = None
+    """The document (`metadata.source`), where the chunk names it."""
+    document_start: int | None = Field(default=None, ge=0)
+    document_end: int | None = Field(default=None, ge=0)
+    """In the document's text, where the chunk's place in it is known (`start_index`); None elsewhere."""
+
+
+class Evidence(BaseModel):
+    """One fact the answer needs: the sentence(s) of its supporting chunk that state it, verbatim, where they stand
+    (`location`), and the other chunks that state it too (`also_in`: a relevant context holding the same words)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    quote: str = Field(min_length=1)
+    location: Location
+    also_in: list[Location] = Field(default_factory=list)
+
+    def locations(self) -> list[Location]:
+        """Every place the fact stands: its supporting chunk's, then the others."""
+        return [self.location, *self.also_in]
+
+
 class SupportingChunk(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str
     text: str
     metadata: dict[str, Any] = Field(default_factory=dict)
+    evidence: list[Evidence] = Field(default_factory=list)
+    """The facts of this chunk the answer needs (SPEC 19); empty in a record written before records carried
+    evidence."""
+
+
+#: What a record's evidence is: `quoted`, every supporting chunk carries the quotes the answer rests on; `none`, a
+#: generated unanswerable question, which rests on nothing; `unrecorded`, a record written before records carried
+#: evidence, scored by chunk id alone.
+EvidenceStatus = Literal["quoted", "none", "unrecorded"]
 
 
 class ContextPassage(BaseModel):
@@ -38,6 +78,10 @@ class ContextPassage(BaseModel):
     """`retrieved`: a chunk the collection's retriever returned for a generated unanswerable question."""
     where: str = ""
     """Where the chunk comes from ("guide.pdf, p. 12, 3.2 Backups"); "" when its metadata does not say."""
+    source: str | None = None
+    """The chunk's document (`metadata.source`); None when its metadata does not say."""
+    start_index: int | None = Field(default=None, ge=0)
+    """Where the chunk starts in its document's text (`metadata.start_index`); None when its metadata does not say."""
 
 
 #: How many non-relevant contexts an unanswerable variant holds.
@@ -163,6 +207,9 @@ class DatasetRecord(BaseModel):
     hops: int = Field(ge=0, le=MAX_HOPS)
     """Supporting chunks; 1 for a single-hop question (factual, procedural), 0 for a generated unanswerable one."""
     supporting: list[SupportingChunk]
+    evidence_status: EvidenceStatus = "unrecorded"
+    """Whether the record carries its evidence (`EvidenceStatus`); the unanswerable variant of an answerable
+    record has none of its own: its contexts state no fact the answer needs."""
     contexts: list[ContextPassage]
     n_relevant: int = Field(ge=0)
     difficulty: Difficulty | None
@@ -240,6 +287,10 @@ class DatasetRecord(BaseModel):
             if set(self.unanswerable.contexts) - {context.id for context in self.contexts}:
                 raise ValueError("the unanswerable variant names a context the record does not hold")
         return self
+
+    def facts(self) -> list[Evidence]:
+        """Every fact the answer needs, over the supporting chunks in order (none without evidence)."""
+        return [fact for chunk in self.supporting for fact in chunk.evidence]
 
     def _consistent_unanswerable(self) -> DatasetRecord:
         if self.question_type != UNANSWERABLE or self.expected != "abstain" or self.retrieval_check is None:

@@ -72,6 +72,14 @@ class HiddenEntity(TypedDict):
     """The supporting chunk that identifies it ("" when the generator named no known chunk)."""
 
 
+class QuoteRef(TypedDict):
+    """A sentence of a supporting chunk that a draft's answer needs, as the generator copied it."""
+
+    chunk_id: str
+    """The supporting chunk it is copied from ("" when the generator named no known chunk)."""
+    quote: str
+
+
 class Construction(TypedDict):
     """What the generator declares about how it built a question; lint checks the draft against it.
 
@@ -102,6 +110,9 @@ class Draft(TypedDict):
     """The generator's own account of the draft's construction."""
     plan: NotRequired[str]
     """The generator's plan, written before the question: which fact it took from which chunk."""
+    evidence: NotRequired[list[QuoteRef]]
+    """The sentences of the supporting chunks the answer needs, as the generator copied them; absent from a draft
+    written before drafts carried evidence (lint then asks for none)."""
     answer_note: NotRequired[str]
     """What followed the yes/no word of a binary answer ("Yes, because 1962 is earlier" keeps "because 1962 is
     earlier" here and "Yes" as the answer)."""
@@ -149,6 +160,10 @@ class ContextItem(TypedDict):
     origin: Literal["supporting", "distractor"]
     where: NotRequired[str]
     """Where the chunk comes from ("guide.pdf, p. 12, 3.2 Backups"), from its metadata; "" when unknown."""
+    source: NotRequired[str]
+    """The chunk's document (`metadata.source`), where its metadata names it."""
+    start_index: NotRequired[int]
+    """Where the chunk starts in its document's text (`metadata.start_index`), where its metadata says."""
 
 
 class Turn(TypedDict):

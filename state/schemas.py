@@ -29,6 +29,16 @@ class HiddenEntity(BaseModel):
     chunk: str = Field(description="The label of the chunk that identifies it, e.g. A.")
 
 
+class Quote(BaseModel):
+    """A sentence (or a few) of one supporting chunk that the answer needs, copied from it."""
+
+    chunk: str = Field(description="The label of the chunk it is copied from, e.g. A.")
+    quote: str = Field(
+        description="The sentence(s) of that chunk the answer needs, copied word for word, whole enough to name "
+        'what they are about ("It defaults to 60 s" alone names nothing: copy the sentence that names it too).'
+    )
+
+
 class QuestionDraft(BaseModel):
     """The plan first, then the question, its answer, and the facts of its construction that later checks rely on.
 
@@ -39,6 +49,10 @@ class QuestionDraft(BaseModel):
     plan: str = Field(description="Before the question: the facts it rests on, as the request's question type asks.")
     question: str = Field(description="One self-contained question sentence.")
     answer: str = Field(description="The short factual answer.")
+    evidence: list[Quote] = Field(
+        description="The evidence: for each supporting chunk, the sentence(s) of it that the answer needs, copied "
+        "word for word, one entry per chunk at least."
+    )
     compared_entities: list[str] = Field(
         description="Comparison: the entities compared, one per chunk, written as the question names them; "
         "empty for the other types.",

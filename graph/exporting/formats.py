@@ -1,7 +1,8 @@
 """A run's dataset as other tools read it: rows in the export formats.
 
 Formats: `ragas` (JSONL with user_input, reference, reference_contexts, reference_context_ids and
-reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"; the question as asked
+reference_context_sources, where each context comes from: "guide.pdf, p. 12, 3.2 Backups"; reference_evidence,
+each fact the answer needs with its quote and where it stands, none in the unanswerable split; the question as asked
 in `user_input`, the validated one in `canonical_question`, its query style as triad names it in
 `query_style_name` and as RAGAS does in `query_style` and `query_length`; follow-ups go to a second file,
 `<name>.multi-turn.jsonl`, whose `user_input` is the conversation as RAGAS's multi-turn samples hold it, since
@@ -49,6 +50,8 @@ def answerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
                 "reference_contexts": [c.text for c in relevant],
                 "reference_context_ids": [c.id for c in relevant],
                 "reference_context_sources": record.places(relevant),
+                "reference_evidence": evidence_column(record),
+                "evidence_status": record.evidence_status,
                 "question_type": record.question_type,
                 "binary": record.binary,
                 "language": record.language,
@@ -101,6 +104,15 @@ def style_columns(record: DatasetRecord) -> dict[str, Any]:
     }
 
 
+def evidence_column(record: DatasetRecord) -> list[dict[str, Any]]:
+    """Each fact the answer needs: its quote and where it stands (chunk and its offsets; document and its offsets
+    where known), then its other locations."""
+    return [
+        {"quote": fact.quote, **fact.location.model_dump(), "also_in": [place.model_dump() for place in fact.also_in]}
+        for fact in record.facts()
+    ]
+
+
 def construction_columns(record: DatasetRecord) -> dict[str, list[str]]:
     """What the generator declared: the compared entities, and the hidden entities of a composition."""
     return {
@@ -123,6 +135,7 @@ def unanswerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
                     "retrieved_context_ids": [],
                     "retrieved_context_sources": [],
                     "checked_context_ids": list(checked),
+                    "reference_evidence": [],  # no fact answers it
                     "expected": ABSTAIN,
                     "variant": "generated",
                     "question_type": record.question_type,
@@ -144,6 +157,7 @@ def unanswerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
                 "retrieved_context_ids": [c.id for c in shown],
                 "retrieved_context_sources": record.places(shown),
                 "checked_context_ids": [],
+                "reference_evidence": [],  # its contexts state no fact the answer needs
                 "expected": ABSTAIN,
                 "variant": "simulated",
                 "question_type": record.question_type,

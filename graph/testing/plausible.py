@@ -140,13 +140,15 @@ def _binary_construction(text: str, title_a: str, title_b: str) -> dict[str, Any
 
 
 def write_question(messages: list[BaseMessage]) -> dict[str, Any]:
-    """A QuestionDraft reply: the plan first (which heading each chunk gives), every construction field."""
+    """A QuestionDraft reply: the plan first (which heading each chunk gives), the evidence (each chunk's heading
+    line, the facts the question is built from, quoted as they stand), every construction field."""
     drafted = _question(messages)
     plan = "A and B each give one section heading and number of the manual; the question combines both"
     return {
         "plan": plan,
         "question": drafted["question"],
         "answer": drafted["answer"],
+        "evidence": [{"chunk": label, "quote": heading(text)} for label, text in tagged(messages, "chunk").items()],
         "compared_entities": drafted.get("compared_entities", []),
         "hidden_entities": drafted.get("hidden_entities", []),
     }

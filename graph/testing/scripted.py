@@ -35,7 +35,8 @@ from langchain_core.runnables import Runnable
 from pydantic import BaseModel, Field, PrivateAttr
 
 Step = str | dict[str, Any] | AIMessage | BaseException
-Script = dict[str, list[Step] | Callable[[list[BaseMessage]], Step]]
+#: Each schema's replies in turn (each a reply, or a function of the request that gives one), or one function.
+Script = dict[str, list[Step | Callable[[list[BaseMessage]], Step]] | Callable[[list[BaseMessage]], Step]]
 
 TEXT_CALLS = "text"
 
@@ -165,7 +166,8 @@ class ScriptedChatModel(GenericFakeChatModel):
             return entry(messages)
         position = self._positions.get(key, 0)
         self._positions[key] = position + 1
-        return entry[min(position, len(entry) - 1)]
+        step = entry[min(position, len(entry) - 1)]
+        return step(messages) if callable(step) else step  # a step may be a function of the request
 
     def _reply(self, messages: list[BaseMessage], key: str) -> AIMessage:
         self._calls.append((key, list(messages)))

@@ -263,3 +263,39 @@ def test_each_node_runs_on_the_one_channel_the_checkpointer_reads_as_its_next_st
     nodes = compile_graph().nodes
     assert {name: nodes[name].triggers for name in NODES} == {name: [f"{TRIGGER_PREFIX}{name}"] for name in NODES}
     assert nodes[START].triggers == [START]
+
+
+def test_an_accepted_record_carries_its_evidence_where_it_stands_in_chunk_and_document(harness, seed_chunk_id) -> None:
+    result, model, _ = harness.run(script(), spec={"seed_id": seed_chunk_id})
+    record = result.record
+    assert result.outcome == "accepted" and record["evidence_status"] == "quoted"
+    for chunk in record["supporting"]:
+        (fact,) = chunk["evidence"]
+        place = fact["location"]
+        assert (
+            chunk["text"][place["chunk_start"] : place["chunk_end"]] == fact["quote"] == chunk["text"].splitlines()[0]
+        )
+        start = chunk["metadata"]["start_index"]
+        assert (place["document_start"], place["document_end"]) == (
+            start + place["chunk_start"],
+            start + place["chunk_end"],
+        )
+        assert place["source"] == chunk["metadata"]["source"] and place["chunk_id"] == chunk["id"]
+        for other in fact["also_in"]:  # a relevant context holding the same words: another location of the fact
+            context = next(c for c in record["contexts"] if c["id"] == other["chunk_id"])
+            assert context["relevant"] and context["text"][other["chunk_start"] : other["chunk_end"]] == fact["quote"]
+    judged = [messages for key, messages in model.calls if key == "SufficiencyVerdict"]
+    for messages in judged:  # each sufficiency request shows the quotes of the chunk it tests, no other
+        text = str(messages[-1].content)
+        tested = text.split("Text (chunk ", 1)[1][0]
+        assert f'<quote label="{tested}">' in text and text.count("<quote label=") == 1
+
+
+def test_a_quote_not_in_its_chunk_is_sent_back_once_naming_the_chunk(harness, seed_chunk_id) -> None:
+    made_up = "autovacuum wakes every 90 seconds"
+    invented = {**GOOD_QUESTION, "evidence": [{"chunk": label, "quote": made_up} for label in "AB"]}
+    result, _, visits = harness.run(script(QuestionDraft=[invented, GOOD_QUESTION]), spec={"seed_id": seed_chunk_id})
+    lint = [v for v in result.state["verdicts"] if v["judge"] == "lint"]
+    assert not lint[0]["accepted"] and "is not in chunk A word for word" in lint[0]["reason"]
+    assert "is not in chunk B" in lint[0]["reason"] and lint[1]["accepted"]
+    assert "revise_question" in visits and result.outcome == "accepted"

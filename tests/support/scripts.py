@@ -7,6 +7,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
+from graph.testing.reading import tagged
+
 
 def drafted(question: str, answer: str, *, plan: str = "", compared: Any = (), hidden: Any = ()) -> dict[str, Any]:
     """A QuestionDraft reply: its plan first, then the question, the answer and the construction fields."""
@@ -50,7 +52,10 @@ NOT_TEMPORAL = {"temporal": False, "reason": "no time reasoning"}
 
 #: The schemas whose first field is reasoning done before the verdict (or the generator's plan), with a reply each.
 THOUGHT_FIRST = {
-    "QuestionDraft": ("plan", GOOD_QUESTION),
+    "QuestionDraft": (
+        "plan",
+        {**GOOD_QUESTION, "evidence": [{"chunk": "A", "quote": "autovacuum_naptime (integer)"}]},
+    ),
     "QualityVerdict": ("reasoning", ACCEPT),
     "SufficiencyVerdict": ("reasoning", NOT_SUFFICIENT),
     "UnanswerableVerdict": (
@@ -96,8 +101,36 @@ def bridge(topic: str, chunks: list[str], entities: dict[str, list[str]] | None 
     }
 
 
+def opening_quotes(messages: list[BaseMessage]) -> list[dict[str, str]]:
+    """Evidence as a model that quotes would give it: the first line of each supporting chunk, verbatim."""
+    return [
+        {"chunk": label, "quote": next((line.strip() for line in text.splitlines() if line.strip()), text)}
+        for label, text in tagged(messages, "chunk").items()
+    ]
+
+
+def with_quotes(step: Any, messages: list[BaseMessage]) -> Any:
+    """A draft that gives no evidence given the opening line of each supporting chunk of its request as quotes."""
+    if isinstance(step, dict) and "evidence" not in step:
+        return {**step, "evidence": opening_quotes(messages)}
+    return step
+
+
+def quoting(replies: list[Any] | Callable[[list[BaseMessage]], Any]) -> Any:
+    """QuestionDraft replies (a list, or a function of the request), each draft that gives no evidence quoting
+    the opening line of each supporting chunk of the request it answers (`with_quotes`)."""
+    if callable(replies):
+        return lambda messages: with_quotes(replies(messages), messages)
+
+    def quoted(step: Any) -> Any:
+        return (lambda messages: with_quotes(step, messages)) if isinstance(step, dict) else step
+
+    return [quoted(step) for step in replies]
+
+
 def script(**overrides: Any) -> dict[str, Any]:
-    """A script for the accepted path; keyword arguments replace one schema's replies."""
+    """A script for the accepted path; keyword arguments replace one schema's replies. Drafts that give no
+    evidence quote the opening line of each supporting chunk (`quoting`)."""
     base: dict[str, Any] = {
         "BridgeProposal": [bridge("autovacuum", ["C1", "C2"])],
         "QuestionDraft": [GOOD_QUESTION],
@@ -107,6 +140,7 @@ def script(**overrides: Any) -> dict[str, Any]:
         "RelevanceVerdict": relevant_if("autovacuum"),
     }
     base.update(overrides)
+    base["QuestionDraft"] = quoting(base["QuestionDraft"])
     return base
 
 

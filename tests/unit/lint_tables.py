@@ -26,6 +26,8 @@ class Case:
     hidden: tuple[str, ...] = ()
     hops: int = 2
     chunks: tuple[str, ...] = ()
+    quotes: tuple[tuple[int, str], ...] = ()
+    """The draft's evidence: (index of the supporting chunk in `chunks`, quote); none for a draft of another family."""
 
 
 @dataclass(frozen=True)
@@ -1452,6 +1454,251 @@ TWO_QUESTIONS = _extended(
     ),
 )  # fmt: skip
 
+# -- evidence: the quotes a draft rests on, held to their chunks ----------------------------------------------
+_SYSLOG = (
+    "syslog_sequence_numbers (boolean)\n\nWhen logging to syslog and this is on (the default), then each message will "
+    "be prefixed by an increasing sequence number (such as [2]). This circumvents the “--- last message repeated N "
+    "times ---” suppression that many syslog implementations perform by default.",
+    "For sequences, allows use of the currval and nextval functions.\n\nFor types and domains, allows use of the "
+    "type or domain in the creation of tables, functions, and other schema objects. (Note that this privilege does "
+    "not control all “usage” of the type, such as values of the type appearing in queries.",
+)
+_SUDO_DE = (
+    "1.1.12. sudo-Konfiguration\nFür ein typisches Einzelbenutzer-Arbeitsplatzsystem, wie z.B. einen "
+    "Debian-Desktopauf einem Laptop, ist es gängig, wie folgt eine einfache Konfiguration für sudo(8) einzurichten, "
+    "so dass der nicht-privilegierten Benutzer, z.B. penguin, lediglich mit seinem Benutzer-Passwort (aber ohne das "
+    'root-Passwort) administrative Rechte bekommen kann:\n# echo "penguin  ALL=(ALL) ALL" >> /etc/sudoers',
+    "2.3.5. Systemweite Hochrüstung\nWenn Sie sich entscheiden, vor der offiziellen Freigabe der nächsten "
+    "Veröffentlichung von Stable zu Testing zu wechseln, gibt es keine Veröffentlichunshinweise, die Ihnen helfen "
+    "könnten. Die Unterschiede zwischen Stable und Testing könnten seit der letzten Stable-Veröffentlichung ziemlich "
+    "groß geworden sein und die Situation für eine Hochrüstung recht komplex machen.",
+)
+_DPKG_FR = (
+    "2.6.6. Récupération avec la commande dpkg\nSi la tentative d’installation d’un paquet de cette manière échoue "
+    "en raison de la violation de certaines dépendances et que vous voulez vraiment le faire, vous pouvez, en dernier "
+    "ressort, outrepasser les dépendances en utilisant les options «\xa0--ignore-depends\xa0», "
+    "«\xa0--force-depends\xa0» de dpkg et d’autres options.",
+    "1.6.4. Substitution globale avec des expressions rationnelles\nConsultez «\xa0Bref historique de Debian\xa0» "
+    "pour la dernière Debian leadership history.\nAwk est fréquemment utilisé pour extraire des données de fichiers "
+    "texte.",
+)
+_FILES_ES = (
+    "1.2. Sistema de archivos tipo Unix\nEn GNU/Linux y otros sistemas operativos tipo Unix, los archivos se "
+    "organizan en directorios. Todos los archivos y directorios están ordenados en un gran árbol que tiene como raíz "
+    "«/». Se le llama árbol porque si se dibuja el sistema de archivos, parece un árbol pero cabeza abajo.",
+    "2.3.5. Actualización mayor del sistema\nUsted debería ser precavido cuando realiza un actualización completa y "
+    "consultar la información actualizada sobre ello y usar el sentido común.\n1. Lea las anterior «Release "
+    "Notes«.\n2. Realice una copia de respaldo (o de seguridad) completa (especialmente los datos y las "
+    "configuraciones).",
+)
+
+
+def _quoted(language: str, defective: bool, chunks: tuple[str, str], rows: list[tuple[str, str]]) -> list[Case]:
+    """Drafts over `chunks` quoting A then B: each row is (quote of A, quote of B)."""
+    return [
+        Case(language, "Which of the two settings is a boolean?", "x", defective, chunks=chunks,
+             quotes=((0, quote_a), (1, quote_b)) if quote_b else ((0, quote_a),))
+        for quote_a, quote_b in rows
+    ]  # fmt: skip
+
+
+EVIDENCE = _family(
+    {"evidence"},
+    _quoted(
+        "en",
+        False,
+        _SYSLOG,
+        [
+            ("syslog_sequence_numbers (boolean)", "For sequences, allows use of the currval and nextval functions."),
+            (
+                "then each message will be prefixed by an increasing sequence number (such as [2]).",
+                "allows use of the type or domain in the creation of tables, functions, and other schema objects.",
+            ),
+            (
+                'This circumvents the "--- last message repeated N times ---" suppression',
+                "For sequences, allows use of the currval and nextval functions.",
+            ),
+            (
+                "When logging to syslog and this is on (the default), then each message will be prefixed",
+                'Note that this privilege does not control all "usage" of the type',
+            ),
+            (
+                "syslog_sequence_numbers (boolean) When logging to syslog",
+                "For types and domains, allows use of the type",
+            ),
+            (
+                "  then each message will be prefixed by an increasing sequence number  ",
+                "currval and nextval functions.",
+            ),
+            ("This circumvents the ‘--- last message repeated N times ---’ suppression", "allows use of the type"),
+            (
+                "syslog_sequence_numbers (boolean)\nWhen logging to syslog",
+                "For sequences,\n\nallows use of the currval",
+            ),
+        ],
+    ),
+    _quoted(
+        "en",
+        True,
+        _SYSLOG,
+        [
+            ("Each message is prefixed by an increasing sequence number.", "allows use of the currval function"),
+            ("syslog_sequence_numbers (integer)", "For sequences, allows use of the currval and nextval functions."),
+            ("syslog_sequence_numbers (boolean)", "For sequences, allows the use of currval and nextval."),
+            ("syslog_sequence_numbers (boolean)", ""),
+            ("For sequences, allows use of the currval and nextval functions.", "syslog_sequence_numbers (boolean)"),
+            ("then every message will be prefixed by an increasing sequence number", "allows use of the type"),
+            ("This circumvents the last message repeated suppression", "For types and domains, allows use of the type"),
+            ("syslog_sequence_numbers (boolean) is on by default", "For sequences, allows use of the currval"),
+        ],
+    ),
+    _quoted(
+        "de",
+        False,
+        _SUDO_DE,
+        [
+            ("1.1.12. sudo-Konfiguration", "2.3.5. Systemweite Hochrüstung"),
+            (
+                '# echo "penguin  ALL=(ALL) ALL" >> /etc/sudoers',
+                "gibt es keine Veröffentlichunshinweise, die Ihnen helfen könnten.",
+            ),
+            ("# echo “penguin ALL=(ALL) ALL” >> /etc/sudoers", "Die Unterschiede zwischen Stable und Testing"),
+            (
+                "ist es gängig, wie folgt eine einfache Konfiguration für sudo(8) einzurichten",
+                "vor der offiziellen Freigabe der nächsten Veröffentlichung von Stable zu Testing zu wechseln",
+            ),
+            (
+                "lediglich mit seinem Benutzer-Passwort (aber ohne das root-Passwort) administrative Rechte "
+                "bekommen kann",
+                "die Situation für eine Hochrüstung recht komplex machen.",
+            ),
+            (
+                "1.1.12. sudo-Konfiguration Für ein typisches Einzelbenutzer-Arbeitsplatzsystem",
+                "2.3.5. Systemweite Hochrüstung Wenn Sie sich entscheiden",
+            ),
+            (
+                '#  echo  "penguin ALL=(ALL) ALL"  >>  /etc/sudoers',
+                "Stable-Veröffentlichung ziemlich groß geworden sein",
+            ),
+            ("wie z.B. einen Debian-Desktopauf einem Laptop", "Die Unterschiede zwischen Stable und\nTesting"),
+        ],
+    ),
+    _quoted(
+        "de",
+        True,
+        _SUDO_DE,
+        [
+            ('# echo "penguin ALL=(ALL) NOPASSWD: ALL" >> /etc/sudoers', "2.3.5. Systemweite Hochrüstung"),
+            ("1.1.12. Die sudo-Konfiguration", "2.3.5. Systemweite Hochrüstung"),
+            (
+                "ist es üblich, eine einfache Konfiguration für sudo einzurichten",
+                "Die Unterschiede zwischen Stable und Testing",
+            ),
+            ("1.1.12. sudo-Konfiguration", "gibt es keine Hinweise, die Ihnen helfen könnten."),
+            ("1.1.12. sudo-Konfiguration", ""),
+            ("2.3.5. Systemweite Hochrüstung", "1.1.12. sudo-Konfiguration"),
+            ("mit seinem Benutzer-Passwort administrative Rechte bekommen kann", "zu Testing zu wechseln"),
+            ("1.1.12 sudo Konfiguration", "2.3.5. Systemweite Hochrüstung"),
+        ],
+    ),
+    _quoted(
+        "fr",
+        False,
+        _DPKG_FR,
+        [
+            (
+                "2.6.6. Récupération avec la commande dpkg",
+                "1.6.4. Substitution globale avec des expressions rationnelles",
+            ),
+            (
+                'en utilisant les options "--ignore-depends", "--force-depends" de dpkg',
+                "Awk est fréquemment utilisé pour extraire des données de fichiers texte.",
+            ),
+            (
+                "en utilisant les options « --ignore-depends », « --force-depends » de dpkg",
+                'Consultez "Bref historique de Debian"',
+            ),
+            (
+                "Si la tentative d'installation d'un paquet de cette manière échoue",
+                "Awk est fréquemment utilisé pour extraire des données",
+            ),
+            (
+                "vous pouvez, en dernier ressort, outrepasser les dépendances",
+                "Consultez «\xa0Bref historique de Debian\xa0» pour la dernière Debian leadership history.",
+            ),
+            ("2.6.6. Récupération avec la commande dpkg Si la tentative", "Awk est fréquemment utilisé"),
+            ("outrepasser les dépendances en utilisant les options «--ignore-depends»", "1.6.4. Substitution globale"),
+            ("en raison de la violation de certaines dépendances", "Consultez « Bref historique de Debian »"),
+        ],
+    ),
+    _quoted(
+        "fr",
+        True,
+        _DPKG_FR,
+        [
+            ("en utilisant l'option --force-all de dpkg", "Awk est fréquemment utilisé pour extraire des données"),
+            ("2.6.6. Récupération avec dpkg", "1.6.4. Substitution globale avec des expressions rationnelles"),
+            ("vous pouvez outrepasser les dépendances en dernier ressort", "Awk est souvent utilisé"),
+            ("2.6.6. Récupération avec la commande dpkg", ""),
+            (
+                "1.6.4. Substitution globale avec des expressions rationnelles",
+                "2.6.6. Récupération avec la commande dpkg",
+            ),
+            ("Si l'installation d'un paquet échoue", "Consultez «\xa0Bref historique de Debian\xa0»"),
+            ("les options --ignore-depends et --force-depends de dpkg", "Awk est fréquemment utilisé"),
+            ("2.6.6. Récupération avec la commande apt", "1.6.4. Substitution globale"),
+        ],
+    ),
+    _quoted(
+        "es",
+        False,
+        _FILES_ES,
+        [
+            ("1.2. Sistema de archivos tipo Unix", "2.3.5. Actualización mayor del sistema"),
+            (
+                "Todos los archivos y directorios están ordenados en un gran árbol que tiene como raíz «/».",
+                "2. Realice una copia de respaldo (o de seguridad) completa",
+            ),
+            (
+                'Todos los archivos y directorios están ordenados en un gran árbol que tiene como raíz "/".',
+                '1. Lea las anterior "Release Notes".',
+            ),
+            (
+                "los archivos se organizan en directorios.",
+                "Usted debería ser precavido cuando realiza un actualización completa",
+            ),
+            (
+                "En GNU/Linux y otros sistemas operativos tipo Unix,  los archivos se organizan en directorios.",
+                "usar el sentido común.",
+            ),
+            ("1.2. Sistema de archivos tipo Unix En GNU/Linux", "2.3.5. Actualización mayor del sistema Usted debería"),
+            (
+                "Se le llama árbol porque si se dibuja el sistema de archivos, parece un árbol pero cabeza abajo.",
+                "(especialmente los datos y las configuraciones).",
+            ),
+            ("que tiene como raíz « / »", "1. Lea las anterior «Release Notes«."),
+        ],
+    ),
+    _quoted(
+        "es",
+        True,
+        _FILES_ES,
+        [
+            (
+                "Todos los archivos están ordenados en un árbol cuya raíz es «/».",
+                "2.3.5. Actualización mayor del sistema",
+            ),
+            ("1.2. Sistema de ficheros tipo Unix", "2.3.5. Actualización mayor del sistema"),
+            ("los archivos se organizan en carpetas.", "usar el sentido común."),
+            ("1.2. Sistema de archivos tipo Unix", ""),
+            ("2.3.5. Actualización mayor del sistema", "1.2. Sistema de archivos tipo Unix"),
+            ("En Linux los archivos se organizan en directorios.", "Realice una copia de respaldo completa"),
+            ("1.2. Sistema de archivos tipo Unix", "1. Lea las Release Notes anteriores."),
+            ("parece un árbol al revés", "2.3.5. Actualización mayor del sistema"),
+        ],
+    ),
+)
+
 #: Every family, by name, as `scripts/lint_tables.py` prints them.
 FAMILIES = {
     "two questions in one": TWO_QUESTIONS,
@@ -1460,6 +1707,7 @@ FAMILIES = {
     "binary answers": BINARY_ANSWERS,
     "opening pronouns": OPENING_PRONOUNS,
     "prompt examples": PROMPT_EXAMPLES,
+    "evidence quotes": EVIDENCE,
 }
 
 
@@ -1469,9 +1717,13 @@ def refused(case: Case, family: Family) -> bool:
         "compared_entities": list(case.compared),
         "hidden_entities": [{"entity": entity, "chunk_id": "c1"} for entity in case.hidden],
     }
+    draft = {"question": case.question, "answer": case.answer, "origin": "generate", "revision": 0,
+             "construction": construction}  # fmt: skip
+    supporting = [(f"s{index}", text) for index, text in enumerate(case.chunks)] if case.quotes else []
+    if case.quotes:
+        draft["evidence"] = [{"chunk_id": f"s{index}", "quote": quote} for index, quote in case.quotes]
     findings = lint_problems(
-        {"question": case.question, "answer": case.answer, "origin": "generate", "revision": 0,
-         "construction": construction},  # type: ignore[typeddict-item]
+        draft,  # type: ignore[arg-type]
         question_type=case.question_type,
         binary=case.binary,
         hops=case.hops,
@@ -1479,5 +1731,6 @@ def refused(case: Case, family: Family) -> bool:
         max_answer_words=20,
         language=case.language,
         chunks=case.chunks,
+        supporting=supporting,
     )  # fmt: skip
     return any(rule in family.rules for rule, _ in findings)

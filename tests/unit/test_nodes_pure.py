@@ -56,3 +56,29 @@ def test_distinct_candidates_drop_supporting_chunks_and_repeated_texts() -> None
         [chunk("c", "Gamma"), chunk("e", "gamma"), chunk("f", "Delta")],
     ]
     assert [c["id"] for c in distinct_candidates(supporting, lists)] == ["c", "f"]
+
+
+def test_a_fact_is_placed_in_its_chunk_and_document_and_found_again_in_relevant_contexts_by_text() -> None:
+    from nodes.finalize import chunk_evidence
+
+    chunk = {"id": "a", "text": "Intro.\nThe launcher sleeps  for “naptime” seconds.",
+             "metadata": {"source": "guide.html", "start_index": 100}}  # fmt: skip
+    draft = {"evidence": [{"chunk_id": "a", "quote": 'The launcher sleeps for "naptime" seconds.'}]}
+    contexts = [
+        {"id": "a", "text": chunk["text"], "relevant": True, "origin": "supporting"},
+        {"id": "b", "text": "Note: the launcher sleeps for “naptime” seconds.", "relevant": True,
+         "origin": "distractor"},
+        {"id": "c", "text": "The launcher sleeps for “naptime” seconds.", "relevant": False, "origin": "distractor",
+         "source": "other.html", "start_index": 5},
+        {"id": "d", "text": "It sleeps, The launcher sleeps for 'naptime' seconds.", "relevant": True,
+         "origin": "distractor", "source": "faq.html", "start_index": 40},
+    ]  # fmt: skip
+    (fact,) = chunk_evidence(chunk, draft, contexts)  # type: ignore[arg-type]
+    assert fact["location"] == {"chunk_id": "a", "chunk_start": 7, "chunk_end": 50, "source": "guide.html",
+                                "document_start": 107, "document_end": 150}  # fmt: skip
+    # b differs by case (not the same words), c is not relevant: d alone is another location, placed in its document
+    assert fact["also_in"] == [
+        {"chunk_id": "d", "chunk_start": 11, "chunk_end": 53, "source": "faq.html", "document_start": 51,
+         "document_end": 93}
+    ]  # fmt: skip
+    assert chunk_evidence(chunk, {}, contexts) == []  # type: ignore[arg-type]  # a draft written without quotes

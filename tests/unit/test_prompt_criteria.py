@@ -40,6 +40,8 @@ STATED_BY: dict[str, list[str]] = {
     "NO_LEAK": _WRITERS + _SINGLE_HOP_WRITERS,
     "SHORT_ANSWER": _WRITERS,
     "STRICT": _JUDGES + [judge_sufficiency.SYSTEM],
+    "EVIDENCE": _WRITERS + _SINGLE_HOP_WRITERS,
+    "EVIDENCE_SHOWN": _JUDGES + [judge_sufficiency.SYSTEM],
     "COMPARISON": [generate.type_instruction("comparison", b) for b in (False, True)]
     + [judge_quality.type_definition("comparison", b) for b in (False, True)],
     "INTERSECTION": [generate.type_instruction("intersection", b) for b in (False, True)]
