@@ -24,7 +24,7 @@ class RagState(TypedDict, total=False):
     """Earlier turns of a conversation the question follows up (role, content); the answerer reads them, the
     retriever only the question."""
     contexts: list[dict[str, Any]]
-    """Retrieved chunks: id, text."""
+    """Retrieved chunks: id, text, and `source` and `start_index` where their metadata gives them."""
     answer: str
     llm_calls: list[ModelCall]
 
@@ -59,7 +59,18 @@ async def answer_from(
 
 async def retrieve(state: RagState, runtime: Runtime[RagContext]) -> Update:
     hits = await runtime.context.corpus.search(state["question"], runtime.context.k)
-    return {"contexts": [{"id": hit.chunk.id, "text": hit.chunk.text} for hit in hits]}
+    return {"contexts": [retrieved_context(hit.chunk) for hit in hits]}
+
+
+def retrieved_context(chunk: Any) -> dict[str, Any]:
+    """A retrieved chunk as a context: id, text, and its place in its document where its metadata says."""
+    metadata = chunk.metadata or {}
+    source, start = metadata.get("source"), metadata.get("start_index")
+    return (
+        {"id": chunk.id, "text": chunk.text}
+        | ({"source": source} if isinstance(source, str) and source else {})
+        | ({"start_index": start} if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else {})
+    )
 
 
 async def answer(state: RagState, runtime: Runtime[RagContext]) -> Update:

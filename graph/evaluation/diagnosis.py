@@ -40,7 +40,10 @@ def _weighted(groups: Mapping[str, Mapping[str, Any]], types: tuple[str, ...], m
 def diagnose(summary: Mapping[str, Any]) -> list[str]:
     """The findings of one setup's summary (`grouped_means`), each one sentence with its figures."""
     overall = summary["all"]
-    recall, correct, faithful = overall.get("recall"), overall.get("correct"), overall.get("faithful")
+    # Recall of the evidence where the records carry it (it reads any collection), else by chunk id.
+    recall = overall.get("evidence_recall")
+    recall = overall.get("recall") if recall is None else recall
+    correct, faithful = overall.get("correct"), overall.get("faithful")
     findings = []
     if recall is not None and correct is not None and recall < LOW_RECALL and correct < LOW_CORRECT:
         findings.append(

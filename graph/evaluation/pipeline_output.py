@@ -130,7 +130,8 @@ def answer_text(value: Any) -> str | None:
 
 
 def as_context(setup: Setup, item: Any) -> dict[str, Any]:
-    """A returned document as a context: its chunk id (the document's id, or `id_key` of its metadata) and text.
+    """A returned document as a context: its chunk id (the document's id, or `id_key` of its metadata), text, and
+    its place in its document where its metadata gives it (`source`, `start_index`).
 
     A document without an id keeps `id` None and is matched by its text.
     """
@@ -151,4 +152,13 @@ def as_context(setup: Setup, item: Any) -> dict[str, Any]:
             "LangChain Documents, dicts with page_content or text, or strings"
         )
     chunk_id = metadata.get(setup.id_key, own_id) if setup.id_key and isinstance(metadata, Mapping) else own_id
-    return {"id": None if chunk_id in (None, "") else str(chunk_id), "text": text}
+    return {"id": None if chunk_id in (None, "") else str(chunk_id), "text": text} | document_place(metadata)
+
+
+def document_place(metadata: Any) -> dict[str, Any]:
+    """`source` and `start_index` of a chunk's metadata, each where it holds one (a place in a document)."""
+    metadata = metadata if isinstance(metadata, Mapping) else {}
+    source, start = metadata.get("source"), metadata.get("start_index")
+    return ({"source": source} if isinstance(source, str) and source else {}) | (
+        {"start_index": start} if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else {}
+    )

@@ -9,16 +9,24 @@ from graph.evaluation.scoring import GROUPS, METRICS
 from graph.webpage import bar_chart, document, esc, table
 
 
+def shown_metrics(summaries: dict[str, Any]) -> list[str]:
+    """The metrics some setup has a figure of (a retrieval-only evaluation has no correctness; a dataset without
+    evidence no evidence metrics; another collection no chunk-id recall)."""
+    return [m for m in METRICS if any(summary["all"].get(m) is not None for summary in summaries.values())]
+
+
 def format_summaries(summaries: dict[str, Any]) -> str:
     """One line per setup: samples, then each metric's mean over the samples it applies to ("-": none); below it,
-    a line per query style when the dataset asks its questions in more than one."""
-    widths = {m: max(12, len(m) + 2) for m in METRICS}
-    header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in METRICS)
+    a line per query style when the dataset asks its questions in more than one. Metrics no setup has are left
+    out."""
+    metrics = shown_metrics(summaries)
+    widths = {m: max(8, len(m) + 2) for m in metrics}
+    header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in metrics)
     lines = [header]
 
     def row(label: str, means: dict[str, Any]) -> str:
         cells = "".join(
-            f"{means[m]:>{widths[m]}.3f}" if means.get(m) is not None else f"{'-':>{widths[m]}}" for m in METRICS
+            f"{means[m]:>{widths[m]}.3f}" if means.get(m) is not None else f"{'-':>{widths[m]}}" for m in metrics
         )
         return f"{label:<16}{int(means['n']):>5}{cells}"
 
@@ -54,7 +62,7 @@ def render_eval_report(summaries: dict[str, Any]) -> str:
     names = list(summaries)
     groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
     parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries)]
-    for metric in METRICS:
+    for metric in shown_metrics(summaries):
         # A mean over no samples (the metric does not apply to the group) is left out of the bars, "-" in the table.
         bars = [
             (f"all / {name}", round(mean, 3)) for name in names if (mean := summaries[name]["all"][metric]) is not None

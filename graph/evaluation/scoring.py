@@ -9,7 +9,8 @@ import asyncio
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -18,6 +19,7 @@ from langgraph.graph import END, START, StateGraph
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
+from graph.evaluation.evidence import EVIDENCE_METRICS, place_context, score_evidence
 from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
 from graph.evaluation.pipeline_output import as_context
 from graph.evaluation.pipelines import Pipeline
@@ -27,7 +29,7 @@ from graph.running.services import open_collection, open_gateway, open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages
-from nodes.rag import RagContext, RagState, answer, answer_from, retrieve
+from nodes.rag import RagContext, RagState, answer, answer_from, retrieve, retrieved_context
 from nodes.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
@@ -42,10 +44,21 @@ from state.schemas import (
 )
 from state.usage import Role
 
-METRICS = ("precision", "recall", "correct", "correctness", "faithful", "abstained", "abstained_generated")
-"""`correct`: the judge's verdict; `correctness`: the graded score RAGAS calls answer_correctness (0 to 1);
-`abstained`: on the simulated variant of answerable questions; `abstained_generated`: on generated
-unanswerable questions, the setup retrieving for itself."""
+METRICS = (
+    "precision",
+    "recall",
+    *EVIDENCE_METRICS,
+    "correct",
+    "correctness",
+    "faithful",
+    "abstained",
+    "abstained_generated",
+)
+"""`precision`, `recall`: by chunk id, where the setup reads the run's own collection; the evidence metrics
+(`graph.evaluation.evidence`) on any collection, for records that carry evidence; `correct`: the judge's verdict;
+`correctness`: the graded score RAGAS calls answer_correctness (0 to 1); `abstained`: on the simulated variant of
+answerable questions; `abstained_generated`: on generated unanswerable questions, the setup retrieving for
+itself."""
 
 
 GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style", "persona")
@@ -164,18 +177,50 @@ async def retrieved_for(setup: Setup, record: DatasetRecord, where: Retrieval) -
     if setup.kind == "retriever":
         return await where.retrieve(question)
     hits = await where.search(question, setup.k)
-    return [{"id": hit.chunk.id, "text": hit.chunk.text} for hit in hits]
+    return [retrieved_context(hit.chunk) for hit in hits]
 
 
-async def score_retrieval(setup: Setup, record: DatasetRecord, where: Retrieval) -> dict[str, Any]:
-    """A retrieval-only row: what the setup retrieved, scored against the labelled contexts; no model judges it.
-    A generated unanswerable question has no relevant context to find: its row holds what was retrieved only."""
+@dataclass(frozen=True)
+class RetrievalScoring:
+    """How a setup's retrieval is scored: by chunk id where it reads the run's own collection (on another one every
+    chunk id is new), by evidence where a record carries it, placed in `documents` where a context has no offsets."""
+
+    by_chunk_id: bool = True
+    documents: Mapping[str, str] | None = None
+
+    def fields(
+        self, record: DatasetRecord, retrieved: list[dict[str, Any]], contexts: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The row's retrieval fields: what was retrieved and where it stands, and the retrieval metrics."""
+        row: dict[str, Any] = {
+            "retrieved_ids": [c.get("id") for c in retrieved],
+            "retrieved_placement": [place_context(c, self.documents).row(c.get("id")) for c in retrieved],
+        }
+        if self.by_chunk_id:
+            precision, recall = retrieval_scores(retrieved, contexts)
+            row |= {"precision": precision, "recall": recall}
+        if record.evidence_status != "quoted":
+            return row | {"scored_by": "chunk id"}
+        scored = score_evidence(record.facts(), retrieved, self.documents)
+        return row | scored.metrics | {"evidence_unplaced": scored.unplaced, "scored_by": "evidence"}
+
+
+def retrieval_scoring(setup: Setup, settings: Settings, documents: Mapping[str, str] | None = None) -> RetrievalScoring:
+    """Chunk ids count where the setup reads the collection the run read (its own, or a team's pipeline, which
+    says nothing of its collection); evidence counts everywhere."""
+    own = setup.kind != "builtin" or not setup.collection or setup.collection == settings.collection
+    return RetrievalScoring(by_chunk_id=own, documents=documents)
+
+
+async def score_retrieval(
+    setup: Setup, record: DatasetRecord, where: Retrieval, scoring: RetrievalScoring
+) -> dict[str, Any]:
+    """A retrieval-only row: what the setup retrieved, scored against the labelled contexts and the evidence; no
+    model judges it. A generated unanswerable question has nothing to find: its row holds what was retrieved."""
     retrieved = await retrieved_for(setup, record, where)
-    row = empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved]}
     if not record.answerable:
-        return row
-    precision, recall = retrieval_scores(retrieved, labelled_contexts(record))
-    return row | {"precision": precision, "recall": recall}
+        return empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved]}
+    return empty_row(setup, record) | scoring.fields(record, retrieved, labelled_contexts(record))
 
 
 async def abstains(gateway: LLMGateway, answer: str) -> bool:
@@ -234,14 +279,14 @@ async def evaluate_sample(
     where: Retrieval,
     judge_unlabelled: bool,
     embeddings: Embeddings,
+    scoring: RetrievalScoring,
 ) -> dict[str, Any]:
-    """One row: retrieval scores, the judges' correctness (verdict and graded, the graded one's semantic part
-    from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
+    """One row: retrieval scores (`scoring`), the judges' correctness (verdict and graded, the graded one's
+    semantic part from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
     if not record.answerable:
         return await evaluate_generated_unanswerable(setup, record, gateway, where)
     given, retrieved = await ask_setup(setup, record, gateway, where)
     contexts = await judged_contexts(gateway, record, retrieved) if judge_unlabelled else labelled_contexts(record)
-    precision, recall = retrieval_scores(retrieved, contexts)
     # The judges read the question as validated: a follow-up's last turn alone does not say what it asks.
     question = delimit("question", "Q", record.canonical_question)
     reference = delimit("answer", "reference", record.answer)
@@ -255,15 +300,16 @@ async def evaluate_sample(
         gateway, FaithfulnessVerdict, prompt.FAITHFULNESS_SYSTEM,
         prompt.FAITHFULNESS_USER.format(contexts=shown, question=question, candidate=candidate), "judge_faithfulness",
     )  # fmt: skip
-    row = empty_row(setup, record) | {
-        "retrieved_ids": [c.get("id") for c in retrieved],
-        "precision": precision,
-        "recall": recall,
-        "answer": given,
-        "correct": correct.correct,
-        "correctness": round(graded_correctness(*counts, cosine(*vectors)), 4),
-        "faithful": faithful.faithful,
-    }
+    row = (
+        empty_row(setup, record)
+        | scoring.fields(record, retrieved, contexts)
+        | {
+            "answer": given,
+            "correct": correct.correct,
+            "correctness": round(graded_correctness(*counts, cosine(*vectors)), 4),
+            "faithful": faithful.faithful,
+        }
+    )
     variant = record.unanswerable
     if variant is not None and not setup.answers_for_itself:
         shown_only = [{"text": record.context(i).text} for i in variant.contexts]
@@ -279,12 +325,15 @@ async def evaluate_setup(
     judge_unlabelled: bool,
     pipeline: Pipeline | None = None,
     retrieval_only: bool = False,
+    documents: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
     retriever, chain or graph setup names (`pipelines.load_pipeline`). `retrieval_only` scores what the setup
-    retrieves and asks no chat model of triad's: no gateway is opened."""
+    retrieves and asks no chat model of triad's: no gateway is opened. `documents` (source -> text) place
+    retrieved contexts that carry no offsets."""
+    scoring = retrieval_scoring(setup, settings, documents)
     if retrieval_only:
-        return await _retrieval_only(setup, records, settings, pipeline)
+        return await _retrieval_only(setup, records, settings, pipeline, scoring)
     # A service, chain or graph answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.answers_for_itself else setup.model
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
@@ -296,26 +345,30 @@ async def evaluate_setup(
         if pipeline is not None:
             await pipeline.ready()
         async with open_gateway(settings, None, models=models) as gateway:
-            return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings)
+            return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings, scoring)
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_services(collection, models=models, with_database=False) as services:
-        return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings)
+        return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings, scoring)
 
 
 async def _retrieval_only(
-    setup: Setup, records: list[DatasetRecord], settings: Settings, pipeline: Pipeline | None
+    setup: Setup,
+    records: list[DatasetRecord],
+    settings: Settings,
+    pipeline: Pipeline | None,
+    scoring: RetrievalScoring,
 ) -> list[dict[str, Any]]:
     if setup.kind != "builtin":
         if pipeline is not None:
             await pipeline.ready()
-        return await _each(records, lambda record: score_retrieval(setup, record, pipeline))
+        return await _each(records, lambda record: score_retrieval(setup, record, pipeline, scoring))
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_collection(collection) as corpus:
-        return await _each(records, lambda record: score_retrieval(setup, record, corpus))
+        return await _each(records, lambda record: score_retrieval(setup, record, corpus, scoring))
 
 
 async def _each(
@@ -342,7 +395,8 @@ async def _score(
     where: Retrieval,
     judge_unlabelled: bool,
     embeddings: Embeddings,
+    scoring: RetrievalScoring,
 ) -> list[dict[str, Any]]:
     return await _each(
-        records, lambda record: evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings)
+        records, lambda record: evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings, scoring)
     )

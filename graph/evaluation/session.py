@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,19 @@ def setup_notes(
             f"note: {setup.name}'s documents carry no chunk ids; they are matched to the labelled contexts by text"
             + ("" if setup.kind == "url" else " (name the metadata key that holds the id with id_key=)")
         )
+    unrecorded = sum(row.get("scored_by") == "chunk id" for row in rows)
+    if unrecorded:
+        notes.append(
+            f"note: {setup.name}: {unrecorded} of {len(rows)} records carry no evidence (written before records did), "
+            "so their retrieval is scored by chunk id alone"
+        )
+    unplaced = sum(row.get("evidence_unplaced") or 0 for row in rows)
+    if unplaced:
+        notes.append(
+            f"note: {setup.name}: {unplaced} retrieved contexts stand in no text the evidence is placed in (no "
+            "document offsets, no shared chunk, no quote in them); they cover nothing and count as retrieved "
+            "characters"
+        )
     if pipeline is not None and any(r.turns for r in records) and not pipeline.takes_history():
         notes.append(
             f"note: {setup.name}'s {setup.kind} takes no earlier turns where they are sent, so follow-ups reach it "
@@ -156,7 +170,11 @@ def evaluate_setups(
             if retrieval_only
             else {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
         )
-        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {"judges": judges}
+        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {
+            "judges": judges,
+            "scored_by": dict(Counter(row["scored_by"] for row in judged if row.get("scored_by"))),
+            "unplaced_contexts": sum(row.get("evidence_unplaced") or 0 for row in judged),
+        }
     summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
     with writing(summary_path, MAKE_ROOM):
         write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")

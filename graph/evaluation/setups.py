@@ -38,6 +38,10 @@ KEYS_OF: dict[SetupKind, tuple[str, ...]] = {
 #: were, so rows cached then stay valid. Every later key counts only when a setup sets it.
 FIRST_KEYS = ("name", "collection", "embedding", "k", "model", "url")
 
+#: How a row's retrieval is scored (by chunk id on the run's own collection, by evidence on any): part of every
+#: signature, so that rows scored otherwise are scored anew.
+RETRIEVAL_SCORING = "chunk ids and evidence spans"
+
 #: What the fix says for a key that does not belong to a kind.
 NOT_FOR = {
     "k": "set k in the retriever itself",
@@ -112,9 +116,14 @@ class Setup:
         first = {key: getattr(self, key) for key in FIRST_KEYS}
         later = {key: getattr(self, key) for key in LATER_KEYS if getattr(self, key) is not None}
         scored: dict[str, Any] = (
-            {"scored": "retrieval only"}
+            {"scored": f"retrieval only, {RETRIEVAL_SCORING}"}
             if retrieval_only
-            else {"judge": judge, "judge_unlabelled": judge_unlabelled, "prompts": versions.EVALUATION_VERSION}
+            else {
+                "judge": judge,
+                "judge_unlabelled": judge_unlabelled,
+                "prompts": versions.EVALUATION_VERSION,
+                "scored": RETRIEVAL_SCORING,
+            }
         )
         payload = json.dumps({**first, **later, **scored}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]

@@ -10,6 +10,7 @@ from xml.etree import ElementTree
 import pytest
 
 from graph.config.settings import resolve_settings
+from graph.evaluation.evidence import EVIDENCE_METRICS
 from graph.evaluation.scoring import METRICS
 from graph.running.estimate import estimate
 from graph.running.options import RunOptions
@@ -58,7 +59,11 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert len(rows) == 24 and all(len(r["retrieved_ids"]) == (3 if r["setup"] == "k3" else 5) for r in rows)
     groups = {"all", "answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style"}
     groups |= {"persona"}
-    assert set(results["k3"]) == groups | {"judges"}
+    assert set(results["k3"]) == groups | {"judges", "scored_by", "unplaced_contexts"}
+    assert results["k3"]["scored_by"] == {"evidence": 12} and results["k3"]["unplaced_contexts"] == 0
+    for metric in EVIDENCE_METRICS:  # the run's records carry evidence: scored by it beside the chunk ids
+        assert 0.0 <= k3[metric] <= 1.0, metric
+    assert k3["evidence_precision"] > k5["evidence_precision"] and k3["evidence_recall"] <= k5["evidence_recall"]
     assert results["k3"]["judges"]["model"] and len(results["k3"]["judges"]["prompts"]) == 12
     assert "k3" in first.stdout and "precision" in first.stdout
 
@@ -68,7 +73,10 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert "k3: evaluating" not in again.stdout and "k8: evaluating 12 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
     report = (folder / "eval-report.html").read_text()
-    assert report.count("<section") == len(METRICS) + 1  # one per metric, and what the figures suggest
+    # One section per metric some setup has a figure of, and what the figures suggest; no generated unanswerable
+    # question in this dataset, so no abstained_generated.
+    shown = [metric for metric in METRICS if metric != "abstained_generated"]
+    assert report.count("<section") == len(shown) + 1 and all(f'id="{metric}"' in report for metric in shown)
     assert 'id="diagnosis"' in report and "what the figures suggest:" in first.stdout
     assert 0.0 <= k3["correctness"] <= 1.0  # graded answer correctness beside the verdict
 

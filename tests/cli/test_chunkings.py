@@ -1,0 +1,87 @@
+"""Two chunkings of the same documents compare by evidence: a dataset made on one collection evaluates another
+chunking of the same files, where every chunk id is new, with no model request."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from graph.demo import load_demo_chunks
+from graph.evaluation.metrics import retrieval_scores
+from graph.testing.commands import run_cli
+from state.record import DatasetRecord
+
+SCRIPTED = "import:graph.testing.plausible:plausible_model"
+#: Pages of the PostgreSQL manual written back as Markdown documents, their numbered headings as headings.
+PAGES = ("routine-vacuuming", "runtime-config-wal", "runtime-config-replication")
+_HEADING = re.compile(r"^(\d+(?:\.\d+)+)\.\s+\S")
+
+
+def write_documents(folder: Path) -> None:
+    """The demo corpus' chunks of each page in their order, as one Markdown document per page."""
+    pages = defaultdict(list)
+    for chunk in load_demo_chunks():
+        pages[chunk.metadata["source"]].append(chunk)
+    folder.mkdir()
+    for page in PAGES:
+        chunks = sorted(pages[f"postgresql-15/{page}.html"], key=lambda c: c.metadata["start_index"])
+        lines = [
+            "#" * line.split(" ")[0].count(".") + " " + line if _HEADING.match(line) else line
+            for chunk in chunks
+            for line in [*chunk.text.split("\n"), ""]
+        ]
+        (folder / f"{page}.md").write_text("\n".join(lines), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def two_chunkings(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The documents ingested at 1600 characters a chunk (a run made there) and at 700 (re-chunked)."""
+    base = tmp_path_factory.mktemp("chunkings")
+    write_documents(base / "docs")
+    env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(base / "runs")}
+    for collection, size in (("chunks_1600", "1600"), ("chunks_700", "700")):
+        ingested = run_cli("graph.ingest", str(base / "docs"), "--collection", collection, "--chunk-size", size,
+                           "--chunk-overlap", "0", env=env)  # fmt: skip
+        assert ingested.returncode == 0, ingested.stderr
+    made = run_cli("graph.run", "--collection", "chunks_1600", "--count", "4", "--seed", "3", "--llm", SCRIPTED,
+                   "--dedup-threshold", "0", "--run-id", "chunked", env=env)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return base / "runs" / "chunked", env
+
+
+def test_a_dataset_made_on_one_chunking_evaluates_another_by_evidence_with_no_model_request(  # noqa: ANN001
+    two_chunkings, monkeypatch
+) -> None:
+    from graph.llm.gateway import LLMGateway
+
+    folder, env = two_chunkings
+    records = [DatasetRecord.model_validate_json(line) for line in (folder / "dataset.jsonl").read_text().splitlines()]
+    assert records and all(r.evidence_status == "quoted" and r.facts() for r in records)
+
+    def no_request(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a retrieval-only evaluation asked a chat model")
+
+    monkeypatch.setattr(LLMGateway, "ask", no_request)
+    # The same share of each document retrieved: 5 chunks of 1600 characters, 6 of 700 (the chunks of 700 are
+    # whole sections more often, so fewer characters reach as far).
+    result = run_cli("graph.evaluate", "chunked", "--retrieval-only", "--setup", "first=collection=chunks_1600,k=5",
+                     "--setup", "second=collection=chunks_700,k=6", env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((folder / "eval-summary.json").read_text())
+    first, second = summary["first"]["all"], summary["second"]["all"]
+    assert first["recall"] is not None and second["recall"] is None  # chunk ids count on the run's own collection
+    assert abs(second["evidence_recall"] - first["evidence_recall"]) <= 0.15, (first, second)
+    assert second["evidence_recall"] > 0 and summary["second"]["scored_by"] == {"evidence": len(records)}
+    rows = [json.loads(line) for line in (folder / "eval.jsonl").read_text().splitlines()]
+    by_id = {r.id: r for r in records}
+    for row in (row for row in rows if row["setup"] == "second"):
+        contexts = [{"id": c.id, "text": c.text, "relevant": c.relevant} for c in by_id[row["sample_id"]].contexts]
+        retrieved = [{"id": i, "text": ""} for i in row["retrieved_ids"]]
+        assert retrieval_scores(retrieved, contexts)[1] == 0.0  # by chunk id the second chunking finds nothing
+        placed = row["retrieved_placement"]  # each retrieved chunk where it stands, to recompute the figures
+        assert all(p["source"] and p["end"] - p["start"] == p["length"] for p in placed)
+    assert "second" in result.stdout and "evidence_recall" in result.stdout
