@@ -223,9 +223,8 @@ def test_a_call_that_retrieves_nothing_is_an_error_only_until_the_setup_showed_i
 def signature_before_later_keys(first: dict[str, Any], judge: str, judge_unlabelled: bool) -> str:
     """A signature as it is computed for a setup that sets no later key: the first keys, the judge, the prompts and
     how retrieval is scored."""
-    from nodes.versions import EVALUATION_VERSION
-
     from graph.evaluation.setups import RETRIEVAL_SCORING
+    from nodes.versions import EVALUATION_VERSION
 
     payload = {**first, "judge": judge, "judge_unlabelled": judge_unlabelled, "prompts": EVALUATION_VERSION,
                "scored": RETRIEVAL_SCORING}  # fmt: skip
