@@ -47,7 +47,9 @@ from graph.config.cli import (
 )
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
+from graph.config.settings import Settings
 from graph.evaluation.diagnosis import diagnosis_lines
+from graph.evaluation.external import INPUT_FORMATS, read_documents, read_external
 from graph.evaluation.gate import (
     Threshold,
     baseline_checks,
@@ -58,17 +60,40 @@ from graph.evaluation.gate import (
     threshold_checks,
 )
 from graph.evaluation.report import format_summaries
-from graph.evaluation.session import as_the_run_read_it, evaluate_setups, load_pipelines, run_json_settings
+from graph.evaluation.session import (
+    EvaluationFiles,
+    as_the_run_read_it,
+    evaluate_setups,
+    load_pipelines,
+    run_json_settings,
+)
 from graph.evaluation.setups import check_answering_model, parse_setup
 from graph.living.staleness import store_changed
 from graph.running.dataset import read_dataset
 from graph.running.files import write_atomically
 from graph.running.languages import evaluation_note
+from state.record import DatasetRecord
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = command_parser("graph.evaluate", __doc__)
-    parser.add_argument("dataset", help="a run id (its folder under --runs-dir) or a path to a dataset.jsonl")
+    parser.add_argument(
+        "dataset",
+        help="a run id (its folder under --runs-dir), or a path to a dataset file: triad's, a RAGAS testset "
+        "(JSONL or CSV) or a span CSV (question, references, corpus_id)",
+    )
+    parser.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        help="the layout of a dataset file, where its content does not say (default: read from its first line)",
+    )
+    parser.add_argument(
+        "--documents",
+        type=Path,
+        metavar="FOLDER",
+        help="the documents a dataset file's spans count in (a span CSV's corpus_id is a file's stem): "
+        "retrieved chunks are placed in them by their text",
+    )
     parser.add_argument("--setup", action="append", required=True, metavar="NAME=SPEC", help="a RAG setup (repeatable)")
     parser.add_argument(
         "--judge-unlabelled", action="store_true", help="CARE-label retrieved chunks missing from the context list"
@@ -115,6 +140,14 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError(f"--max-drop takes a value from 0 to 1, not {args.max_drop}")
     if args.retrieval_only and args.judge_unlabelled:
         raise UserError("--judge-unlabelled asks a labeller model, which --retrieval-only does not: drop one of them")
+    if given.is_file() and (given.name != "dataset.jsonl" or args.input_format is not None):
+        evaluate_file(given, args, settings, thresholds, baseline)
+        return
+    if not given.suffix and not dataset.is_file():
+        raise UserError(
+            f"{args.dataset} is neither a file nor a run under {settings.runs_dir}; give a dataset file's path or a "
+            "run id (--runs-dir names the runs' folder)"
+        )
     records = read_dataset(dataset)
     settings = as_the_run_read_it(settings, run_json_settings(dataset.parent / "run.json"), args)
     if settings.collection and run_async(store_changed(settings, dataset.parent)):
@@ -124,24 +157,63 @@ def main(argv: list[str] | None = None) -> None:
             f"python -m graph.check {dataset.parent.name}{where}",
             file=sys.stderr,
         )
-    setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
     note = evaluation_note(records, settings.embedding)
     if note:
         print(note, file=sys.stderr)
-    if not args.retrieval_only:
+    summaries = score(records, args, settings, EvaluationFiles(dataset.parent), args.retrieval_only)
+    if thresholds or baseline is not None:
+        gate(summaries, thresholds, baseline, args)
+
+
+def evaluate_file(
+    path: Path,
+    args: argparse.Namespace,
+    settings: Settings,
+    thresholds: list[Threshold],
+    baseline: dict[str, Any] | None,
+) -> None:
+    """A dataset file evaluated on its own: its lines read in their layout, bad ones named and skipped, the
+    outputs beside it under names that start with its stem."""
+    documents = read_documents(args.documents)
+    external = read_external(path, documents, args.input_format)
+    for line in external.skipped:
+        print(f"skipped {path.name} {line}", file=sys.stderr)
+    retrieval_only = args.retrieval_only or not external.answers
+    if not external.answers and not args.retrieval_only:
+        print(
+            f"note: {path.name} holds no answers ({external.input_format}): only retrieval is scored", file=sys.stderr
+        )
+    files = EvaluationFiles(path.parent, path.name, skipped_lines=len(external.skipped))
+    summaries = score(external.records, args, settings, files, retrieval_only, documents or None)
+    print(f"{len(external.records)} lines scored, {len(external.skipped)} skipped")
+    if thresholds or baseline is not None:
+        gate(summaries, thresholds, baseline, args)
+
+
+def score(
+    records: list[DatasetRecord],
+    args: argparse.Namespace,
+    settings: Settings,
+    files: EvaluationFiles,
+    retrieval_only: bool,
+    documents: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """Every setup scored on the records, the summary printed, the files written; the summaries."""
+    setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
+    if not retrieval_only:
         for setup in setups:
             check_answering_model(setup, settings)
     pipelines = load_pipelines(setups)
     summaries = evaluate_setups(
-        setups, records, settings, dataset.parent, args.judge_unlabelled, print, pipelines, args.retrieval_only
-    )
+        setups, records, settings, files.folder, args.judge_unlabelled, print, pipelines, retrieval_only, files,
+        documents,
+    )  # fmt: skip
     print(format_summaries(summaries))
     print("what the figures suggest:")
     for line in diagnosis_lines(summaries):
         print(f"  {line}")
-    print(f"wrote {dataset.parent / 'eval.jsonl'}, eval-summary.json and eval-report.html in {dataset.parent}")
-    if thresholds or baseline is not None:
-        gate(summaries, thresholds, baseline, args)
+    print(f"wrote {files.rows.name}, {files.summary.name} and {files.report.name} in {files.folder}")
+    return summaries
 
 
 def gate(

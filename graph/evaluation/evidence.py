@@ -73,23 +73,36 @@ class Placement:
         return {"id": context_id, "source": self.source, "start": self.start, "end": end, "length": self.length}
 
 
-def place_context(context: Mapping[str, Any], documents: Mapping[str, str] | None = None) -> Placement:
-    """Where a retrieved context stands: by its document offsets, else by finding its text in its document (as it
-    is, then with white space and quote marks folded), and as its own chunk where it has an id."""
+def document_name(source: str, documents: Mapping[str, str]) -> str | None:
+    """The document at hand a context's `source` names: the source itself, or its file's stem (documents at hand
+    are named by stem, as a span CSV names them; a collection names the path it was ingested from)."""
+    if source in documents:
+        return source
+    stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return stem if stem in documents else None
+
+
+def place_context(
+    context: Mapping[str, Any], documents: Mapping[str, str] | None = None, *, by_offsets: bool = True
+) -> Placement:
+    """Where a retrieved context stands: by its document offsets (where they count in the same text as the
+    evidence, `by_offsets`), else by finding its text in its document at hand (as it is, then with white space and
+    quote marks folded), and as its own chunk where it has an id."""
     text = str(context.get("text") or "")
     source, start = context.get("source"), context.get("start_index")
     spans: list[Span] = []
-    placed_start: int | None = None
+    placed: tuple[str, int] | None = None
     if isinstance(source, str) and source:
-        if isinstance(start, int) and not isinstance(start, bool) and start >= 0:
-            placed_start = start
-        elif documents is not None and source in documents and (found := locate(text, documents[source])):
-            placed_start = found[0]
-        if placed_start is not None:
-            spans.append((document_key(source), placed_start, placed_start + len(text)))
+        name = document_name(source, documents) if documents else None
+        if by_offsets and isinstance(start, int) and not isinstance(start, bool) and start >= 0:
+            placed = (source, start)
+        elif documents and name is not None and (found := locate(text, documents[name])):
+            placed = (name, found[0])
+    if placed is not None:
+        spans.append((document_key(placed[0]), placed[1], placed[1] + len(text)))
     if context.get("id"):
         spans.append((chunk_key(str(context["id"])), 0, len(text)))
-    return Placement(tuple(spans), len(text), source if placed_start is not None else None, placed_start)
+    return Placement(tuple(spans), len(text), *(placed or (None, None)))
 
 
 def merged(spans: Iterable[Span]) -> dict[str, list[tuple[int, int]]]:
@@ -139,10 +152,15 @@ def _found_by_text(fact: Evidence, contexts: Sequence[Mapping[str, Any]], placem
 
 
 def score_evidence(
-    facts: Sequence[Evidence], contexts: Sequence[Mapping[str, Any]], documents: Mapping[str, str] | None = None
+    facts: Sequence[Evidence],
+    contexts: Sequence[Mapping[str, Any]],
+    documents: Mapping[str, str] | None = None,
+    *,
+    by_offsets: bool = True,
 ) -> Scored:
-    """The evidence metrics of one retrieval (`contexts`, best first) against a record's facts."""
-    placements = [place_context(context, documents) for context in contexts]
+    """The evidence metrics of one retrieval (`contexts`, best first) against a record's facts (`place_context`
+    says how each context is placed)."""
+    placements = [place_context(context, documents, by_offsets=by_offsets) for context in contexts]
     by_text = [_found_by_text(fact, contexts, placements) for fact in facts]
     per_rank: list[list[Span]] = [
         [*placement.spans, *(span for found in by_text for span in found[rank])]

@@ -187,6 +187,9 @@ class RetrievalScoring:
 
     by_chunk_id: bool = True
     documents: Mapping[str, str] | None = None
+    by_offsets: bool = True
+    """Whether a context's `start_index` counts in the text the evidence's offsets count in (a collection
+    `graph.ingest` made from the same files); a span CSV counts in the raw files, placed by text instead."""
 
     def fields(
         self, record: DatasetRecord, retrieved: list[dict[str, Any]], contexts: list[dict[str, Any]]
@@ -194,22 +197,25 @@ class RetrievalScoring:
         """The row's retrieval fields: what was retrieved and where it stands, and the retrieval metrics."""
         row: dict[str, Any] = {
             "retrieved_ids": [c.get("id") for c in retrieved],
-            "retrieved_placement": [place_context(c, self.documents).row(c.get("id")) for c in retrieved],
+            "retrieved_placement": [
+                place_context(c, self.documents, by_offsets=self.by_offsets).row(c.get("id")) for c in retrieved
+            ],
         }
         if self.by_chunk_id:
             precision, recall = retrieval_scores(retrieved, contexts)
             row |= {"precision": precision, "recall": recall}
         if record.evidence_status != "quoted":
             return row | {"scored_by": "chunk id"}
-        scored = score_evidence(record.facts(), retrieved, self.documents)
+        scored = score_evidence(record.facts(), retrieved, self.documents, by_offsets=self.by_offsets)
         return row | scored.metrics | {"evidence_unplaced": scored.unplaced, "scored_by": "evidence"}
 
 
 def retrieval_scoring(setup: Setup, settings: Settings, documents: Mapping[str, str] | None = None) -> RetrievalScoring:
     """Chunk ids count where the setup reads the collection the run read (its own, or a team's pipeline, which
-    says nothing of its collection); evidence counts everywhere."""
+    says nothing of its collection); evidence counts everywhere. With `documents` at hand (a dataset made
+    elsewhere, its offsets counting in the raw files), contexts are placed by their text in them."""
     own = setup.kind != "builtin" or not setup.collection or setup.collection == settings.collection
-    return RetrievalScoring(by_chunk_id=own, documents=documents)
+    return RetrievalScoring(by_chunk_id=own, documents=documents, by_offsets=not documents)
 
 
 async def score_retrieval(

@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +75,34 @@ def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+@dataclass(frozen=True)
+class EvaluationFiles:
+    """Where an evaluation writes: `eval.jsonl`, `eval-summary.json` and `eval-report.html` in a run's folder, or,
+    for a file evaluated on its own, the same names after its file name beside it (`spans.csv.eval.jsonl`, ...),
+    so two files of one folder (`testset.jsonl`, `testset.csv`) never share them."""
+
+    folder: Path
+    stem: str = ""
+    """The evaluated file's name, that the files' names start with; "" for a run's files."""
+    skipped_lines: int | None = None
+    """A file's lines that could not be read or located, said in every setup's summary; None for a run's."""
+
+    def _named(self, name: str) -> Path:
+        return self.folder / (f"{self.stem}.{name}" if self.stem else name)
+
+    @property
+    def rows(self) -> Path:
+        return self._named("eval.jsonl")
+
+    @property
+    def summary(self) -> Path:
+        return self._named("eval-summary.json")
+
+    @property
+    def report(self) -> Path:
+        return self._named("eval-report.html")
+
+
 #: The fix a failed write of the evaluation's files names.
 MAKE_ROOM = "make room or fix the folder"
 
@@ -124,14 +153,19 @@ def evaluate_setups(
     say: Callable[[str], None],
     pipelines: dict[str, Pipeline] | None = None,
     retrieval_only: bool = False,
+    files: EvaluationFiles | None = None,
+    documents: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
 
     `pipelines` holds the objects of retriever, chain and graph setups (`load_pipelines`); `retrieval_only`
-    scores retrieval alone, asking no chat model of triad's. Returns the means per setup, overall and by group.
+    scores retrieval alone, asking no chat model of triad's. `files` names what is written (a run's eval.jsonl,
+    or a file's own, named after it); `documents` (source -> text) place retrieved contexts by their text.
+    Returns the means per setup, overall and by group.
     """
+    files = files or EvaluationFiles(folder)
     judge_model = settings.model_for("validator")
-    eval_path = folder / "eval.jsonl"
+    eval_path = files.rows
     # A record graph.refresh rewrote is judged anew: its version is part of what a judgement is kept under.
     rows = {(row["signature"], row["sample_id"], row.get("sample_version", 1)): row for row in cached_rows(eval_path)}
     versions = {r.id: r.version for r in records}
@@ -147,7 +181,9 @@ def evaluate_setups(
                     f"note: {setup.name} answers with its own model; those calls are its own, not triad's, and only "
                     "the contexts it returns are scored"
                 )
-            fresh = run_async(evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline, retrieval_only))
+            fresh = run_async(
+                evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline, retrieval_only, documents)
+            )
             for note in setup_notes(setup, missing, fresh, pipeline):
                 say(note)
             for row in fresh:
@@ -170,12 +206,16 @@ def evaluate_setups(
             if retrieval_only
             else {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
         )
-        summaries[setup.name] = grouped_means(judged, METRICS, GROUPS) | {
-            "judges": judges,
-            "scored_by": dict(Counter(row["scored_by"] for row in judged if row.get("scored_by"))),
-            "unplaced_contexts": sum(row.get("evidence_unplaced") or 0 for row in judged),
-        }
-    summary_path, report_path = folder / "eval-summary.json", folder / "eval-report.html"
+        summaries[setup.name] = (
+            grouped_means(judged, METRICS, GROUPS)
+            | {
+                "judges": judges,
+                "scored_by": dict(Counter(row["scored_by"] for row in judged if row.get("scored_by"))),
+                "unplaced_contexts": sum(row.get("evidence_unplaced") or 0 for row in judged),
+            }
+            | ({} if files.skipped_lines is None else {"skipped_lines": files.skipped_lines})
+        )
+    summary_path, report_path = files.summary, files.report
     with writing(summary_path, MAKE_ROOM):
         write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")
     with writing(report_path, MAKE_ROOM):

@@ -5,8 +5,12 @@ NOTICE there for where the real files come from and their licences)."""
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
+from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from graph.testing.commands import REPO_ROOT
 
@@ -116,4 +120,28 @@ def mixed_folder(folder: Path) -> Path:
         shutil.copy(SPHINX_MANUAL / page, folder / "cachelib" / page)
     word_file(folder / "replication.docx")
     (folder / "backups.md").write_text(GUIDE_MARKDOWN, encoding="utf-8")
+    return folder
+
+
+#: A manual's numbered heading ("25.1.6. The Autovacuum Daemon"), written back as a Markdown heading.
+_NUMBERED_HEADING = re.compile(r"^(\d+(?:\.\d+)+)\.\s+\S")
+
+
+def manual_pages(folder: Path, pages: Iterable[str]) -> Path:
+    """Pages of the demo corpus (the PostgreSQL manual) written back as Markdown documents, one per page
+    (`postgresql-15/<page>.html` -> `<page>.md`): its chunks in their order, numbered headings as headings."""
+    from graph.demo import load_demo_chunks
+
+    by_page: dict[str, list[Any]] = defaultdict(list)
+    for chunk in load_demo_chunks():
+        by_page[chunk.metadata["source"]].append(chunk)
+    folder.mkdir(parents=True, exist_ok=True)
+    for page in pages:
+        chunks = sorted(by_page[f"postgresql-15/{page}.html"], key=lambda chunk: chunk.metadata["start_index"])
+        lines = [
+            "#" * line.split(" ")[0].count(".") + " " + line if _NUMBERED_HEADING.match(line) else line
+            for chunk in chunks
+            for line in [*chunk.text.split("\n"), ""]
+        ]
+        (folder / f"{page}.md").write_text("\n".join(lines), encoding="utf-8")
     return folder

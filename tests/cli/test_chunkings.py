@@ -4,44 +4,25 @@ chunking of the same files, where every chunk id is new, with no model request."
 from __future__ import annotations
 
 import json
-import re
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from graph.demo import load_demo_chunks
 from graph.evaluation.metrics import retrieval_scores
 from graph.testing.commands import run_cli
+from graph.testing.documents import manual_pages
 from state.record import DatasetRecord
 
 SCRIPTED = "import:graph.testing.plausible:plausible_model"
-#: Pages of the PostgreSQL manual written back as Markdown documents, their numbered headings as headings.
+#: Pages of the PostgreSQL manual written back as Markdown documents.
 PAGES = ("routine-vacuuming", "runtime-config-wal", "runtime-config-replication")
-_HEADING = re.compile(r"^(\d+(?:\.\d+)+)\.\s+\S")
-
-
-def write_documents(folder: Path) -> None:
-    """The demo corpus' chunks of each page in their order, as one Markdown document per page."""
-    pages = defaultdict(list)
-    for chunk in load_demo_chunks():
-        pages[chunk.metadata["source"]].append(chunk)
-    folder.mkdir()
-    for page in PAGES:
-        chunks = sorted(pages[f"postgresql-15/{page}.html"], key=lambda c: c.metadata["start_index"])
-        lines = [
-            "#" * line.split(" ")[0].count(".") + " " + line if _HEADING.match(line) else line
-            for chunk in chunks
-            for line in [*chunk.text.split("\n"), ""]
-        ]
-        (folder / f"{page}.md").write_text("\n".join(lines), encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def two_chunkings(pg_url: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     """The documents ingested at 1600 characters a chunk (a run made there) and at 700 (re-chunked)."""
     base = tmp_path_factory.mktemp("chunkings")
-    write_documents(base / "docs")
+    manual_pages(base / "docs", PAGES)
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(base / "runs")}
     for collection, size in (("chunks_1600", "1600"), ("chunks_700", "700")):
         ingested = run_cli("graph.ingest", str(base / "docs"), "--collection", collection, "--chunk-size", size,
@@ -85,3 +66,13 @@ def test_a_dataset_made_on_one_chunking_evaluates_another_by_evidence_with_no_mo
         placed = row["retrieved_placement"]  # each retrieved chunk where it stands, to recompute the figures
         assert all(p["source"] and p["end"] - p["start"] == p["length"] for p in placed)
     assert "second" in result.stdout and "evidence_recall" in result.stdout
+
+    # triad's own export, evaluated as a file: its facts come with it, and score as the run's records do
+    exported = run_cli("graph.export", "chunked", "--format", "ragas", env=env)
+    assert exported.returncode == 0, exported.stderr
+    path = folder / "export" / "ragas.jsonl"
+    again = run_cli("graph.evaluate", str(path), "--retrieval-only", "--setup", "second=collection=chunks_700,k=6",
+                    env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    from_file = json.loads((path.parent / "ragas.jsonl.eval-summary.json").read_text())["second"]["all"]
+    assert from_file["evidence_recall"] == pytest.approx(second["evidence_recall"])

@@ -91,7 +91,7 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
 
     from langchain_core.embeddings import DeterministicFakeEmbedding
 
-    from graph.evaluation.scoring import evaluate_sample
+    from graph.evaluation.scoring import RetrievalScoring, evaluate_sample
     from graph.evaluation.setups import Setup
     from state import schemas
 
@@ -110,7 +110,9 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
             asked.setdefault(node, messages)
             return replies[schema], None
 
-    chunk = SimpleNamespace(id="c1", text="autovacuum_naptime (integer): the default is one minute (1min).")
+    chunk = SimpleNamespace(
+        id="c1", text="autovacuum_naptime (integer): the default is one minute (1min).", metadata={}
+    )
 
     class Corpus:
         async def search(self, question, k):  # noqa: ANN001, ANN202
@@ -122,7 +124,9 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
     )  # fmt: skip
     setup = Setup(name="k1", collection="docs", k=1)
     row = asyncio.run(
-        evaluate_sample(setup, record, Gateway(), Corpus(), False, DeterministicFakeEmbedding(size=8))  # type: ignore[arg-type]
+        evaluate_sample(  # type: ignore[arg-type]
+            setup, record, Gateway(), Corpus(), False, DeterministicFakeEmbedding(size=8), RetrievalScoring()
+        )
     )
     assert row["correct"] is True and row["abstained"] is False
     assert set(asked) == {"rag_answer", "judge_correctness", "judge_faithfulness", "judge_abstention"}
