@@ -5,6 +5,8 @@
         --setup base=collection=docs,embedding=minilm,k=5,model=google_genai:gemini-2.5-flash-lite
     python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag
     python -m graph.evaluate RUN_ID --setup mine=chain=import:my_app.rag:build_chain   # your own Python pipeline
+    python -m graph.evaluate RUN_ID --retrieval-only --setup small=collection=docs_700,k=6   # no model, no key
+    python -m graph.evaluate chunking-eval.csv --documents corpus/ --setup mine=collection=docs,k=5   # made elsewhere
     python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag \
         --fail-under recall=0.8,composition.correct=0.6 --baseline main/eval-summary.json --max-drop 0.03 \
         --junit eval-junit.xml                                    # a CI gate: exit 1 when a metric falls short
@@ -16,7 +18,9 @@ POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}, or your own ob
 no arguments), with `input_key`, `answer_key`, `documents_key`, `history_key` and `id_key` to read it,
 and `version` to mark a changed pipeline (docs/evaluation.md). The store's database, collection,
 schema, columns, distance and embedding are the run's (from its run.json) unless a flag names them;
-a setup's own keys win over both. Per sample: context precision and recall (by chunk id, normalised text as fallback),
+a setup's own keys win over both. Per sample: retrieval by evidence (the characters of the facts each answer
+rests on that the retrieved chunks cover, in one text per document, on any collection; docs/evaluation.md) and
+by chunk id (normalised text as fallback) where the setup reads the run's own collection,
 answer correctness and faithfulness (validator model), and on the simulated unanswerable variant
 whether the setup abstains given only non-relevant contexts (`abstained`; a phrase check first, the
 judge for the rest). On a generated unanswerable question (`answerable: false`) the setup retrieves

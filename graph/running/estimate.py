@@ -47,9 +47,9 @@ DISTINCT_CANDIDATES = 0.8
 UNANSWERABLE_ACCEPTED = 0.8
 #: Seconds a hosted model takes per call, when no finished run says.
 SECONDS_PER_CALL = 3.0
-#: Typical reply sizes in tokens, per node.
+#: Typical reply sizes in tokens, per node (a draft quotes its evidence: a sentence or two of each chunk).
 OUTPUT_TOKENS = {
-    "propose_bridge": 250, "generate_question": 180, "revise_question": 180, "judge_quality": 220,
+    "propose_bridge": 250, "generate_question": 260, "revise_question": 260, "judge_quality": 220,
     "judge_sufficiency": 120, "classify_temporal": 40, "extract_contexts": 50, "generate_unanswerable": 120,
     "judge_unanswerable": 150, "restyle_question": 60, "check_restyle": 160,
 }  # fmt: skip
