@@ -129,6 +129,22 @@ def _intersection(first: Mapping[str, list[tuple[int, int]]], second: Mapping[st
     return sum(covered_length((key, start, end), second) for key, runs in first.items() for start, end in runs)
 
 
+def placed_in_documents(fact: Evidence, documents: Mapping[str, str]) -> Evidence:
+    """The fact with each location that has no document offsets (a store's ready-cut chunk) placed in its document
+    at hand by finding the quote there; the locations that cannot be placed kept as they are."""
+
+    def placed(place: Location) -> Location:
+        if place.document_start is not None or not place.source:
+            return place
+        name = document_name(place.source, documents)
+        found = locate(fact.quote, documents[name]) if name is not None else None
+        if found is None:
+            return place
+        return place.model_copy(update={"source": name, "document_start": found[0], "document_end": found[1]})
+
+    return fact.model_copy(update={"location": placed(fact.location), "also_in": [placed(p) for p in fact.also_in]})
+
+
 @dataclass(frozen=True)
 class Scored:
     """A record's evidence metrics, and how many retrieved contexts could be placed nowhere."""
@@ -159,7 +175,10 @@ def score_evidence(
     by_offsets: bool = True,
 ) -> Scored:
     """The evidence metrics of one retrieval (`contexts`, best first) against a record's facts (`place_context`
-    says how each context is placed)."""
+    says how each context is placed; a fact whose chunk had no place in its document is placed in it by its
+    quote where the document is at hand)."""
+    if documents:
+        facts = [placed_in_documents(fact, documents) for fact in facts]
     placements = [place_context(context, documents, by_offsets=by_offsets) for context in contexts]
     by_text = [_found_by_text(fact, contexts, placements) for fact in facts]
     per_rank: list[list[Span]] = [

@@ -90,3 +90,17 @@ def test_a_context_without_offsets_is_placed_by_finding_its_text_in_its_document
 def test_spans_merge_and_quotes_fold_white_space_and_quote_marks() -> None:
     assert merged([("d", 5, 9), ("d", 0, 5), ("d", 20, 22), ("e", 1, 2)]) == {"d": [(0, 9), (20, 22)], "e": [(1, 2)]}
     assert folded("  «\u00a0x\u00a0»  y  ") == '"x"y' and locate("a “b”", 'a "b" c') == (0, 5)
+
+
+def test_a_fact_of_a_chunk_without_a_document_place_is_placed_by_its_quote_where_the_document_is_at_hand() -> None:
+    ready_cut = Evidence.model_validate(
+        {
+            "quote": DOCUMENT[30:45],
+            "location": {"chunk_id": "s1", "chunk_start": 3, "chunk_end": 18, "source": "docs/guide.md"},
+        }  # fmt: skip
+    )
+    retrieved = [{"id": "other", "text": DOCUMENT[25:50], "source": "guide.md"}]
+    placed = score_evidence([ready_cut], retrieved, documents={"guide": DOCUMENT}, by_offsets=False)
+    assert placed.metrics["evidence_recall"] == 1.0 and placed.metrics["evidence_precision"] == pytest.approx(15 / 25)
+    unplaced = score_evidence([ready_cut], [{"id": "other", "text": "nothing of it"}])
+    assert unplaced.metrics["evidence_recall"] == 0.0 and unplaced.unplaced == 1
