@@ -53,7 +53,7 @@ from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
 from graph.evaluation.diagnosis import diagnosis_lines
-from graph.evaluation.external import INPUT_FORMATS, read_documents, read_external
+from graph.evaluation.external import INPUT_FORMATS, is_saved_dataset, read_documents, read_external
 from graph.evaluation.gate import (
     Threshold,
     baseline_checks,
@@ -64,6 +64,7 @@ from graph.evaluation.gate import (
     threshold_checks,
 )
 from graph.evaluation.report import format_summaries
+from graph.evaluation.scoring import DocumentsAtHand
 from graph.evaluation.session import (
     EvaluationFiles,
     as_the_run_read_it,
@@ -144,7 +145,9 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError(f"--max-drop takes a value from 0 to 1, not {args.max_drop}")
     if args.retrieval_only and args.judge_unlabelled:
         raise UserError("--judge-unlabelled asks a labeller model, which --retrieval-only does not: drop one of them")
-    if given.is_file() and (given.name != "dataset.jsonl" or args.input_format is not None):
+    if (given.is_file() and (given.name != "dataset.jsonl" or args.input_format is not None)) or is_saved_dataset(
+        given
+    ):
         evaluate_file(given, args, settings, thresholds, baseline)
         return
     if not given.suffix and not dataset.is_file():
@@ -188,7 +191,9 @@ def evaluate_file(
             f"note: {path.name} holds no answers ({external.input_format}): only retrieval is scored", file=sys.stderr
         )
     files = EvaluationFiles(path.parent, path.name, skipped_lines=len(external.skipped))
-    summaries = score(external.records, args, settings, files, retrieval_only, documents or None)
+    # A file's ids are its own: no chunk id of a store; its documents are those at hand, or the setup's collection's.
+    at_hand = DocumentsAtHand(documents=documents or None, from_collection=not documents, chunk_ids=False)
+    summaries = score(external.records, args, settings, files, retrieval_only, at_hand)
     print(f"{len(external.records)} lines scored, {len(external.skipped)} skipped")
     if thresholds or baseline is not None:
         gate(summaries, thresholds, baseline, args)
@@ -200,7 +205,7 @@ def score(
     settings: Settings,
     files: EvaluationFiles,
     retrieval_only: bool,
-    documents: dict[str, str] | None = None,
+    at_hand: DocumentsAtHand | None = None,
 ) -> dict[str, Any]:
     """Every setup scored on the records, the summary printed, the files written; the summaries."""
     setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
@@ -210,7 +215,7 @@ def score(
     pipelines = load_pipelines(setups)
     summaries = evaluate_setups(
         setups, records, settings, files.folder, args.judge_unlabelled, print, pipelines, retrieval_only, files,
-        documents,
+        at_hand,
     )  # fmt: skip
     print(format_summaries(summaries))
     print("what the figures suggest:")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -74,14 +77,52 @@ def location(chunk_id: str, text: str, source: Any, start_index: Any, quote: str
     }
 
 
-def chunk_evidence(chunk: ChunkRef, draft: Draft, contexts: list[ContextItem]) -> list[dict[str, Any]]:
-    """The facts of one supporting chunk: each quote of it, where it stands, and the other chunks of the context
-    list, labelled relevant, whose text holds the same words (other locations of that fact, found by text)."""
+#: Documents a ready-cut chunk (one without `start_index`) is looked for in, where its `source` is such a file on
+#: this machine: plain text, whose characters are the ones a chunk cut from it holds.
+PLAIN_TEXT_SOURCES = (".txt", ".md", ".markdown", ".rst")
+_LARGEST_SOURCE = 20 * 1024 * 1024
+
+
+@functools.lru_cache(maxsize=16)
+def _source_text(path: str, modified: float) -> str | None:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def start_in_source(chunk: ChunkRef) -> int | None:
+    """Where the chunk starts in its document: its `start_index` (`graph.ingest` writes it), else, for a ready-cut
+    chunk whose `source` is a plain-text file at hand, where its text is found in that file; else None."""
+    metadata = chunk["metadata"] or {}
+    start, source = metadata.get("start_index"), metadata.get("source")
+    if isinstance(start, int) and not isinstance(start, bool) and start >= 0:
+        return start
+    if not isinstance(source, str) or not source.lower().endswith(PLAIN_TEXT_SOURCES):
+        return None
+    path = Path(source)
+    try:
+        if not path.is_file() or path.stat().st_size > _LARGEST_SOURCE:
+            return None
+        text = _source_text(str(path.resolve()), path.stat().st_mtime)
+    except OSError:
+        return None
+    found = locate(chunk["text"], text) if text is not None else None
+    return found[0] if found is not None else None
+
+
+def chunk_evidence(
+    chunk: ChunkRef, draft: Draft, contexts: list[ContextItem], start: int | None = None
+) -> list[dict[str, Any]]:
+    """The facts of one supporting chunk: each quote of it, where it stands (in its document from `start`, the
+    chunk's place there, or its `start_index`), and the other chunks of the context list, labelled relevant, whose
+    text holds the same words (other locations of that fact, found by text)."""
     others = [c for c in contexts if c["relevant"] and c["id"] != chunk["id"]]
     facts = []
+    metadata = chunk["metadata"] or {}
+    start = start if start is not None else metadata.get("start_index")
     for quote in (q["quote"] for q in draft.get("evidence", []) if q["chunk_id"] == chunk["id"]):
-        metadata = chunk["metadata"] or {}
-        found = location(chunk["id"], chunk["text"], metadata.get("source"), metadata.get("start_index"), quote)
+        found = location(chunk["id"], chunk["text"], metadata.get("source"), start, quote)
         if found is None:  # a quote lint did not hold (a thread that passed lint before its quotes were read)
             continue
         also_in = [
@@ -93,22 +134,27 @@ def chunk_evidence(chunk: ChunkRef, draft: Draft, contexts: list[ContextItem]) -
     return facts
 
 
+def document_starts(state: SampleState) -> dict[str, int | None]:
+    """Each supporting chunk's place in its document (`start_in_source`: it may read a file, so off the loop)."""
+    return {chunk["id"]: start_in_source(chunk) for chunk in state.get("supporting") or []}
+
+
 def evidence_status(state: SampleState, supporting: list[dict[str, Any]]) -> str:
     """`quoted` when every supporting chunk carries a fact; `unrecorded` for a draft written without quotes."""
     quoted = "evidence" in latest_draft(state) and all(chunk["evidence"] for chunk in supporting)
     return "quoted" if quoted else "unrecorded"
 
 
-def answerable_record(state: SampleState, context: Context) -> dict[str, Any]:
-    """The record of a typed multi-hop question: supporting chunks with their evidence, labelled contexts,
-    difficulty, its variant."""
+def answerable_record(state: SampleState, context: Context, starts: dict[str, int | None]) -> dict[str, Any]:
+    """The record of a typed multi-hop question: supporting chunks with their evidence (`starts`: each chunk's
+    place in its document, where known), labelled contexts, difficulty, its variant."""
     draft = latest_draft(state)
     supporting = [
         {
             "id": c["id"],
             "text": c["text"],
             "metadata": c["metadata"],
-            "evidence": chunk_evidence(c, draft, state["contexts"]),
+            "evidence": chunk_evidence(c, draft, state["contexts"], starts.get(c["id"])),
         }
         for c in state["supporting"]
     ]
@@ -175,7 +221,11 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
         "role": state.get("style_role") or state.get("role") or DEFAULT_ROLE,
         "persona": state.get("persona"),
         "construction": draft.get("construction") or {},
-        **(unanswerable_record(state, context) if is_unanswerable(state) else answerable_record(state, context)),
+        **(
+            unanswerable_record(state, context)
+            if is_unanswerable(state)
+            else answerable_record(state, context, await asyncio.to_thread(document_starts, state))
+        ),
         "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
         "validation": {"revisions": state.get("revisions", 0), "verdicts": state["verdicts"]},
         "version": context.dataset_version,

@@ -7,14 +7,22 @@ place in the original.
 
 from __future__ import annotations
 
-#: Quote marks, single and double, folded to one before a quote is looked for (a copy may swap one for another,
-#: and an apostrophe for a typographic one).
-_QUOTE_MARKS = str.maketrans(dict.fromkeys("“”„‟«»″〝〞＂‘’‚‛′`´'", '"'))
+import unicodedata
+
+#: What folding makes of a character (after its compatibility decomposition: "ﬁ" is "fi", "…" is "...", "é" is
+#: "e" and its accent): every quote mark, single or double, one plain mark (a copy may swap one for another, and an
+#: apostrophe for a typographic one); every dash a hyphen; soft hyphens and zero-width characters nothing.
+_FOLDS = (
+    dict.fromkeys("“”„‟«»″〝〞＂‘’‚‛′`´'", '"')
+    | dict.fromkeys("‐‑‒–—―−", "-")
+    | dict.fromkeys("\u00ad\u200b\u200c\u200d\u2060\ufeff", "")
+)
 
 
 def folded(text: str) -> str:
-    """`text` with every quote mark one plain mark, every run of white space one space, none beside a quote mark
-    (French writes « x » where a copy writes "x"), and none at the ends."""
+    """`text` folded for finding a quote: each character decomposed and folded (`_FOLDS`), every run of white space
+    one space, none beside a quote mark (French writes « x » where a copy writes "x"), none after a hyphen that
+    ends a line (a word split over two lines, "cross-\nreference"), and none at the ends."""
     return _folded_with_places(text)[0]
 
 
@@ -22,20 +30,21 @@ def _folded_with_places(text: str) -> tuple[str, list[int]]:
     """`folded(text)`, and for each of its characters the index of the character of `text` it stands for."""
     chars: list[str] = []
     places: list[int] = []
-    for index, char in enumerate(text.translate(_QUOTE_MARKS)):
-        if char.isspace():
-            if chars and chars[-1] not in ' "':
+    space: tuple[int, bool] | None = None  # a run of white space not written yet: where it starts, a line break in it
+    for index, original in enumerate(text):
+        for char in unicodedata.normalize("NFKD", original):
+            char = _FOLDS.get(char, char)
+            if not char:
+                continue
+            if char.isspace():
+                space = (space[0] if space else index, (space is not None and space[1]) or char in "\n\r")
+                continue
+            if space is not None and chars and not (chars[-1] == '"' or char == '"' or (chars[-1] == "-" and space[1])):
                 chars.append(" ")
-                places.append(index)
-            continue
-        if char == '"' and chars and chars[-1] == " ":
-            chars.pop()
-            places.pop()
-        chars.append(char)
-        places.append(index)
-    if chars and chars[-1] == " ":
-        chars.pop()
-        places.pop()
+                places.append(space[0])
+            space = None
+            chars.append(char)
+            places.append(index)
     return "".join(chars), places
 
 

@@ -18,7 +18,7 @@ one) and `ndcg@k` (a gain of 1 at the rank each fact is found).
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -73,13 +73,17 @@ class Placement:
         return {"id": context_id, "source": self.source, "start": self.start, "end": end, "length": self.length}
 
 
+def file_stem(source: str) -> str:
+    """A document's name without its folders and its extension ("docs/guide.md" -> "guide")."""
+    return source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
 def document_name(source: str, documents: Mapping[str, str]) -> str | None:
     """The document at hand a context's `source` names: the source itself, or its file's stem (documents at hand
     are named by stem, as a span CSV names them; a collection names the path it was ingested from)."""
     if source in documents:
         return source
-    stem = source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return stem if stem in documents else None
+    return stem if (stem := file_stem(source)) in documents else None
 
 
 def place_context(
@@ -93,11 +97,11 @@ def place_context(
     spans: list[Span] = []
     placed: tuple[str, int] | None = None
     if isinstance(source, str) and source:
-        name = document_name(source, documents) if documents else None
+        at_hand = document_name(source, documents) if documents else None
         if by_offsets and isinstance(start, int) and not isinstance(start, bool) and start >= 0:
-            placed = (source, start)
-        elif documents and name is not None and (found := locate(text, documents[name])):
-            placed = (name, found[0])
+            placed = (at_hand or source, start)
+        elif documents and at_hand is not None and (found := locate(text, documents[at_hand])):
+            placed = (at_hand, found[0])
     if placed is not None:
         spans.append((document_key(placed[0]), placed[1], placed[1] + len(text)))
     if context.get("id"):
@@ -130,11 +134,12 @@ def _intersection(first: Mapping[str, list[tuple[int, int]]], second: Mapping[st
 
 
 def placed_in_documents(fact: Evidence, documents: Mapping[str, str]) -> Evidence:
-    """The fact with each location that has no document offsets (a store's ready-cut chunk) placed in its document
-    at hand by finding the quote there; the locations that cannot be placed kept as they are."""
+    """The fact with each location whose document is at hand placed in it by finding the quote there (the texts at
+    hand are the ones retrieved chunks are placed in; a store's ready-cut chunk had no place in it at all); the
+    locations that cannot be placed kept as they are."""
 
     def placed(place: Location) -> Location:
-        if place.document_start is not None or not place.source:
+        if not place.source:
             return place
         name = document_name(place.source, documents)
         found = locate(fact.quote, documents[name]) if name is not None else None
@@ -147,24 +152,24 @@ def placed_in_documents(fact: Evidence, documents: Mapping[str, str]) -> Evidenc
 
 @dataclass(frozen=True)
 class Scored:
-    """A record's evidence metrics, and how many retrieved contexts could be placed nowhere."""
+    """A record's evidence metrics; how many retrieved contexts stand in no text a fact stands in; and, per
+    context, the facts it holds the quote of while placed in none of their texts (found by text)."""
 
     metrics: dict[str, float | bool]
     unplaced: int
+    found_by_text: list[list[int]]
 
 
-def _found_by_text(fact: Evidence, contexts: Sequence[Mapping[str, Any]], placements: Sequence[Placement]) -> list[
-    list[Span]
-]:  # fmt: skip
-    """For each context, the spans it covers of the fact by holding its quote while sharing no text with it."""
-    forms = [location_forms(place) for place in fact.locations()]
-    keys = {key for form in forms for key, _, _ in form}
-    covered: list[list[Span]] = []
-    for context, placement in zip(contexts, placements, strict=True):
-        shares = any(key in keys for key, _, _ in placement.spans)
-        holds = not shares and locate(fact.quote, str(context.get("text") or "")) is not None
-        covered.append([form[0] for form in forms] if holds else [])
-    return covered
+def _own_spans(placement: Placement, rank: int) -> tuple[Span, ...]:
+    """A context's spans, with a text of its own (`retrieved:<rank>`) where it has no chunk id to be known by."""
+    if any(key.startswith("chunk:") for key, _, _ in placement.spans):
+        return placement.spans
+    return (*placement.spans, (f"retrieved:{rank}", 0, placement.length))
+
+
+def _own_key(spans: Sequence[Span]) -> str:
+    """The key of a context's own text: its chunk's, or the one made for it."""
+    return next(key for key, _, _ in spans if key.startswith(("chunk:", "retrieved:")))
 
 
 def score_evidence(
@@ -175,79 +180,82 @@ def score_evidence(
     by_offsets: bool = True,
 ) -> Scored:
     """The evidence metrics of one retrieval (`contexts`, best first) against a record's facts (`place_context`
-    says how each context is placed; a fact whose chunk had no place in its document is placed in it by its
-    quote where the document is at hand)."""
+    says how each context is placed; with documents at hand, each fact is placed in its document by its quote).
+
+    A context placed in none of a fact's texts that holds the fact's quote gives the fact one more place: the
+    quote where it stands in that context's own text, so two facts quoting the same words there count once."""
     if documents:
         facts = [placed_in_documents(fact, documents) for fact in facts]
     placements = [place_context(context, documents, by_offsets=by_offsets) for context in contexts]
-    by_text = [_found_by_text(fact, contexts, placements) for fact in facts]
-    per_rank: list[list[Span]] = [
-        [*placement.spans, *(span for found in by_text for span in found[rank])]
-        for rank, placement in enumerate(placements)
-    ]
+    per_rank = [_own_spans(placement, rank) for rank, placement in enumerate(placements)]
+    forms = [[form for place in fact.locations() for form in location_forms(place)] for fact in facts]
+    found_by_text: list[list[int]] = [[] for _ in contexts]
+    for index, fact in enumerate(facts):
+        keys = {key for key, _, _ in forms[index]}
+        for rank, (context, spans) in enumerate(zip(contexts, per_rank, strict=True)):
+            if any(key in keys for key, _, _ in spans):
+                continue
+            if (found := locate(fact.quote, str(context.get("text") or ""))) is not None:
+                forms[index].append((_own_key(spans), *found))
+                found_by_text[rank].append(index)
     retrieved_runs = merged(span for spans in per_rank for span in spans)
-    fact_keys = {key for fact in facts for place in fact.locations() for key, _, _ in location_forms(place)}
+    fact_keys = {key for fact_forms in forms for key, _, _ in fact_forms}
+    # placed nowhere: in no document, and neither a chunk of a fact nor a holder of a quote
     unplaced = sum(
-        1
-        for rank, placement in enumerate(placements)
-        if not any(key in fact_keys for key, _, _ in per_rank[rank]) and not placement.source
+        1 for spans in per_rank if not any(key.startswith("doc:") or key in fact_keys for key, _, _ in spans)
     )
-    chosen = [_best_form(fact, retrieved_runs) for fact in facts]
+    # each fact at the place the retrieval covers most of (max keeps the first of equals)
+    chosen = [max(fact_forms, key=lambda form: covered_length(form, retrieved_runs)) for fact_forms in forms]
     evidence_runs = merged(chosen)
     evidence = sum(end - start for runs in evidence_runs.values() for start, end in runs)
-    covered = _intersection(evidence_runs, retrieved_runs)
-    retrieved = _retrieved_characters(placements)
-    found = [_found_at(fact, per_rank) for fact in facts]
+    retrieved = _retrieved_characters(per_rank)
+    # a context known both in its document and as its chunk can be credited in both: never more than it holds
+    covered = min(_intersection(evidence_runs, retrieved_runs), retrieved)
+    ranks = [_found_at(fact_forms, per_rank) for fact_forms in forms]
     return Scored(
         {
             "evidence_recall": covered / evidence if evidence else 0.0,
             "evidence_precision": covered / retrieved if retrieved else 0.0,
             "evidence_iou": covered / (retrieved + evidence - covered) if retrieved + evidence - covered else 0.0,
-            **fact_metrics(found, len(contexts)),
+            **fact_metrics(ranks, len(contexts)),
         },
         unplaced,
+        found_by_text,
     )
 
 
-def _best_form(fact: Evidence, retrieved: Mapping[str, list[tuple[int, int]]]) -> Span:
-    """The fact's location and text the retrieval covers most of (the first location when it covers none)."""
-    forms = [form for place in fact.locations() for form in location_forms(place)]
-    return max(forms, key=lambda form: covered_length(form, retrieved))  # max keeps the first of equals
-
-
-def _found_at(fact: Evidence, per_rank: Sequence[Sequence[Span]]) -> int | None:
-    """The first rank (1-based) by which the contexts cover one of the fact's locations whole; None if none does."""
+def _found_at(forms: Sequence[Span], per_rank: Sequence[Sequence[Span]]) -> int | None:
+    """The first rank (1-based) by which the contexts cover one of the fact's places whole; None if none does."""
     seen: list[Span] = []
     for rank, spans in enumerate(per_rank, start=1):
         seen.extend(spans)
         runs = merged(seen)
-        for place in fact.locations():
-            if any(covered_length(form, runs) >= form[2] - form[1] for form in location_forms(place)):
-                return rank
+        if any(covered_length(form, runs) >= form[2] - form[1] for form in forms):
+            return rank
     return None
 
 
-def _retrieved_characters(placements: Sequence[Placement]) -> int:
+def _retrieved_characters(per_rank: Sequence[Sequence[Span]]) -> int:
     """The retrieved characters: each context once, in its document where placed there (overlaps of contexts of
-    one document counted once), else as its own chunk (a chunk retrieved twice counted once), else its length."""
-    in_documents = merged(span for p in placements for span in p.spans if span[0].startswith("doc:"))
-    chunks: dict[str, int] = {}
-    loose = 0
-    for placement in placements:
-        if any(key.startswith("doc:") for key, _, _ in placement.spans):
-            continue
-        own = next((key for key, _, _ in placement.spans if key.startswith("chunk:")), None)
-        if own is None:
-            loose += placement.length
-        else:
-            chunks[own] = placement.length
-    return sum(end - start for runs in in_documents.values() for start, end in runs) + sum(chunks.values()) + loose
+    one document counted once), else as its own text (a chunk retrieved twice counted once)."""
+    in_documents = merged(span for spans in per_rank for span in spans if span[0].startswith("doc:"))
+    own: dict[str, int] = {}
+    for spans in per_rank:
+        if not any(key.startswith("doc:") for key, _, _ in spans):
+            key, _, end = next(span for span in spans if span[0].startswith(("chunk:", "retrieved:")))
+            own[key] = end
+    return sum(end - start for runs in in_documents.values() for start, end in runs) + sum(own.values())
 
 
 def fact_metrics(found: Sequence[int | None], k: int) -> dict[str, float | bool]:
-    """all_evidence_found, hit@k, mrr and ndcg@k from the rank at which each fact was found (None: not found)."""
+    """all_evidence_found, hit@k, mrr and ndcg@k from the rank at which each fact was found (None: not found).
+
+    ndcg@k: a gain of 1 at the rank each fact is found, over the best order of the same finds (the contexts that
+    found facts at the first ranks, those that found most first, each fact not found alone at a rank of its own),
+    so a context that finds two facts at once scores as well as two contexts that find one each."""
     ranks = sorted(rank for rank in found if rank is not None)
-    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(len(found), k) + 1))
+    finds = sorted(Counter(ranks).values(), reverse=True) + [1] * (len(found) - len(ranks))
+    ideal = sum(size / math.log2(position + 1) for position, size in enumerate(finds[:k], start=1))
     return {
         "all_evidence_found": bool(found) and len(ranks) == len(found),
         "hit@k": bool(ranks),

@@ -5,6 +5,10 @@
   evaluations lay it out. It has no answers: only retrieval is scored.
 - `ragas`: a RAGAS testset as JSONL or CSV (`user_input`, `reference`, `reference_contexts`); triad's own `ragas`
   and `csv` exports read the same way, their `reference_evidence` taken as the facts where they carry it.
+- `hotpotqa`: a JSON list in HotpotQA's layout (`question`, `answer`, `supporting_facts` as [title, sentence
+  number], `context` as [title, sentences]), as HotpotQA ships it and triad's `hotpotqa` export writes it: each
+  supporting sentence is a fact;
+- `hf`: a folder a Hugging Face `datasets` saved (triad's `hf` export), its rows read as `ragas` lines;
 - `triad`: a triad dataset.jsonl.
 
 Each line becomes a record with a stable id (the file's stem, its line number and a hash of its question). A line
@@ -15,6 +19,7 @@ hand, else found by their text in what a setup retrieves.
 
 from __future__ import annotations
 
+import ast
 import csv
 import hashlib
 import io
@@ -27,11 +32,12 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from graph.config.errors import UserError
+from graph.evaluation.evidence import document_name
 from state.evidence import locate
 from state.record import ContextPassage, DatasetRecord, Evidence, SupportingChunk
 
-InputFormat = Literal["spans", "ragas", "triad"]
-INPUT_FORMATS: tuple[InputFormat, ...] = ("spans", "ragas", "triad")
+InputFormat = Literal["spans", "ragas", "hotpotqa", "hf", "triad"]
+INPUT_FORMATS: tuple[InputFormat, ...] = ("spans", "ragas", "hotpotqa", "hf", "triad")
 
 #: The fields every record made from another tool's line takes; the evaluation reads them as groups.
 _NEUTRAL: dict[str, Any] = {
@@ -97,6 +103,8 @@ def detect_format(path: Path, rows: list[tuple[int, dict[str, Any]]]) -> InputFo
     keys = set(rows[0][1]) if rows else set()
     if {"references", "corpus_id", "question"} <= keys:
         return "spans"
+    if {"question", "supporting_facts", "context"} <= keys:
+        return "hotpotqa"
     if {"user_input", "reference_contexts"} <= keys:
         return "ragas"
     if {"question", "supporting", "contexts"} <= keys:
@@ -108,8 +116,19 @@ def detect_format(path: Path, rows: list[tuple[int, dict[str, Any]]]) -> InputFo
 
 
 def _lines(path: Path, skipped: list[str]) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, object) of a JSONL or CSV file; a JSONL line that is not an object is skipped, named."""
-    text = path.read_text(encoding="utf-8")
+    """(line number, object) of a JSONL, CSV or JSON-list file, or of a saved Hugging Face dataset's rows (their
+    numbers counted from 1); an entry that is not an object is skipped, named."""
+    if path.is_dir():
+        return list(enumerate(_hf_rows(path), start=1))
+    text = path.read_text(encoding="utf-8-sig")  # a CSV saved by a spreadsheet starts with a byte-order mark
+    if text.lstrip().startswith("["):
+        try:
+            entries = json.loads(text)
+        except ValueError:
+            raise UserError(f"{path} starts as a JSON list but is not one; fix the file") from None
+        rows = [(number, entry) for number, entry in enumerate(entries, start=1) if isinstance(entry, dict)]
+        skipped += [f"entry {n}: not an object" for n, e in enumerate(entries, start=1) if not isinstance(e, dict)]
+        return rows
     if path.suffix.lower() == ".csv":
         reader = csv.DictReader(io.StringIO(text))
         return [(number, dict(row)) for number, row in enumerate(reader, start=2)]
@@ -129,10 +148,29 @@ def _lines(path: Path, skipped: list[str]) -> list[tuple[int, dict[str, Any]]]:
     return rows
 
 
+def _hf_rows(folder: Path) -> list[dict[str, Any]]:
+    """The rows of a dataset that Hugging Face `datasets` saved in `folder` (the first split of a dict of them)."""
+    try:
+        import datasets  # type: ignore[import-not-found]
+    except ImportError:
+        raise UserError(f"{folder} is a saved Hugging Face dataset; read it after `pip install datasets`") from None
+    loaded = datasets.load_from_disk(str(folder))
+    if isinstance(loaded, datasets.DatasetDict):
+        loaded = loaded[next(iter(loaded))]
+    return [dict(row) for row in loaded]
+
+
+def is_saved_dataset(path: Path) -> bool:
+    """Whether `path` is a folder a Hugging Face `datasets` saved."""
+    return path.is_dir() and any((path / name).is_file() for name in ("dataset_info.json", "dataset_dict.json"))
+
+
 def read_external(path: Path, documents: Mapping[str, str], input_format: InputFormat | None = None) -> ExternalDataset:
     """The records of a file made elsewhere (or a triad dataset), its bad lines named and counted."""
-    if not path.is_file():
+    if not path.is_file() and not is_saved_dataset(path):
         raise UserError(f"{path} not found; give a run id under --runs-dir or a path to a dataset file")
+    if input_format is None and path.is_dir():
+        input_format = "hf"
     skipped: list[str] = []
     rows = _lines(path, skipped)
     fmt = input_format or detect_format(path, rows)
@@ -158,19 +196,30 @@ def _reason(problem: Exception) -> str:
     return str(problem)
 
 
-def _listed(value: Any, what: str) -> list[Any]:
-    """A list a line holds as JSON (a CSV cell) or as it is."""
+def _listed(value: Any, what: str, joined: bool = False) -> list[Any]:
+    """A list a line holds: as it is, or in a CSV cell as JSON or as Python writes a list (RAGAS's own CSV, saved
+    from pandas: `['a', 'b']`); with `joined`, also as triad's csv export joins texts (`a|b`)."""
     if isinstance(value, str):
+        text = value.strip()
         try:
-            value = json.loads(value)
+            value = json.loads(text)
         except ValueError:
-            raise ValueError(f"{what} is not a JSON list") from None
+            try:
+                value = ast.literal_eval(text) if text.startswith("[") else None
+            except (ValueError, SyntaxError):
+                value = None
+            if value is None and joined:
+                value = text.split("|") if text else []
+            if value is None:
+                raise ValueError(f"{what} is not a list (JSON, or Python's [...])") from None
     if not isinstance(value, list):
         raise ValueError(f"{what} is not a list")
     return value
 
 
-def _fact(quote: str, chunk_id: str, source: str | None, start: int | None) -> Evidence:
+def _fact(quote: str, chunk_id: str, source: str | None, span: tuple[int, int] | None) -> Evidence:
+    """A fact of a line made elsewhere: its quote, known by a made-up chunk id, and its span of its document where
+    that is at hand."""
     return Evidence.model_validate(
         {
             "quote": quote,
@@ -179,8 +228,8 @@ def _fact(quote: str, chunk_id: str, source: str | None, start: int | None) -> E
                 "chunk_start": 0,
                 "chunk_end": len(quote),
                 "source": source,
-                "document_start": start,
-                "document_end": None if start is None else start + len(quote),
+                "document_start": None if span is None else span[0],
+                "document_end": None if span is None else span[1],
             },
         }
     )
@@ -213,20 +262,23 @@ def _record(record_id: str, question: str, answer: str, facts: list[Evidence]) -
 def read_span_line(stem: str, number: int, row: dict[str, Any], documents: Mapping[str, str]) -> DatasetRecord:
     """A line of a span CSV: its references are spans of the raw file `corpus_id`."""
     question, corpus = str(row["question"]), str(row["corpus_id"])
-    document = documents.get(corpus)
+    name = document_name(corpus, documents) if documents else None
+    document = documents[name] if name is not None else None
     facts = []
-    for index, span in enumerate(_listed(row["references"], "references")):
-        if not isinstance(span, dict):
+    for index, reference in enumerate(_listed(row["references"], "references")):
+        if not isinstance(reference, dict):
             raise ValueError(f"reference {index + 1} is not an object")
-        content, start, end = str(span["content"]), span.get("start_index"), span.get("end_index")
+        content, start, end = str(reference["content"]), reference.get("start_index"), reference.get("end_index")
         if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start < end:
             raise ValueError(f"reference {index + 1} has no offsets start_index < end_index")
-        if document is not None and document[start:end] != content:
-            found = locate(content, document)  # offsets of another copy of the file: found by its text instead
-            if found is None:
+        span: tuple[int, int] | None = None
+        if document is not None:
+            found = (start, end) if document[start:end] == content else locate(content, document)
+            if found is None:  # offsets of another copy of the file are found by the text instead
                 raise ValueError(f"reference {index + 1} is not in {corpus} at {start}-{end}, nor elsewhere in it")
-            start = found[0]
-        facts.append(_fact(content, f"{corpus}#{start}", corpus, start))
+            span = found
+        # Offsets in the raw file count only where the file is at hand: else the span is found by its text.
+        facts.append(_fact(content, f"{corpus}#{start}", name or corpus, span))
     return _record(line_id(stem, number, question), question, "", facts)
 
 
@@ -237,8 +289,9 @@ def read_ragas_line(stem: str, number: int, row: dict[str, Any], documents: Mapp
     if row.get("reference_evidence"):
         facts = [_exported_fact(item) for item in _listed(row["reference_evidence"], "reference_evidence")]
     else:
-        facts = [_placed(str(text), f"{stem}:{number}#{index}", documents)
-                 for index, text in enumerate(_listed(row["reference_contexts"], "reference_contexts"))]  # fmt: skip
+        # triad's csv export (it has reference_context_ids) joins a row's texts with "|"
+        contexts = _listed(row["reference_contexts"], "reference_contexts", joined="reference_context_ids" in row)
+        facts = [_placed(str(text), f"{stem}:{number}#{index}", documents) for index, text in enumerate(contexts)]
     record = _record(line_id(stem, number, question), question, answer, facts)
     return record.model_copy(update={"id": str(row["id"])}) if row.get("id") else record
 
@@ -255,8 +308,29 @@ def _placed(text: str, chunk_id: str, documents: Mapping[str, str]) -> Evidence:
     """A reference context as a fact, placed in the first document that holds it (none at hand: found by text)."""
     for source, document in documents.items():
         if (found := locate(text, document)) is not None:
-            return _fact(document[found[0] : found[1]], chunk_id, source, found[0])
+            return _fact(document[found[0] : found[1]], chunk_id, source, found)
     return _fact(text, chunk_id, None, None)
+
+
+def read_hotpotqa_entry(stem: str, number: int, row: dict[str, Any], documents: Mapping[str, str]) -> DatasetRecord:
+    """An entry in HotpotQA's layout: each supporting fact [title, sentence number] is that sentence of the
+    context titled so."""
+    question, answer = str(row["question"]), str(row.get("answer") or "")
+    sentences: dict[str, list[Any]] = {}
+    for item in _listed(row["context"], "context"):
+        if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], list):
+            raise ValueError("context holds an entry that is not [title, sentences]")
+        sentences[str(item[0])] = item[1]
+    facts = []
+    for fact in _listed(row["supporting_facts"], "supporting_facts"):
+        if not isinstance(fact, list) or len(fact) != 2 or not isinstance(fact[1], int):
+            raise ValueError("supporting_facts holds an entry that is not [title, sentence number]")
+        title, index = str(fact[0]), fact[1]
+        if title not in sentences or not 0 <= index < len(sentences[title]):
+            raise ValueError(f"supporting fact [{title!r}, {index}] names no sentence of the context")
+        facts.append(_placed(str(sentences[title][index]), title, documents))
+    record = _record(line_id(stem, number, question), question, answer, facts)
+    return record.model_copy(update={"id": str(row["_id"])}) if row.get("_id") else record
 
 
 def read_triad_line(stem: str, number: int, row: dict[str, Any], documents: Mapping[str, str]) -> DatasetRecord:
@@ -266,5 +340,7 @@ def read_triad_line(stem: str, number: int, row: dict[str, Any], documents: Mapp
 READERS: dict[InputFormat, Callable[[str, int, dict[str, Any], Mapping[str, str]], DatasetRecord]] = {
     "spans": read_span_line,
     "ragas": read_ragas_line,
+    "hotpotqa": read_hotpotqa_entry,
+    "hf": read_ragas_line,
     "triad": read_triad_line,
 }

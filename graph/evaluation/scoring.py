@@ -6,11 +6,12 @@ contexts), and abstention on generated unanswerable questions (with the setup's 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -19,7 +20,7 @@ from langgraph.graph import END, START, StateGraph
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.evaluation.evidence import EVIDENCE_METRICS, place_context, score_evidence
+from graph.evaluation.evidence import EVIDENCE_METRICS, file_stem, place_context, score_evidence
 from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
 from graph.evaluation.pipeline_output import as_context
 from graph.evaluation.pipelines import Pipeline
@@ -204,18 +205,57 @@ class RetrievalScoring:
         if self.by_chunk_id:
             precision, recall = retrieval_scores(retrieved, contexts)
             row |= {"precision": precision, "recall": recall}
-        if record.evidence_status != "quoted":
-            return row | {"scored_by": "chunk id"}
+        if record.evidence_status != "quoted":  # written before records carried evidence
+            return row | {"scored_by": "chunk id" if self.by_chunk_id else "none"}
         scored = score_evidence(record.facts(), retrieved, self.documents, by_offsets=self.by_offsets)
-        return row | scored.metrics | {"evidence_unplaced": scored.unplaced, "scored_by": "evidence"}
+        return (
+            row
+            | scored.metrics
+            | {
+                "evidence_unplaced": scored.unplaced,
+                "evidence_found_by_text": scored.found_by_text,
+                "scored_by": "evidence",
+            }
+        )
 
 
-def retrieval_scoring(setup: Setup, settings: Settings, documents: Mapping[str, str] | None = None) -> RetrievalScoring:
+@dataclass(frozen=True)
+class DocumentsAtHand:
+    """What an evaluation places evidence in besides offsets: `documents` (name -> raw text, `--documents`), or,
+    where none are given, a built-in setup's collection's own documents (`from_collection`, for a dataset made
+    elsewhere); and whether chunk ids mean anything (not in a dataset made elsewhere, whose ids are made up)."""
+
+    documents: Mapping[str, str] | None = None
+    from_collection: bool = False
+    chunk_ids: bool = True
+
+    def signature(self) -> str:
+        """How rows are placed, for the cache key: "" for offsets alone (a run's dataset as it always was)."""
+        if self.documents:
+            listed = "".join(f"{name}\0{len(text)}\0" for name, text in sorted(self.documents.items()))
+            return "documents " + hashlib.sha256(listed.encode()).hexdigest()[:12]
+        return "collection documents" if self.from_collection else ""
+
+
+def retrieval_scoring(setup: Setup, settings: Settings, at_hand: DocumentsAtHand) -> RetrievalScoring:
     """Chunk ids count where the setup reads the collection the run read (its own, or a team's pipeline, which
-    says nothing of its collection); evidence counts everywhere. With `documents` at hand (a dataset made
-    elsewhere, its offsets counting in the raw files), contexts are placed by their text in them."""
+    says nothing of its collection) and the dataset's ids are a store's; evidence counts everywhere. With
+    documents at hand (raw files, where offsets count otherwise than in a collection), contexts are placed by
+    their text in them."""
     own = setup.kind != "builtin" or not setup.collection or setup.collection == settings.collection
-    return RetrievalScoring(by_chunk_id=own, documents=documents, by_offsets=not documents)
+    return RetrievalScoring(
+        by_chunk_id=own and at_hand.chunk_ids, documents=at_hand.documents, by_offsets=not at_hand.documents
+    )
+
+
+async def with_collection_documents(scoring: RetrievalScoring, corpus: Any, wanted: bool) -> RetrievalScoring:
+    """`scoring` with the documents of the setup's collection at hand, by file stem, when `wanted` (a dataset made
+    elsewhere, evaluated without --documents) and none are: the texts `graph.ingest` cut the collection from, in
+    which its chunks' offsets count, so the chunks are placed by them and the facts by their quotes."""
+    if not wanted or scoring.documents:
+        return scoring
+    texts = await corpus.documents()
+    return replace(scoring, documents={file_stem(source): text for source, text in texts.items()}, by_offsets=True)
 
 
 async def score_retrieval(
@@ -331,15 +371,16 @@ async def evaluate_setup(
     judge_unlabelled: bool,
     pipeline: Pipeline | None = None,
     retrieval_only: bool = False,
-    documents: Mapping[str, str] | None = None,
+    at_hand: DocumentsAtHand | None = None,
 ) -> list[dict[str, Any]]:
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
     retriever, chain or graph setup names (`pipelines.load_pipeline`). `retrieval_only` scores what the setup
-    retrieves and asks no chat model of triad's: no gateway is opened. `documents` (source -> text) place
-    retrieved contexts that carry no offsets."""
-    scoring = retrieval_scoring(setup, settings, documents)
+    retrieves and asks no chat model of triad's: no gateway is opened. `at_hand` says what evidence is placed
+    in besides offsets (`DocumentsAtHand`)."""
+    at_hand = at_hand or DocumentsAtHand()
+    scoring = retrieval_scoring(setup, settings, at_hand)
     if retrieval_only:
-        return await _retrieval_only(setup, records, settings, pipeline, scoring)
+        return await _retrieval_only(setup, records, settings, pipeline, scoring, at_hand.from_collection)
     # A service, chain or graph answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.answers_for_itself else setup.model
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
@@ -356,6 +397,7 @@ async def evaluate_setup(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_services(collection, models=models, with_database=False) as services:
+        scoring = await with_collection_documents(scoring, services.corpus, at_hand.from_collection)
         return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings, scoring)
 
 
@@ -365,6 +407,7 @@ async def _retrieval_only(
     settings: Settings,
     pipeline: Pipeline | None,
     scoring: RetrievalScoring,
+    documents_from_collection: bool,
 ) -> list[dict[str, Any]]:
     if setup.kind != "builtin":
         if pipeline is not None:
@@ -374,6 +417,7 @@ async def _retrieval_only(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_collection(collection) as corpus:
+        scoring = await with_collection_documents(scoring, corpus, documents_from_collection)
         return await _each(records, lambda record: score_retrieval(setup, record, corpus, scoring))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
 from graph.evaluation.pipelines import Pipeline, load_pipeline
 from graph.evaluation.report import render_eval_report
-from graph.evaluation.scoring import GROUPS, METRICS, evaluate_setup, group_value
+from graph.evaluation.scoring import GROUPS, METRICS, DocumentsAtHand, evaluate_setup, group_value
 from graph.evaluation.setups import Setup
 from graph.running.files import write_atomically, write_jsonl
 from nodes import versions as prompt_versions
@@ -129,6 +129,12 @@ def setup_notes(
             f"note: {setup.name}: {unrecorded} of {len(rows)} records carry no evidence (written before records did), "
             "so their retrieval is scored by chunk id alone"
         )
+    unscored = sum(row.get("scored_by") == "none" for row in rows)
+    if unscored:
+        notes.append(
+            f"note: {setup.name}: {unscored} of {len(rows)} records carry no evidence (written before records did) and "
+            "this setup's chunk ids are not the run's, so their retrieval is not scored"
+        )
     unplaced = sum(row.get("evidence_unplaced") or 0 for row in rows)
     if unplaced:
         notes.append(
@@ -154,13 +160,13 @@ def evaluate_setups(
     pipelines: dict[str, Pipeline] | None = None,
     retrieval_only: bool = False,
     files: EvaluationFiles | None = None,
-    documents: Mapping[str, str] | None = None,
+    at_hand: DocumentsAtHand | None = None,
 ) -> dict[str, Any]:
     """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
 
     `pipelines` holds the objects of retriever, chain and graph setups (`load_pipelines`); `retrieval_only`
     scores retrieval alone, asking no chat model of triad's. `files` names what is written (a run's eval.jsonl,
-    or a file's own, named after it); `documents` (source -> text) place retrieved contexts by their text.
+    or a file's own, named after it); `at_hand` says what evidence is placed in besides offsets.
     Returns the means per setup, overall and by group.
     """
     files = files or EvaluationFiles(folder)
@@ -171,7 +177,9 @@ def evaluate_setups(
     versions = {r.id: r.version for r in records}
     summaries = {}
     for setup in setups:
-        signature = setup.signature(judge_model, judge_unlabelled, retrieval_only)
+        signature = setup.signature(
+            judge_model, judge_unlabelled, retrieval_only, (at_hand or DocumentsAtHand()).signature()
+        )
         missing = [r for r in records if (signature, r.id, r.version) not in rows]
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
@@ -182,7 +190,15 @@ def evaluate_setups(
                     "the contexts it returns are scored"
                 )
             fresh = run_async(
-                evaluate_setup(setup, missing, settings, judge_unlabelled, pipeline, retrieval_only, documents)
+                evaluate_setup(
+                    setup,
+                    missing,
+                    settings,
+                    judge_unlabelled,
+                    pipeline,
+                    retrieval_only,
+                    at_hand,
+                )  # fmt: skip
             )
             for note in setup_notes(setup, missing, fresh, pipeline):
                 say(note)

@@ -105,10 +105,11 @@ class Setup:
         target = self.retriever or self.chain or self.graph
         return None if target is None else target.removeprefix("import:")
 
-    def signature(self, judge: str, judge_unlabelled: bool, retrieval_only: bool = False) -> str:
+    def signature(self, judge: str, judge_unlabelled: bool, retrieval_only: bool = False, placed: str = "") -> str:
         """What the cached rows of this setup depend on: the setup, the judge model and the evaluation's prompt
         templates and schemas (`nodes.versions.EVALUATION_VERSION`), so that rows judged with other ones are judged
-        anew; a retrieval-only row, which no model judged, on the setup alone.
+        anew; a retrieval-only row, which no model judged, on the setup alone; and, where evidence is placed in
+        documents at hand (`placed`: which), on those.
 
         The first keys count as they always did; a later key only when the setup sets it, so a setup that
         sets none of them keeps the signature, and the cached rows, it had before they existed.
@@ -125,7 +126,7 @@ class Setup:
                 "scored": RETRIEVAL_SCORING,
             }
         )
-        payload = json.dumps({**first, **later, **scored}, sort_keys=True)
+        payload = json.dumps({**first, **later, **scored} | ({"placed": placed} if placed else {}), sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 

@@ -28,7 +28,7 @@ from nodes.common import chunk_ref
 from nodes.starts import state_after
 from state.query_styles import NATURAL
 from state.record import DatasetRecord, text_digest
-from state.sample import UNANSWERABLE, Draft, KnownRelevance, Restyle, RestyleCheck, SampleInput, Turn
+from state.sample import UNANSWERABLE, Draft, KnownRelevance, QuoteRef, Restyle, RestyleCheck, SampleInput, Turn
 from state.threads import ThreadId
 
 KEEP, RE_POINT, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "re-judge", "relabel", "drop"
@@ -85,6 +85,9 @@ def re_pointed(record: DatasetRecord, moved: dict[str, str], version: int) -> Da
     new = record.model_copy(deep=True, update={"version": version})
     for supporting in new.supporting:
         supporting.id = moved.get(supporting.id, supporting.id)
+        for fact in supporting.evidence:
+            for place in fact.locations():
+                place.chunk_id = moved.get(place.chunk_id, place.chunk_id)
     for context in new.contexts:
         context.id = moved.get(context.id, context.id)
     if new.unanswerable is not None:
@@ -125,6 +128,10 @@ def draft_of(record: DatasetRecord, revision: int) -> Draft:
         revision=revision,
     )  # fmt: skip
     draft["construction"] = copy.deepcopy(record.construction)
+    if record.evidence_status == "quoted":  # the quotes go with the draft, and lint holds them to the chunks as now
+        draft["evidence"] = [
+            QuoteRef(chunk_id=chunk.id, quote=fact.quote) for chunk in record.supporting for fact in chunk.evidence
+        ]
     return draft
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections import defaultdict
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -226,6 +227,28 @@ class CollectionReader:
             meta=layout.metadata, table=layout.table, scope=layout.scope
         )
         return {source: int(count) for source, count in await self._fetch(query, layout.scope_params)}
+
+    async def documents(self) -> dict[str, str]:
+        """The text of each document the collection was cut from, in the characters `graph.ingest` counted
+        `start_index` in: every chunk with a `source` and a `start_index` laid at its place (overlapping chunks
+        write the same characters; a gap between two chunks stays blank). Chunks without both are left out."""
+        layout = self.layout
+        query = sql.SQL("SELECT {columns} FROM {table} WHERE {scope}").format(
+            columns=self._columns(), table=layout.table, scope=layout.scope
+        )
+        pieces: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for row in await self._fetch(query, layout.scope_params):
+            chunk = self.chunk_from_row(row)
+            source, start = chunk.metadata.get("source"), chunk.metadata.get("start_index")
+            if isinstance(source, str) and source and isinstance(start, int) and start >= 0:
+                pieces[source].append((start, chunk.text))
+        texts = {}
+        for source, placed in pieces.items():
+            characters = [" "] * max(start + len(text) for start, text in placed)
+            for start, text in placed:
+                characters[start : start + len(text)] = text
+            texts[source] = "".join(characters)
+        return texts
 
     async def without_embedding(self) -> tuple[int, int]:
         """Chunks with no embedding (pending or failed embedding jobs), and chunks whose embedding has another

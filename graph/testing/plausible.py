@@ -86,8 +86,15 @@ def _single_hop_question(text: str, chunk: str) -> dict[str, Any]:
     return {"question": SINGLE_HOP["opening"].format(title=title), "answer": opening}
 
 
+def asked_type(text: str) -> str:
+    """The question type a request asks for, from its "Question type:" line (chunk text may name any type)."""
+    match = re.search(r"^Question type: (\w+)", text, re.MULTILINE)
+    return match.group(1) if match else ""
+
+
 def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     text = prompt(messages)
+    kind = asked_type(text)
     chunks = tagged(messages, "chunk")
     if "Question type: factual" in text or "Question type: procedural" in text:
         return _single_hop_question(text, chunks["A"])
@@ -106,19 +113,19 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
         question = words["binary"].format(a=title_a, b=title_b, relation=words["apart" if apart else "same"])
         construction = _binary_construction(text, title_a, title_b)
         return {"question": question, "answer": yes if same != apart else no, **construction}
-    if not (number_a and number_b) and "composition" in text:
+    if not (number_a and number_b) and kind == "composition":
         hidden = [{"entity": title_a, "chunk": "A"}]
         return {"question": words["composition_term"].format(b=title_b), "answer": topic, "hidden_entities": hidden}
-    if not (number_a and number_b) and "intersection" in text:
+    if not (number_a and number_b) and kind == "intersection":
         title_a, title_b = (re.sub(re.escape(topic), "...", title, flags=re.I) for title in (title_a, title_b))
         return {"question": words["term"].format(a=title_a, b=title_b), "answer": topic}
-    if "composition" in text:
+    if kind == "composition":
         return {
             "question": words["composition"].format(b=title_b),
             "answer": number_a,
             "hidden_entities": [{"entity": title_a, "chunk": "A"}],
         }
-    if "intersection" in text:
+    if kind == "intersection":
         return {"question": words["intersection"].format(topic=topic, b=title_b), "answer": number_a}
     order = {title_a: number_a, title_b: number_b}
     earlier = min(order, key=lambda title: [int(part) for part in order[title].split(".") if part.isdigit()])
@@ -132,9 +139,9 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
 def _binary_construction(text: str, title_a: str, title_b: str) -> dict[str, Any]:
     """What a yes/no draft declares of its construction: a composition the chapter chunk A's section lies in (the
     question names only the sections), a comparison the two sections it compares, as the question quotes them."""
-    if "composition" in text:
+    if asked_type(text) == "composition":
         return {"hidden_entities": [{"entity": f"the chapter holding {title_a}", "chunk": "A"}]}
-    if "intersection" in text:
+    if asked_type(text) == "intersection":
         return {}
     return {"compared_entities": [title_a, title_b]}
 

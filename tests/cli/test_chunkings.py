@@ -3,6 +3,7 @@ chunking of the same files, where every chunk id is new, with no model request."
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -47,10 +48,9 @@ def test_a_dataset_made_on_one_chunking_evaluates_another_by_evidence_with_no_mo
         raise AssertionError("a retrieval-only evaluation asked a chat model")
 
     monkeypatch.setattr(LLMGateway, "ask", no_request)
-    # The same share of each document retrieved: 5 chunks of 1600 characters, 6 of 700 (the chunks of 700 are
-    # whole sections more often, so fewer characters reach as far).
+    # About as many characters retrieved from each: 5 chunks of 1600 characters, 11 of 700.
     result = run_cli("graph.evaluate", "chunked", "--retrieval-only", "--setup", "first=collection=chunks_1600,k=5",
-                     "--setup", "second=collection=chunks_700,k=6", env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
+                     "--setup", "second=collection=chunks_700,k=11", env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
     assert result.returncode == 0, result.stderr
     summary = json.loads((folder / "eval-summary.json").read_text())
     first, second = summary["first"]["all"], summary["second"]["all"]
@@ -71,8 +71,38 @@ def test_a_dataset_made_on_one_chunking_evaluates_another_by_evidence_with_no_mo
     exported = run_cli("graph.export", "chunked", "--format", "ragas", env=env)
     assert exported.returncode == 0, exported.stderr
     path = folder / "export" / "ragas.jsonl"
-    again = run_cli("graph.evaluate", str(path), "--retrieval-only", "--setup", "second=collection=chunks_700,k=6",
+    again = run_cli("graph.evaluate", str(path), "--retrieval-only", "--setup", "second=collection=chunks_700,k=11",
                     env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
     assert again.returncode == 0, again.stderr
     from_file = json.loads((path.parent / "ragas.jsonl.eval-summary.json").read_text())["second"]["all"]
     assert from_file["evidence_recall"] == pytest.approx(second["evidence_recall"])
+    for fmt, name in (("hf", "hf"), ("hotpotqa", "hotpotqa.json")):  # a saved Hugging Face dataset; HotpotQA's layout
+        assert run_cli("graph.export", "chunked", "--format", fmt, env=env).returncode == 0
+        scored = run_cli("graph.evaluate", str(folder / "export" / name), "--retrieval-only", "--setup",
+                         "first=collection=chunks_1600,k=5", env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
+        assert scored.returncode == 0, scored.stderr
+        means = json.loads((folder / "export" / f"{name}.eval-summary.json").read_text())["first"]["all"]
+        assert means["n"] == len(records) and means["evidence_recall"] > 0, (fmt, means)
+    # HF rows carry the facts as the run's records do; HotpotQA's supporting facts are the whole supporting chunks
+    hf = json.loads((folder / "export" / "hf.eval-summary.json").read_text())["first"]["all"]
+    assert hf["evidence_recall"] == pytest.approx(first["evidence_recall"])
+
+
+def test_a_span_csv_without_its_documents_is_placed_in_the_collections_own(two_chunkings, tmp_path: Path) -> None:  # noqa: ANN001
+    folder, env = two_chunkings
+    raw = (folder.parent.parent / "docs" / "routine-vacuuming.md").read_text(encoding="utf-8")
+    sentence = "A maximum of autovacuum_max_workers worker processes are allowed to run at the same time."
+    start = raw.index(sentence)
+    path = tmp_path / "spans.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["question", "references", "corpus_id"])
+        references = [{"content": sentence, "start_index": start, "end_index": start + len(sentence)}]
+        writer.writerow(["How many autovacuum workers may run at once?", json.dumps(references), "routine-vacuuming"])
+    result = run_cli("graph.evaluate", str(path), "--setup", "small=collection=chunks_700,k=6",
+                     env={**env, "GOOGLE_API_KEY": ""})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((tmp_path / "spans.csv.eval-summary.json").read_text())["small"]
+    assert summary["all"]["evidence_recall"] == 1.0 and summary["all"]["recall"] is None  # made-up ids: no chunk ids
+    (row,) = [json.loads(line) for line in (tmp_path / "spans.csv.eval.jsonl").read_text().splitlines()]
+    assert all(place["source"] and place["start"] is not None for place in row["retrieved_placement"])

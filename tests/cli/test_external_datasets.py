@@ -94,7 +94,7 @@ def test_a_span_csv_is_scored_by_evidence_its_broken_lines_named_and_counted(doc
     result = run_cli("graph.evaluate", str(path), "--documents", str(documents), "--setup",
                      f"mine=retriever={HERE}:bare_retriever", env={"GOOGLE_API_KEY": ""})  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "skipped spans.csv line 3: references is not a JSON list" in result.stderr
+    assert "skipped spans.csv line 3: references is not a list (JSON, or Python's [...])" in result.stderr
     assert "skipped spans.csv line 5: reference 1 is not in vacuum at 5-35, nor elsewhere in it" in result.stderr
     assert "only retrieval is scored" in result.stderr and "3 lines scored, 2 skipped" in result.stdout
     summary = json.loads((documents.parent / "spans.csv.eval-summary.json").read_text())["mine"]

@@ -77,8 +77,10 @@ def test_without_a_document_place_chunks_match_by_id_and_quotes_are_found_by_tex
     by_text = score_evidence([quoted], [unrelated, elsewhere])
     assert by_text.metrics["evidence_recall"] == 1.0 and by_text.metrics["mrr"] == pytest.approx(1 / 2)
     assert by_text.unplaced == 1  # the unrelated text covers nothing and counts as retrieved characters
+    # counted where it stands in the retrieved text: "the  launcher sleeps", 20 characters with its double space
     retrieved = len(unrelated["text"]) + len(elsewhere["text"])
-    assert by_text.metrics["evidence_precision"] == pytest.approx(19 / retrieved)
+    assert by_text.metrics["evidence_precision"] == pytest.approx(20 / retrieved)
+    assert by_text.found_by_text == [[], [0]]
 
 
 def test_a_context_without_offsets_is_placed_by_finding_its_text_in_its_document() -> None:
@@ -104,3 +106,42 @@ def test_a_fact_of_a_chunk_without_a_document_place_is_placed_by_its_quote_where
     assert placed.metrics["evidence_recall"] == 1.0 and placed.metrics["evidence_precision"] == pytest.approx(15 / 25)
     unplaced = score_evidence([ready_cut], [{"id": "other", "text": "nothing of it"}])
     assert unplaced.metrics["evidence_recall"] == 0.0 and unplaced.unplaced == 1
+
+
+def test_facts_found_together_and_quoted_twice_stay_within_bounds() -> None:
+    # one context finds both facts at rank 1: as good as two contexts finding one each
+    assert fact_metrics([1, 1], 5)["ndcg@k"] == pytest.approx(1.0)
+    assert fact_metrics([2, 2], 5)["ndcg@k"] == pytest.approx(1 / math.log2(3))
+    assert fact_metrics([1, None], 5)["ndcg@k"] == pytest.approx(1 / (1 + 1 / math.log2(3)))
+    # two supporting chunks quoting the same sentence, retrieved from another collection: counted once there
+    same = "The sky is blue."
+    first = Evidence.model_validate({"quote": same, "location": {"chunk_id": "a", "chunk_start": 0, "chunk_end": 16}})
+    second = Evidence.model_validate({"quote": same, "location": {"chunk_id": "b", "chunk_start": 0, "chunk_end": 16}})
+    longer = Evidence.model_validate(
+        {"quote": same + " Grass is green.", "location": {"chunk_id": "c", "chunk_start": 0, "chunk_end": 32}}
+    )
+    scored = score_evidence([first, second, longer], [{"id": None, "text": same + " Grass is green."}])
+    assert scored.metrics["evidence_precision"] == pytest.approx(1.0) and scored.metrics["evidence_recall"] == 1.0
+    assert scored.metrics["evidence_iou"] == pytest.approx(1.0) and scored.metrics["ndcg@k"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("quote", "text"),
+    [
+        ("Le café est fermé.", "Le cafe\u0301 est ferme\u0301."),  # composed against decomposed accents
+        ("a cross-reference to it", "a cross-\nreference to it"),  # a word split over two lines
+        ("wait... then", "wait… then"),
+        ("pages 2-3 only", "pages 2–3 only"),
+        ("the file system", "the ﬁle system"),
+        ("a hyphenated word", "a hy\u00adphen\u00adated word"),
+        ('it\'s "on"', "it’s «\u00a0on\u00a0»"),
+    ],
+)
+def test_a_quote_that_differs_only_in_how_its_characters_are_written_is_found(quote: str, text: str) -> None:
+    found = locate(quote, text)
+    assert found is not None and folded(text[found[0] : found[1]]) == folded(quote)
+
+
+def test_a_quote_with_other_words_is_not_found() -> None:
+    assert locate("Le café est ouvert.", "Le cafe\u0301 est ferme\u0301.") is None
+    assert locate("a cross reference", "a cross-\nreference") is None

@@ -82,3 +82,19 @@ def test_a_fact_is_placed_in_its_chunk_and_document_and_found_again_in_relevant_
          "document_end": 93}
     ]  # fmt: skip
     assert chunk_evidence(chunk, {}, contexts) == []  # type: ignore[arg-type]  # a draft written without quotes
+
+
+def test_a_ready_cut_chunk_is_placed_in_its_plain_text_source_when_the_file_is_at_hand(tmp_path) -> None:  # noqa: ANN001
+    from nodes.finalize import chunk_evidence, start_in_source
+
+    source = tmp_path / "guide.md"
+    source.write_text("# Guide\n\nIntro.\n\nThe launcher sleeps for naptime seconds. More.\n", encoding="utf-8")
+    text = "The launcher sleeps for naptime seconds."
+    chunk = {"id": "a", "text": text, "metadata": {"source": str(source)}}
+    start = start_in_source(chunk)  # type: ignore[arg-type]
+    assert start == source.read_text().index(text)
+    draft = {"evidence": [{"chunk_id": "a", "quote": "sleeps for naptime seconds"}]}
+    (fact,) = chunk_evidence(chunk, draft, [], start)  # type: ignore[arg-type]
+    assert fact["location"]["document_start"] == start + 13 and fact["location"]["source"] == str(source)
+    assert start_in_source({"id": "b", "text": text, "metadata": {"source": str(tmp_path / "gone.md")}}) is None  # type: ignore[arg-type]
+    assert start_in_source({"id": "c", "text": text, "metadata": {"source": "guide.pdf"}}) is None  # type: ignore[arg-type]
