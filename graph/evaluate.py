@@ -191,8 +191,10 @@ def evaluate_file(
             f"note: {path.name} holds no answers ({external.input_format}): only retrieval is scored", file=sys.stderr
         )
     files = EvaluationFiles(path.parent, path.name, skipped_lines=len(external.skipped))
-    # A file's ids are its own: no chunk id of a store; its documents are those at hand, or the setup's collection's.
-    at_hand = DocumentsAtHand(documents=documents or None, from_collection=not documents, chunk_ids=False)
+    # A triad dataset holds a store's chunk ids; another file's are made up. Its documents are those at hand, or
+    # the setup's collection's.
+    chunk_ids = external.input_format == "triad"
+    at_hand = DocumentsAtHand(documents=documents or None, from_collection=not documents, chunk_ids=chunk_ids)
     summaries = score(external.records, args, settings, files, retrieval_only, at_hand)
     print(f"{len(external.records)} lines scored, {len(external.skipped)} skipped")
     if thresholds or baseline is not None:
