@@ -5,14 +5,15 @@ Every span is a stretch of one text: a document (`doc:` and its `source`) or, wh
 chunk (`chunk:` and its id). A fact stands in one or more locations (its supporting chunk's, and other chunks
 stating the same words); each location is known in every text it can be placed in. A retrieved context is placed
 by its document offsets (`source`, `start_index`), by finding its text in its document where the document is at
-hand, and by its chunk id; a context that shares no text with a fact but holds the fact's quote covers that fact
-where it stands (found by text). A context placed nowhere covers nothing and counts as retrieved characters.
+hand, and by its chunk id (with documents at hand, each fact is placed in its document by its quote too); a
+context placed in none of a fact's texts that holds the fact's quote gives the fact a place in its own text (found
+by text). A context placed nowhere covers nothing and counts as retrieved characters.
 
 Per record: `evidence_recall` = covered evidence characters / evidence characters, `evidence_precision` = covered /
 retrieved characters, `evidence_iou` = covered / (retrieved + evidence - covered), over merged spans, each fact at
 the location the retrieval covers best. Over facts, a fact is found at rank r when the contexts up to rank r cover
 one of its locations whole: `all_evidence_found`, `hit@k` (one fact found), `mrr` (1 / the first rank that finds
-one) and `ndcg@k` (a gain of 1 at the rank each fact is found).
+one) and `ndcg@k` (a gain of 1 at the rank each fact is found, over the best order of the same finds).
 """
 
 from __future__ import annotations
@@ -66,11 +67,11 @@ class Placement:
     length: int
     source: str | None = None
     start: int | None = None
+    end: int | None = None
     """Its place in its document's text, where known (kept in eval.jsonl so the figures can be recomputed)."""
 
     def row(self, context_id: str | None) -> dict[str, Any]:
-        end = None if self.start is None else self.start + self.length
-        return {"id": context_id, "source": self.source, "start": self.start, "end": end, "length": self.length}
+        return {"id": context_id, "source": self.source, "start": self.start, "end": self.end, "length": self.length}
 
 
 def file_stem(source: str) -> str:
@@ -95,18 +96,20 @@ def place_context(
     text = str(context.get("text") or "")
     source, start = context.get("source"), context.get("start_index")
     spans: list[Span] = []
-    placed: tuple[str, int] | None = None
+    placed: Span | None = None  # (the document's name, where the context starts and ends in it)
     if isinstance(source, str) and source:
         at_hand = document_name(source, documents) if documents else None
         if by_offsets and isinstance(start, int) and not isinstance(start, bool) and start >= 0:
-            placed = (at_hand or source, start)
+            placed = (at_hand or source, start, start + len(text))
         elif documents and at_hand is not None and (found := locate(text, documents[at_hand])):
-            placed = (at_hand, found[0])
+            placed = (at_hand, *found)  # found with its white space folded: its own length there
     if placed is not None:
-        spans.append((document_key(placed[0]), placed[1], placed[1] + len(text)))
+        spans.append((document_key(placed[0]), placed[1], placed[2]))
     if context.get("id"):
         spans.append((chunk_key(str(context["id"])), 0, len(text)))
-    return Placement(tuple(spans), len(text), *(placed or (None, None)))
+    if placed is None:
+        return Placement(tuple(spans), len(text))
+    return Placement(tuple(spans), len(text), *placed)
 
 
 def merged(spans: Iterable[Span]) -> dict[str, list[tuple[int, int]]]:
