@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from graph.intervals import mean_interval, share_interval
 from nodes.common import normalise_text
 
 #: Plain abstentions, in English, German, French, Spanish and Japanese; other wordings go to the abstention judge.
@@ -87,19 +88,34 @@ def says_abstain(answer: str) -> bool:
     return not answer.strip() or bool(_ABSTAIN.search(answer))
 
 
-def grouped_means(rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], by: Sequence[str]) -> dict[str, Any]:
-    """Mean of each metric overall and per value of each grouping field.
+def grouped_means(
+    rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], by: Sequence[str], shares: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Mean of each metric overall and per value of each grouping field, each with its 95% interval and the records
+    it is over (`intervals`: [low, high], null with fewer than two clusters; `counts`).
 
     A metric's None values are skipped, as are rows whose grouping field is None (a generated
-    unanswerable question has no difficulty); a mean over no values is None.
+    unanswerable question has no difficulty); a mean over no values is None. The metrics named in `shares` are
+    yes/no outcomes (a Wilson interval widened by the design effect), the others per-record numbers (a
+    cluster-robust interval); a row's cluster is its `cluster` (its seed's document), else the row alone.
     """
     rows = list(rows)
 
-    def means(subset: list[Mapping[str, Any]]) -> dict[str, float | None]:
-        result: dict[str, float | None] = {"n": float(len(subset))}
+    def means(subset: list[Mapping[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {"n": float(len(subset))}
+        intervals: dict[str, list[float | None]] = {}
+        counts: dict[str, int] = {}
         for metric in metrics:
-            values = [float(row[metric]) for row in subset if row.get(metric) is not None]
+            scored = [row for row in subset if row.get(metric) is not None]
+            values = [float(row[metric]) for row in scored]
             result[metric] = sum(values) / len(values) if values else None
+            if not values:
+                continue
+            clusters = [row.get("cluster") or f"row {index}" for index, row in enumerate(scored)]
+            interval = (share_interval if metric in shares else mean_interval)(values, clusters)
+            intervals[metric], counts[metric] = [interval.low, interval.high], interval.n
+        result["intervals"], result["counts"] = intervals, counts
+        result["clusters"] = len({row.get("cluster") or f"row {index}" for index, row in enumerate(subset)})
         return result
 
     summary: dict[str, Any] = {"all": means(rows)}

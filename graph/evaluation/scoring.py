@@ -283,11 +283,27 @@ def group_value(record: DatasetRecord, field: str) -> Any:
     return getattr(record, field)
 
 
+#: The metrics that are yes/no outcomes (their figures are shares); the others are numbers per record.
+SHARE_METRICS = ("correct", "faithful", "abstained", "abstained_generated", "all_evidence_found", "hit@k")
+
+
+def record_cluster(record: DatasetRecord) -> str:
+    """The cluster a record's figures are drawn in: the document of its seed (its first supporting chunk's
+    `source`, or its first fact's), or the record alone where neither says."""
+    for chunk in record.supporting[:1]:
+        source = chunk.metadata.get("source")
+        if isinstance(source, str) and source:
+            return source
+    fact = next(iter(record.facts()), None)
+    return (fact.location.source if fact is not None else None) or record.id
+
+
 def empty_row(setup: Setup, record: DatasetRecord) -> dict[str, Any]:
-    """A row's identity and groups, every metric unset."""
+    """A row's identity, groups and cluster, every metric unset."""
     return {
         "setup": setup.name,
         "sample_id": record.id,
+        "cluster": record_cluster(record),
         **{field: group_value(record, field) for field in GROUPS},
         **dict.fromkeys(METRICS),
         "unanswerable_answer": None,

@@ -19,7 +19,15 @@ from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
 from graph.evaluation.pipelines import Pipeline, load_pipeline
 from graph.evaluation.report import render_eval_report
-from graph.evaluation.scoring import GROUPS, METRICS, DocumentsAtHand, evaluate_setup, group_value
+from graph.evaluation.scoring import (
+    GROUPS,
+    METRICS,
+    SHARE_METRICS,
+    DocumentsAtHand,
+    evaluate_setup,
+    group_value,
+    record_cluster,
+)
 from graph.evaluation.setups import Setup
 from graph.running.files import write_atomically, write_jsonl
 from nodes import versions as prompt_versions
@@ -214,6 +222,7 @@ def evaluate_setups(
             {
                 **rows[(signature, r.id, r.version)],
                 **{field: group_value(r, field) for field in LATER_GROUPS},
+                "cluster": record_cluster(r),  # rows judged before rows kept it take it from the record
             }
             for r in records
         ]
@@ -223,7 +232,7 @@ def evaluate_setups(
             else {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
         )
         summaries[setup.name] = (
-            grouped_means(judged, METRICS, GROUPS)
+            grouped_means(judged, METRICS, GROUPS, SHARE_METRICS)
             | {
                 "judges": judges,
                 "scored_by": dict(Counter(row["scored_by"] for row in judged if row.get("scored_by"))),

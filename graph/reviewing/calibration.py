@@ -19,9 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graph.intervals import Z95
 from graph.reviewing.labels import CRITERIA, criteria_for
 from graph.reviewing.samples import current_reviews
-from graph.reviewing.summary import PAPER_REJECTIONS_RIGHT, Z95, cohen_kappa, share
+from graph.reviewing.summary import PAPER_REJECTIONS_RIGHT, cohen_kappa, share
 from graph.webpage import esc, table
 
 #: The quality verdict's dimensions and the criteria reviewers tick that each answers for.

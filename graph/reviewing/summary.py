@@ -8,16 +8,13 @@ and, where two reviewers labelled the same samples, their agreement per criterio
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
+from graph.intervals import wilson
 from graph.reviewing.labels import CRITERIA, RESTYLE_CRITERION, UNANSWERABLE_CRITERIA
 from graph.reviewing.samples import ReviewSample, current_reviews
-
-#: z for a two-sided 95% interval.
-Z95 = 1.959964
 
 #: The paper's figures beside each criterion (SPEC section 8): share of accepted samples passing,
 #: HotpotQA / MuSiQue.
@@ -28,17 +25,6 @@ PAPER = {
     "unambiguous": "0.92 / 0.92",
 }
 PAPER_REJECTIONS_RIGHT = "85-90%"
-
-
-def wilson(passed: int, total: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of `passed` of `total`."""
-    if total == 0:
-        return (0.0, 1.0)
-    share = passed / total
-    centre = share + Z95**2 / (2 * total)
-    spread = Z95 * math.sqrt(share * (1 - share) / total + Z95**2 / (4 * total**2))
-    denominator = 1 + Z95**2 / total
-    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
 def share(passed: int, total: int) -> dict[str, Any]:

@@ -1,0 +1,95 @@
+"""95% intervals of the figures an evaluation or a review reports (SPEC 20), in one place for both.
+
+Records are a sample, and records drawn from one document are not independent: a mean of per-record numbers gets
+a cluster-robust standard error (each record's cluster is its seed's document), with a t quantile on G - 1
+degrees of freedom for G clusters; a share of yes/no outcomes gets a Wilson interval on the sample size the
+clusters leave (the records over the design effect, the clustered variance over the independent one).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def wilson(passed: float, total: float) -> tuple[float, float]:
+    """The 95% Wilson score interval of `passed` of `total` (either may be an effective, fractional count)."""
+    if total <= 0:
+        return (0.0, 1.0)
+    share = passed / total
+    centre = share + Z95**2 / (2 * total)
+    spread = Z95 * math.sqrt(share * (1 - share) / total + Z95**2 / (4 * total**2))
+    denominator = 1 + Z95**2 / total
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def t_quantile(degrees: int) -> float:
+    """The 97.5% quantile of Student's t on `degrees` degrees of freedom."""
+    from scipy.stats import t  # a heavy import, made where an interval is wanted
+
+    return float(t.ppf(0.975, degrees))
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A figure's mean, its 95% interval (None where it cannot be had: fewer than two clusters), its records and
+    its clusters."""
+
+    mean: float
+    low: float | None
+    high: float | None
+    n: int
+    clusters: int
+
+
+def clustered_variance(values: Sequence[float], clusters: Sequence[Hashable]) -> float | None:
+    """The cluster-robust variance of the mean of `values`: G / (G - 1) x the sum over clusters of the squared sum
+    of their residuals, over n squared; None with fewer than two clusters."""
+    n = len(values)
+    sums: dict[Hashable, float] = defaultdict(float)
+    mean = sum(values) / n
+    for value, cluster in zip(values, clusters, strict=True):
+        sums[cluster] += value - mean
+    groups = len(sums)
+    if groups < 2:
+        return None
+    return groups / (groups - 1) * sum(total**2 for total in sums.values()) / n**2
+
+
+def mean_interval(values: Sequence[float], clusters: Sequence[Hashable]) -> Interval:
+    """The mean of per-record numbers with its cluster-robust 95% interval (t on G - 1 degrees of freedom)."""
+    n, groups = len(values), len(set(clusters))
+    mean = sum(values) / n
+    variance = clustered_variance(values, clusters)
+    if variance is None:
+        return Interval(mean, None, None, n, groups)
+    half = t_quantile(groups - 1) * math.sqrt(variance)
+    return Interval(mean, mean - half, mean + half, n, groups)
+
+
+def design_effect(values: Sequence[float], clusters: Sequence[Hashable]) -> float:
+    """How much the clusters widen the variance of a mean: the clustered variance over the independent one, at
+    least 1 (1 where either cannot be had)."""
+    n = len(values)
+    mean = sum(values) / n
+    independent = sum((value - mean) ** 2 for value in values) / (n - 1) / n if n > 1 else 0.0
+    clustered = clustered_variance(values, clusters)
+    if clustered is None or independent <= 0:
+        return 1.0
+    return max(1.0, clustered / independent)
+
+
+def share_interval(outcomes: Sequence[float], clusters: Sequence[Hashable]) -> Interval:
+    """The share of yes outcomes (true, or 1) with its Wilson 95% interval, on the records over the clusters'
+    design effect."""
+    values = [1.0 if outcome else 0.0 for outcome in outcomes]
+    n, groups = len(values), len(set(clusters))
+    share = sum(values) / n
+    effective = n / design_effect(values, clusters)
+    low, high = wilson(share * effective, effective)
+    return Interval(share, low, high, n, groups)
