@@ -61,15 +61,21 @@ def clustered_variance(values: Sequence[float], clusters: Sequence[Hashable]) ->
     return groups / (groups - 1) * sum(total**2 for total in sums.values()) / n**2
 
 
-def mean_interval(values: Sequence[float], clusters: Sequence[Hashable]) -> Interval:
-    """The mean of per-record numbers with its cluster-robust 95% interval (t on G - 1 degrees of freedom)."""
+def mean_interval(
+    values: Sequence[float], clusters: Sequence[Hashable], bounds: tuple[float, float] | None = None
+) -> Interval:
+    """The mean of per-record numbers with its cluster-robust 95% interval (t on G - 1 degrees of freedom), kept
+    within `bounds` where the numbers have them (a recall cannot pass 1)."""
     n, groups = len(values), len(set(clusters))
     mean = sum(values) / n
     variance = clustered_variance(values, clusters)
     if variance is None:
         return Interval(mean, None, None, n, groups)
     half = t_quantile(groups - 1) * math.sqrt(variance)
-    return Interval(mean, mean - half, mean + half, n, groups)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(bounds[0], low), min(bounds[1], high)
+    return Interval(mean, low, high, n, groups)
 
 
 def design_effect(values: Sequence[float], clusters: Sequence[Hashable]) -> float:

@@ -112,7 +112,8 @@ def grouped_means(
             if not values:
                 continue
             clusters = [row.get("cluster") or f"row {index}" for index, row in enumerate(scored)]
-            interval = (share_interval if metric in shares else mean_interval)(values, clusters)
+            # every metric of an evaluation lies between 0 and 1, and so does its interval
+            interval = share_interval(values, clusters) if metric in shares else mean_interval(values, clusters, (0, 1))
             intervals[metric], counts[metric] = [interval.low, interval.high], interval.n
         result["intervals"], result["counts"] = intervals, counts
         result["clusters"] = len({row.get("cluster") or f"row {index}" for index, row in enumerate(subset)})

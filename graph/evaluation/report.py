@@ -20,7 +20,7 @@ def format_summaries(summaries: dict[str, Any]) -> str:
     a line per query style when the dataset asks its questions in more than one. Metrics no setup has are left
     out."""
     metrics = shown_metrics(summaries)
-    widths = {m: max(8, len(m) + 2) for m in metrics}
+    widths = {m: max(12, len(m) + 2) for m in metrics}
     header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in metrics)
     lines = [header]
 
@@ -30,16 +30,33 @@ def format_summaries(summaries: dict[str, Any]) -> str:
         )
         return f"{label:<16}{int(means['n']):>5}{cells}"
 
+    def spread(means: dict[str, Any]) -> str:
+        """The 95% intervals under the means, and the records each is over."""
+        cells = "".join(f"{interval_text(means, m):>{widths[m]}}" for m in metrics)
+        counts = "".join(f"{(means.get('counts') or {}).get(m, '-'):>{widths[m]}}" for m in metrics)
+        return f"{'  95% interval':<21}{cells}\n{'  records':<21}{counts}"
+
     for name, summary in summaries.items():
         lines.append(row(name, summary["all"]))
+        lines.append(spread(summary["all"]))
         styles = summary.get("query_style") or {}
         if len(styles) > 1:
             lines += [row(f"  {style}", means) for style, means in styles.items()]
     return "\n".join(lines)
 
 
-def _shown(mean: float | None) -> str:
-    return "-" if mean is None else f"{mean:.3f}"
+def interval_text(means: dict[str, Any], metric: str) -> str:
+    """A mean's 95% interval as "0.52-0.85"; "-" where it has none (no records, or one document)."""
+    low, high = ((means.get("intervals") or {}).get(metric)) or (None, None)
+    return "-" if low is None or high is None else f"{low:.2f}-{high:.2f}"
+
+
+def _shown_with_interval(means: dict[str, Any] | None, metric: str) -> str:
+    """A mean with its 95% interval and its records, as a report's table cell shows it."""
+    if not means or means.get(metric) is None:
+        return "-"
+    records = (means.get("counts") or {}).get(metric)
+    return f"{means[metric]:.3f} [{interval_text(means, metric)}] n={records}"
 
 
 def _mean(summaries: dict[str, Any], name: str, field: str, value: str, metric: str) -> float | None:
@@ -73,8 +90,9 @@ def render_eval_report(summaries: dict[str, Any]) -> str:
             for name in names
             if (mean := _mean(summaries, name, field, value, metric)) is not None
         ]
-        rows = [
-            [f"{field}={value}"] + [_shown(_mean(summaries, n, field, value, metric)) for n in names]
+        rows = [["all"] + [_shown_with_interval(summaries[n]["all"], metric) for n in names]]
+        rows += [
+            [f"{field}={value}"] + [_shown_with_interval(summaries[n][field].get(value), metric) for n in names]
             for field, value in groups
         ]
         parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{bar_chart(bars)}{table(["group", *names], rows)}')
