@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
-from typing_extensions import TypedDict
 
 from nodes.common import Update, chunk_ref, delimited_draft, instructed, normalise_text, records_failure
 from nodes.context import Context
@@ -21,6 +20,7 @@ from nodes.implementations import resolve_implementation
 from nodes.ports import StructuredChat
 from prompts import delimit, delimit_all
 from prompts import relevance as relevance_prompt
+from state.evidence import document_place
 from state.location import where
 from state.record import text_digest
 from state.sample import ChunkRef, ContextItem, Difficulty, RelevanceLabel, SampleState, latest_draft
@@ -186,25 +186,6 @@ RELEVANCE_LABELLERS: dict[str, Labeller] = {
 }
 
 
-class Placement(TypedDict, total=False):
-    """Where a chunk stands in its document (`ContextItem.source`, `start_index`), each where its metadata says."""
-
-    source: str
-    start_index: int
-
-
-def placement(chunk: ChunkRef) -> Placement:
-    """Where the chunk stands in its document, as its metadata says: `source` and `start_index`, each where given."""
-    metadata = chunk["metadata"] or {}
-    source, start = metadata.get("source"), metadata.get("start_index")
-    placed = Placement()
-    if isinstance(source, str) and source:
-        placed["source"] = source
-    if isinstance(start, int) and not isinstance(start, bool) and start >= 0:
-        placed["start_index"] = start
-    return placed
-
-
 def known_labels(state: SampleState) -> dict[str, bool]:
     """An earlier version's labels by text digest, while the draft is the one they were given for; else none."""
     known = state.get("known_relevance")
@@ -235,7 +216,12 @@ async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Upd
     relevant = {label["chunk_id"]: label["relevant"] for label in labels}
     contexts = [
         ContextItem(
-            id=c["id"], text=c["text"], relevant=True, origin="supporting", where=where(c["metadata"]), **placement(c)
+            id=c["id"],
+            text=c["text"],
+            relevant=True,
+            origin="supporting",
+            where=where(c["metadata"]),
+            **document_place(c["metadata"]),
         )
         for c in supporting
     ]
@@ -246,7 +232,7 @@ async def extract_contexts(state: SampleState, runtime: Runtime[Context]) -> Upd
             relevant=relevant[c["id"]],
             origin="distractor",
             where=where(c["metadata"]),
-            **placement(c),
+            **document_place(c["metadata"]),
         )
         for c in candidates
     ]

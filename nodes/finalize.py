@@ -16,7 +16,7 @@ from nodes.context import Context
 from nodes.language import sample_language
 from nodes.restyle import kept_restyle
 from nodes.versions import PROMPT_VERSION
-from state.evidence import locate
+from state.evidence import locate, offset
 from state.location import where
 from state.query_styles import NATURAL
 from state.record import DatasetRecord
@@ -66,14 +66,14 @@ def location(chunk_id: str, text: str, source: Any, start_index: Any, quote: str
     span = locate(quote, text)
     if span is None:
         return None
-    placed = isinstance(start_index, int) and not isinstance(start_index, bool) and start_index >= 0
+    start = offset(start_index)
     return {
         "chunk_id": chunk_id,
         "chunk_start": span[0],
         "chunk_end": span[1],
         "source": source if isinstance(source, str) and source else None,
-        "document_start": start_index + span[0] if placed else None,
-        "document_end": start_index + span[1] if placed else None,
+        "document_start": None if start is None else start + span[0],
+        "document_end": None if start is None else start + span[1],
     }
 
 
@@ -95,8 +95,8 @@ def start_in_source(chunk: ChunkRef) -> int | None:
     """Where the chunk starts in its document: its `start_index` (`graph.ingest` writes it), else, for a ready-cut
     chunk whose `source` is a plain-text file at hand, where its text is found in that file; else None."""
     metadata = chunk["metadata"] or {}
-    start, source = metadata.get("start_index"), metadata.get("source")
-    if isinstance(start, int) and not isinstance(start, bool) and start >= 0:
+    start, source = offset(metadata.get("start_index")), metadata.get("source")
+    if start is not None:
         return start
     if not isinstance(source, str) or not source.lower().endswith(PLAIN_TEXT_SOURCES):
         return None

@@ -12,6 +12,7 @@ from typing_extensions import TypedDict
 from nodes.common import Update, instructed
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
+from state.evidence import document_place
 from state.schemas import RagAnswer
 from state.usage import ModelCall
 
@@ -64,13 +65,7 @@ async def retrieve(state: RagState, runtime: Runtime[RagContext]) -> Update:
 
 def retrieved_context(chunk: Any) -> dict[str, Any]:
     """A retrieved chunk as a context: id, text, and its place in its document where its metadata says."""
-    metadata = chunk.metadata or {}
-    source, start = metadata.get("source"), metadata.get("start_index")
-    return (
-        {"id": chunk.id, "text": chunk.text}
-        | ({"source": source} if isinstance(source, str) and source else {})
-        | ({"start_index": start} if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else {})
-    )
+    return {"id": chunk.id, "text": chunk.text, **document_place(chunk.metadata)}
 
 
 async def answer(state: RagState, runtime: Runtime[RagContext]) -> Update:

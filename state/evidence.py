@@ -8,6 +8,10 @@ place in the original.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from typing_extensions import TypedDict
 
 #: What folding makes of a character (after its compatibility decomposition: "ﬁ" is "fi", "…" is "...", "é" is
 #: "e" and its accent): every quote mark, single or double, one plain mark (a copy may swap one for another, and an
@@ -67,3 +71,28 @@ def locate(quote: str, text: str) -> tuple[int, int] | None:
 def contains(text: str, quote: str) -> bool:
     """Whether `quote` stands in `text`, white space and quote marks folded."""
     return locate(quote, text) is not None
+
+
+class DocumentPlace(TypedDict, total=False):
+    """Where a chunk stands in its document, as its metadata says: each key only where the metadata holds it."""
+
+    source: str
+    """The document (`metadata.source`)."""
+    start_index: int
+    """Where the chunk starts in the document's text (`metadata.start_index`, as `graph.ingest` writes it)."""
+
+
+def offset(value: Any) -> int | None:
+    """`value` as an offset into a text: a whole number from 0 up, else None (a flag, a string, a negative)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def document_place(metadata: Any) -> DocumentPlace:
+    """The `source` and `start_index` a chunk's metadata gives, each where it gives a usable one."""
+    metadata = metadata if isinstance(metadata, Mapping) else {}
+    place = DocumentPlace()
+    if isinstance(source := metadata.get("source"), str) and source:
+        place["source"] = source
+    if (start := offset(metadata.get("start_index"))) is not None:
+        place["start_index"] = start
+    return place

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from state.evidence import locate
+from state.evidence import locate, offset
 from state.record import Evidence, Location
 
 #: A stretch of one text: (text key, start, end); the end is not included.
@@ -94,12 +94,12 @@ def place_context(
     evidence, `by_offsets`), else by finding its text in its document at hand (as it is, then with white space and
     quote marks folded), and as its own chunk where it has an id."""
     text = str(context.get("text") or "")
-    source, start = context.get("source"), context.get("start_index")
+    source, start = context.get("source"), offset(context.get("start_index"))
     spans: list[Span] = []
     placed: Span | None = None  # (the document's name, where the context starts and ends in it)
     if isinstance(source, str) and source:
         at_hand = document_name(source, documents) if documents else None
-        if by_offsets and isinstance(start, int) and not isinstance(start, bool) and start >= 0:
+        if by_offsets and start is not None:
             placed = (at_hand or source, start, start + len(text))
         elif documents and at_hand is not None and (found := locate(text, documents[at_hand])):
             placed = (at_hand, *found)  # found with its white space folded: its own length there

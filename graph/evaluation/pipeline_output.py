@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.config.errors import UserError
 from graph.evaluation.setups import Setup
+from state.evidence import document_place
 
 #: Output keys read for the answer and for the documents when the setup names none, in this order.
 ANSWER_KEYS = ("answer", "result", "output", "generation", "messages")
@@ -153,12 +154,3 @@ def as_context(setup: Setup, item: Any) -> dict[str, Any]:
         )
     chunk_id = metadata.get(setup.id_key, own_id) if setup.id_key and isinstance(metadata, Mapping) else own_id
     return {"id": None if chunk_id in (None, "") else str(chunk_id), "text": text} | document_place(metadata)
-
-
-def document_place(metadata: Any) -> dict[str, Any]:
-    """`source` and `start_index` of a chunk's metadata, each where it holds one (a place in a document)."""
-    metadata = metadata if isinstance(metadata, Mapping) else {}
-    source, start = metadata.get("source"), metadata.get("start_index")
-    return ({"source": source} if isinstance(source, str) and source else {}) | (
-        {"start_index": start} if isinstance(start, int) and not isinstance(start, bool) and start >= 0 else {}
-    )

@@ -23,6 +23,7 @@ from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.embeddings import embedding_dimension
 from graph.store.layout import Layout
+from state.evidence import document_place
 
 #: Seconds a query waits at most for a pooled connection.
 POOL_TIMEOUT_S = 30.0
@@ -239,9 +240,9 @@ class CollectionReader:
         pieces: dict[str, list[tuple[int, str]]] = defaultdict(list)
         for row in await self._fetch(query, layout.scope_params):
             chunk = self.chunk_from_row(row)
-            source, start = chunk.metadata.get("source"), chunk.metadata.get("start_index")
-            if isinstance(source, str) and source and isinstance(start, int) and start >= 0:
-                pieces[source].append((start, chunk.text))
+            place = document_place(chunk.metadata)
+            if "source" in place and "start_index" in place:
+                pieces[place["source"]].append((place["start_index"], chunk.text))
         texts = {}
         for source, placed in pieces.items():
             characters = [" "] * max(start + len(text) for start, text in placed)
