@@ -64,7 +64,7 @@ from graph.evaluation.gate import (
     threshold_checks,
 )
 from graph.evaluation.report import format_summaries
-from graph.evaluation.scoring import DocumentsAtHand
+from graph.evaluation.retrieval import DocumentsAtHand
 from graph.evaluation.session import (
     EvaluationFiles,
     as_the_run_read_it,

@@ -14,19 +14,16 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from nodes.common import Update, letter_labels, recorded_verdict, word_count
+from nodes.common import Update, recorded_verdict, word_count
 from nodes.context import Context
 from nodes.language import sample_language
 from nodes.lint_entities import folded_forms, names, names_entity, same_entity, stated_alternatives
+from nodes.lint_evidence import evidence_problems
 from nodes.lint_examples import example_problems
 from nodes.lint_languages import LINT_RULES
-from nodes.lint_rules import LintRules, joined_question, second_sentence
-from state.evidence import locate
+from nodes.lint_rules import Finding, LintRules, joined_question, second_sentence
 from state.languages import answer_words, leading_polarity, polarity
 from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleState, latest_draft
-
-#: A failed check: the rule's name and the feedback for the reviser.
-Finding = tuple[str, str]
 
 
 def opening_pronoun(question: str, rules: LintRules) -> str | None:
@@ -302,38 +299,6 @@ def lint_problems(
             if names(question, hidden["entity"], rules)
         ]
     return problems
-
-
-def evidence_problems(draft: Draft, supporting: Sequence[tuple[str, str]]) -> list[Finding]:
-    """The draft's quotes against its supporting chunks: every chunk quoted, every quote standing in its chunk word
-    for word (white space and quote marks folded). A draft written before drafts carried evidence has none to hold."""
-    if "evidence" not in draft or not supporting:
-        return []
-    quotes = draft["evidence"]
-    labels = dict(zip((chunk_id for chunk_id, _ in supporting), letter_labels(len(supporting)), strict=True))
-    problems: list[Finding] = []
-    for chunk_id, text in supporting:
-        label = labels[chunk_id]
-        mine = [quote["quote"] for quote in quotes if quote["chunk_id"] == chunk_id]
-        if not mine:
-            problems.append(
-                ("evidence", f"the evidence quotes nothing of chunk {label}; copy the sentence(s) of chunk {label} "
-                 "that the answer needs, word for word")
-            )  # fmt: skip
-        problems += [
-            ("evidence", f"the quote {_shortened(quote)!r} is not in chunk {label} word for word; copy the sentence "
-             f"from chunk {label} as it stands")
-            for quote in mine
-            if locate(quote, text) is None
-        ]  # fmt: skip
-    if any(quote["chunk_id"] not in labels for quote in quotes):
-        problems.append(("evidence", "a quote names no supporting chunk; label each quote with its chunk (A, B, ...)"))
-    return problems
-
-
-def _shortened(quote: str, words: int = 12) -> str:
-    parts = quote.split()
-    return " ".join(parts[:words]) + (" ..." if len(parts) > words else "")
 
 
 def chunks_read(state: SampleState) -> list[ChunkRef]:

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+#: A failed check: the rule's name and the feedback for the reviser.
+Finding = tuple[str, str]
+
 
 @dataclass(frozen=True)
 class LintRules:

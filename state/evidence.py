@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 #: What folding makes of a character (after its compatibility decomposition: "ﬁ" is "fi", "…" is "...", "é" is
@@ -96,3 +97,34 @@ def document_place(metadata: Any) -> DocumentPlace:
     if (start := offset(metadata.get("start_index"))) is not None:
         place["start_index"] = start
     return place
+
+
+class Location(BaseModel):
+    """Where a fact stands: a span of a chunk's text and, where the chunk's place in its document is known, of
+    the document's text (`metadata.source`). Offsets count characters; the end is not included."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chunk_id: str
+    chunk_start: int = Field(ge=0)
+    chunk_end: int = Field(ge=0)
+    source: str | None = None
+    """The document (`metadata.source`), where the chunk names it."""
+    document_start: int | None = Field(default=None, ge=0)
+    document_end: int | None = Field(default=None, ge=0)
+    """In the document's text, where the chunk's place in it is known (`start_index`); None elsewhere."""
+
+
+class Evidence(BaseModel):
+    """One fact the answer needs: the sentence(s) of its supporting chunk that state it, verbatim, where they stand
+    (`location`), and the other chunks that state it too (`also_in`: a relevant context holding the same words)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    quote: str = Field(min_length=1)
+    location: Location
+    also_in: list[Location] = Field(default_factory=list)
+
+    def locations(self) -> list[Location]:
+        """Every place the fact stands: its supporting chunk's, then the others."""
+        return [self.location, *self.also_in]

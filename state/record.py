@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from state.evidence import Evidence
 from state.languages import DEFAULT_LANGUAGE, answer_words
 from state.location import where
 from state.query_styles import NATURAL, QueryStyle
@@ -16,37 +17,6 @@ from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Con
 def text_digest(text: str) -> str:
     """A chunk text's fingerprint: the first 16 hex digits of its SHA-256."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-class Location(BaseModel):
-    """Where a fact stands: a span of a chunk's text and, where the chunk's place in its document is known, of
-    the document's text (`metadata.source`). Offsets count characters; the end is not included."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    chunk_id: str
-    chunk_start: int = Field(ge=0)
-    chunk_end: int = Field(ge=0)
-    source: str | None = None
-    """The document (`metadata.source`), where the chunk names it."""
-    document_start: int | None = Field(default=None, ge=0)
-    document_end: int | None = Field(default=None, ge=0)
-    """In the document's text, where the chunk's place in it is known (`start_index`); None elsewhere."""
-
-
-class Evidence(BaseModel):
-    """One fact the answer needs: the sentence(s) of its supporting chunk that state it, verbatim, where they stand
-    (`location`), and the other chunks that state it too (`also_in`: a relevant context holding the same words)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    quote: str = Field(min_length=1)
-    location: Location
-    also_in: list[Location] = Field(default_factory=list)
-
-    def locations(self) -> list[Location]:
-        """Every place the fact stands: its supporting chunk's, then the others."""
-        return [self.location, *self.also_in]
 
 
 class SupportingChunk(BaseModel):

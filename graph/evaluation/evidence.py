@@ -24,8 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from state.evidence import locate, offset
-from state.record import Evidence, Location
+from state.evidence import Evidence, Location, locate, offset
 
 #: A stretch of one text: (text key, start, end); the end is not included.
 Span = tuple[str, int, int]

@@ -33,8 +33,8 @@ from pydantic import ValidationError
 
 from graph.config.errors import UserError
 from graph.evaluation.evidence import document_name
-from state.evidence import locate
-from state.record import ContextPassage, DatasetRecord, Evidence, SupportingChunk
+from state.evidence import Evidence, locate
+from state.record import ContextPassage, DatasetRecord, SupportingChunk
 
 InputFormat = Literal["spans", "ragas", "hotpotqa", "hf", "triad"]
 INPUT_FORMATS: tuple[InputFormat, ...] = ("spans", "ragas", "hotpotqa", "hf", "triad")

@@ -6,12 +6,10 @@ contexts), and abstention on generated unanswerable questions (with the setup's 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import urllib.error
 import urllib.request
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -20,10 +18,11 @@ from langgraph.graph import END, START, StateGraph
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.evaluation.evidence import EVIDENCE_METRICS, file_stem, place_context, score_evidence
-from graph.evaluation.metrics import cosine, graded_correctness, retrieval_scores, says_abstain
+from graph.evaluation.evidence import EVIDENCE_METRICS
+from graph.evaluation.metrics import cosine, graded_correctness, says_abstain
 from graph.evaluation.pipeline_output import as_context
 from graph.evaluation.pipelines import Pipeline
+from graph.evaluation.retrieval import DocumentsAtHand, RetrievalScoring, retrieval_scoring, with_collection_documents
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
 from graph.running.services import open_collection, open_gateway, open_services
@@ -179,83 +178,6 @@ async def retrieved_for(setup: Setup, record: DatasetRecord, where: Retrieval) -
         return await where.retrieve(question)
     hits = await where.search(question, setup.k)
     return [retrieved_context(hit.chunk) for hit in hits]
-
-
-@dataclass(frozen=True)
-class RetrievalScoring:
-    """How a setup's retrieval is scored: by chunk id where it reads the run's own collection (on another one every
-    chunk id is new), by evidence where a record carries it, placed in `documents` where a context has no offsets."""
-
-    by_chunk_id: bool = True
-    documents: Mapping[str, str] | None = None
-    by_offsets: bool = True
-    """Whether a context's `start_index` counts in the text the evidence's offsets count in (a collection
-    `graph.ingest` made from the same files); a span CSV counts in the raw files, placed by text instead."""
-
-    def fields(
-        self, record: DatasetRecord, retrieved: list[dict[str, Any]], contexts: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        """The row's retrieval fields: what was retrieved and where it stands, and the retrieval metrics."""
-        row: dict[str, Any] = {
-            "retrieved_ids": [c.get("id") for c in retrieved],
-            "retrieved_placement": [
-                place_context(c, self.documents, by_offsets=self.by_offsets).row(c.get("id")) for c in retrieved
-            ],
-        }
-        if self.by_chunk_id:
-            precision, recall = retrieval_scores(retrieved, contexts)
-            row |= {"precision": precision, "recall": recall}
-        if record.evidence_status != "quoted":  # written before records carried evidence
-            return row | {"scored_by": "chunk id" if self.by_chunk_id else "none"}
-        scored = score_evidence(record.facts(), retrieved, self.documents, by_offsets=self.by_offsets)
-        return (
-            row
-            | scored.metrics
-            | {
-                "evidence_unplaced": scored.unplaced,
-                "evidence_found_by_text": scored.found_by_text,
-                "scored_by": "evidence",
-            }
-        )
-
-
-@dataclass(frozen=True)
-class DocumentsAtHand:
-    """What an evaluation places evidence in besides offsets: `documents` (name -> raw text, `--documents`), or,
-    where none are given, a built-in setup's collection's own documents (`from_collection`, for a dataset made
-    elsewhere); and whether chunk ids mean anything (not in a dataset made elsewhere, whose ids are made up)."""
-
-    documents: Mapping[str, str] | None = None
-    from_collection: bool = False
-    chunk_ids: bool = True
-
-    def signature(self) -> str:
-        """How rows are placed, for the cache key: "" for offsets alone (a run's dataset as it always was)."""
-        if self.documents:
-            listed = "".join(f"{name}\0{len(text)}\0" for name, text in sorted(self.documents.items()))
-            return "documents " + hashlib.sha256(listed.encode()).hexdigest()[:12]
-        return "collection documents" if self.from_collection else ""
-
-
-def retrieval_scoring(setup: Setup, settings: Settings, at_hand: DocumentsAtHand) -> RetrievalScoring:
-    """Chunk ids count where the setup reads the collection the run read (its own, or a team's pipeline, which
-    says nothing of its collection) and the dataset's ids are a store's; evidence counts everywhere. With
-    documents at hand (raw files, where offsets count otherwise than in a collection), contexts are placed by
-    their text in them."""
-    own = setup.kind != "builtin" or not setup.collection or setup.collection == settings.collection
-    return RetrievalScoring(
-        by_chunk_id=own and at_hand.chunk_ids, documents=at_hand.documents, by_offsets=not at_hand.documents
-    )
-
-
-async def with_collection_documents(scoring: RetrievalScoring, corpus: Any, wanted: bool) -> RetrievalScoring:
-    """`scoring` with the documents of the setup's collection at hand, by file stem, when `wanted` (a dataset made
-    elsewhere, evaluated without --documents) and none are: the texts `graph.ingest` cut the collection from, in
-    which its chunks' offsets count, so the chunks are placed by them and the facts by their quotes."""
-    if not wanted or scoring.documents:
-        return scoring
-    texts = await corpus.documents()
-    return replace(scoring, documents={file_stem(source): text for source, text in texts.items()}, by_offsets=True)
 
 
 async def score_retrieval(

@@ -19,11 +19,11 @@ from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.evaluation.metrics import grouped_means
 from graph.evaluation.pipelines import Pipeline, load_pipeline
 from graph.evaluation.report import render_eval_report
+from graph.evaluation.retrieval import DocumentsAtHand
 from graph.evaluation.scoring import (
     GROUPS,
     METRICS,
     SHARE_METRICS,
-    DocumentsAtHand,
     evaluate_setup,
     group_value,
     record_cluster,

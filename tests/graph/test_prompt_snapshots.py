@@ -91,7 +91,8 @@ def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
 
     from langchain_core.embeddings import DeterministicFakeEmbedding
 
-    from graph.evaluation.scoring import RetrievalScoring, evaluate_sample
+    from graph.evaluation.retrieval import RetrievalScoring
+    from graph.evaluation.scoring import evaluate_sample
     from graph.evaluation.setups import Setup
     from state import schemas
 

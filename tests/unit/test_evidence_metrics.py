@@ -8,8 +8,7 @@ import math
 import pytest
 
 from graph.evaluation.evidence import fact_metrics, merged, score_evidence
-from state.evidence import folded, locate
-from state.record import Evidence
+from state.evidence import Evidence, folded, locate
 
 DOCUMENT = "".join(f"{n:03d}" for n in range(34))[:100]  # guide.md: 100 characters, no 10 of them twice
 
