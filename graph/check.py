@@ -1,13 +1,17 @@
-"""Check a run's dataset against its store as it is now: which records went stale.
+"""Check a run's dataset against its store as it is now, or against another collection of the same documents.
 
     python -m graph.check RUN_ID                     # a table, runs/RUN_ID/check.json, a drift section in report.html
     python -m graph.check RUN_ID --fail-on-stale     # exit 1 when any record is stale (for CI)
+    python -m graph.check RUN_ID --collection OTHER  # the same documents cut or embedded another way
 
-Each chunk a record uses is unchanged, changed (same id, new text), moved (id gone, the same text
-under another id: re-pointed, not stale) or gone; each generated unanswerable question's retrieval is
-run again, and chunks now in its top k that its judge never read make it stale. Documents added to the
-collection since the run are listed: no question covers them. The store is read as the run read it
-(its run.json); a flag given now wins.
+A record that carries its evidence is followed by it: each quote to the chunk that holds it now (by its place
+in its document, else by its text). It is fresh, re-pointed (every fact found, text unchanged), flagged
+(re-pointed, and facts of two supporting chunks now share one) or stale (a quote gone or changed, or its new
+chunks no longer answer the question: the sufficiency judge decides that, one call, where a new chunk does not
+hold the old one's whole text). A record without evidence is checked by chunk ids. Each generated unanswerable
+question's retrieval is run again. Documents added since the run are listed: no question covers them. The check
+changes nothing; `graph.refresh` writes the version it describes. The store is read as the run read it (its
+run.json); a flag given now wins.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from graph.config.cli import (
     add_collection_options,
     add_column_options,
     add_database_options,
+    add_model_server_options,
     command_parser,
     run_async,
     settings_from_args,
@@ -38,6 +43,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("run_id", help="the run to check (its folder under --runs-dir)")
     parser.add_argument("--fail-on-stale", action="store_true", help="exit 1 when any record is stale")
     parser.add_argument("--runs-dir", type=Path, help="where run folders are (default ./runs; TRIAD_RUNS_DIR)")
+    models = parser.add_argument_group("the sufficiency judge (default: the run's validator model)")
+    models.add_argument("--llm", help="its model spec")
+    models.add_argument("--validator-model", help="its model spec (wins over --llm)")
+    add_model_server_options(models)
     add_collection_options(parser)
     add_column_options(parser)
     add_database_options(parser)
@@ -59,7 +68,8 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError(f"{folder / 'run.json'} names no collection; give --collection")
     run_json = folder / "run.json"
     known_sources = run_sources(run_json)
-    report = run_async(check_run(settings, records, known_sources))
+    validator = args.validator_model or args.llm or stored.get("validator_model")
+    report = run_async(check_run(settings, records, known_sources, validator))
     report["run_id"] = args.run_id
     path = folder / "check.json"
     with writing(path, "make room or fix the folder"):

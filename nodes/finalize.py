@@ -227,7 +227,11 @@ async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Upda
             else answerable_record(state, context, await asyncio.to_thread(document_starts, state))
         ),
         "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
-        "validation": {"revisions": state.get("revisions", 0), "verdicts": state["verdicts"]},
+        "validation": {
+            "revisions": state.get("revisions", 0),
+            "verdicts": state["verdicts"],
+            **({"re_pointed": state["re_pointing"]} if state.get("re_pointing") else {}),
+        },
         "version": context.dataset_version,
         "validated_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "provenance": provenance(state, context),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
 from nodes.common import (
@@ -154,6 +155,37 @@ def yes_no_request(state: SampleState, language: str) -> str:
     return sufficiency_prompt.YES_NO_LINES[found].format(answer=f'"{answer}"')
 
 
+def sufficiency_request(
+    state: SampleState, language: str, tested: Sequence[str], *, every: bool = False
+) -> list[BaseMessage]:
+    """The sufficiency judge's request about the `tested` chunks of the sample's supporting chunks (by letter);
+    `every`: they are all the chunks the question rests on, asked whether together they answer it."""
+    labels = letter_labels(len(state["supporting"]))
+    texts = dict(zip(labels, (c["text"] for c in state["supporting"]), strict=True))
+    question, answer = delimited_draft(state)
+    named = f"chunk{'s' if len(tested) > 1 else ''} " + joined(list(tested))
+    return instructed(
+        sufficiency_prompt.SYSTEM,
+        sufficiency_prompt.USER.format(
+            yes_no=yes_no_request(state, language),
+            question=question,
+            answer=answer,
+            evidence=evidence_block(state, tested),
+            tested=sufficiency_prompt.EVERY_CHUNK.format(tested=named) if every else named,
+            chunks=delimit_all("chunk", ((label, texts[label]) for label in tested)),
+        ),
+    )
+
+
+async def judge_together(
+    state: SampleState, llm: StructuredChat, language: str
+) -> tuple[SufficiencyVerdict, ModelCall]:
+    """Whether the sample's supporting chunks together answer its question: the sufficiency judge asked once about
+    all of them (`graph.check`, after a record's facts were followed to the chunks of another cutting)."""
+    messages = sufficiency_request(state, language, letter_labels(len(state["supporting"])), every=True)
+    return await llm.ask("validator", SufficiencyVerdict, messages, node="judge_sufficiency")
+
+
 @records_failure
 async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Every supporting chunk necessary: no chunk alone, and no set of all chunks but one, answers the question.
@@ -164,25 +196,12 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     bounds how many requests are in flight.
     """
     llm = runtime.context.require_ports().llm
-    question, answer = delimited_draft(state)
-    yes_no = yes_no_request(state, sample_language(state, runtime.context))
+    language = sample_language(state, runtime.context)
     labels = letter_labels(len(state["supporting"]))
-    texts = dict(zip(labels, (c["text"] for c in state["supporting"]), strict=True))
     sets = tested_sets(labels)
 
     async def judge(tested: tuple[str, ...]) -> tuple[SufficiencyVerdict, ModelCall]:
-        chunks = delimit_all("chunk", ((label, texts[label]) for label in tested))
-        messages = instructed(
-            sufficiency_prompt.SYSTEM,
-            sufficiency_prompt.USER.format(
-                yes_no=yes_no,
-                question=question,
-                answer=answer,
-                evidence=evidence_block(state, tested),
-                tested=f"chunk{'s' if len(tested) > 1 else ''} " + joined(tested),
-                chunks=chunks,
-            ),
-        )
+        messages = sufficiency_request(state, language, tested)
         return await llm.ask("validator", SufficiencyVerdict, messages, node="judge_sufficiency")
 
     results = await asyncio.gather(*(judge(tested) for tested in sets))

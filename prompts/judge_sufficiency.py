@@ -58,6 +58,10 @@ Text ({tested}):
 Now decide whether this text alone answers the question: reasoning first, then sufficient, then reason.
 """
 
+#: The text named when it is every chunk the question rests on (its facts followed to the chunks of another cutting
+#: of the same documents): whether those chunks together still answer it.
+EVERY_CHUNK = "{tested}, every chunk the question rests on"
+
 #: The reviser's feedback when a set of chunks answers the question without the others: {tested} names the set
 #: ("chunk A alone answers"), {unneeded} the chunks it does without, {because} the judge's reason in brackets.
 FEEDBACK = "{tested} the question without {unneeded}{because}; rewrite it so that it also needs the facts of {unneeded}"

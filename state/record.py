@@ -120,11 +120,28 @@ class RestyleNote(BaseModel):
     """Why the last rewrite was refused (empty when kept)."""
 
 
+class RePointed(BaseModel):
+    """How a refresh pointed the record at the chunks of another cutting that hold its facts; its question, answer
+    and verdicts are the ones the judges gave on the chunks it was written from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    collection: str | None
+    supporting: dict[str, list[str]]
+    """Each earlier supporting chunk -> the chunks that hold its facts now."""
+    shared: list[str] = Field(default_factory=list)
+    """Chunks that hold the facts of more than one earlier supporting chunk: flagged, since the question may no
+    longer need as many chunks here (`hops` counts the chunks it rests on now)."""
+    reason: str = ""
+
+
 class Validation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     revisions: int = Field(ge=0)
     verdicts: list[dict[str, Any]]
+    re_pointed: RePointed | None = None
+    """Set when a refresh followed the record's facts into another cutting; None for a record as judged."""
 
 
 class Provenance(BaseModel):
@@ -232,7 +249,8 @@ class DatasetRecord(BaseModel):
             return self._consistent_unanswerable()
         if self.question_type == UNANSWERABLE or self.expected != "answer":
             raise ValueError("a generated unanswerable question has answerable false")
-        least = 1 if self.question_type in SINGLE_HOP_TYPES else MIN_HOPS
+        flagged = self.validation.re_pointed is not None and bool(self.validation.re_pointed.shared)
+        least = 1 if self.question_type in SINGLE_HOP_TYPES or flagged else MIN_HOPS
         most = 1 if self.question_type in SINGLE_HOP_TYPES else MAX_HOPS
         if (
             not least <= self.hops <= most

@@ -151,6 +151,19 @@ class KnownRelevance(TypedDict):
     """Text digest (`state.record.text_digest`) -> relevant."""
 
 
+class RePointing(TypedDict):
+    """How a refresh pointed a record at the chunks of another cutting that hold its facts (`graph.refresh`)."""
+
+    collection: str | None
+    """The collection the record was pointed into."""
+    supporting: dict[str, list[str]]
+    """Each earlier supporting chunk -> the chunks that hold its facts now (two where a cut split a quote)."""
+    shared: list[str]
+    """Chunks that now hold the facts of more than one earlier supporting chunk: the question may no longer need
+    as many chunks on this collection."""
+    reason: str
+
+
 class ContextItem(TypedDict):
     """One entry of the labelled context list."""
 
@@ -281,6 +294,8 @@ class SampleState(TypedDict):
     retrieved: NotRequired[list[ChunkRef]]
     """Generated unanswerable: the chunks the collection's retriever returned for the latest draft."""
     relevance_labels: Annotated[list[RelevanceLabel], operator.add]
+    re_pointing: NotRequired[RePointing]
+    """graph.refresh: the record's facts followed into the chunks it now rests on (kept in its validation)."""
     known_relevance: NotRequired[KnownRelevance]
     """Labels an earlier version of the record gave (graph.refresh): candidates whose text they cover are not
     asked again while the question and answer are the ones they were given for."""

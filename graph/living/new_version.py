@@ -17,11 +17,21 @@ from graph.config.cli import tell
 from graph.config.settings import Settings
 from graph.living.drift import add_drift_section, check_records
 from graph.living.manifest import build_manifest, collection_fingerprint
-from graph.living.refresh import DROP, KEEP, RE_POINT, RecordDecision, RecordRefresh, decide, re_pointed, refresh_record
-from graph.living.staleness import run_sources
+from graph.living.refresh import (
+    DROP,
+    FOLLOW,
+    KEEP,
+    RE_POINT,
+    RecordDecision,
+    RecordRefresh,
+    decide,
+    re_pointed,
+    refresh_record,
+)
+from graph.living.staleness import judge_with, run_sources
 from graph.living.versions import changes, dataset_version, keep_version, read_run_json, version_folder, write_version
 from graph.reviewing.samples import load_samples
-from graph.reviewing.session import refresh_report, run_labels
+from graph.reviewing.session import re_key_labels, refresh_report, run_labels
 from graph.reviewing.summary import summarise
 from graph.running.dataset import dataset_records, read_dataset
 from graph.running.files import RunFolder, write_atomically
@@ -32,6 +42,7 @@ from graph.running.options import ATTEMPT_FACTOR, Run, RunOptions, stored_settin
 from graph.running.progress import Progress
 from graph.running.queries import open_query_book, queries_of_run
 from graph.running.report import write_report
+from graph.running.run_json import public_settings
 from graph.running.runner import build_runner
 from graph.running.services import RunServices, StateDatabase, open_services, open_state_database
 
@@ -64,7 +75,8 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
         run = Run(run_id, options, settings, continuing=True)
         async with open_services(settings, random_seed=options.random_seed, database=database, warm=True) as services:
             tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
-            drift = await check_records(base, services.corpus, run_sources(folder.run_json))
+            judge = judge_with(services.gateway)
+            drift = await check_records(base, services.corpus, run_sources(folder.run_json), judge, settings.collection)
             decisions = [decide(r, d) for r, d in zip(base, drift["records"], strict=True)]
             done, stopped = await judge_stale_records(run, services, decisions, version, request.concurrency)
             if stopped:
@@ -81,18 +93,25 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
                 return {"version": version - 1, "changes": {}, "unchanged": True}
             entries = changes(
                 [{"id": p.record.id, "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
-                  "thread_id": done[p.n].thread_id if p.n in done else None} for p in decisions],
+                  "status": p.drift["status"], "thread_id": done[p.n].thread_id if p.n in done else None}
+                 for p in decisions],
                 base, after,
             )  # fmt: skip
+            await re_key_labels(settings, run_id, base, after)
             path = write_version(folder.folder, version, entries)
             sources = await services.corpus.sources()
             collection = await collection_fingerprint(services.corpus, sources)
             entry = version_entry(version, entries, path)
+            entry["collection"] = {"name": settings.collection} | {
+                k: v for k, v in collection.items() if k != "sources"
+            }
             document = {**document, "dataset_version": version, "versions": [*document.get("versions", []), entry]}
+            document["settings"] = {**document.get("settings", {}), **public_store_settings(settings, request.store)}
+            await database.ledger.save_store_settings(run_id, public_store_settings(settings, request.store))
             document |= funnel_of(document, finished)
             document["manifest"] = build_manifest(document, after, collection)
             await database.ledger.save_manifest(run_id, document["manifest"])
-            check = await check_records(after, services.corpus, collection["sources"])
+            check = await check_records(after, services.corpus, collection["sources"], judge, settings.collection)
     folder.write_run_json(document)
     reviews = await run_labels(settings, run_id)
     if not (reviews and await refresh_report(settings, run_id, summarise(load_samples(folder.folder), reviews))):
@@ -101,6 +120,13 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
     write_atomically(folder.folder / "check.json", json.dumps(check, indent=1, ensure_ascii=False) + "\n")
     add_drift_section(folder.report, check)
     return entry | {"check": check}
+
+
+def public_store_settings(settings: Settings, given: dict[str, Any]) -> dict[str, Any]:
+    """The store settings given now (`--collection` and the like), as run.json keeps them: the run reads its store
+    so from this version on."""
+    public = public_settings(settings)
+    return {name: public[name] for name in given if name in public}
 
 
 class Unfinished(Exception):
@@ -139,7 +165,11 @@ async def judge_stale_records(
     threads = [decision for decision in decisions if decision.action not in (KEEP, RE_POINT, DROP)]
     if not threads:
         return done, False
-    tell(f"judging {len(threads)} record(s) again on the store's new texts")
+    followed = sum(decision.action == FOLLOW for decision in decisions)
+    if followed:
+        tell(f"pointing {followed} record(s) at the chunks that hold their facts now; labelling their contexts again")
+    if len(threads) > followed:
+        tell(f"judging {len(threads) - followed} record(s) again on the store's new texts")
     runner = build_runner(
         services, services.seed_pool(), run_id=run.run_id, dataset_version=version, **run.options.context_overrides()
     )

@@ -4,6 +4,9 @@ From a record's drift (`graph.living.drift`):
 
     fresh                                         kept as it is
     re-pointed (chunks moved, texts unchanged)    its chunk ids re-pointed
+    re-pointed or flagged by its evidence         its question, answer and verdicts kept; its supporting chunks
+    (its facts in other chunks, or beside         the chunks that hold its facts now; its contexts drawn and
+    changed ones)                                 labelled again (labeller calls only)
     a supporting chunk gone                       dropped
     a supporting chunk changed                    judged again on the new texts (quality, sufficiency), revised
                                                   within the run's revisions, its contexts extracted again
@@ -28,10 +31,20 @@ from nodes.common import chunk_ref
 from nodes.starts import state_after
 from state.query_styles import NATURAL
 from state.record import DatasetRecord, text_digest
-from state.sample import UNANSWERABLE, Draft, KnownRelevance, QuoteRef, Restyle, RestyleCheck, SampleInput, Turn
+from state.sample import (
+    UNANSWERABLE,
+    Draft,
+    KnownRelevance,
+    QuoteRef,
+    RePointing,
+    Restyle,
+    RestyleCheck,
+    SampleInput,
+    Turn,
+)
 from state.threads import ThreadId
 
-KEEP, RE_POINT, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "re-judge", "relabel", "drop"
+KEEP, RE_POINT, FOLLOW, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "follow", "re-judge", "relabel", "drop"
 
 
 @dataclass
@@ -61,9 +74,12 @@ def slot_of(record: DatasetRecord) -> int:
 def decide(record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
     """What to do with `record`, from its drift."""
     n = slot_of(record)
-    if drift["status"] == "fresh":
+    status = drift["status"]
+    if status == "fresh":
         return RecordDecision(n, record, drift, KEEP, "unchanged")
-    if drift["status"] == "re-pointed":
+    if "facts" in drift:
+        return _decide_by_evidence(n, record, drift)
+    if status == "re-pointed":
         return RecordDecision(n, record, drift, RE_POINT, "its chunks' texts are unchanged under new ids")
     if not record.answerable:
         why = (
@@ -78,6 +94,22 @@ def decide(record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
     if changed := sorted(supporting & set(drift["changed"])):
         return RecordDecision(n, record, drift, RE_JUDGE, f"supporting chunk {', '.join(changed)} changed")
     return RecordDecision(n, record, drift, RELABEL, "a context changed or is gone")
+
+
+def _decide_by_evidence(n: int, record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
+    """A quoted record: re-pointed without a call where every chunk's text is unchanged under its id or another;
+    followed into the chunks that hold its facts where they moved or their neighbours changed; judged again where
+    a quote changed in a chunk that is still there; else dropped (its cell is filled again)."""
+    status, reason = drift["status"], drift.get("reason", "")
+    if status in ("re-pointed", "flagged"):
+        moved_only = not drift["changed"] and not drift["gone"] and not drift["shared"]
+        if moved_only and all(fact["how"] == "in place" or fact["from"] in drift["moved"] for fact in drift["facts"]):
+            return RecordDecision(n, record, drift, RE_POINT, "its chunks' texts are unchanged under new ids")
+        return RecordDecision(n, record, drift, FOLLOW, f"{status}: {reason}")
+    supporting = {c.id for c in record.supporting}
+    if (supporting & set(drift["changed"])) and not (supporting & set(drift["gone"])):
+        return RecordDecision(n, record, drift, RE_JUDGE, f"stale: {reason}")
+    return RecordDecision(n, record, drift, DROP, f"stale: {reason}")
 
 
 def re_pointed(record: DatasetRecord, moved: dict[str, str], version: int) -> DatasetRecord:
@@ -185,6 +217,8 @@ async def thread_start(
             "revisions_left": max_revisions,
         }
         return ThreadStart(state_after("generate_unanswerable", values), "generate_unanswerable")
+    if decision.action == FOLLOW:
+        return await _follow_start(decision, corpus, base)
     ids = [moved.get(c.id, c.id) for c in record.supporting]
     found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
     if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
@@ -198,19 +232,55 @@ async def thread_start(
         "known_relevance": known_relevance(record),
     }
     if decision.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
-        revisions = record.validation.revisions
-        values |= {
-            "drafts": [draft_of(record, revisions)],
-            "verdicts": list(record.validation.verdicts),
-            "revisions": revisions,
-            "revisions_left": 0,
-            "temporal": record.temporal,
-            "question_claimed": True,  # the record's own question, claimed by its sample
-            **kept_rewrite(record),
-        }
-        return ThreadStart(state_after("check_duplicate", values), "check_duplicate")
+        values["drafts"] = [draft_of(record, record.validation.revisions)]
+        return ThreadStart(state_after("check_duplicate", _kept_draft(record, values)), "check_duplicate")
     values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}
     return ThreadStart(state_after("generate_question", values), "generate_question")
+
+
+def _kept_draft(record: DatasetRecord, values: dict[str, Any]) -> dict[str, Any]:
+    """The state of a record whose draft stands as judged: its verdicts, its revisions spent, its question claimed
+    by its sample, its rewrite kept."""
+    revisions = record.validation.revisions
+    return values | {
+        "verdicts": list(record.validation.verdicts),
+        "revisions": revisions,
+        "revisions_left": 0,
+        "temporal": record.temporal,
+        "question_claimed": True,
+        **kept_rewrite(record),
+    }
+
+
+async def _follow_start(decision: RecordDecision, corpus: Any, base: dict[str, Any]) -> ThreadStart | str:
+    """A record followed into the chunks that hold its facts now: they become its supporting chunks, its quotes
+    their verbatim parts; the thread starts at extract_contexts, which draws and labels its contexts there."""
+    record, drift = decision.record, decision.drift
+    ids = list(dict.fromkeys(chunk_id for fact in drift["facts"] for chunk_id in fact["to"]))
+    found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
+    if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
+        return f"chunk {', '.join(missing)} that holds its facts is gone"
+    supporting = [chunk_ref(found[chunk_id]) for chunk_id in ids]
+    draft = draft_of(record, record.validation.revisions)
+    draft["evidence"] = [
+        QuoteRef(chunk_id=chunk_id, quote=quote)
+        for fact in drift["facts"]
+        for chunk_id, quote in zip(fact["to"], fact["quotes"], strict=True)
+    ]
+    re_pointing = RePointing(
+        collection=drift.get("collection"), supporting=drift["supporting"], shared=drift["shared"],
+        reason=decision.reason,
+    )  # fmt: skip
+    values = base | {
+        "hops": len(supporting),
+        "seed": supporting[0],
+        "supporting": supporting,
+        "bridge_topic": record.bridge_topic,
+        "known_relevance": known_relevance(record),
+        "drafts": [draft],
+        "re_pointing": re_pointing,
+    }
+    return ThreadStart(state_after("check_duplicate", _kept_draft(record, values)), "check_duplicate")
 
 
 async def run_refresh_thread(runner: SampleRunner, thread_id: str, start: ThreadStart) -> SampleResult:
@@ -242,7 +312,7 @@ async def refresh_record(
     """A record judged or relabelled again in its thread (`decision.action` RE_JUDGE or RELABEL). A thread that ends
     without a usable model answer is followed by a new one, `NEW_ATTEMPTS` per refresh and `MAX_ATTEMPTS` in
     all; a record still unjudged comes back `failed`: neither kept nor dropped."""
-    done = "contexts extracted again" if decision.action == RELABEL else "judged again"
+    done = "contexts extracted again" if decision.action in (RELABEL, FOLLOW) else "judged again"
     started = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):
         thread_id = thread_of(decision, version, runner.context.run_id, attempt)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import structlog
@@ -12,10 +13,19 @@ import structlog
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.living.drift import check_records, store_changed_since_check
+from graph.living.follow import Judge
+from graph.llm.from_settings import build_gateway
 from graph.running.services import open_corpus
 from graph.store.corpus import Corpus
 from graph.store.database import database_url
+from graph.store.reader import Chunk
+from nodes.common import chunk_ref
+from nodes.judges import judge_together
+from nodes.ports import StructuredChat
+from state.languages import DEFAULT_LANGUAGE
 from state.record import DatasetRecord
+from state.sample import Draft, QuoteRef
+from state.usage import ROLES
 
 log = structlog.get_logger("triad.check")
 
@@ -26,10 +36,43 @@ async def open_run_store(settings: Settings) -> Corpus:
     return await open_corpus(settings, await asyncio.to_thread(database_url, settings), allow_empty=True)
 
 
-async def check_run(settings: Settings, records: list[DatasetRecord], known_sources: list[str] | None) -> dict:
+def judge_with(llm: StructuredChat) -> Judge:
+    """The sufficiency judge asked, through `llm`, whether a record's new chunks together still answer it."""
+
+    async def judge(record: DatasetRecord, chunks: list[Chunk], quotes: list[tuple[str, str]]) -> tuple[bool, str]:
+        draft = Draft(question=record.canonical_question, answer=record.answer, origin="generate", revision=0)
+        draft["evidence"] = [QuoteRef(chunk_id=chunk_id, quote=quote) for chunk_id, quote in quotes]
+        language = record.language or DEFAULT_LANGUAGE
+        state: Any = {"supporting": [chunk_ref(c) for c in chunks], "drafts": [draft], "binary": record.binary,
+                      "language": language}  # fmt: skip
+        verdict, _ = await judge_together(state, llm, language)
+        return verdict.sufficient, verdict.reason
+
+    return judge
+
+
+def record_judge(settings: Settings, validator: str | None) -> Judge:
+    """`judge_with` the validator model `validator` (else the settings'), built on the first question: a check that
+    needs no judge needs no model or key."""
+    built: list[Judge] = []
+
+    async def judge(record: DatasetRecord, chunks: list[Chunk], quotes: list[tuple[str, str]]) -> tuple[bool, str]:
+        if not built:
+            spec = validator or settings.model_for("validator")
+            built.append(judge_with(build_gateway(settings, models=dict.fromkeys(ROLES, spec))))
+        return await built[0](record, chunks, quotes)
+
+    return judge
+
+
+async def check_run(
+    settings: Settings, records: list[DatasetRecord], known_sources: list[str] | None, validator: str | None = None
+) -> dict[str, Any]:
     corpus = await open_run_store(settings)
     try:
-        return await check_records(records, corpus, known_sources)
+        return await check_records(
+            records, corpus, known_sources, record_judge(settings, validator), settings.collection
+        )
     finally:
         await corpus.close()
 

@@ -70,7 +70,8 @@ def changes(
     decisions: Iterable[dict[str, Any]], before: list[DatasetRecord], after: list[DatasetRecord]
 ) -> list[dict[str, Any]]:
     """changes.jsonl: every record of the version `before` (kept, updated, replaced or dropped) and every record
-    `after` adds, from the refresh's `decisions` (per record: id, reason, chunks, thread_id)."""
+    `after` adds, from the refresh's `decisions` (per record: id, its check's status (fresh, re-pointed, flagged,
+    stale), reason, chunks, thread_id)."""
     why = {decision["id"]: decision for decision in decisions}
     now = {record.id: record for record in after}
     earlier = {record.id for record in before}
@@ -83,7 +84,8 @@ def changes(
     for record in before:
         decision = why.get(record.id, {"reason": "unchanged", "chunks": []})
         entry: dict[str, Any] = {"id": record.id, "question_type": record.question_type}
-        entry |= {"binary": record.binary, "reason": decision["reason"], "chunks": decision["chunks"]}
+        entry |= {"binary": record.binary, "status": decision.get("status", "fresh"), "reason": decision["reason"]}
+        entry["chunks"] = decision["chunks"]
         if record.id in now:
             entry["change"] = "kept" if now[record.id] == record else "updated"
             if entry["change"] == "updated" and decision.get("thread_id"):

@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS triad_reviews (
 
 
 def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
-    """What a review may hold: the criteria, whether a rejection was right, relevance flips, a note."""
+    """What a review may hold: the criteria, whether a rejection was right, relevance flips (context id -> relevant),
+    quote corrections (supporting chunk id -> the quote as the record has it -> the reviewer's), a note."""
     labels: dict[str, Any] = {}
     for name in (*CRITERIA, *UNANSWERABLE_CRITERIA, RESTYLE_CRITERION):
         if isinstance(given.get(name), bool):
@@ -51,6 +52,13 @@ def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
     relevance = given.get("relevance")
     if isinstance(relevance, dict):
         labels["relevance"] = {str(k): v for k, v in relevance.items() if isinstance(v, bool)}
+    evidence = given.get("evidence")
+    if isinstance(evidence, dict):
+        labels["evidence"] = {
+            str(chunk_id): {str(quote): fixed for quote, fixed in fixes.items() if isinstance(fixed, str)}
+            for chunk_id, fixes in evidence.items()
+            if isinstance(fixes, dict)
+        }
     if isinstance(given.get("note"), str):
         labels["note"] = given["note"][:4000]
     return labels
@@ -75,6 +83,25 @@ class ReviewLabels:
                 (run_id, n, reviewer, jsonb(cleaned)),
             )
         return cleaned
+
+    async def re_key(self, run_id: str, moved: dict[int, dict[str, str]]) -> None:
+        """The labels of each sample `n` of `moved` re-keyed to the chunk ids its record holds now (old id -> new):
+        a relevance flip or a quote correction of a chunk the record no longer holds is dropped. When the labels
+        were given stays as it was."""
+        async with self.pool.connection() as conn:
+            for n, ids in moved.items():
+                cursor = await conn.execute(
+                    "SELECT reviewer, labels FROM triad_reviews WHERE run_id = %s AND n = %s", (run_id, n)
+                )
+                for reviewer, labels in await cursor.fetchall():
+                    labels = dict(labels)
+                    for key in ("relevance", "evidence"):
+                        if isinstance(labels.get(key), dict):
+                            labels[key] = {ids[old]: value for old, value in labels[key].items() if old in ids}
+                    await conn.execute(
+                        "UPDATE triad_reviews SET labels = %s WHERE run_id = %s AND n = %s AND reviewer = %s",
+                        (jsonb(labels), run_id, n, reviewer),
+                    )
 
     async def of_run(self, run_id: str) -> list[dict[str, Any]]:
         """Every review of the run: n, reviewer, labels, updated_at (ISO), by sample then reviewer."""

@@ -24,6 +24,8 @@ from graph.running.services import open_state_database
 from graph.store.corpus import Corpus
 from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
 from graph.store.layout import ColumnChoice
+from state.record import DatasetRecord, text_digest
+from state.threads import slot_number
 
 
 async def open_labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnectionPool]:
@@ -59,6 +61,36 @@ async def run_store(settings: Settings, args: argparse.Namespace) -> Corpus | No
     except UserError as error:
         tell(f"note: rejected samples show their chunk ids only: {error}")
         return None
+
+
+def chunk_keys(before: DatasetRecord, after: DatasetRecord) -> dict[str, str]:
+    """Each chunk id of a record's earlier version -> the id of the same chunk in its new one: a supporting chunk
+    to the first chunk that holds its facts now (or its moved id), any chunk to the one with the same text."""
+    now = {text_digest(text): chunk_id for chunk_id, text in after.chunk_texts()}
+    keys = {chunk_id: now[text_digest(text)] for chunk_id, text in before.chunk_texts() if text_digest(text) in now}
+    re_pointed = after.validation.re_pointed
+    if re_pointed is not None:
+        keys |= {old: new[0] for old, new in re_pointed.supporting.items() if new}
+    return keys
+
+
+async def re_key_labels(
+    settings: Settings, run_id: str, before: list[DatasetRecord], after: list[DatasetRecord]
+) -> None:
+    """Reviewers' labels of the records a refresh pointed at other chunks, re-keyed to the chunks' new ids."""
+    earlier = {record.id: record for record in before}
+    moved = {}
+    for record in after:
+        old = earlier.get(record.id)
+        if old is not None and old != record and (n := slot_number(record.id)) is not None:
+            moved[n] = chunk_keys(old, record)
+    if not moved:
+        return
+    labels, pool = await open_labels(settings)
+    try:
+        await labels.re_key(run_id, moved)
+    finally:
+        await pool.close()
 
 
 async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:

@@ -66,6 +66,17 @@ class RunLedger(RunUniqueness):
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (jsonb(manifest), run_id))
 
+    async def save_store_settings(self, run_id: str, settings: Mapping[str, Any]) -> None:
+        """Store settings the run reads from now on (a refresh onto another collection), over its stored ones."""
+        if not settings:
+            return
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_runs SET options = jsonb_set(options, '{settings}', "
+                "coalesce(options->'settings', '{}'::jsonb) || %s) WHERE run_id = %s",
+                (jsonb(dict(settings)), run_id),
+            )
+
     async def model_modes(self, run_id: str) -> dict[str, str]:
         """The structured-output mode each model's server answered in for this run (none known: empty)."""
         async with self.pool.connection() as conn:

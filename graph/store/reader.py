@@ -251,6 +251,24 @@ class CollectionReader:
             texts[source] = "".join(characters)
         return texts
 
+    async def chunks_of_sources(self, sources: Sequence[str]) -> list[Chunk]:
+        """Every chunk of these documents (by their metadata's `source`), whatever its length."""
+        if not sources:
+            return []
+        layout = self.layout
+        query = sql.SQL("SELECT {columns} FROM {table} WHERE {scope} AND {meta}->>'source' = ANY(%s::text[])").format(
+            columns=self._columns(), table=layout.table, scope=layout.scope, meta=layout.metadata
+        )
+        return [self.chunk_from_row(row) for row in await self._fetch(query, (*layout.scope_params, list(sources)))]
+
+    async def chunks_holding(self, fragment: str, limit: int = 50) -> list[Chunk]:
+        """Chunks whose text holds `fragment` as written (a scan of the collection's texts), at most `limit`."""
+        layout = self.layout
+        query = sql.SQL("SELECT {columns} FROM {table} WHERE {scope} AND strpos({text}, %s) > 0 LIMIT %s").format(
+            columns=self._columns(), table=layout.table, scope=layout.scope, text=layout.text_column
+        )
+        return [self.chunk_from_row(row) for row in await self._fetch(query, (*layout.scope_params, fragment, limit))]
+
     async def without_embedding(self) -> tuple[int, int]:
         """Chunks with no embedding (pending or failed embedding jobs), and chunks whose embedding has another
         dimension than the collection's: never seeds, neighbours or candidates."""

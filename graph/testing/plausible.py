@@ -20,6 +20,8 @@ from nodes.bridge import entity_spans
 from nodes.common import mentions
 from nodes.language import detect_language
 from prompts.evaluate import DECLINES
+from prompts.judge_sufficiency import EVERY_CHUNK
+from state.evidence import contains
 from state.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, answer_words
 
 #: The quality judge's feedback on a long question, and how many words of a heading the revision keeps.
@@ -286,6 +288,36 @@ def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
     }
 
 
+def judge_sufficiency(messages: list[BaseMessage]) -> dict[str, Any]:
+    """One chunk never answers a question built from two headings. Asked about every chunk the question rests on
+    (`graph.check` after a new cutting), the chunks answer it when they hold every quote shown and every title the
+    question quotes."""
+    text = prompt(messages)
+    if EVERY_CHUNK.format(tested="") not in text:
+        return {"reasoning": "the question needs two section headings; the text holds fewer", "sufficient": False,
+                "reason": "one heading is missing"}  # fmt: skip
+    held = "\n".join(tagged(messages, "chunk").values())
+    question = next(iter(tagged(messages, "question").values()), "")
+    needed = [*tagged(messages, "quote").values(), *("".join(found) for found in _QUOTED_TITLE.findall(question))]
+    missing = [
+        part
+        for need in needed
+        for part in need.split("...")
+        if len(part.strip()) > 3 and not contains(held, part.strip())
+    ]
+    if missing:
+        return {
+            "reasoning": f"the text does not state {missing[0]!r}",
+            "sufficient": False,
+            "reason": f"{missing[0]!r} is missing",
+        }
+    return {"reasoning": "every heading the question names is in the text", "sufficient": True, "reason": "all stated"}
+
+
+#: A title a plausible question quotes: "...", « ... » or 「...」.
+_QUOTED_TITLE = re.compile(r'"([^"]+)"|« ([^»]+) »|「([^」]+)」')
+
+
 def name_personas(messages: list[BaseMessage]) -> dict[str, Any]:
     """Three askers of a manual, the subject taken from the first excerpt's heading."""
     first = next(iter(tagged(messages, "chunk").values()), "")
@@ -307,11 +339,7 @@ PLAUSIBLE_SCRIPT = {
     "SingleHopVerdict": judge_single_hop,
     "UnanswerableDraft": write_unanswerable,
     "UnanswerableVerdict": judge_unanswerable,
-    "SufficiencyVerdict": lambda messages: {
-        "reasoning": "the question needs two section headings; the text holds fewer",
-        "sufficient": False,
-        "reason": "one heading is missing",
-    },
+    "SufficiencyVerdict": judge_sufficiency,
     "TemporalLabel": lambda messages: {"temporal": "first" in prompt(messages), "reason": "order of sections"},
     "RelevanceVerdict": label_relevance,
     "RagAnswer": rag_answer,

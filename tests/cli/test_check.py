@@ -68,7 +68,7 @@ def test_check_names_the_records_a_change_of_the_documents_touched(pg_url: str, 
     # Unchanged store: every record is fresh.
     fresh = run_cli("graph.check", "living", "--runs-dir", str(runs), "--database-url", pg_url)
     assert fresh.returncode == 0, fresh.stderr
-    assert "2 records: 2 fresh, 0 re-pointed, 0 stale" in fresh.stdout and "no new documents" in fresh.stdout
+    assert "2 records: 2 fresh, 0 re-pointed, 0 flagged, 0 stale" in fresh.stdout and "no new documents" in fresh.stdout
 
     # The first record's first supporting chunk is edited in place; a document another record uses is deleted;
     # a chunk of a third document is exported again under a new id; a new document arrives.
@@ -76,9 +76,11 @@ def test_check_names_the_records_a_change_of_the_documents_touched(pg_url: str, 
     owner = {row["id"]: name for name, rows in documents.items() for row in rows}
     deleted = next(owner[c] for r in records for c in used_chunks(r) if owner[c] != owner[edited])
     moved = next(c for r in records for c in sorted(used_chunks(r)) if owner[c] not in (owner[edited], deleted))
+    quote = records[0]["supporting"][0]["evidence"][0]["quote"]
+    first, _, rest = quote.partition(" ")
     for row in documents[owner[edited]]:
-        if row["id"] == edited:
-            row["text"] += " Edited: this setting changed in the latest release."
+        if row["id"] == edited:  # edited where its quote lies
+            row["text"] = row["text"].replace(quote, f"{first} (revised) {rest}")
     del documents[deleted]
     for row in documents[owner[moved]]:
         if row["id"] == moved:
@@ -92,10 +94,12 @@ def test_check_names_the_records_a_change_of_the_documents_touched(pg_url: str, 
     gone = {row_id for row_id, name in owner.items() if name == deleted}
     expected = {}
     for record in records:
-        chunks = used_chunks(record)
+        chunks, supporting = used_chunks(record), {c["id"] for c in record["supporting"]}
+        # Stale: a quote changed, or its document is gone; a context edited, gone or moved is drawn again.
         expected[record["id"]] = (
-            "stale" if edited in chunks or chunks & gone else "re-pointed" if moved in chunks else "fresh"
-        )
+            "stale" if edited in supporting or supporting & gone
+            else "re-pointed" if edited in chunks or chunks & gone or moved in chunks else "fresh"
+        )  # fmt: skip
     checked = run_cli("graph.check", "living", "--runs-dir", str(runs), "--database-url", pg_url, "--fail-on-stale")
     assert checked.returncode == 1, checked.stderr
     report = json.loads((runs / "living" / "check.json").read_text())
@@ -121,7 +125,7 @@ def test_check_names_the_records_a_change_of_the_documents_touched(pg_url: str, 
         conn.execute("DELETE FROM living")
     emptied = run_cli("graph.check", "living", "--runs-dir", str(runs), "--database-url", pg_url, "--fail-on-stale")
     assert emptied.returncode == 1, emptied.stderr
-    assert f"{len(records)} records: 0 fresh, 0 re-pointed, {len(records)} stale" in emptied.stdout
+    assert f"{len(records)} records: 0 fresh, 0 re-pointed, 0 flagged, {len(records)} stale" in emptied.stdout
 
 
 def test_check_of_a_run_that_does_not_exist_is_one_line(tmp_path: Path) -> None:

@@ -48,6 +48,10 @@ class MemoryStore:
         return None
 
 
+async def no_judge(*_: Any) -> tuple[bool, str]:
+    raise AssertionError("a record without evidence is checked by its chunk ids, without a judge")
+
+
 def record(record_id: str, chunk_ids: list[str], texts: dict[str, str]) -> DatasetRecord:
     return answerable_record(record_id, {i: texts[i] for i in chunk_ids})
 
@@ -67,7 +71,7 @@ def test_each_chunk_and_record_gets_its_status() -> None:
         record("gone", ["d"], before),
         unanswerable_record("unanswerable", {"r1": "rho", "r2": "sigma"}, k=3),
     ]  # fmt: skip
-    report = asyncio.run(check_records(records, store, known_sources=["one", "two"]))
+    report = asyncio.run(check_records(records, store, known_sources=["one", "two"], judge=no_judge))
     statuses = {r["id"]: r["status"] for r in report["records"]}
     assert statuses == {"fresh": "fresh", "changed": "stale", "moved": "re-pointed", "gone": "stale",
                         "unanswerable": "stale"}  # fmt: skip
@@ -77,13 +81,13 @@ def test_each_chunk_and_record_gets_its_status() -> None:
     assert report["summary"]["chunks"] == {"unchanged": 5, "changed": 1, "moved": 1, "gone": 1}
     assert report["summary"]["new_sources"] == ["three"]
     lines = drift_lines(report)
-    assert "5 records: 1 fresh, 1 re-pointed, 3 stale" in lines
+    assert "5 records: 1 fresh, 1 re-pointed, 0 flagged, 3 stale" in lines
     assert "1 new document(s) no question covers: three" in lines
 
 
 def test_a_run_without_a_list_of_its_documents_reports_no_new_ones() -> None:
     store = MemoryStore([Chunk("a", "alpha", {"source": "one"})], retrieved=[])
-    report = asyncio.run(check_records([record("r", ["a"], {"a": "alpha"})], store, known_sources=None))
+    report = asyncio.run(check_records([record("r", ["a"], {"a": "alpha"})], store, known_sources=None, judge=no_judge))
     assert report["summary"]["new_sources"] is None
     assert "new documents: unknown (the run kept no list of its collection's documents)" in drift_lines(report)
 
@@ -92,7 +96,7 @@ def test_a_retrieved_chunk_whose_text_was_read_under_another_id_is_no_new_chunk(
     before = {"r1": "rho", "r2": "sigma"}
     store = MemoryStore([Chunk("r1", "rho", {}), Chunk("r2-new", "sigma", {})], retrieved=["r1", "r2-new"])
     unanswerable = unanswerable_record("u", {i: before[i] for i in ("r1", "r2")}, k=2)
-    (drift,) = asyncio.run(check_records([unanswerable], store, known_sources=None))["records"]
+    (drift,) = asyncio.run(check_records([unanswerable], store, known_sources=None, judge=no_judge))["records"]
     assert drift["status"] == "re-pointed" and drift["unchecked"] == [] and drift["moved"] == {"r2": "r2-new"}
 
 
@@ -100,5 +104,5 @@ def test_a_chunk_held_twice_keeps_its_worst_status() -> None:
     store = MemoryStore([Chunk("a", "alpha, edited", {})], retrieved=[])
     held_twice = answerable_record("r", {"a": "alpha, edited"})
     held_twice.contexts[0].text = "alpha"
-    (drift,) = asyncio.run(check_records([held_twice], store, known_sources=None))["records"]
+    (drift,) = asyncio.run(check_records([held_twice], store, known_sources=None, judge=no_judge))["records"]
     assert drift["status"] == "stale" and drift["changed"] == ["a"]
