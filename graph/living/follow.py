@@ -201,20 +201,21 @@ def _by_offsets(chunks: Sequence[Chunk], fact: Evidence, written: str) -> list[P
 
 
 def _split_by_text(chunks: Sequence[Chunk], quote: str) -> list[Part]:
-    """The two neighbouring chunks of a document whose texts, laid one after the other (their overlap once, where
-    their places say it), hold the quote across their border."""
+    """The two neighbouring chunks of a document whose texts, laid one after the other, hold the quote across their
+    border: their overlap once, where their places say it; else with a line break between them (a cut at white
+    space) or nothing (a cut inside a word)."""
     for head, tail in zip(chunks, chunks[1:], strict=False):
         head_start, tail_start = start_of(head), start_of(tail)
         if head_start is not None and tail_start is not None and head_start < tail_start <= head_start + len(head.text):
             shift = tail_start - head_start  # where the tail starts in the joined text
-            joined = head.text + tail.text[head_start + len(head.text) - tail_start :]
+            joins = [(head.text + tail.text[head_start + len(head.text) - tail_start :], shift)]
         else:
-            shift = len(head.text) + 1
-            joined = head.text + "\n" + tail.text
-        span = locate(quote, joined)
-        if span is None or span[1] <= len(head.text) or span[0] >= shift:
-            continue  # held by one of the two alone, or not at all
-        return [Part(head, span[0], len(head.text)), Part(tail, max(0, span[0] - shift), span[1] - shift)]
+            joins = [(head.text + gap + tail.text, len(head.text) + len(gap)) for gap in ("\n", "")]
+        for joined, shift in joins:
+            span = locate(quote, joined)
+            if span is None or span[1] <= len(head.text) or span[0] >= shift:
+                continue  # held by one of the two alone, or not at all
+            return [Part(head, span[0], len(head.text)), Part(tail, max(0, span[0] - shift), span[1] - shift)]
     return []
 
 
