@@ -247,18 +247,33 @@ def drift_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def version_collection(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The collection the latest dataset version of a run was made on (a refresh may have moved it to another):
+    its name and fingerprint, from run.json's latest version entry that names one, else its manifest."""
+    for entry in reversed(document.get("versions") or []):
+        if isinstance(entry, dict) and isinstance(entry.get("collection"), dict):
+            return dict(entry["collection"])
+    manifest = document.get("manifest")
+    found = manifest.get("collection") if isinstance(manifest, dict) else None
+    return dict(found) if isinstance(found, dict) else {}
+
+
 def last_fingerprint(folder: Any) -> dict[str, Any]:
-    """The collection as the dataset in `folder` was last compared with it: at its latest check, else at its run."""
-    for name, path in (("check.json", ("collection",)), ("run.json", ("manifest", "collection"))):
-        try:
-            found: Any = json.loads((folder / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        for key in path:
-            found = found.get(key) if isinstance(found, dict) else None
-        if isinstance(found, dict) and found:
-            return found
-    return {}
+    """The collection as the dataset in `folder` was last compared with it: at its latest check of the collection
+    its latest version was made on, else when that version was made."""
+    made_on = version_collection(_read_json(folder / "run.json"))
+    check = _read_json(folder / "check.json").get("collection")
+    if isinstance(check, dict) and check and (check.get("name") in (None, made_on.get("name")) or not made_on):
+        return check
+    return made_on
 
 
 async def store_changed_since_check(corpus: Any, folder: Any) -> bool:

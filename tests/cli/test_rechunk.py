@@ -11,6 +11,7 @@ from typing import Any
 
 from graph.config.cli import run_async
 from graph.config.settings import Settings
+from graph.living.staleness import store_changed
 from graph.reviewing.session import open_labels
 from graph.testing.commands import TEST_STATE_URL, run_cli
 from graph.testing.documents import manual_pages
@@ -107,6 +108,8 @@ def test_a_dataset_follows_its_documents_into_another_chunking(pg_url: str, tmp_
     spent = calls() - before
     assert spent["validator"] == report["summary"]["judge_calls"] and not spent["generator"] and not spent["extractor"]
     assert json.loads((run_folder / "run.json").read_text())["settings"]["collection"] == "cut_first"
+    # graph.evaluate's "store changed" note compares the run's collection with its own fingerprint, not the check's.
+    assert not run_async(store_changed(settings.model_copy(update={"collection": "cut_first"}), run_folder))
 
     # The refresh onto the second collection keeps every question: labeller calls (and the judge's), no generator.
     before = calls()
@@ -147,6 +150,9 @@ def test_a_dataset_follows_its_documents_into_another_chunking(pg_url: str, tmp_
 
     # The new version checks clean on the collection the run now names.
     clean = run_cli("graph.check", "cut", "--runs-dir", str(runs), "--database-url", pg_url, "--fail-on-stale")
+    (run_folder / "check.json").unlink()  # the version's own fingerprint, from run.json
+    assert not run_async(store_changed(settings.model_copy(update={"collection": "cut_second"}), run_folder))
+    clean = run_cli("graph.check", "cut", "--runs-dir", str(runs), "--database-url", pg_url, "--fail-on-stale")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert set(statuses(run_folder).values()) == {"fresh"}
 
@@ -161,6 +167,8 @@ def test_a_dataset_follows_its_documents_into_another_chunking(pg_url: str, tmp_
         "graph.check", "cut", "--runs-dir", str(runs), "--database-url", pg_url, "--fail-on-stale", *JUDGE_FLAGS
     )
     assert edited.returncode == 1, edited.stdout + edited.stderr
+    second = settings.model_copy(update={"collection": "cut_second"})
+    assert not run_async(store_changed(second, run_folder))  # checked since it changed
     quoting = {
         r["id"]
         for r in after.values()
