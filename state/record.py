@@ -301,6 +301,10 @@ class ReviewNote(BaseModel):
     """Every criterion of the record's type, each passed by every reviewer."""
     relabelled: list[str]
     """The contexts whose relevance the reviewers' majority changed."""
+    requoted: list[dict[str, str]] = Field(default_factory=list)
+    """Quotes the reviewers' majority corrected: chunk_id, quote (the record's), now (theirs)."""
+    quote_ties: list[dict[str, Any]] = Field(default_factory=list)
+    """Quotes the reviewers corrected without a majority (kept as the record has them): chunk_id, quote, votes."""
 
 
 class ReviewedRecord(DatasetRecord):

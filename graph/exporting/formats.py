@@ -59,10 +59,16 @@ def answerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
                 "difficulty": record.difficulty,
                 **construction_columns(record),
                 **style_columns(record),
-                **({"reviewers": record.review.reviewers} if isinstance(record, ReviewedRecord) else {}),
+                **(review_columns(record) if isinstance(record, ReviewedRecord) else {}),
             }
         )
     return rows
+
+
+def review_columns(record: ReviewedRecord) -> dict[str, Any]:
+    """Who reviewed a record, and the quotes they corrected (their majority's) or left tied."""
+    return {"reviewers": record.review.reviewers, "requoted": record.review.requoted,
+            "quote_ties": record.review.quote_ties}  # fmt: skip
 
 
 #: RAGAS's names (its testset samples' `query_style` and `query_length`) for each query style.

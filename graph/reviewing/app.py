@@ -21,8 +21,9 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from graph.config.errors import UserError
-from graph.reviewing.labels import ReviewLabels
+from graph.reviewing.labels import ReviewLabels, clean_labels
 from graph.reviewing.pages import FILTERS, list_page, sample_page, summary_page
+from graph.reviewing.quotes import correction_problem
 from graph.reviewing.samples import ReviewSample
 from graph.reviewing.summary import summarise
 from state.record import SupportingChunk
@@ -64,9 +65,9 @@ def build_app(review: Review) -> Starlette:
         n = int(request.path_params["n"])
         if n not in review.samples:
             return PlainTextResponse(f"no sample {n} in run {review.run_id}", status_code=404)
-        mine = [
-            r for r in await review.labels.of_run(review.run_id) if r["n"] == n and r["reviewer"] == review.reviewer
-        ]
+        reviews = [r for r in await review.labels.of_run(review.run_id) if r["n"] == n]
+        mine = [r for r in reviews if r["reviewer"] == review.reviewer]
+        others = [r for r in reviews if r["reviewer"] != review.reviewer]
         order = review.order
         at = order.index(n)
         previous = order[at - 1] if at > 0 else None
@@ -76,7 +77,7 @@ def build_app(review: Review) -> Starlette:
         if shown.rejection is not None and review.chunks is not None and shown.rejection.supporting_ids:
             shown = replace(shown, fetched=tuple(await review.chunks(shown.rejection.supporting_ids)))
         reviewed_at = mine[0]["updated_at"] if mine else None
-        return HTMLResponse(sample_page(review.run_id, shown, labels, previous, following, reviewed_at))
+        return HTMLResponse(sample_page(review.run_id, shown, labels, previous, following, reviewed_at, others))
 
     async def save(request: Request) -> Response:
         n = int(request.path_params["n"])
@@ -91,6 +92,10 @@ def build_app(review: Review) -> Starlette:
             return JSONResponse({"error": "the body is not JSON"}, status_code=400)
         if not isinstance(given, dict):
             return JSONResponse({"error": "the body is not a JSON object"}, status_code=400)
+        record = review.samples[n].record
+        evidence = clean_labels(given).get("evidence") or {}
+        if evidence and (problem := correction_problem(record, evidence) if record else "no record to correct"):
+            return JSONResponse({"error": problem}, status_code=400)
         saved = await review.labels.save(review.run_id, n, review.reviewer, given)
         return JSONResponse({"saved": saved})
 

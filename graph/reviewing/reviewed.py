@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graph.reviewing.labels import criteria_for
+from graph.reviewing.quotes import quote_votes, requoted
 from state.record import MIN_UNANSWERABLE_CONTEXTS, DatasetRecord, ReviewedRecord, ReviewNote
 from state.threads import slot_number
 
@@ -14,7 +15,8 @@ from state.threads import slot_number
 def reviewed_records(records: list[DatasetRecord], reviews: Iterable[dict[str, Any]]) -> list[DatasetRecord]:
     """The records every reviewer of which passed all its criteria (the paper's four; plausible and unanswered
     for a generated unanswerable question), each with its contexts' relevance as the reviewers' majority has
-    it (a tie keeps the labeller's) and a `review` entry naming them.
+    it (a tie keeps the labeller's), its quotes as they settle them (`graph.reviewing.quotes`) and a `review`
+    entry naming them.
 
     A context relabelled relevant leaves the unanswerable variant, which is dropped when fewer than two
     non-relevant contexts remain; it drops a generated unanswerable question altogether.
@@ -48,12 +50,16 @@ def reviewed_records(records: list[DatasetRecord], reviews: Iterable[dict[str, A
                 if len(remaining) >= MIN_UNANSWERABLE_CONTEXTS
                 else None
             )
+        settled = quote_votes(record, given)
         note = ReviewNote(
             reviewers=sorted(r["reviewer"] for r in given),
             criteria=dict.fromkeys(criteria, True),
             relabelled=relabelled,
+            requoted=[{"chunk_id": v.chunk_id, "quote": v.original, "now": v.quote} for v in settled if not v.tie],
+            quote_ties=[{"chunk_id": v.chunk_id, "quote": v.original, "votes": v.votes} for v in settled if v.tie],
         )
         corrected = record.model_dump() | {
+            "supporting": [requoted(chunk, settled) for chunk in record.supporting],
             "contexts": contexts,
             "n_relevant": sum(context.relevant for context in contexts),
             "unanswerable": variant,

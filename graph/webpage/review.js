@@ -7,6 +7,11 @@ async function save() {
   for (const box of form.querySelectorAll('input[data-context]')) {
     if (box.checked !== (box.dataset.original === 'true')) data.relevance[box.dataset.context] = box.checked;
   }
+  for (const field of form.querySelectorAll('input.quote')) {
+    if (field.value === field.dataset.quote) continue;
+    (data.evidence ??= {})[field.dataset.chunkId] ??= {};
+    data.evidence[field.dataset.chunkId][field.dataset.quote] = field.value;
+  }
   const note = form.querySelector('textarea');
   if (note) data.note = note.value;
   pending += 1;
@@ -15,7 +20,8 @@ async function save() {
   try {
     const reply = await fetch(form.dataset.action, {method: 'POST', headers: {'Content-Type': 'application/json'},
                                                     body: JSON.stringify(data)});
-    shown = reply.ok ? 'saved' : 'not saved (' + reply.status + ')';
+    const answer = reply.ok ? null : await reply.json().catch(() => null);
+    shown = reply.ok ? 'saved' : 'not saved: ' + ((answer && answer.error) || reply.status);
   } catch (error) {
     shown = 'not saved (no connection)';
   }
@@ -25,7 +31,10 @@ async function save() {
 }
 form.addEventListener('change', save);
 document.addEventListener('keydown', (event) => {
-  if (event.target.tagName === 'TEXTAREA') { if (event.key === 'Escape') event.target.blur(); return; }
+  if (event.target.tagName === 'TEXTAREA' || event.target.type === 'text') {
+    if (event.key === 'Escape') event.target.blur();
+    return;
+  }
   const boxes = form.querySelectorAll('input[data-criterion]');
   if (/^[1-5]$/.test(event.key) && boxes[Number(event.key) - 1]) {
     const box = boxes[Number(event.key) - 1]; box.checked = !box.checked; save();

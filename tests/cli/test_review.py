@@ -140,6 +140,46 @@ def test_review_a_sample_with_the_keyboard_then_reload_and_summarise(runs: Path,
     page.close()
 
 
+def unlabelled(runs: Path) -> list[dict[str, object]]:
+    """The run's answerable records that no reviewer has labelled yet."""
+    earlier = runs / "labels-so-far.jsonl"
+    assert run_cli("graph.review", "reviewed", "--runs-dir", str(runs), "--export", str(earlier)).returncode == 0
+    labelled = {json.loads(line)["n"] for line in earlier.read_text().splitlines()}
+    records = [json.loads(line) for line in (runs / "reviewed" / "dataset.jsonl").read_text().splitlines()]
+    return [r for r in records if r["answerable"] and int(r["id"].rsplit("/", 1)[1]) not in labelled]
+
+
+def test_a_sample_shows_its_quotes_and_a_correction_must_stand_in_its_chunk(
+    runs: Path, browser: object, tmp_path: Path
+) -> None:
+    record = unlabelled(runs)[0]
+    n = int(record["id"].rsplit("/", 1)[1])
+    facts = [(c["id"], f["quote"]) for c in record["supporting"] for f in c["evidence"]]
+    page = browser.new_page()  # type: ignore[attr-defined]
+    with review_app(runs, "reviewed", "--reviewer", "erin") as url:
+        page.goto(f"{url.rstrip('/')}/sample/{n}")
+        assert page.locator("ol.facts li").count() == len(facts)
+        chunk_id, quote = facts[0]
+        marked = page.locator(f".chunk[data-chunk='{chunk_id}'] mark.quote")
+        assert " ".join(marked.first.inner_text().split()) == " ".join(quote.split())
+        marked.first.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / "evidence.png"))
+        assert (tmp_path / "evidence.png").stat().st_size > 10_000
+        field = page.locator("input.quote").first
+        field.fill("a sentence that no chunk of this sample holds")
+        field.dispatch_event("change")
+        page.wait_for_selector("#status:text-matches('not saved: the corrected quote')")
+        assert "not in its text as written" in page.inner_text("#status")
+        shorter = quote[: len(quote) // 2].strip()  # a part of the quote: verbatim in the chunk
+        field.fill(shorter)
+        field.dispatch_event("change")
+        page.wait_for_selector("#status:text-is('saved')")
+        page.reload()
+        assert page.locator("input.quote").first.input_value() == shorter
+        assert marked.first.inner_text().strip() == shorter
+    page.close()
+
+
 def test_markup_in_a_chunk_shows_as_text_and_runs_nothing(runs: Path, browser: object) -> None:
     record = json.loads((runs / "reviewed" / "dataset.jsonl").read_text().splitlines()[0])
     n = int(record["id"].rsplit("/", 1)[1])
@@ -232,3 +272,45 @@ def test_export_reviewed_keeps_what_reviewers_accepted_with_their_corrections(ru
     assert kept["id"] in ids and dropped["id"] not in ids
     row = next(row for row in rows if row["id"] == kept["id"])
     assert distractor in row["reference_context_ids"] and "dana" in row["reviewers"]
+
+
+def test_reviewers_corrections_of_a_quote_settle_by_majority_and_a_tie_keeps_the_records(runs: Path) -> None:
+    """Two reviewers correct one quote alike and another each their own way, beside a third who left both."""
+    import urllib.request
+
+    # The record dana accepted without correcting a quote (the export test): her save votes for the record's quotes.
+    labels_file = runs / "labels-now.jsonl"
+    assert run_cli("graph.review", "reviewed", "--runs-dir", str(runs), "--export", str(labels_file)).returncode == 0
+    reviews = [json.loads(line) for line in labels_file.read_text().splitlines()]
+    (n,) = {r["n"] for r in reviews if r["reviewer"] == "dana" and r["labels"].get("unambiguous")}
+    assert {r["reviewer"] for r in reviews if r["n"] == n} == {"dana"}
+    records = [json.loads(line) for line in (runs / "reviewed" / "dataset.jsonl").read_text().splitlines()]
+    record = next(r for r in records if r["id"].endswith(f"/{n}"))
+    (first_chunk, first_quote), (second_chunk, second_quote) = [
+        (c["id"], c["evidence"][0]["quote"]) for c in record["supporting"][:2]
+    ]
+    agreed = first_quote[: len(first_quote) // 2].strip()
+    split = [second_quote[: len(second_quote) // 2].strip(), second_quote[len(second_quote) // 3 :].strip()]
+    accepted = {"answerable": True, "correct": True, "multi_hop": True, "unambiguous": True}
+    for reviewer, theirs in (("fay", split[0]), ("gil", split[1])):
+        with review_app(runs, "reviewed", "--reviewer", reviewer) as url:
+            labels = accepted | {"evidence": {first_chunk: {first_quote: agreed}, second_chunk: {second_quote: theirs}}}
+            request = urllib.request.Request(
+                f"{url.rstrip('/')}/api/labels/{n}", data=json.dumps(labels).encode(),
+                headers={"Content-Type": "application/json"},
+            )  # fmt: skip
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == 200
+    output = runs / "requoted.jsonl"
+    result = run_cli(
+        "graph.export", "reviewed", "--runs-dir", str(runs), "--format", "ragas", "--reviewed", "--output", str(output)
+    )
+    assert result.returncode == 0, result.stderr
+    row = next(json.loads(line) for line in output.read_text().splitlines() if json.loads(line)["id"] == record["id"])
+    quotes = {fact["chunk_id"]: fact["quote"] for fact in row["reference_evidence"]}
+    assert quotes[first_chunk] == agreed and quotes[second_chunk] == second_quote  # the majority's; a tie: the record's
+    assert row["requoted"] == [{"chunk_id": first_chunk, "quote": first_quote, "now": agreed}]
+    assert row["quote_ties"][0]["votes"] == {split[0]: 1, split[1]: 1, second_quote: 1}
+    fact = next(fact for fact in row["reference_evidence"] if fact["chunk_id"] == first_chunk)
+    text = next(c for c in record["supporting"] if c["id"] == first_chunk)["text"]
+    assert text[fact["chunk_start"] : fact["chunk_end"]] == agreed

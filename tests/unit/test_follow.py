@@ -124,9 +124,7 @@ def test_a_quote_a_new_cut_splits_is_found_in_both_chunks_each_holding_its_part(
         )
 
 
-def test_ready_cut_chunks_without_places_are_searched_by_text_and_a_quote_without_a_document_across_the_collection() -> (
-    None
-):
+def test_unplaced_chunks_are_searched_by_text_and_a_quote_without_a_document_across_the_collection() -> None:
     record = quoted(OLD, OLD_QUOTES)
     unplaced = cut([(0, at(3)[0]), (at(3)[0], len(DOCUMENT))], placed=False)
     assert {fact.how for fact in follow(record, Collection(unplaced))} == {BY_TEXT}
