@@ -279,6 +279,8 @@ def last_fingerprint(folder: Any) -> dict[str, Any]:
 async def store_changed_since_check(corpus: Any, folder: Any) -> bool:
     """Whether the store changed after the dataset in `folder` was last checked (or made)."""
     then = last_fingerprint(folder)
+    if then.get("name") and then["name"] != getattr(corpus, "collection", then["name"]):
+        return False  # another collection than the dataset's: no change of its own to compare
     return bool(then) and changed_since(then, await corpus.modifications())
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from graph.store.reader import Chunk
 from state.evidence import Evidence, contains, document_place, locate
 from state.record import DatasetRecord, SupportingChunk
+from state.sample import MAX_HOPS, SINGLE_HOP_TYPES
 
 #: How a fact was found, or why it was not.
 IN_PLACE, BY_OFFSETS, BY_TEXT, GONE, CHANGED = "in place", "offsets", "text", "gone", "changed"
@@ -81,6 +82,8 @@ class RecordFollow:
     judged: bool | None = None
     """The judge's verdict on the new chunks (None: not asked; it is asked only when `kept_whole` is false)."""
     judge_reason: str = ""
+    most_chunks: int = MAX_HOPS
+    """The most supporting chunks a record of its type holds."""
 
     @property
     def found(self) -> bool:
@@ -120,9 +123,14 @@ class RecordFollow:
         lost = [fact for fact in self.facts if not fact.found]
         if lost:
             fact = lost[0]
-            what = "its document is gone" if fact.how == GONE else "the text no longer holds it"
+            what = "its document is gone" if fact.how == GONE else "no chunk holds it as written now"
             more = f" (and {len(lost) - 1} more)" if len(lost) > 1 else ""
             return f"quote {short(fact.quote)!r} of {fact.old_chunk}: {what}{more}"
+        if len(self.new_supporting()) > self.most_chunks:
+            return (
+                f"its facts now lie in {len(self.new_supporting())} chunks, more than its question type rests on "
+                f"({self.most_chunks})"
+            )
         if self.judged is False:
             return f"its new chunks no longer answer it: {self.judge_reason or 'the sufficiency judge says so'}"
         return ""
@@ -242,7 +250,7 @@ async def follow_fact(old: SupportingChunk, fact: Evidence, texts: CollectionTex
         return FactFollow(quote, old.id, [_pick(found, old, fact)], BY_TEXT)
     if source is not None and (parts := _split_by_text(chunks, quote)):
         return FactFollow(quote, old.id, parts, BY_TEXT)
-    return FactFollow(quote, old.id, [], CHANGED if source is not None or here is not None else GONE)
+    return FactFollow(quote, old.id, [], CHANGED if source is not None or here is not None or chunks else GONE)
 
 
 def joined_text(chunks: Sequence[Chunk]) -> str:
@@ -278,8 +286,9 @@ class Follower:
 
     async def follow(self, record: DatasetRecord) -> RecordFollow:
         facts = [await follow_fact(chunk, fact, self.texts) for chunk in record.supporting for fact in chunk.evidence]
-        follow = RecordFollow(facts, kept_whole=True)
-        if not follow.found:
+        most = 1 if record.question_type in SINGLE_HOP_TYPES else MAX_HOPS
+        follow = RecordFollow(facts, kept_whole=True, most_chunks=most)
+        if not follow.found or follow.problem():
             return follow
         for chunk in record.supporting:
             holders = [p.chunk for fact in facts if fact.old_chunk == chunk.id for p in fact.parts]

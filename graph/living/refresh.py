@@ -309,9 +309,9 @@ MAX_ATTEMPTS, NEW_ATTEMPTS = 6, 2
 async def refresh_record(
     runner: SampleRunner, decision: RecordDecision, corpus: Any, version: int, max_revisions: int
 ) -> RecordRefresh:
-    """A record judged or relabelled again in its thread (`decision.action` RE_JUDGE or RELABEL). A thread that ends
-    without a usable model answer is followed by a new one, `NEW_ATTEMPTS` per refresh and `MAX_ATTEMPTS` in
-    all; a record still unjudged comes back `failed`: neither kept nor dropped."""
+    """A record judged, relabelled or followed again in its thread (`decision.action` RE_JUDGE, RELABEL or FOLLOW).
+    A thread that ends without a usable model answer is followed by a new one, `NEW_ATTEMPTS` per refresh and
+    `MAX_ATTEMPTS` in all; a record still unjudged comes back `failed`: neither kept nor dropped."""
     done = "contexts extracted again" if decision.action in (RELABEL, FOLLOW) else "judged again"
     started = 0
     for attempt in range(1, MAX_ATTEMPTS + 1):

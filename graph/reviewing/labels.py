@@ -97,7 +97,12 @@ class ReviewLabels:
                     labels = dict(labels)
                     for key in ("relevance", "evidence"):
                         if isinstance(labels.get(key), dict):
-                            labels[key] = {ids[old]: value for old, value in labels[key].items() if old in ids}
+                            kept = set(ids.values())  # keys re-keyed already (a refresh run again after a crash)
+                            labels[key] = {
+                                ids.get(old, old): value
+                                for old, value in labels[key].items()
+                                if old in ids or old in kept
+                            }
                     await conn.execute(
                         "UPDATE triad_reviews SET labels = %s WHERE run_id = %s AND n = %s AND reviewer = %s",
                         (jsonb(labels), run_id, n, reviewer),

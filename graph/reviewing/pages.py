@@ -249,7 +249,7 @@ def sample_page(
             f"{quoted_html(chunk.text, spans, bridge, answer, language)}</div>"
         )
     if record is not None and record.facts():
-        parts.append(_evidence(record, fixes, others))
+        parts.append(_evidence(record, fixes, others, saved=reviewed_at is not None))
     if not supporting and rejection is not None and rejection.supporting_ids:
         parts.append(f"<p class=meta>{esc(', '.join(rejection.supporting_ids))}</p>")
     if sample.accepted:
@@ -294,11 +294,12 @@ def quoted_html(text: str, spans: list[tuple[int, int]], bridge: str, answer: st
     return "".join(pieces)
 
 
-def _evidence(record: DatasetRecord, fixes: dict[str, Any], others: list[dict[str, Any]]) -> str:
+def _evidence(record: DatasetRecord, fixes: dict[str, Any], others: list[dict[str, Any]], saved: bool) -> str:
     """The facts the answer needs, where each stands, and a field per quote for the reviewer's correction; the
     other reviewers' corrections beside it, and a tie among them said."""
     labels = dict(zip((c.id for c in record.supporting), letter_labels(len(record.supporting)), strict=True))
-    votes = {(v.chunk_id, v.original): v for v in quote_votes(record, [{"labels": {"evidence": fixes}}, *others])}
+    mine = [{"labels": {"evidence": fixes}}] if saved else []  # a reviewer who has saved nothing casts no vote
+    votes = {(v.chunk_id, v.original): v for v in quote_votes(record, [*mine, *others])}
     items = []
     for chunk in record.supporting:
         for fact in chunk.evidence:

@@ -181,10 +181,17 @@ def test_statuses_by_evidence(sufficient: bool) -> None:
     # A quote changed where it lies: stale, with the quote named.
     changed = [Chunk(c.id + "-new", c.text.replace("autovacuum daemon", "background worker"), c.metadata) for c in OLD]
     entry = statuses([record], Collection(changed))["by_id"]["run/1"]
-    assert entry["status"] == "stale" and "no longer holds it" in entry["reason"]
+    assert entry["status"] == "stale" and "no chunk holds it as written now" in entry["reason"]
 
 
 def test_a_record_without_evidence_is_checked_by_chunk_ids_and_says_so() -> None:
     plain = answerable_record("run/2", {c.id: c.text for c in OLD})
     entry = statuses([plain], Collection(cut([(0, len(DOCUMENT))])))["by_id"]["run/2"]
     assert entry["checked_by"] == "chunk ids" and entry["status"] == "stale" and "facts" not in entry
+
+
+def test_a_single_hop_question_whose_quote_a_cut_splits_is_stale_not_a_record_it_cannot_be() -> None:
+    factual = quoted([OLD[1]], {OLD[1].id: [SENTENCES[4]]}, "run/3")
+    middle = at(4)[0] + 30
+    entry = statuses([factual], Collection(cut([(0, middle), (middle - 10, len(DOCUMENT))])))["by_id"]["run/3"]
+    assert entry["status"] == "stale" and "more than its question type rests on" in entry["reason"]
