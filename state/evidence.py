@@ -8,7 +8,7 @@ place in the original.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -97,6 +97,18 @@ def document_place(metadata: Any) -> DocumentPlace:
     if (start := offset(metadata.get("start_index"))) is not None:
         place["start_index"] = start
     return place
+
+
+def laid_out(pieces: Sequence[tuple[int, str]]) -> str:
+    """Texts laid at their places (start offset, text) in one text: overlapping pieces write the same characters
+    once, a gap between two stays blank. Offsets count from the first piece's start."""
+    if not pieces:
+        return ""
+    first = min(start for start, _ in pieces)
+    characters = [" "] * (max(start + len(text) for start, text in pieces) - first)
+    for start, text in pieces:
+        characters[start - first : start - first + len(text)] = text
+    return "".join(characters)
 
 
 class Location(BaseModel):

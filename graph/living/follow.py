@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.store.reader import Chunk
-from state.evidence import Evidence, contains, document_place, locate
+from state.evidence import Evidence, contains, document_place, laid_out, locate
 from state.record import DatasetRecord, SupportingChunk
 from state.sample import MAX_HOPS, SINGLE_HOP_TYPES
 
@@ -168,6 +168,10 @@ def start_of(chunk: Chunk) -> int | None:
     return document_place(chunk.metadata).get("start_index")
 
 
+def source_of_chunk(chunk: Chunk) -> str | None:
+    return document_place(chunk.metadata).get("source")
+
+
 def source_of(chunk: SupportingChunk, fact: Evidence) -> str | None:
     return fact.location.source or document_place(chunk.metadata).get("source")
 
@@ -256,19 +260,9 @@ async def follow_fact(old: SupportingChunk, fact: Evidence, texts: CollectionTex
 def joined_text(chunks: Sequence[Chunk]) -> str:
     """Chunks' texts laid at their places in their document where each has one (overlaps once), else one after
     the other."""
-    starts = [start_of(c) for c in chunks]
-    if (
-        len(chunks) > 1
-        and all(s is not None for s in starts)
-        and len({document_place(c.metadata).get("source") for c in chunks}) == 1
-    ):
-        placed = sorted(zip(starts, chunks, strict=True), key=lambda item: item[0] or 0)
-        first = placed[0][0] or 0
-        characters = [" "] * (max((s or 0) + len(c.text) for s, c in placed) - first)
-        for start, chunk in placed:
-            at = (start or 0) - first
-            characters[at : at + len(chunk.text)] = chunk.text
-        return "".join(characters)
+    placed = [(start, c.text) for c in chunks if (start := start_of(c)) is not None]
+    if len(chunks) > 1 and len(placed) == len(chunks) and len({source_of_chunk(c) for c in chunks}) == 1:
+        return laid_out(placed)
     return "\n".join(c.text for c in chunks)
 
 

@@ -219,23 +219,31 @@ async def thread_start(
         return ThreadStart(state_after("generate_unanswerable", values), "generate_unanswerable")
     if decision.action == FOLLOW:
         return await _follow_start(decision, corpus, base)
-    ids = [moved.get(c.id, c.id) for c in record.supporting]
+    on_chunks = await _on_chunks(record, [moved.get(c.id, c.id) for c in record.supporting], corpus, base)
+    if isinstance(on_chunks, str):
+        return f"supporting chunk {on_chunks} is gone"
+    values = on_chunks
+    if decision.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
+        values["drafts"] = [draft_of(record, record.validation.revisions)]
+        return ThreadStart(state_after("check_duplicate", _kept_draft(record, values)), "check_duplicate")
+    values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}
+    return ThreadStart(state_after("generate_question", values), "generate_question")
+
+
+async def _on_chunks(record: DatasetRecord, ids: list[str], corpus: Any, base: dict[str, Any]) -> dict[str, Any] | str:
+    """The thread's state on the chunks `ids` as the store has them now (its supporting chunks, seeded by the first),
+    with the record's bridge topic and labels; or the ids that are gone, as one phrase."""
     found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
     if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
-        return f"supporting chunk {', '.join(missing)} is gone"
+        return ", ".join(missing)
     supporting = [chunk_ref(found[chunk_id]) for chunk_id in ids]
-    values = base | {
+    return base | {
         "hops": len(supporting),
         "seed": supporting[0],
         "supporting": supporting,
         "bridge_topic": record.bridge_topic,
         "known_relevance": known_relevance(record),
     }
-    if decision.action == RELABEL:  # the draft stands as judged: only its contexts are extracted again
-        values["drafts"] = [draft_of(record, record.validation.revisions)]
-        return ThreadStart(state_after("check_duplicate", _kept_draft(record, values)), "check_duplicate")
-    values |= {"drafts": [draft_of(record, 0)], "verdicts": [], "revisions": 0, "revisions_left": max_revisions}
-    return ThreadStart(state_after("generate_question", values), "generate_question")
 
 
 def _kept_draft(record: DatasetRecord, values: dict[str, Any]) -> dict[str, Any]:
@@ -257,10 +265,9 @@ async def _follow_start(decision: RecordDecision, corpus: Any, base: dict[str, A
     their verbatim parts; the thread starts at extract_contexts, which draws and labels its contexts there."""
     record, drift = decision.record, decision.drift
     ids = list(dict.fromkeys(chunk_id for fact in drift["facts"] for chunk_id in fact["to"]))
-    found = {str(chunk.id): chunk for chunk in await corpus.get(ids)}
-    if missing := [chunk_id for chunk_id in ids if chunk_id not in found]:
-        return f"chunk {', '.join(missing)} that holds its facts is gone"
-    supporting = [chunk_ref(found[chunk_id]) for chunk_id in ids]
+    values = await _on_chunks(record, ids, corpus, base)
+    if isinstance(values, str):
+        return f"chunk {values} that holds its facts is gone"
     draft = draft_of(record, record.validation.revisions)
     draft["evidence"] = [
         QuoteRef(chunk_id=chunk_id, quote=quote)
@@ -271,15 +278,7 @@ async def _follow_start(decision: RecordDecision, corpus: Any, base: dict[str, A
         collection=drift.get("collection"), supporting=drift["supporting"], shared=drift["shared"],
         reason=decision.reason,
     )  # fmt: skip
-    values = base | {
-        "hops": len(supporting),
-        "seed": supporting[0],
-        "supporting": supporting,
-        "bridge_topic": record.bridge_topic,
-        "known_relevance": known_relevance(record),
-        "drafts": [draft],
-        "re_pointing": re_pointing,
-    }
+    values |= {"drafts": [draft], "re_pointing": re_pointing}
     return ThreadStart(state_after("check_duplicate", _kept_draft(record, values)), "check_duplicate")
 
 

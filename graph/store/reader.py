@@ -23,7 +23,7 @@ from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
 from graph.store.embeddings import embedding_dimension
 from graph.store.layout import Layout
-from state.evidence import document_place
+from state.evidence import document_place, laid_out
 
 #: Seconds a query waits at most for a pooled connection.
 POOL_TIMEOUT_S = 30.0
@@ -243,13 +243,8 @@ class CollectionReader:
             place = document_place(chunk.metadata)
             if "source" in place and "start_index" in place:
                 pieces[place["source"]].append((place["start_index"], chunk.text))
-        texts = {}
-        for source, placed in pieces.items():
-            characters = [" "] * max(start + len(text) for start, text in placed)
-            for start, text in placed:
-                characters[start : start + len(text)] = text
-            texts[source] = "".join(characters)
-        return texts
+        # Each document from its first character: a blank piece at 0 makes the offsets count from there.
+        return {source: laid_out([(0, ""), *placed]) for source, placed in pieces.items()}
 
     async def chunks_of_sources(self, sources: Sequence[str]) -> list[Chunk]:
         """Every chunk of these documents (by their metadata's `source`), whatever its length."""

@@ -225,6 +225,19 @@ def test_off_loopback_every_request_needs_the_printed_token_and_labels_come_as_j
         assert refused.value.code == 415
 
 
+def post_labels(url: str, n: object, labels: dict[str, object]) -> None:
+    """A reviewer's labels of sample `n` saved through the app's API, as its page saves them."""
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{url.rstrip('/')}/api/labels/{n}",
+        data=json.dumps(labels).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200
+
+
 def test_bad_input_is_one_line(runs: Path, tmp_path: Path) -> None:
     assert_one_line_error(run_cli("graph.review", "no-such-run", "--runs-dir", str(runs)), "no run folder")
     (tmp_path / "empty-run").mkdir()
@@ -238,8 +251,6 @@ def test_bad_input_is_one_line(runs: Path, tmp_path: Path) -> None:
 
 
 def test_export_reviewed_keeps_what_reviewers_accepted_with_their_corrections(runs: Path) -> None:
-    import urllib.request
-
     earlier = runs / "earlier-labels.jsonl"
     assert run_cli("graph.review", "reviewed", "--runs-dir", str(runs), "--export", str(earlier)).returncode == 0
     labelled = {json.loads(line)["n"] for line in earlier.read_text().splitlines()}
@@ -255,13 +266,7 @@ def test_export_reviewed_keeps_what_reviewers_accepted_with_their_corrections(ru
             labels = {"answerable": True, "correct": True, "multi_hop": True, "unambiguous": passes}
             if record is kept:
                 labels["relevance"] = {distractor: True}
-            request = urllib.request.Request(
-                f"{url.rstrip('/')}/api/labels/{record['id'].rsplit('/', 1)[1]}",
-                data=json.dumps(labels).encode(),
-                headers={"Content-Type": "application/json"},
-            )
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                assert answer.status == 200
+            post_labels(url, record["id"].rsplit("/", 1)[1], labels)
     output = runs / "reviewed.jsonl"
     result = run_cli(
         "graph.export", "reviewed", "--runs-dir", str(runs), "--format", "ragas", "--reviewed", "--output", str(output)
@@ -276,8 +281,6 @@ def test_export_reviewed_keeps_what_reviewers_accepted_with_their_corrections(ru
 
 def test_reviewers_corrections_of_a_quote_settle_by_majority_and_a_tie_keeps_the_records(runs: Path) -> None:
     """Two reviewers correct one quote alike and another each their own way, beside a third who left both."""
-    import urllib.request
-
     # A record that at most one reviewer labelled, accepting it without correcting a quote (the export test's, when
     # it ran first): that reviewer's save votes for the record's quotes.
     labels_file = runs / "labels-now.jsonl"
@@ -305,12 +308,7 @@ def test_reviewers_corrections_of_a_quote_settle_by_majority_and_a_tie_keeps_the
     for reviewer, theirs in (("fay", split[0]), ("gil", split[1])):
         with review_app(runs, "reviewed", "--reviewer", reviewer) as url:
             labels = accepted | {"evidence": {first_chunk: {first_quote: agreed}, second_chunk: {second_quote: theirs}}}
-            request = urllib.request.Request(
-                f"{url.rstrip('/')}/api/labels/{n}", data=json.dumps(labels).encode(),
-                headers={"Content-Type": "application/json"},
-            )  # fmt: skip
-            with urllib.request.urlopen(request, timeout=10) as answer:
-                assert answer.status == 200
+            post_labels(url, n, labels)
     output = runs / "requoted.jsonl"
     result = run_cli(
         "graph.export", "reviewed", "--runs-dir", str(runs), "--format", "ragas", "--reviewed", "--output", str(output)
