@@ -7,17 +7,15 @@ are marked in them, so a chunk holding markup shows as text.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from graph.reviewing.labels import CRITERIA
-from graph.reviewing.quotes import quote_votes
+from graph.reviewing.marks import evidence_list, marked, quoted_html
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
 from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
-from nodes.common import letter_labels
 from state.evidence import locate
-from state.languages import DEFAULT_LANGUAGE, language_name, polarity
+from state.languages import DEFAULT_LANGUAGE, language_name
 from state.location import where
 from state.record import DatasetRecord
 
@@ -35,18 +33,6 @@ CRITERION_TEXT = {
 def page(title: str, body: str, *, script: str = "") -> str:
     header = f'<header><a href="/">review</a> · {esc(title)} · <a href="/summary">summary</a></header>'
     return document(title, f"{header}<main>{body}</main>", style="review.css", script=script)
-
-
-def marked(text: str, bridge: str, answer: str, language: str = DEFAULT_LANGUAGE) -> str:
-    """`text` escaped, with the bridge topic and the answer marked (whole words, any case); a yes/no answer
-    ("Yes", "Ja", "Oui") is no phrase of the text and is not marked."""
-    html = esc(text)
-    for term, kind in ((bridge, "bridge"), (answer, "answer")):
-        if not term or len(term) < 2 or (kind == "answer" and polarity(term, language) is not None):
-            continue
-        pattern = re.compile(rf"(?<!\w)({re.escape(esc(term))})(?!\w)", re.IGNORECASE)
-        html = pattern.sub(rf'<mark class="{kind}">\1</mark>', html)
-    return html
 
 
 FILTERS = ("cell", "outcome", "language", "temporal", "difficulty", "status")
@@ -249,7 +235,7 @@ def sample_page(
             f"{quoted_html(chunk.text, spans, bridge, answer, language)}</div>"
         )
     if record is not None and record.facts():
-        parts.append(_evidence(record, fixes, others, saved=reviewed_at is not None))
+        parts.append(evidence_list(record, fixes, others, saved=reviewed_at is not None))
     if not supporting and rejection is not None and rejection.supporting_ids:
         parts.append(f"<p class=meta>{esc(', '.join(rejection.supporting_ids))}</p>")
     if sample.accepted:
@@ -278,60 +264,6 @@ def sample_page(
     parts.append("</form>")
     parts.append(_history(sample))
     return page(f"{run_id} · sample {sample.n}", "".join(parts), script=asset("review.js"))
-
-
-def quoted_html(text: str, spans: list[tuple[int, int]], bridge: str, answer: str, language: str) -> str:
-    """`text` escaped and marked as `marked` marks it, each span of `spans` (a quote's place) marked as evidence."""
-    pieces, at = [], 0
-    for start, end in sorted(spans):
-        start = max(start, at)
-        if end <= start:
-            continue
-        pieces.append(marked(text[at:start], bridge, answer, language))
-        pieces.append(f'<mark class="quote">{marked(text[start:end], bridge, answer, language)}</mark>')
-        at = end
-    pieces.append(marked(text[at:], bridge, answer, language))
-    return "".join(pieces)
-
-
-def _evidence(record: DatasetRecord, fixes: dict[str, Any], others: list[dict[str, Any]], saved: bool) -> str:
-    """The facts the answer needs, where each stands, and a field per quote for the reviewer's correction; the
-    other reviewers' corrections beside it, and a tie among them said."""
-    labels = dict(zip((c.id for c in record.supporting), letter_labels(len(record.supporting)), strict=True))
-    mine = [{"labels": {"evidence": fixes}}] if saved else []  # a reviewer who has saved nothing casts no vote
-    votes = {(v.chunk_id, v.original): v for v in quote_votes(record, [*mine, *others])}
-    items = []
-    for chunk in record.supporting:
-        for fact in chunk.evidence:
-            place = fact.location
-            where_ = f"chunk {labels[chunk.id]}"
-            if place.source:
-                where_ += f" · {place.source}"
-            if place.document_start is not None:
-                where_ += f", characters {place.document_start}-{place.document_end}"
-            shown = fixes.get(chunk.id, {}).get(fact.quote, fact.quote)
-            theirs = [
-                f"{esc(r['reviewer'])}: {esc(fixed)}"
-                for r in others
-                if (fixed := ((r["labels"].get("evidence") or {}).get(chunk.id) or {}).get(fact.quote)) is not None
-            ]
-            vote = votes.get((chunk.id, fact.quote))
-            items.append(
-                f"<li><span class=meta>{esc(where_)}"
-                + (f" · also in {len(fact.also_in)} other context(s)" if fact.also_in else "")
-                + "</span>"
-                f'<input class="quote" type="text" data-chunk-id="{esc(chunk.id)}" data-quote="{esc(fact.quote)}"'
-                f' value="{esc(shown)}" aria-label="quote of chunk {labels[chunk.id]}">'
-                + (f"<div class=meta>other reviewers: {'; '.join(theirs)}</div>" if theirs else "")
-                + ("<div class=tie>reviewers disagree without a majority: the record's quote is kept</div>"
-                   if vote is not None and vote.tie else "")
-                + "</li>"
-            )  # fmt: skip
-    return (
-        "<h2>Evidence</h2><p class=meta>the facts the answer needs, each a quote of its supporting chunk (marked in "
-        "it); correct a quote by copying the right sentence of the chunk</p>"
-        f"<ol class=facts>{''.join(items)}</ol>"
-    )
 
 
 def _meta(place: str, chunk_id: str) -> str:
