@@ -27,7 +27,8 @@ from typing import Any
 
 from graph.config.errors import UserError, writing
 from graph.running.files import write_atomically
-from state.record import DatasetRecord, ReviewedRecord
+from state.record import DatasetRecord
+from state.reviewed import ReviewedRecord
 
 ABSTAIN = "abstain"
 

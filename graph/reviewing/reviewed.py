@@ -8,7 +8,8 @@ from typing import Any
 
 from graph.reviewing.labels import criteria_for
 from graph.reviewing.quotes import quote_votes, requoted
-from state.record import MIN_UNANSWERABLE_CONTEXTS, DatasetRecord, ReviewedRecord, ReviewNote
+from state.record import MIN_UNANSWERABLE_CONTEXTS, DatasetRecord
+from state.reviewed import ReviewedRecord, ReviewNote
 from state.threads import slot_number
 
 
