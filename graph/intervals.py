@@ -99,3 +99,49 @@ def share_interval(outcomes: Sequence[float], clusters: Sequence[Hashable]) -> I
     effective = n / design_effect(values, clusters)
     low, high = wilson(share * effective, effective)
     return Interval(share, low, high, n, groups)
+
+
+def paired_interval(differences: Sequence[float], clusters: Sequence[Hashable]) -> Interval:
+    """The mean of per-record differences between two setups (each record scored by both) with its cluster-robust
+    95% interval: the records' pairing takes out what the questions share, the clusters what a document does."""
+    return mean_interval(differences, clusters)
+
+
+#: The normal quantile of 80% power.
+Z80 = 0.8416212335729143
+
+
+@dataclass(frozen=True)
+class QuestionsNeeded:
+    """How many questions (and documents) would detect a difference of `effect` at 80% power with a two-sided 95%
+    test, from the paired differences seen; `questions` is None where they did not vary at all."""
+
+    effect: float
+    questions: int | None
+    clusters: int | None
+    design_effect: float
+
+    def line(self) -> str:
+        if self.questions is None:
+            return (
+                "the two setups scored alike on every question (no variance): no number of questions tells them "
+                "apart, and there is no difference to find"
+            )
+        return (
+            f"to detect a difference of {self.effect:g} at 80% power: about {self.questions} questions in "
+            f"{self.clusters} documents (design effect {self.design_effect:.2f})"
+        )
+
+
+def questions_needed(differences: Sequence[float], clusters: Sequence[Hashable], effect: float) -> QuestionsNeeded:
+    """n = ((z 0.975 + z 0.8) x sd / effect)^2 x the design effect, the sd of the paired differences seen; the
+    documents are those questions at the questions per document seen."""
+    n = len(differences)
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1) if n > 1 else 0.0
+    if variance <= 0:
+        return QuestionsNeeded(effect, None, None, 1.0)
+    deff = design_effect(differences, clusters)
+    questions = math.ceil(((Z95 + Z80) ** 2) * variance / effect**2 * deff)
+    per_cluster = n / len(set(clusters))
+    return QuestionsNeeded(effect, questions, math.ceil(questions / per_cluster), deff)

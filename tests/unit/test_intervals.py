@@ -9,7 +9,17 @@ import numpy as np
 import pytest
 
 from graph.evaluation.metrics import grouped_means
-from graph.intervals import design_effect, mean_interval, share_interval, t_quantile, wilson
+from graph.intervals import (
+    Z80,
+    Z95,
+    design_effect,
+    mean_interval,
+    paired_interval,
+    questions_needed,
+    share_interval,
+    t_quantile,
+    wilson,
+)
 
 
 def test_wilson_of_eight_in_ten() -> None:
@@ -87,3 +97,65 @@ def test_every_mean_of_a_summary_carries_its_interval_and_count() -> None:
     assert low < overall["recall"] < high and not math.isnan(low)
     assert overall["intervals"]["correct"][0] >= 0.0  # a share's interval stays within 0 and 1
     assert summary["binary"]["True"]["intervals"]["recall"] == [None, None]  # one record, one document
+
+
+def test_a_paired_clustered_difference_by_hand() -> None:
+    first, second = [0.2, 0.5, 0.4, 0.9], [0.4, 0.6, 0.6, 1.0]
+    differences = [b - a for a, b in zip(first, second, strict=True)]  # 0.2, 0.1, 0.2, 0.1: mean 0.15
+    # residual sums per document: a 0.05 + 0.05, b -0.05 - 0.05; variance 2 / 1 x (0.01 + 0.01) / 16 = 0.0025
+    interval = paired_interval(differences, ["a", "b", "a", "b"])
+    assert interval.mean == pytest.approx(0.15) and (interval.n, interval.clusters) == (4, 2)
+    assert interval.high - interval.mean == pytest.approx(t_quantile(1) * 0.05)
+    assert interval.low < 0 < interval.high  # 12.7 x 0.05 on one degree of freedom: not distinguishable
+
+
+def test_the_questions_needed_by_hand_and_with_no_variance() -> None:
+    # sd^2 = 0.04 / 3; (1.96 + 0.8416)^2 x 0.01333 / 0.05^2 = 41.9 questions, one per document (design effect 1)
+    needed = questions_needed([0.1, -0.1, 0.1, -0.1], ["a", "b", "c", "d"], 0.05)
+    assert needed.questions == math.ceil((Z95 + Z80) ** 2 * (0.04 / 3) / 0.05**2) == 42
+    assert needed.clusters == 42 and needed.design_effect == pytest.approx(1.0)
+    assert "about 42 questions in 42 documents" in needed.line()
+    # Two documents of two questions each whose differences agree within a document: clustered variance
+    # 2 / 1 x (0.2^2 + 0.2^2) / 16 = 0.01 against the independent 0.01333 / 4, design effect 3; 2 per document
+    clustered = questions_needed([0.1, 0.1, -0.1, -0.1], ["a", "a", "b", "b"], 0.05)
+    assert clustered.design_effect == pytest.approx(3.0) and clustered.questions == 126 and clustered.clusters == 63
+    same = questions_needed([0.0, 0.0, 0.0], ["a", "b", "c"], 0.05)
+    assert same.questions is None and "no variance" in same.line()
+
+
+def _paired(random: np.random.Generator, yes_no: bool) -> tuple[list[float], list[str]]:
+    """Two setups scored on 200 records in 40 documents of 5 with no true difference between them: each record
+    has a difficulty that both setups share (the pairing), and each document favours one setup or the other by
+    its own amount (the document's effect on the difference), which averages 0 over documents."""
+    documents = [f"doc{record // 5}" for record in range(200)]
+    if yes_no:
+        # each document's chances of a yes for the two setups, which one gets the higher one decided by a coin
+        low = random.uniform(0.3, 0.7, 40)
+        gap = random.uniform(0.0, 0.3, 40)
+        favoured = random.random(40) < 0.5
+        first = np.repeat(np.where(favoured, low + gap, low), 5)
+        second = np.repeat(np.where(favoured, low, low + gap), 5)
+        shared = random.random(200)  # a record's difficulty: a hard one fails both
+        differences = (shared < second).astype(float) - (shared < first).astype(float)
+        return [float(d) for d in differences], documents
+    difficulty = random.normal(0.0, 1.0, 200)
+    shifts = np.repeat(random.normal(0.0, 0.3, 40), 5)
+    first = difficulty + random.normal(0.0, 0.3, 200)
+    second = difficulty + shifts + random.normal(0.0, 0.3, 200)
+    return [float(b - a) for a, b in zip(first, second, strict=True)], documents
+
+
+@pytest.mark.parametrize(("yes_no", "band"), [(False, (930, 970)), (True, (920, 980))])
+def test_the_paired_interval_holds_a_true_zero_difference_as_often_as_it_says(yes_no: bool, band: tuple) -> None:
+    # A yes/no metric's differences take three values (-1, 0, 1) and few records differ: its band is stated
+    # wider, 92-98%.
+    random = np.random.default_rng(30 + yes_no)
+    clustered = unclustered = 0
+    for _ in range(1000):
+        differences, documents = _paired(random, yes_no)
+        own = paired_interval(differences, documents)
+        alone = paired_interval(differences, [str(i) for i in range(200)])
+        clustered += own.low <= 0.0 <= own.high  # type: ignore[operator]
+        unclustered += alone.low <= 0.0 <= alone.high  # type: ignore[operator]
+    assert band[0] <= clustered <= band[1], clustered
+    assert unclustered < band[0], unclustered  # the document's effect taken as independent records: too narrow
