@@ -31,7 +31,7 @@ from graph.config.cli import (
 )
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
-from graph.evaluation.session import as_the_run_read_it, run_json_settings
+from graph.evaluation.session import as_the_run_read_it, flags_given, run_json_settings
 from graph.living.drift import add_drift_section, drift_lines
 from graph.living.staleness import check_run, run_sources
 from graph.running.dataset import read_dataset
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         raise UserError(f"no run {args.run_id!r} in {settings.runs_dir}; check the run id and --runs-dir")
     records = read_dataset(folder / "dataset.jsonl")
     stored = run_json_settings(folder / "run.json")
-    settings = as_the_run_read_it(settings, stored, args)
+    settings = as_the_run_read_it(settings, stored, flags_given(args))
     if not settings.collection:
         raise UserError(f"{folder / 'run.json'} names no collection; give --collection")
     run_json = folder / "run.json"

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
 
 from graph.config.cli import (
     add_collection_options,
@@ -46,38 +45,18 @@ from graph.config.cli import (
     add_database_options,
     add_model_server_options,
     command_parser,
-    run_async,
     settings_from_args,
 )
-from graph.config.errors import UserError, exit_on_user_error, writing
+from graph.config.errors import exit_on_user_error, writing
 from graph.config.logs import configure_logging
-from graph.config.settings import Settings
+from graph.evaluation.api import Evaluation, evaluate
+from graph.evaluation.comparisons import DEFAULT_DETECT, comparison_lines
 from graph.evaluation.diagnosis import diagnosis_lines
-from graph.evaluation.external import INPUT_FORMATS, is_saved_dataset, read_documents, read_external
-from graph.evaluation.gate import (
-    Threshold,
-    baseline_checks,
-    baseline_notes,
-    junit_xml,
-    parse_thresholds,
-    read_baseline,
-    threshold_checks,
-)
+from graph.evaluation.external import INPUT_FORMATS
+from graph.evaluation.gate import GATE_METRICS, junit_xml, parse_gate_metrics
 from graph.evaluation.report import format_summaries
-from graph.evaluation.retrieval import DocumentsAtHand
-from graph.evaluation.session import (
-    EvaluationFiles,
-    as_the_run_read_it,
-    evaluate_setups,
-    load_pipelines,
-    run_json_settings,
-)
-from graph.evaluation.setups import check_answering_model, parse_setup
-from graph.living.staleness import store_changed
-from graph.running.dataset import read_dataset
+from graph.evaluation.session import flags_given
 from graph.running.files import write_atomically
-from graph.running.languages import evaluation_note
-from state.record import DatasetRecord
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -113,6 +92,20 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--extractor-model", help="the CARE labeller of --judge-unlabelled")
     add_model_server_options(parser)
     parser.add_argument("--runs-dir", type=Path)
+    parser.add_argument(
+        "--sweep",
+        action="append",
+        metavar="KEY=V1,V2,...",
+        help="expand the one --setup over these values of one of its keys, e.g. k=3,5,8 (repeatable: a grid); "
+        "each setup is named after its values",
+    )
+    parser.add_argument(
+        "--detect",
+        type=float,
+        default=DEFAULT_DETECT,
+        help="the difference the questions-needed estimate is made for (default 0.05)",
+    )
+    parser.add_argument("--seed", type=int, help="seeds anything random of the evaluation, for a repeatable one")
     gate = parser.add_argument_group("regression gate (CI)")
     gate.add_argument(
         "--fail-under",
@@ -120,10 +113,24 @@ def _parser() -> argparse.ArgumentParser:
         help="exit 1 when a setup's metric is below its value; SLICE.METRIC for one slice, e.g. composition.recall",
     )
     gate.add_argument(
-        "--baseline", type=Path, metavar="EVAL_SUMMARY", help="an earlier eval-summary.json to compare with"
+        "--baseline",
+        type=Path,
+        metavar="RUN_FOLDER",
+        help="an earlier evaluation to compare with, per question: its run folder or eval.jsonl (an eval-summary.json "
+        "is compared by means)",
     )
     gate.add_argument(
-        "--max-drop", type=float, default=0.0, help="how far a metric may fall below the baseline (default 0)"
+        "--max-drop",
+        type=float,
+        default=0.0,
+        help="how far a gate metric may fall below the baseline beyond noise (default 0): it fails when the whole "
+        "paired 95%% interval of the drop lies past it",
+    )
+    gate.add_argument(
+        "--gate-metrics",
+        type=parse_gate_metrics,
+        metavar="METRIC,...",
+        help=f"the overall metrics the baseline holds (default {','.join(GATE_METRICS)})",
     )
     gate.add_argument("--junit", type=Path, metavar="FILE", help="write the gate's checks as a JUnit XML report")
     add_collection_options(parser)
@@ -136,116 +143,53 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     args = _parser().parse_args(argv)
     configure_logging(level="warning")
-    settings = settings_from_args(args)
-    given = Path(args.dataset)
-    dataset = given if given.suffix == ".jsonl" else settings.runs_dir / args.dataset / "dataset.jsonl"
-    thresholds = parse_thresholds(args.fail_under) if args.fail_under else []
-    baseline = read_baseline(args.baseline) if args.baseline else None
-    if not 0 <= args.max_drop <= 1:
-        raise UserError(f"--max-drop takes a value from 0 to 1, not {args.max_drop}")
-    if args.retrieval_only and args.judge_unlabelled:
-        raise UserError("--judge-unlabelled asks a labeller model, which --retrieval-only does not: drop one of them")
-    if (given.is_file() and (given.name != "dataset.jsonl" or args.input_format is not None)) or is_saved_dataset(
-        given
-    ):
-        evaluate_file(given, args, settings, thresholds, baseline)
-        return
-    if not given.suffix and not dataset.is_file():
-        raise UserError(
-            f"{args.dataset} is neither a file nor a run under {settings.runs_dir}; give a dataset file's path or a "
-            "run id (--runs-dir names the runs' folder)"
-        )
-    records = read_dataset(dataset)
-    settings = as_the_run_read_it(settings, run_json_settings(dataset.parent / "run.json"), args)
-    if settings.collection and run_async(store_changed(settings, dataset.parent)):
-        where = f" --runs-dir {dataset.parent.parent}" if given.suffix == ".jsonl" else ""
-        print(
-            "note: the store changed since this dataset was last checked; see which records went stale with "
-            f"python -m graph.check {dataset.parent.name}{where}",
-            file=sys.stderr,
-        )
-    note = evaluation_note(records, settings.embedding)
-    if note:
-        print(note, file=sys.stderr)
-    summaries = score(records, args, settings, EvaluationFiles(dataset.parent), args.retrieval_only)
-    if thresholds or baseline is not None:
-        gate(summaries, thresholds, baseline, args)
+    result = evaluate(
+        args.dataset,
+        args.setup,
+        settings=settings_from_args(args),
+        store_given=flags_given(args),
+        input_format=args.input_format,
+        documents=args.documents,
+        retrieval_only=args.retrieval_only,
+        judge_unlabelled=args.judge_unlabelled,
+        sweeps=args.sweep or (),
+        detect=args.detect,
+        seed=args.seed,
+        fail_under=args.fail_under,
+        baseline=args.baseline,
+        max_drop=args.max_drop,
+        gate_metrics=args.gate_metrics or GATE_METRICS,
+    )
+    show(result)
+    if result.checks:
+        gate(result, args.junit)
 
 
-def evaluate_file(
-    path: Path,
-    args: argparse.Namespace,
-    settings: Settings,
-    thresholds: list[Threshold],
-    baseline: dict[str, Any] | None,
-) -> None:
-    """A dataset file evaluated on its own: its lines read in their layout, bad ones named and skipped, the
-    outputs beside it under names that start with its stem."""
-    documents = read_documents(args.documents)
-    external = read_external(path, documents, args.input_format)
-    for line in external.skipped:
-        print(f"skipped {path.name} {line}", file=sys.stderr)
-    retrieval_only = args.retrieval_only or not external.answers
-    if not external.answers and not args.retrieval_only:
-        print(
-            f"note: {path.name} holds no answers ({external.input_format}): only retrieval is scored", file=sys.stderr
-        )
-    files = EvaluationFiles(path.parent, path.name, skipped_lines=len(external.skipped))
-    # A triad dataset holds a store's chunk ids; another file's are made up. Its documents are those at hand, or
-    # the setup's collection's.
-    chunk_ids = external.input_format == "triad"
-    at_hand = DocumentsAtHand(documents=documents or None, from_collection=not documents, chunk_ids=chunk_ids)
-    summaries = score(external.records, args, settings, files, retrieval_only, at_hand)
-    print(f"{len(external.records)} lines scored, {len(external.skipped)} skipped")
-    if thresholds or baseline is not None:
-        gate(summaries, thresholds, baseline, args)
-
-
-def score(
-    records: list[DatasetRecord],
-    args: argparse.Namespace,
-    settings: Settings,
-    files: EvaluationFiles,
-    retrieval_only: bool,
-    at_hand: DocumentsAtHand | None = None,
-) -> dict[str, Any]:
-    """Every setup scored on the records, the summary printed, the files written; the summaries."""
-    setups = [parse_setup(text, settings.collection, settings.embedding) for text in args.setup]
-    if not retrieval_only:
-        for setup in setups:
-            check_answering_model(setup, settings)
-    pipelines = load_pipelines(setups)
-    summaries = evaluate_setups(
-        setups, records, settings, files.folder, args.judge_unlabelled, print, pipelines, retrieval_only, files,
-        at_hand,
-    )  # fmt: skip
-    print(format_summaries(summaries))
+def show(result: Evaluation) -> None:
+    """The figures as the terminal shows them: the means with intervals, what they suggest, the paired
+    differences, and the files written."""
+    print(format_summaries(result.summaries))
     print("what the figures suggest:")
-    for line in diagnosis_lines(summaries):
+    for line in diagnosis_lines(result.summaries):
         print(f"  {line}")
+    for line in comparison_lines(result.compared):
+        print(line)
+    files = result.files
     print(f"wrote {files.rows.name}, {files.summary.name} and {files.report.name} in {files.folder}")
-    return summaries
+    if result.lines_scored is not None:
+        print(f"{result.lines_scored} lines scored, {files.skipped_lines} skipped")
 
 
-def gate(
-    summaries: dict[str, Any], thresholds: list[Threshold], baseline: dict[str, Any] | None, args: argparse.Namespace
-) -> None:
-    """Hold the summaries to the thresholds and the baseline: a line per shortfall, exit 1 when there is one."""
-    checks = threshold_checks(summaries, thresholds)
-    if baseline is not None:
-        checks += baseline_checks(summaries, baseline, args.max_drop)
-        for note in baseline_notes(summaries, baseline):
-            print(note, file=sys.stderr)
-        for name in summaries:
-            if name not in baseline:
-                print(f"note: the baseline has no setup {name!r}; it is held to the thresholds only", file=sys.stderr)
-    if args.junit is not None:
-        with writing(args.junit, "fix --junit"):
-            write_atomically(args.junit, junit_xml(checks))
-        print(f"wrote {args.junit}")
+def gate(result: Evaluation, junit: Path | None) -> None:
+    """The gate's checks: a line per shortfall, exit 1 when there is one."""
+    checks = result.checks
+    if junit is not None:
+        with writing(junit, "fix --junit"):
+            write_atomically(junit, junit_xml(checks))
+        print(f"wrote {junit}")
     failed = [check for check in checks if not check.passed]
     for check in checks:
-        if check.skipped:
+        if check.skipped or check.passed and "within noise" in check.detail:
             print(f"note: {check.line()}", file=sys.stderr)
     for check in failed:
         print(check.line(), file=sys.stderr)

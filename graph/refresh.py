@@ -35,7 +35,7 @@ from graph.config.cli import (
 )
 from graph.config.errors import UserError, exit_on_user_error, first_line
 from graph.config.logs import configure_logging
-from graph.evaluation.session import STORE_SETTINGS, as_the_run_read_it, run_json_settings
+from graph.evaluation.session import STORE_SETTINGS, as_the_run_read_it, flags_given, run_json_settings
 from graph.living.drift import drift_lines
 from graph.living.new_version import RefreshRequest, Unfinished, refresh_run
 from graph.running.lanes import CostLimitReached
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     folder = settings.runs_dir / args.run_id
     if not (folder / "dataset.jsonl").is_file():
         raise UserError(f"no run {args.run_id!r} in {settings.runs_dir}; check the run id and --runs-dir")
-    settings = as_the_run_read_it(settings, run_json_settings(folder / "run.json"), args)
+    settings = as_the_run_read_it(settings, run_json_settings(folder / "run.json"), flags_given(args))
     request = RefreshRequest(
         concurrency=args.concurrency,
         max_revisions=args.max_revisions,

@@ -1,14 +1,20 @@
-"""A regression gate for CI on an evaluation's summary: thresholds, a baseline, a JUnit report.
+"""A regression gate for CI on an evaluation: thresholds, a baseline compared per question, a JUnit report.
 
     --fail-under recall=0.8,correctness=0.7,composition.recall=0.6
-    --baseline runs/docs-v1/eval-summary.json --max-drop 0.03
+    --baseline runs/docs-v1 --max-drop 0.03 --gate-metrics recall,correctness
     --junit eval-junit.xml
 
 A threshold names a metric of the summary (`graph.evaluation.scoring.METRICS`), overall or for one
 slice (`SLICE.METRIC`, the slice a value of a breakdown: a question type, a difficulty, a language,
-true/false for binary and temporal...). Every setup is held to every threshold; with a baseline, each
-metric of each setup the baseline also holds may drop by at most `--max-drop`. A metric with no
+true/false for binary and temporal...). Every setup is held to every threshold. A metric with no
 value (it does not apply to the dataset) neither passes nor fails: it is skipped, and said so.
+
+A baseline is an earlier evaluation's run folder or eval.jsonl: its rows of the same-named setup (those of the
+setup's latest signature there) pair with this evaluation's by question, and a gate metric fails only when the
+whole paired 95% interval of (now minus then) lies below `-max_drop`; a drop within noise passes, and says so.
+The gate holds the overall metrics `--gate-metrics` names, not every group, so an unchanged setup rarely fails by
+chance. With an eval-summary.json alone, or rows that do not pair (another dataset), the means are compared
+(`now >= then - max_drop`), and that is said.
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ from typing import Any
 from xml.etree import ElementTree
 
 from graph.config.errors import UserError
+from graph.evaluation.comparisons import pair_rows
 from graph.evaluation.scoring import GROUPS, METRICS
+from graph.intervals import paired_interval
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,8 @@ class Check:
     bound: str
     """What it was held to, as said: ">= 0.8", "at most 0.03 below 0.91"."""
     passed: bool
+    detail: str = ""
+    """How it was decided: the paired difference with its interval, or that means were compared."""
 
     @property
     def skipped(self) -> bool:
@@ -54,7 +64,9 @@ class Check:
     def line(self) -> str:
         shown = "-" if self.value is None else f"{self.value:.3f}"
         verdict = "skipped (no value)" if self.skipped else "ok" if self.passed else "FAILS"
-        return f"{self.setup}: {self.name} {shown}, wanted {self.bound}: {verdict}"
+        return f"{self.setup}: {self.name} {shown}, wanted {self.bound}: {verdict}" + (
+            f" ({self.detail})" if self.detail else ""
+        )
 
 
 def parse_thresholds(text: str) -> list[Threshold]:
@@ -99,38 +111,160 @@ def threshold_checks(summaries: Mapping[str, Any], thresholds: Sequence[Threshol
     return checks
 
 
-def read_baseline(path: Path) -> dict[str, Any]:
+#: The metrics a baseline holds a setup to unless `--gate-metrics` names others.
+GATE_METRICS = ("recall", "correctness")
+
+
+def parse_gate_metrics(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    wrong = [name for name in names if name not in METRICS]
+    if not names or wrong:
+        raise UserError(f"--gate-metrics takes metric names, comma-separated, among {', '.join(METRICS)}; not {text!r}")
+    return names
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """An earlier evaluation: its rows per setup (of each setup's latest signature), its summaries, or both."""
+
+    path: Path
+    rows: dict[str, list[dict[str, Any]]] | None
+    summaries: dict[str, Any] | None
+
+
+def _latest_rows(lines: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Each setup's rows of the signature it was last evaluated with (rows are written latest last)."""
+    latest = {row.get("setup"): row["signature"] for row in lines}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for row in lines:
+        if row["signature"] == latest[row.get("setup")]:
+            rows.setdefault(str(row.get("setup")), []).append(row)
+    return rows
+
+
+def _read_json(path: Path, what: str) -> Any:
     try:
-        baseline = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise UserError(f"cannot read --baseline {path} ({error.strerror}); give an eval-summary.json") from None
+        raise UserError(f"cannot read --baseline {path} ({error.strerror}); give {what}") from None
+    try:
+        return (
+            [json.loads(line) for line in text.splitlines() if line.strip()]
+            if path.suffix == ".jsonl"
+            else (json.loads(text))
+        )
     except ValueError:
-        raise UserError(f"--baseline {path} is not JSON; give the eval-summary.json of an earlier evaluation") from None
-    if not isinstance(baseline, dict) or not all(isinstance(s, dict) and "all" in s for s in baseline.values()):
-        raise UserError(f"--baseline {path} is not an eval-summary.json; give the one graph.evaluate wrote")
-    return baseline
+        raise UserError(f"--baseline {path} is not JSON; give {what} of an earlier evaluation") from None
 
 
-def baseline_checks(summaries: Mapping[str, Any], baseline: Mapping[str, Any], max_drop: float) -> list[Check]:
-    """Every overall metric of every setup the baseline holds too, against its value there."""
-    checks = []
+def read_baseline(path: Path) -> Baseline:
+    """A run folder (its eval.jsonl and eval-summary.json), an eval.jsonl, or an eval-summary.json."""
+    what = "a run folder, its eval.jsonl or its eval-summary.json"
+    rows_path = summary_path = None
+    if path.is_dir():
+        rows_path, summary_path = path / "eval.jsonl", path / "eval-summary.json"
+        if not rows_path.is_file() and not summary_path.is_file():
+            raise UserError(f"--baseline {path} holds no evaluation (no eval.jsonl); evaluate it first, or give {what}")
+    elif path.name.endswith(".jsonl"):
+        rows_path, summary_path = path, path.with_name(path.name.replace("eval.jsonl", "eval-summary.json"))
+    else:
+        summary_path = path
+    rows = None
+    if rows_path is not None and rows_path.is_file():
+        lines = _read_json(rows_path, what)
+        if not all(isinstance(row, dict) and "signature" in row and "sample_id" in row for row in lines):
+            raise UserError(f"--baseline {rows_path} is not an eval.jsonl; give the one graph.evaluate wrote")
+        rows = _latest_rows(lines)
+    summaries = None
+    if summary_path is not None and (summary_path.is_file() or rows is None):
+        read = _read_json(summary_path, what)
+        setups = {k: v for k, v in read.items() if k != "comparisons"} if isinstance(read, dict) else None
+        if setups is None or not all(isinstance(s, dict) and "all" in s for s in setups.values()):
+            raise UserError(f"--baseline {summary_path} is not an eval-summary.json; give the one graph.evaluate wrote")
+        summaries = setups
+    return Baseline(path, rows, summaries)
+
+
+def baseline_checks(
+    summaries: Mapping[str, Any],
+    baseline: Baseline,
+    max_drop: float,
+    rows: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    metrics: Sequence[str] = GATE_METRICS,
+) -> tuple[list[Check], list[str]]:
+    """Each gate metric of every setup the baseline holds too: paired per question where the rows pair, by means
+    otherwise; and a note for each setup compared by means, saying why."""
+    checks, notes = [], []
     for setup, summary in summaries.items():
-        before = baseline.get(setup)
+        then_rows = (baseline.rows or {}).get(setup)
+        now_rows = (rows or {}).get(setup)
+        paired = (
+            then_rows is not None
+            and now_rows is not None
+            and bool({r["sample_id"] for r in then_rows} & {r["sample_id"] for r in now_rows})
+        )
+        if paired:
+            checks += [_paired_check(setup, metric, then_rows, now_rows, summary, max_drop) for metric in metrics]  # type: ignore[arg-type]
+            continue
+        before = (baseline.summaries or {}).get(setup)
+        if before is None and then_rows is not None:  # rows of another dataset, and no summary: their own means
+            before = {"all": {metric: _mean(then_rows, metric) for metric in metrics}}
         if before is None:
             continue
-        for metric in METRICS:
+        why = (
+            "its rows do not pair with these records (another dataset)"
+            if then_rows is not None
+            else "the baseline is an eval-summary.json; give its run folder or eval.jsonl to compare per question"
+        )
+        notes.append(f"note: {setup} is compared with the baseline by means: {why}")
+        for metric in metrics:
             then, now = before["all"].get(metric), summary["all"].get(metric)
             if then is None:
                 continue
             passed = now is None or now >= then - max_drop
-            checks.append(Check(setup, metric, now, f"at most {max_drop:g} below {then:.3f}", passed))
-    return checks
+            checks.append(Check(setup, metric, now, f"at most {max_drop:g} below {then:.3f}", passed, "by means"))
+    return checks, notes
 
 
-def baseline_notes(summaries: Mapping[str, Any], baseline: Mapping[str, Any]) -> list[str]:
+def _mean(rows: Sequence[Mapping[str, Any]], metric: str) -> float | None:
+    values = [float(row[metric]) for row in rows if row.get(metric) is not None]
+    return sum(values) / len(values) if values else None
+
+
+def _paired_check(
+    setup: str,
+    metric: str,
+    then_rows: Sequence[Mapping[str, Any]],
+    now_rows: Sequence[Mapping[str, Any]],
+    summary: Mapping[str, Any],
+    max_drop: float,
+) -> Check:
+    """Fails only when the whole paired interval of now minus then lies below -max_drop."""
+    now = summary["all"].get(metric)
+    differences, clusters = pair_rows(then_rows, now_rows, metric)
+    bound = f"no drop beyond {max_drop:g} past noise"
+    if not differences:
+        return Check(setup, metric, None, bound, True, "no question has it in both")
+    interval = paired_interval(differences, clusters)
+    low, high = interval.low, interval.high
+    where = f"over {interval.n} questions in {interval.clusters} documents"
+    if low is None or high is None:  # one document: no interval, the mean difference decides
+        passed = interval.mean >= -max_drop
+        detail = f"paired difference {interval.mean:+.3f}, no interval (one document), {where}"
+        return Check(setup, metric, now, bound, passed, detail)
+    passed = high >= -max_drop
+    detail = f"paired difference {interval.mean:+.3f} [{low:+.3f}, {high:+.3f}] {where}"
+    if passed and interval.mean < -max_drop:
+        detail += f"; the drop is within noise: the interval reaches {high:+.3f}, not wholly below {-max_drop:+g}"
+    return Check(setup, metric, now, bound, passed, detail)
+
+
+def baseline_notes(summaries: Mapping[str, Any], baseline: Mapping[str, Any] | None) -> list[str]:
     """A line for each setup the baseline judged with another judge model or other evaluation prompts: its
     comparison sets different judgements side by side."""
-    notes = []
+    notes: list[str] = []
+    if baseline is None:
+        return notes
     for setup, summary in summaries.items():
         if setup not in baseline:
             continue
@@ -167,4 +301,6 @@ def junit_xml(checks: Sequence[Check]) -> str:
             ElementTree.SubElement(case, "skipped", message="the metric has no value on this dataset")
         elif not check.passed:
             ElementTree.SubElement(case, "failure", message=check.line()).text = check.line()
+        elif check.detail:  # how a passing check was decided: its interval, or the means
+            ElementTree.SubElement(case, "system-out").text = check.line()
     return ElementTree.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"

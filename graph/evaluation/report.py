@@ -1,12 +1,16 @@
-"""The evaluation's summary: a table for the terminal, and eval-report.html with a section per metric."""
+"""The evaluation's summary: a table for the terminal, and eval-report.html: the paired differences, a sweep's
+lines, and a section per metric with its means, intervals and records drawn by `graph.webpage.charts`."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from graph.evaluation.comparisons import OVERALL, Comparison, chance_line
 from graph.evaluation.diagnosis import diagnose
 from graph.evaluation.scoring import GROUPS, METRICS
-from graph.webpage import bar_chart, document, esc, table
+from graph.webpage import document, esc, table
+from graph.webpage.charts import Line, Point, interval_chart, sweep_chart
 
 
 def shown_metrics(summaries: dict[str, Any]) -> list[str]:
@@ -59,10 +63,6 @@ def _shown_with_interval(means: dict[str, Any] | None, metric: str) -> str:
     return f"{means[metric]:.3f} [{interval_text(means, metric)}] n={records}"
 
 
-def _mean(summaries: dict[str, Any], name: str, field: str, value: str, metric: str) -> float | None:
-    return (summaries[name][field].get(value) or {}).get(metric)
-
-
 def diagnosis_section(summaries: dict[str, Any]) -> str:
     """What the figures suggest, per setup (`graph.evaluation.diagnosis`)."""
     items = "".join(
@@ -74,34 +74,129 @@ def diagnosis_section(summaries: dict[str, Any]) -> str:
     return f'<section id="diagnosis"><h2>What the figures suggest</h2><ul>{items}</ul></section>'
 
 
-def render_eval_report(summaries: dict[str, Any]) -> str:
-    """One section per metric: bars grouped by group value, one bar per setup, and the differences."""
+def _points(summaries: dict[str, Any], metric: str, groups: list[tuple[str, str]]) -> list[Point]:
+    """A metric's means, overall and by group, one per setup, each with its interval and records."""
+    names = list(summaries)
+    points = []
+    for field, value in [("all", ""), *groups]:
+        for colour, name in enumerate(names):
+            means = summaries[name]["all"] if field == "all" else summaries[name][field].get(value)
+            if not means or means.get(metric) is None:
+                continue
+            low, high = ((means.get("intervals") or {}).get(metric)) or (None, None)
+            label = f"all / {name}" if field == "all" else f"{field}={value} / {name}"
+            count = (means.get("counts") or {}).get(metric)
+            points.append(Point(label, float(means[metric]), low, high, count, colour))
+    return points
+
+
+def _difference_points(comparisons: Sequence[Comparison]) -> list[Point]:
+    return [
+        Point(
+            f"{c.second} - {c.first}" + ("" if c.group == OVERALL else f" ({c.group})"),
+            c.difference,
+            c.interval.low,
+            c.interval.high,
+            c.interval.n,
+            0 if c.group == OVERALL else 1,
+        )
+        for c in comparisons
+    ]
+
+
+def comparisons_section(comparisons: Sequence[Comparison]) -> str:
+    """Every overall comparison in words, and how many were made."""
+    if not comparisons:
+        return ""
+    overall = [c for c in comparisons if c.group == OVERALL]
+    rows = [
+        [c.metric, f"{c.second} - {c.first}", f"{c.difference:+.3f}", c.interval_text(), c.interval.n,
+         c.interval.clusters, c.words(), "-" if c.needed is None else c.needed.line()]
+        for c in overall
+    ]  # fmt: skip
+    head = ["metric", "pair", "difference", "95% interval", "n", "documents", "verdict", "questions needed"]
+    return (
+        '<section id="comparisons"><h2>Paired differences</h2>'
+        f'<p class="note">{esc(chance_line(comparisons))}. Each difference is the later setup minus the earlier, '
+        "per question, over the questions both scored, clustered by document.</p>"
+        f"{table(head, rows)}</section>"
+    )
+
+
+def sweep_section(summaries: dict[str, Any]) -> str:
+    """Each metric along each swept key, a line per combination of the other keys' values, with interval bands."""
+    swept = {name: summary["swept"] for name, summary in summaries.items() if summary.get("swept")}
+    if not swept:
+        return ""
+    keys = list(next(iter(swept.values())))
+    parts = ['<section id="sweep"><h2>Sweep</h2>']
+    for key in keys:
+        values = list(dict.fromkeys(point[key] for point in swept.values()))
+        others = list(dict.fromkeys(tuple((k, v) for k, v in point.items() if k != key) for point in swept.values()))
+        for metric in shown_metrics(summaries):
+            lines = []
+            for other in others:
+                means = []
+                for value in values:
+                    name = next(
+                        (
+                            n
+                            for n, point in swept.items()
+                            if point[key] == value and all(point[k] == v for k, v in other)
+                        ),
+                        None,
+                    )
+                    means.append(summaries[name]["all"] if name else {})
+                label = ", ".join(f"{k}={v}" for k, v in other) or metric
+                lines.append(
+                    Line(
+                        label,
+                        [m.get(metric) for m in means],
+                        [((m.get("intervals") or {}).get(metric) or (None, None))[0] for m in means],
+                        [((m.get("intervals") or {}).get(metric) or (None, None))[1] for m in means],
+                    )
+                )
+            parts.append(f"<h3>{esc(metric)} by {esc(key)}</h3>{sweep_chart(key, values, lines)}")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def render_eval_report(summaries: dict[str, Any], comparisons: Sequence[Comparison] = ()) -> str:
+    """The diagnosis, the paired differences, a sweep's lines; then one section per metric: each setup's mean with
+    its 95% interval and records, overall and by group, the table of them, and the paired differences drawn as a
+    forest plot (the groups too small to compare left out of it)."""
     names = list(summaries)
     groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
-    parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries)]
+    parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries), comparisons_section(comparisons)]
+    parts.append(sweep_section(summaries))
     for metric in shown_metrics(summaries):
-        # A mean over no samples (the metric does not apply to the group) is left out of the bars, "-" in the table.
-        bars = [
-            (f"all / {name}", round(mean, 3)) for name in names if (mean := summaries[name]["all"][metric]) is not None
-        ]
-        bars += [
-            (f"{field}={value} / {name}", round(mean, 3))
-            for field, value in groups
-            for name in names
-            if (mean := _mean(summaries, name, field, value, metric)) is not None
-        ]
+        chart = interval_chart(_points(summaries, metric, groups), xlabel=f"{metric}, mean and 95% interval")
         rows = [["all"] + [_shown_with_interval(summaries[n]["all"], metric) for n in names]]
         rows += [
             [f"{field}={value}"] + [_shown_with_interval(summaries[n][field].get(value), metric) for n in names]
             for field, value in groups
         ]
-        parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{bar_chart(bars)}{table(["group", *names], rows)}')
-        base = summaries[names[0]]["all"][metric]
-        if len(names) > 1 and base is not None:
-            diffs = [
-                [name, "-" if (mean := summaries[name]["all"][metric]) is None else f"{mean - base:+.3f}"]
-                for name in names[1:]
-            ]
-            parts.append(table([f"difference to {names[0]}", metric], diffs))
+        parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{chart}{table(["group", *names], rows)}')
+        compared = [c for c in comparisons if c.metric == metric]
+        if compared:
+            drawn = [c for c in compared if not c.small]
+            parts.append(
+                "<h3>Paired differences</h3>"
+                + interval_chart(_difference_points(drawn), zero_line=True, xlabel="difference, 95% interval")
+                + table(
+                    ["pair", "group", "difference", "95% interval", "n", "verdict"],
+                    [
+                        [
+                            f"{c.second} - {c.first}",
+                            c.group,
+                            f"{c.difference:+.3f}",
+                            c.interval_text(),
+                            c.interval.n,
+                            c.words(),
+                        ]
+                        for c in compared
+                    ],
+                )  # fmt: skip
+            )
         parts.append("</section>")
     return document("triad evaluation", "".join(parts), style="report.css")

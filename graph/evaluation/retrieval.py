@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+
+from langchain_core.embeddings import Embeddings
 
 from graph.config.settings import Settings
 from graph.evaluation.evidence import file_stem, place_context, score_evidence
@@ -90,3 +93,39 @@ async def with_collection_documents(scoring: RetrievalScoring, corpus: Any, want
         return scoring
     texts = await corpus.documents()
     return replace(scoring, documents={file_stem(source): text for source, text in texts.items()}, by_offsets=True)
+
+
+class QuestionVectors:
+    """The questions' vectors of one evaluation, by embedding model and text: setups that embed alike (a sweep over
+    k) embed each question once. `made` counts the requests each model was sent, what a hosted model bills."""
+
+    def __init__(self) -> None:
+        self.vectors: dict[tuple[str, str], list[float]] = {}
+        self.made: Counter[str] = Counter()
+        self.reused: Counter[str] = Counter()
+
+    def around(self, spec: str, model: Embeddings) -> Embeddings:
+        """`model` (named by `spec`) answering its questions from these vectors first."""
+        return _Remembered(self, spec, model)
+
+
+class _Remembered(Embeddings):
+    def __init__(self, vectors: QuestionVectors, spec: str, model: Embeddings) -> None:
+        self._vectors, self._spec, self._model = vectors, spec, model
+
+    def __getattr__(self, name: str) -> Any:  # the model's own attributes (its dimension) as they are
+        return getattr(self._model, name)
+
+    def embed_query(self, text: str) -> list[float]:
+        key = (self._spec, text)
+        if key in self._vectors.vectors:
+            self._vectors.reused[self._spec] += 1
+            return self._vectors.vectors[key]
+        self._vectors.made[self._spec] += 1
+        vector = self._model.embed_query(text)
+        self._vectors.vectors[key] = vector
+        return vector
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self._vectors.made[self._spec] += 1
+        return self._model.embed_documents(texts)

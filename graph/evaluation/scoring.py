@@ -22,7 +22,13 @@ from graph.evaluation.evidence import EVIDENCE_METRICS
 from graph.evaluation.metrics import cosine, graded_correctness, says_abstain
 from graph.evaluation.pipeline_output import as_context
 from graph.evaluation.pipelines import Pipeline
-from graph.evaluation.retrieval import DocumentsAtHand, RetrievalScoring, retrieval_scoring, with_collection_documents
+from graph.evaluation.retrieval import (
+    DocumentsAtHand,
+    QuestionVectors,
+    RetrievalScoring,
+    retrieval_scoring,
+    with_collection_documents,
+)
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
 from graph.running.services import open_collection, open_gateway, open_services
@@ -310,15 +316,19 @@ async def evaluate_setup(
     pipeline: Pipeline | None = None,
     retrieval_only: bool = False,
     at_hand: DocumentsAtHand | None = None,
+    vectors: QuestionVectors | None = None,
+    seed: int | None = None,
 ) -> list[dict[str, Any]]:
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
     retriever, chain or graph setup names (`pipelines.load_pipeline`). `retrieval_only` scores what the setup
     retrieves and asks no chat model of triad's: no gateway is opened. `at_hand` says what evidence is placed
-    in besides offsets (`DocumentsAtHand`)."""
+    in besides offsets (`DocumentsAtHand`). `vectors` holds the questions' embeddings across setups (a sweep over
+    k embeds each question once); `seed` seeds the gateway's retry waits."""
     at_hand = at_hand or DocumentsAtHand()
+    vectors = vectors or QuestionVectors()
     scoring = retrieval_scoring(setup, settings, at_hand)
     if retrieval_only:
-        return await _retrieval_only(setup, records, settings, pipeline, scoring, at_hand.from_collection)
+        return await _retrieval_only(setup, records, settings, pipeline, scoring, at_hand.from_collection, vectors)
     # A service, chain or graph answers for itself; the generator role is then never asked.
     answering = settings.model_for("validator") if setup.answers_for_itself else setup.model
     models: dict[Role, str | BaseChatModel] = {"generator": answering}
@@ -329,12 +339,13 @@ async def evaluate_setup(
     if setup.kind != "builtin":  # no corpus of triad's is read: the gateway alone
         if pipeline is not None:
             await pipeline.ready()
-        async with open_gateway(settings, None, models=models) as gateway:
+        async with open_gateway(settings, None, models=models, random_seed=seed) as gateway:
             return await _score(setup, records, gateway, pipeline, judge_unlabelled, embeddings, scoring)
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
-    async with open_services(collection, models=models, with_database=False) as services:
+    async with open_services(collection, models=models, with_database=False, random_seed=seed) as services:
+        remember(services.corpus, collection.embedding, vectors)
         scoring = await with_collection_documents(scoring, services.corpus, at_hand.from_collection)
         return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings, scoring)
 
@@ -346,6 +357,7 @@ async def _retrieval_only(
     pipeline: Pipeline | None,
     scoring: RetrievalScoring,
     documents_from_collection: bool,
+    vectors: QuestionVectors,
 ) -> list[dict[str, Any]]:
     if setup.kind != "builtin":
         if pipeline is not None:
@@ -355,8 +367,15 @@ async def _retrieval_only(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_collection(collection) as corpus:
+        remember(corpus, collection.embedding, vectors)
         scoring = await with_collection_documents(scoring, corpus, documents_from_collection)
         return await _each(records, lambda record: score_retrieval(setup, record, corpus, scoring))
+
+
+def remember(corpus: Any, spec: str, vectors: QuestionVectors) -> None:
+    """The corpus's questions embedded through `vectors`, so that setups of the same embedding share them."""
+    if corpus.embeddings is not None:
+        corpus.embeddings = vectors.around(spec, corpus.embeddings)
 
 
 async def _each(

@@ -5,10 +5,9 @@ Judgements are kept in eval.jsonl as each setup ends, so a later setup that fail
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,10 +15,11 @@ from typing import Any
 from graph.config.cli import run_async
 from graph.config.errors import UserError, without_password, writing
 from graph.config.settings import COLUMN_SETTINGS, Settings
+from graph.evaluation.comparisons import DEFAULT_DETECT, Comparison, compare_setups, comparisons_json
 from graph.evaluation.metrics import grouped_means
 from graph.evaluation.pipelines import Pipeline, load_pipeline
 from graph.evaluation.report import render_eval_report
-from graph.evaluation.retrieval import DocumentsAtHand
+from graph.evaluation.retrieval import DocumentsAtHand, QuestionVectors
 from graph.evaluation.scoring import (
     GROUPS,
     METRICS,
@@ -53,13 +53,18 @@ def run_json_settings(run_json: Path) -> dict[str, Any]:
 STORE_SETTINGS = ("database_url", "collection", "schema_name", "embedding", "collections", *COLUMN_SETTINGS)
 
 
-def as_the_run_read_it(settings: Settings, stored: dict[str, Any], args: argparse.Namespace) -> Settings:
-    """`settings` reading the store as the run did; a flag given now still wins.
+def flags_given(args: object) -> frozenset[str]:
+    """The store settings a command's flags set (parsed `args`), which win over what the run stored."""
+    return frozenset(name for name in STORE_SETTINGS if getattr(args, name, None) is not None)
+
+
+def as_the_run_read_it(settings: Settings, stored: dict[str, Any], given: Collection[str] = ()) -> Settings:
+    """`settings` reading the store as the run did; a setting `given` now (a flag's name) still wins.
 
     The run keeps its database URL without the password: libpq takes it from PGPASSWORD or ~/.pgpass,
     or `--database-url` gives the whole URL.
     """
-    kept = {name: stored[name] for name in STORE_SETTINGS if name in stored and getattr(args, name, None) is None}
+    kept = {name: stored[name] for name in STORE_SETTINGS if name in stored and name not in given}
     if kept.get("database_url"):
         kept["database_url"] = without_password(kept["database_url"])
     return settings.model_copy(update=kept)
@@ -158,6 +163,21 @@ def setup_notes(
     return notes
 
 
+@dataclass
+class Scored:
+    """An evaluation's outcome: each setup's rows (one per record) and summary, and the paired comparisons."""
+
+    rows: dict[str, list[dict[str, Any]]]
+    summaries: dict[str, Any]
+    """Per setup, as eval-summary.json holds it: the means overall and by group, with intervals and counts."""
+    comparisons: list[Comparison]
+    detect: float = DEFAULT_DETECT
+
+    def summary_json(self) -> dict[str, Any]:
+        """eval-summary.json: the setups' summaries, and the comparisons under `comparisons`."""
+        return self.summaries | {"comparisons": comparisons_json(self.comparisons, self.detect)}
+
+
 def evaluate_setups(
     setups: list[Setup],
     records: list[DatasetRecord],
@@ -169,63 +189,84 @@ def evaluate_setups(
     retrieval_only: bool = False,
     files: EvaluationFiles | None = None,
     at_hand: DocumentsAtHand | None = None,
-) -> dict[str, Any]:
-    """Score every setup (reusing earlier judgements), write eval.jsonl, eval-summary.json and eval-report.html.
+    *,
+    detect: float = DEFAULT_DETECT,
+    swept: dict[str, dict[str, str]] | None = None,
+    seed: int | None = None,
+) -> Scored:
+    """Score every setup (reusing earlier judgements), compare them, write eval.jsonl, eval-summary.json and
+    eval-report.html.
 
     `pipelines` holds the objects of retriever, chain and graph setups (`load_pipelines`); `retrieval_only`
     scores retrieval alone, asking no chat model of triad's. `files` names what is written (a run's eval.jsonl,
-    or a file's own, named after it); `at_hand` says what evidence is placed in besides offsets.
-    Returns the means per setup, overall and by group.
+    or a file's own, named after it); `at_hand` says what evidence is placed in besides offsets. `detect` is the
+    difference the questions-needed estimate is made for; `swept` gives a sweep's setups their swept values (the
+    report draws each metric along them); `seed` seeds the gateways' retry waits.
+
+    A row is kept under its setup's name and what the setup is (its signature, which leaves the name out), and
+    reused by the latter: a setup identical to one evaluated before, under any name, costs nothing.
     """
     files = files or EvaluationFiles(folder)
     judge_model = settings.model_for("validator")
     eval_path = files.rows
     # A record graph.refresh rewrote is judged anew: its version is part of what a judgement is kept under.
-    rows = {(row["signature"], row["sample_id"], row.get("sample_version", 1)): row for row in cached_rows(eval_path)}
-    versions = {r.id: r.version for r in records}
-    summaries = {}
+    earlier = cached_rows(eval_path)
+    stored = {_stored_key(row): row for row in earlier}
+    reusable = {(row["signature"], row["sample_id"], row.get("sample_version", 1)): row for row in earlier}
+    vectors = QuestionVectors()
+    placed = (at_hand or DocumentsAtHand()).signature()
+    summaries: dict[str, Any] = {}
+    judged_rows: dict[str, list[dict[str, Any]]] = {}
     for setup in setups:
-        signature = setup.signature(
-            judge_model, judge_unlabelled, retrieval_only, (at_hand or DocumentsAtHand()).signature()
-        )
-        missing = [r for r in records if (signature, r.id, r.version) not in rows]
+        signature = setup.signature(judge_model, judge_unlabelled, retrieval_only, placed)
+        named = setup.signature(judge_model, judge_unlabelled, retrieval_only, placed, named=True)
+
+        def found(record: DatasetRecord, signature: str = signature, named: str = named) -> dict[str, Any] | None:
+            key = (record.id, record.version)
+            return reusable.get((signature, *key)) or reusable.get((named, *key))
+
+        missing = [r for r in records if found(r) is None]
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
-            pipeline = (pipelines or {}).get(setup.name)
             if retrieval_only and setup.answers_for_itself:
                 say(
                     f"note: {setup.name} answers with its own model; those calls are its own, not triad's, and only "
                     "the contexts it returns are scored"
                 )
+            pipeline = (pipelines or {}).get(setup.name)
+            made = sum(vectors.made.values())
             fresh = run_async(
                 evaluate_setup(
-                    setup,
-                    missing,
-                    settings,
-                    judge_unlabelled,
-                    pipeline,
-                    retrieval_only,
-                    at_hand,
-                )  # fmt: skip
+                    setup, missing, settings, judge_unlabelled, pipeline, retrieval_only, at_hand, vectors, seed
+                )
             )
             for note in setup_notes(setup, missing, fresh, pipeline):
                 say(note)
+            if setup.kind == "builtin":
+                say(f"{setup.name}: {sum(vectors.made.values()) - made} embedding requests for its questions")
+            versions = {r.id: r.version for r in missing}
             for row in fresh:
                 version = versions[row["sample_id"]]
-                kept = {**row, "signature": signature} | ({"sample_version": version} if version > 1 else {})
-                rows[(signature, row["sample_id"], version)] = kept
-            # Kept as each setup ends: a later setup that fails does not lose this one's judgements.
-            with writing(eval_path, MAKE_ROOM):
-                write_jsonl(eval_path, rows.values())
+                reusable[(signature, row["sample_id"], version)] = {**row, "signature": signature} | (
+                    {"sample_version": version} if version > 1 else {}
+                )
+        # Kept under this setup's name, latest last: a baseline reads a setup's rows of its latest signature.
+        for record in records:
+            row = {**found(record), "setup": setup.name, "signature": signature}  # type: ignore[dict-item]
+            stored.pop(_stored_key(row), None)
+            stored[_stored_key(row)] = row
+        with writing(eval_path, MAKE_ROOM):  # as each setup ends: a later setup that fails loses none of these
+            write_jsonl(eval_path, stored.values())
         # Rows judged before a record field became a group take the field from the record.
         judged = [
             {
-                **rows[(signature, r.id, r.version)],
+                **stored[(setup.name, signature, r.id, r.version)],
                 **{field: group_value(r, field) for field in LATER_GROUPS},
                 "cluster": record_cluster(r),  # rows judged before rows kept it take it from the record
             }
             for r in records
         ]
+        judged_rows[setup.name] = judged
         judges = (
             {"model": None, "prompts": None, "retrieval_only": True}
             if retrieval_only
@@ -239,10 +280,17 @@ def evaluate_setups(
                 "unplaced_contexts": sum(row.get("evidence_unplaced") or 0 for row in judged),
             }
             | ({} if files.skipped_lines is None else {"skipped_lines": files.skipped_lines})
+            | ({"swept": swept[setup.name]} if swept and setup.name in swept else {})
         )
+    comparisons = compare_setups(judged_rows, METRICS, GROUPS, detect)
+    scored = Scored(judged_rows, summaries, comparisons, detect)
     summary_path, report_path = files.summary, files.report
     with writing(summary_path, MAKE_ROOM):
-        write_atomically(summary_path, json.dumps(summaries, indent=2) + "\n")
+        write_atomically(summary_path, json.dumps(scored.summary_json(), indent=2) + "\n")
     with writing(report_path, MAKE_ROOM):
-        write_atomically(report_path, render_eval_report(summaries))
-    return summaries
+        write_atomically(report_path, render_eval_report(summaries, comparisons))
+    return scored
+
+
+def _stored_key(row: dict[str, Any]) -> tuple[str, str, str, int]:
+    return (row.get("setup", ""), row["signature"], row["sample_id"], row.get("sample_version", 1))

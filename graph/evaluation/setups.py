@@ -105,16 +105,20 @@ class Setup:
         target = self.retriever or self.chain or self.graph
         return None if target is None else target.removeprefix("import:")
 
-    def signature(self, judge: str, judge_unlabelled: bool, retrieval_only: bool = False, placed: str = "") -> str:
-        """What the cached rows of this setup depend on: the setup, the judge model and the evaluation's prompt
-        templates and schemas (`nodes.versions.EVALUATION_VERSION`), so that rows judged with other ones are judged
-        anew; a retrieval-only row, which no model judged, on the setup alone; and, where evidence is placed in
-        documents at hand (`placed`: which), on those.
+    def signature(
+        self, judge: str, judge_unlabelled: bool, retrieval_only: bool = False, placed: str = "", named: bool = False
+    ) -> str:
+        """What the cached rows of this setup depend on: what the setup is (not its name, so a sweep or a renamed
+        setup reuses what an identical one computed), the judge model and the evaluation's prompt templates and
+        schemas (`nodes.versions.EVALUATION_VERSION`), so that rows judged with other ones are judged anew; a
+        retrieval-only row, which no model judged, on the setup alone; and, where evidence is placed in documents
+        at hand (`placed`: which), on those.
 
-        The first keys count as they always did; a later key only when the setup sets it, so a setup that
-        sets none of them keeps the signature, and the cached rows, it had before they existed.
+        The first keys count as they always did; a later key only when the setup sets it, so a setup that sets
+        none of them keeps the signature it had before they existed. `named` gives the signature rows were kept
+        under when the name was part of it, so they stay valid.
         """
-        first = {key: getattr(self, key) for key in FIRST_KEYS}
+        first = {key: getattr(self, key) for key in FIRST_KEYS if named or key != "name"}
         later = {key: getattr(self, key) for key in LATER_KEYS if getattr(self, key) is not None}
         scored: dict[str, Any] = (
             {"scored": f"retrieval only, {RETRIEVAL_SCORING}"}
@@ -135,10 +139,16 @@ LATER_KEYS = tuple(
 )  # fmt: skip
 
 
+#: Names a setup cannot take: eval-summary.json keeps its comparisons under this key beside the setups.
+RESERVED_NAMES = ("comparisons",)
+
+
 def parse_setup(text: str, collection: str | None, embedding: str | None) -> Setup:
     name, separator, spec = text.partition("=")
     if not separator or not name:
         raise UserError(f"--setup takes NAME=key=value,..., not {text!r}")
+    if name in RESERVED_NAMES:
+        raise UserError(f"--setup {name}: the name is eval-summary.json's own key; call the setup otherwise")
     every = sorted({key for keys in KEYS_OF.values() for key in keys})
     given: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
@@ -205,3 +215,38 @@ def check_answering_model(setup: Setup, settings: Settings) -> None:
         )
     except UserError as error:
         raise UserError(f"--setup {setup.name}: {error}") from None
+
+
+def parse_sweep(text: str) -> tuple[str, list[str]]:
+    """`k=3,5,8` as the key and its values; anything else is one line naming the form."""
+    key, separator, values = text.partition("=")
+    swept = [value.strip() for value in values.split(",") if value.strip()]
+    if not separator or not key.strip() or len(swept) < 2 or len(set(swept)) < len(swept):
+        raise UserError(
+            f"--sweep takes KEY=VALUE,VALUE,... with two or more different values, e.g. k=3,5,8; not {text!r}"
+        )
+    return key.strip(), swept
+
+
+def swept_setups(text: str, sweeps: list[tuple[str, list[str]]]) -> list[tuple[str, dict[str, str]]]:
+    """The one `--setup NAME=...` expanded over every combination of the swept values (several sweeps make a
+    grid): each as the setup's text with the values set, named after them (`base-k3`, `base-k3-modelX`: no "="),
+    with the values it was given."""
+    name, _, spec = text.partition("=")
+    keys = [key for key, _ in sweeps]
+    if len(set(keys)) < len(keys):
+        raise UserError(f"--sweep names {', '.join(keys)}: each key once")
+    if any(key in SOURCE_KEYS or key == "name" for key in keys):
+        raise UserError(
+            "--sweep sweeps a setting of the setup (k=, collection=, embedding=, model=...), not what it is"
+        )
+    grid: list[dict[str, str]] = [{}]
+    for key, values in sweeps:
+        grid = [{**point, key: value} for point in grid for value in values]
+    kept = [part for part in spec.split(",") if part.strip() and part.partition("=")[0].strip() not in keys]
+    expanded = []
+    for point in grid:
+        label = "-".join(f"{key}{value}" for key, value in point.items()).replace("=", "")
+        parts = [*kept, *(f"{key}={value}" for key, value in point.items())]
+        expanded.append((f"{name}-{label}={','.join(parts)}", point))
+    return expanded

@@ -14,7 +14,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from graph.config.cli import tell
 from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
-from graph.evaluation.session import as_the_run_read_it, run_json_settings
+from graph.evaluation.session import as_the_run_read_it, flags_given, run_json_settings
 from graph.reviewing.calibration import calibration_html
 from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import summary_html
@@ -47,7 +47,9 @@ async def open_labels(settings: Settings) -> tuple[ReviewLabels, AsyncConnection
 async def run_store(settings: Settings, args: argparse.Namespace) -> Corpus | None:
     """The run's store, read as the run read it, for the texts of rejected samples' chunks; None (and a
     note) when it cannot be opened: those samples then show their chunk ids only."""
-    store_settings = as_the_run_read_it(settings, run_json_settings(settings.runs_dir / args.run_id / "run.json"), args)
+    store_settings = as_the_run_read_it(
+        settings, run_json_settings(settings.runs_dir / args.run_id / "run.json"), flags_given(args)
+    )
     if not store_settings.collection:
         return None
     try:

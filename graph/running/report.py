@@ -10,8 +10,9 @@ from graph.living.drift import current_check, with_drift
 from graph.running.files import RunFolder
 from graph.running.funnel import cell_name
 from graph.running.style_figures import styles_section
-from graph.webpage import bar_chart, esc, table
 from graph.webpage import document as page
+from graph.webpage import esc, table
+from graph.webpage.charts import bar_chart
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
 from state.location import where
 from state.sample import UNANSWERABLE

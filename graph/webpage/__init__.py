@@ -1,5 +1,5 @@
 """What triad's three HTML pages share (the review app, report.html, eval-report.html): escaping,
-tables, bar charts drawn as inline SVG, the page frame and the style and script files beside this module.
+tables, the page frame and the style and script files beside this module.
 
 Every page is self-contained: its style and script are written into it, nothing is loaded from the network.
 """
@@ -32,25 +32,6 @@ def document(title: str, body: str, *, style: str, script: str = "") -> str:
         + (f"<script>{script}</script>" if script else "")
         + "</body></html>"
     )
-
-
-def bar_chart(counts: Sequence[tuple[str, float]], *, width: int = 560, unit: str = "") -> str:
-    """Horizontal bars, one per (label, value)."""
-    if not counts:
-        return '<p class="note">nothing to show yet</p>'
-    top = max(value for _, value in counts) or 1
-    row, label_width = 26, 170
-    height = row * len(counts) + 8
-    bars = []
-    for index, (label, value) in enumerate(counts):
-        y = 4 + index * row
-        length = (width - label_width - 60) * value / top
-        bars.append(
-            f'<text x="0" y="{y + 16}">{esc(label)}</text>'
-            f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}" height="18" fill="#5b7bd5"></rect>'
-            f'<text x="{label_width + length + 6:.1f}" y="{y + 16}">{value:g}{unit}</text>'
-        )
-    return f'<svg role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">{"".join(bars)}</svg>'
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

@@ -73,10 +73,12 @@ def test_k3_gives_higher_precision_and_lower_recall_than_k5_and_caches(dataset_r
     assert "k3: evaluating" not in again.stdout and "k8: evaluating 12 samples" in again.stdout
     assert summary(folder)["k3"]["all"] == k3
     report = (folder / "eval-report.html").read_text()
-    # One section per metric some setup has a figure of, and what the figures suggest; no generated unanswerable
+    # One section per metric some setup has a figure of, what the figures suggest and the paired differences; no
+    # generated unanswerable
     # question in this dataset, so no abstained_generated.
     shown = [metric for metric in METRICS if metric != "abstained_generated"]
-    assert report.count("<section") == len(shown) + 1 and all(f'id="{metric}"' in report for metric in shown)
+    # and the paired differences
+    assert report.count("<section") == len(shown) + 2 and all(f'id="{metric}"' in report for metric in shown)
     assert 'id="diagnosis"' in report and "what the figures suggest:" in first.stdout
     assert 0.0 <= k3["correctness"] <= 1.0  # graded answer correctness beside the verdict
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
@@ -9,6 +10,7 @@ import pytest
 
 from graph.config.errors import UserError
 from graph.evaluation.gate import (
+    Baseline,
     Threshold,
     baseline_checks,
     baseline_notes,
@@ -47,13 +49,61 @@ def test_every_setup_is_held_to_every_threshold() -> None:
     assert by_name[("k3", "recall")].line() == "k3: recall 0.620, wanted >= 0.8: FAILS"
 
 
-def test_a_drop_beyond_the_allowed_one_fails_against_the_baseline() -> None:
-    baseline = {"k3": summary(0.70), "gone": summary(0.9)}
-    checks = baseline_checks({"k3": summary(0.66), "new": summary(0.1)}, baseline, 0.03)
+def test_a_summary_baseline_compares_means_and_says_so() -> None:
+    baseline = Baseline(Path("eval-summary.json"), None, {"k3": summary(0.70), "gone": summary(0.9)})
+    checks, notes = baseline_checks({"k3": summary(0.66), "new": summary(0.1)}, baseline, 0.03)
     failed = [c for c in checks if not c.passed]
     assert [(c.setup, c.name) for c in failed] == [("k3", "recall")]
-    assert failed[0].line() == "k3: recall 0.660, wanted at most 0.03 below 0.700: FAILS"
-    assert all(c.passed for c in baseline_checks({"k3": summary(0.68)}, baseline, 0.03))
+    assert failed[0].line() == "k3: recall 0.660, wanted at most 0.03 below 0.700: FAILS (by means)"
+    assert notes == [
+        "note: k3 is compared with the baseline by means: the baseline is an eval-summary.json; give its run folder "
+        "or eval.jsonl to compare per question"
+    ]
+    assert all(c.passed for c in baseline_checks({"k3": summary(0.68)}, baseline, 0.03)[0])
+
+
+def rows(values: list[float], documents: int, metric: str = "recall") -> list[dict[str, Any]]:
+    return [
+        {"sample_id": f"q{i}", "cluster": f"doc{i % documents}", metric: value, "correctness": None}
+        for i, value in enumerate(values)
+    ]
+
+
+def test_a_paired_baseline_fails_a_real_drop_and_passes_noise_saying_why() -> None:
+    then = rows([0.9, 0.8, 0.7, 0.9, 0.8, 0.7, 0.9, 0.8, 0.7, 0.9, 0.8, 0.7], documents=6)
+    baseline = Baseline(Path("runs/v1"), {"k3": then}, None)
+    # Every question 0.2 lower: a real drop, the interval wholly below -0.05.
+    lower = rows([v - 0.2 for v in (r["recall"] for r in then)], documents=6)
+    checks, notes = baseline_checks({"k3": summary(0.6)}, baseline, 0.05, {"k3": lower}, ("recall",))
+    (check,) = checks
+    assert not check.passed and notes == []
+    assert "paired difference -0.200 [-0.200, -0.200] over 12 questions in 6 documents" in check.line()
+    # The same setup against itself: passes with max-drop 0.
+    same = baseline_checks({"k3": summary(0.8)}, baseline, 0.0, {"k3": then}, ("recall",))[0]
+    assert same[0].passed and "+0.000 [+0.000, +0.000]" in same[0].detail
+    # A drop of the same mean size on few questions, made of noise: passes, and says it is within noise.
+    few = Baseline(Path("runs/v1"), {"k3": rows([0.9, 0.2, 0.9, 0.2], documents=4)}, None)
+    noisy = rows([0.2, 0.5, 0.7, 0.4], documents=4)
+    (within,) = baseline_checks({"k3": summary(0.45)}, few, 0.05, {"k3": noisy}, ("recall",))[0]
+    assert within.passed and "the drop is within noise" in within.detail
+    # Rows of another dataset do not pair: their means are compared, and that is said.
+    other = rows([0.9] * 4, documents=2)
+    for row in other:
+        row["sample_id"] = "x" + row["sample_id"]
+    checks, notes = baseline_checks(
+        {"k3": summary(0.6)}, Baseline(Path("v1"), {"k3": other}, None), 0.05, {"k3": lower}, ("recall",)
+    )
+    assert not checks[0].passed and "do not pair with these records (another dataset)" in notes[0]
+
+
+def test_the_junit_report_carries_each_checks_interval() -> None:
+    then = rows([0.9, 0.8, 0.7, 0.9], documents=4)
+    checks, _ = baseline_checks(
+        {"k3": summary(0.8)}, Baseline(Path("v1"), {"k3": then}, None), 0.0, {"k3": then}, ("recall",)
+    )
+    suite = ElementTree.fromstring(junit_xml(checks))
+    (case,) = suite.iter("testcase")
+    assert "[+0.000, +0.000]" in (case.findtext("system-out") or "")
 
 
 def test_the_junit_report_parses_with_a_case_per_setup_and_metric() -> None:
