@@ -28,11 +28,11 @@ def wilson(passed: float, total: float) -> tuple[float, float]:
     return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
-def t_quantile(degrees: int) -> float:
-    """The 97.5% quantile of Student's t on `degrees` degrees of freedom."""
+def t_quantile(degrees: int, level: float = 0.975) -> float:
+    """The `level` quantile (97.5%: a two-sided 95% interval) of Student's t on `degrees` degrees of freedom."""
     from scipy.stats import t  # a heavy import, made where an interval is wanted
 
-    return float(t.ppf(0.975, degrees))
+    return float(t.ppf(level, degrees))
 
 
 @dataclass(frozen=True)
@@ -123,25 +123,33 @@ class QuestionsNeeded:
 
     def line(self) -> str:
         if self.questions is None:
-            return (
-                "the two setups scored alike on every question (no variance): no number of questions tells them "
-                "apart, and there is no difference to find"
-            )
+            return "identical on every question (no variance): there is no difference to detect"
         return (
-            f"to detect a difference of {self.effect:g} at 80% power: about {self.questions} questions in "
-            f"{self.clusters} documents (design effect {self.design_effect:.2f})"
+            f"to detect {self.effect:g} at 80% power: about {self.questions} questions in {self.clusters} documents"
+            + (f" (design effect {self.design_effect:.2f})" if self.design_effect > 1 else "")
         )
 
 
 def questions_needed(differences: Sequence[float], clusters: Sequence[Hashable], effect: float) -> QuestionsNeeded:
-    """n = ((z 0.975 + z 0.8) x sd / effect)^2 x the design effect, the sd of the paired differences seen; the
-    documents are those questions at the questions per document seen."""
+    """n = ((t 0.975 + t 0.8) x sd / effect)^2 x the design effect, the sd of the paired differences seen, the t
+    quantiles on the degrees of freedom the n itself leaves (G - 1 documents at the questions per document seen),
+    solved by iteration from the normal's answer; at least 2 questions in 2 documents."""
     n = len(differences)
     mean = sum(differences) / n
     variance = sum((d - mean) ** 2 for d in differences) / (n - 1) if n > 1 else 0.0
     if variance <= 0:
         return QuestionsNeeded(effect, None, None, 1.0)
     deff = design_effect(differences, clusters)
-    questions = math.ceil(((Z95 + Z80) ** 2) * variance / effect**2 * deff)
     per_cluster = n / len(set(clusters))
-    return QuestionsNeeded(effect, questions, math.ceil(questions / per_cluster), deff)
+
+    def needed(z: float) -> int:
+        return max(2, math.ceil(z**2 * variance / effect**2 * deff), math.ceil(2 * per_cluster))
+
+    questions = needed(Z95 + Z80)
+    for _ in range(50):
+        degrees = max(1, math.ceil(questions / per_cluster) - 1)
+        again = needed(t_quantile(degrees) + t_quantile(degrees, 0.8))
+        if again == questions:
+            break
+        questions = again
+    return QuestionsNeeded(effect, questions, max(2, math.ceil(questions / per_cluster)), deff)

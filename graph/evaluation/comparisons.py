@@ -192,14 +192,18 @@ def comparison_lines(comparisons: Sequence[Comparison]) -> list[str]:
     distinguishable; the groups where a pair is distinguishable; how many comparisons were made and flagged."""
     if not comparisons:
         return []
-    lines = ["paired differences (95% interval, clustered by document):"]
+    lines = ["paired differences (later minus earlier setup; 95% interval, clustered by document):"]
+    overall = {(c.first, c.second, c.metric): c.interval.n for c in comparisons if c.group == OVERALL}
     for comparison in comparisons:
-        if comparison.group != OVERALL:
-            continue
-        lines.append(f"  {comparison.line()}")
-        if comparison.needed is not None:
-            lines.append(f"    {comparison.needed.line()}")
-    grouped = [c for c in comparisons if c.group != OVERALL and c.distinguishable]
+        if comparison.group == OVERALL:
+            needed = "" if comparison.needed is None else f"; {comparison.needed.line()}"
+            lines.append(f"  {comparison.line()}{needed}")
+    # A group that holds every record the pair shares says what the overall line says.
+    grouped = [
+        c
+        for c in comparisons
+        if c.group != OVERALL and c.distinguishable and c.interval.n < overall.get((c.first, c.second, c.metric), 0)
+    ]
     if grouped:
         lines.append("  where a group differs:")
         lines += [f"    {comparison.line()}" for comparison in grouped]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graph.evaluation.comparisons import OVERALL, Comparison, chance_line
+from graph.evaluation.comparisons import DEFAULT_DETECT, OVERALL, Comparison, chance_line
 from graph.evaluation.diagnosis import diagnose
 from graph.evaluation.scoring import GROUPS, METRICS
 from graph.webpage import document, esc, table
@@ -74,11 +74,19 @@ def diagnosis_section(summaries: dict[str, Any]) -> str:
     return f'<section id="diagnosis"><h2>What the figures suggest</h2><ul>{items}</ul></section>'
 
 
+def _proper_groups(summaries: dict[str, Any], groups: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The groups that are not every record (a dataset all in English has language=en as its whole): what a
+    chart draws beside the overall figure."""
+    first = summaries[next(iter(summaries))]
+    return [(field, value) for field, value in groups if first[field][value]["n"] < first["all"]["n"]]
+
+
 def _points(summaries: dict[str, Any], metric: str, groups: list[tuple[str, str]]) -> list[Point]:
-    """A metric's means, overall and by group, one per setup, each with its interval and records."""
+    """A metric's means, overall and by the groups that are not every record, one per setup, each with its
+    interval and records."""
     names = list(summaries)
     points = []
-    for field, value in [("all", ""), *groups]:
+    for field, value in [("all", ""), *_proper_groups(summaries, groups)]:
         for colour, name in enumerate(names):
             means = summaries[name]["all"] if field == "all" else summaries[name][field].get(value)
             if not means or means.get(metric) is None:
@@ -104,22 +112,55 @@ def _difference_points(comparisons: Sequence[Comparison]) -> list[Point]:
     ]
 
 
-def comparisons_section(comparisons: Sequence[Comparison]) -> str:
-    """Every overall comparison in words, and how many were made."""
+def _needed_cell(comparison: Comparison) -> str:
+    needed = comparison.needed
+    if needed is None:
+        return "-"
+    if needed.questions is None:
+        return "identical on every question"
+    return f"{needed.questions} in {needed.clusters} documents"
+
+
+def comparisons_section(comparisons: Sequence[Comparison], detect: float) -> str:
+    """Every overall comparison: a forest plot of each pair's metrics, and the table of them in words."""
     if not comparisons:
         return ""
     overall = [c for c in comparisons if c.group == OVERALL]
+    pairs = list(dict.fromkeys((c.first, c.second) for c in overall))
+    plots = "".join(
+        f"<h3>{esc(second)} - {esc(first)}</h3>"
+        + interval_chart(
+            [
+                Point(c.metric, c.difference, c.interval.low, c.interval.high, c.interval.n)
+                for c in overall
+                if (c.first, c.second) == (first, second)
+            ],
+            zero_line=True,
+            xlabel="difference, 95% interval",
+        )  # fmt: skip
+        for first, second in pairs
+    )
     rows = [
-        [c.metric, f"{c.second} - {c.first}", f"{c.difference:+.3f}", c.interval_text(), c.interval.n,
-         c.interval.clusters, c.words(), "-" if c.needed is None else c.needed.line()]
+        [f"{c.second} - {c.first}", c.metric, f"{c.difference:+.3f}", c.interval_text(), c.interval.n,
+         c.interval.clusters, c.words(), _needed_cell(c)]
         for c in overall
     ]  # fmt: skip
-    head = ["metric", "pair", "difference", "95% interval", "n", "documents", "verdict", "questions needed"]
+    head = [
+        "pair",
+        "metric",
+        "difference",
+        "95% interval",
+        "n",
+        "documents",
+        "verdict",
+        f"questions to detect {detect:g}",
+    ]
     return (
         '<section id="comparisons"><h2>Paired differences</h2>'
         f'<p class="note">{esc(chance_line(comparisons))}. Each difference is the later setup minus the earlier, '
-        "per question, over the questions both scored, clustered by document.</p>"
-        f"{table(head, rows)}</section>"
+        "per question, over the questions both scored, clustered by document; the questions to detect a difference "
+        "are at 80% power.</p>"
+        f"{plots}{table(head, rows)}</section>"
     )
 
 
@@ -161,13 +202,16 @@ def sweep_section(summaries: dict[str, Any]) -> str:
     return "".join(parts)
 
 
-def render_eval_report(summaries: dict[str, Any], comparisons: Sequence[Comparison] = ()) -> str:
+def render_eval_report(
+    summaries: dict[str, Any], comparisons: Sequence[Comparison] = (), detect: float = DEFAULT_DETECT
+) -> str:
     """The diagnosis, the paired differences, a sweep's lines; then one section per metric: each setup's mean with
     its 95% interval and records, overall and by group, the table of them, and the paired differences drawn as a
-    forest plot (the groups too small to compare left out of it)."""
+    forest plot (the groups too small to compare left out of it). Groups that hold every record are in the table,
+    not drawn again."""
     names = list(summaries)
     groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
-    parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries), comparisons_section(comparisons)]
+    parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries), comparisons_section(comparisons, detect)]
     parts.append(sweep_section(summaries))
     for metric in shown_metrics(summaries):
         chart = interval_chart(_points(summaries, metric, groups), xlabel=f"{metric}, mean and 95% interval")
@@ -177,7 +221,8 @@ def render_eval_report(summaries: dict[str, Any], comparisons: Sequence[Comparis
             for field, value in groups
         ]
         parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{chart}{table(["group", *names], rows)}')
-        compared = [c for c in comparisons if c.metric == metric]
+        proper = {f"{field}={value}" for field, value in _proper_groups(summaries, groups)} | {OVERALL}
+        compared = [c for c in comparisons if c.metric == metric and c.group in proper]
         if compared:
             drawn = [c for c in compared if not c.small]
             parts.append(

@@ -288,7 +288,7 @@ def evaluate_setups(
     with writing(summary_path, MAKE_ROOM):
         write_atomically(summary_path, json.dumps(scored.summary_json(), indent=2) + "\n")
     with writing(report_path, MAKE_ROOM):
-        write_atomically(report_path, render_eval_report(summaries, comparisons))
+        write_atomically(report_path, render_eval_report(summaries, comparisons, detect))
     return scored
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 from pathlib import Path
-
-import pytest
 
 from graph.running.report import SECTIONS
 from graph.testing.commands import (
@@ -21,6 +18,7 @@ from graph.testing.commands import (
     state_connection,
     wait_for,
 )
+from tests.support.browser import rendered
 
 
 def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(
@@ -145,12 +143,6 @@ def test_three_workers_share_a_run_and_a_dead_workers_slot_is_reclaimed(
 
 
 def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection: str, tmp_path: Path) -> None:
-    import shutil
-
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if not chromium:
-        assert not os.environ.get("CI"), "CI must have Chromium: .ci/run installs it"
-        pytest.skip("needs Chromium (apt-get install chromium)")
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
     run = run_cli(
         "graph.run",
@@ -169,30 +161,7 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
     assert run.returncode == 0, run.stderr
     page = tmp_path / "report" / "report.html"
     assert "http://" not in page.read_text() and "https://" not in page.read_text()
-    profile = tmp_path / "chromium-profile"
-    shown = subprocess.run(
-        [
-            chromium,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={profile}",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=2000",
-            "--dump-dom",
-            page.as_uri(),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert shown.returncode == 0, shown.stderr[-2000:]
-    dom = shown.stdout
+    dom, console = rendered(page, tmp_path / "chromium-profile")
     assert f'data-sections="{len(SECTIONS)}"' in dom
     for section in (
         "funnel",
@@ -207,7 +176,6 @@ def test_report_renders_every_section_in_chromium(pg_url: str, scale_collection:
     ):
         assert f'<section id="{section}">' in dom
     assert dom.count("<svg") >= 5
-    console = [line for line in shown.stderr.splitlines() if "CONSOLE" in line or "Uncaught" in line]
     assert console == []
 
 

@@ -110,17 +110,21 @@ def test_a_paired_clustered_difference_by_hand() -> None:
 
 
 def test_the_questions_needed_by_hand_and_with_no_variance() -> None:
-    # sd^2 = 0.04 / 3; (1.96 + 0.8416)^2 x 0.01333 / 0.05^2 = 41.9 questions, one per document (design effect 1)
+    # sd^2 = 0.04 / 3; the normal's (1.96 + 0.84)^2 x 0.01333 / 0.05^2 = 41.9 questions, then on t quantiles of the
+    # degrees of freedom that n leaves: 44, one per document (design effect 1)
     needed = questions_needed([0.1, -0.1, 0.1, -0.1], ["a", "b", "c", "d"], 0.05)
-    assert needed.questions == math.ceil((Z95 + Z80) ** 2 * (0.04 / 3) / 0.05**2) == 42
-    assert needed.clusters == 42 and needed.design_effect == pytest.approx(1.0)
-    assert "about 42 questions in 42 documents" in needed.line()
+    assert math.ceil((Z95 + Z80) ** 2 * (0.04 / 3) / 0.05**2) == 42
+    assert needed.questions == math.ceil((t_quantile(43) + t_quantile(43, 0.8)) ** 2 * (0.04 / 3) / 0.05**2) == 44
+    assert needed.clusters == 44 and needed.design_effect == pytest.approx(1.0)
+    assert needed.line() == "to detect 0.05 at 80% power: about 44 questions in 44 documents"
     # Two documents of two questions each whose differences agree within a document: clustered variance
     # 2 / 1 x (0.2^2 + 0.2^2) / 16 = 0.01 against the independent 0.01333 / 4, design effect 3; 2 per document
     clustered = questions_needed([0.1, 0.1, -0.1, -0.1], ["a", "a", "b", "b"], 0.05)
-    assert clustered.design_effect == pytest.approx(3.0) and clustered.questions == 126 and clustered.clusters == 63
+    assert clustered.design_effect == pytest.approx(3.0) and clustered.clusters == 65
+    assert clustered.questions == math.ceil((t_quantile(64) + t_quantile(64, 0.8)) ** 2 * 0.04 / 0.05**2) == 130
     same = questions_needed([0.0, 0.0, 0.0], ["a", "b", "c"], 0.05)
     assert same.questions is None and "no variance" in same.line()
+    assert questions_needed([0.001, 0.0, 0.002], ["a", "b", "c"], 0.05).questions == 2  # never fewer than two
 
 
 def _paired(random: np.random.Generator, yes_no: bool) -> tuple[list[float], list[str]]:
