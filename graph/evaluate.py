@@ -7,8 +7,9 @@
     python -m graph.evaluate RUN_ID --setup mine=chain=import:my_app.rag:build_chain   # your own Python pipeline
     python -m graph.evaluate RUN_ID --retrieval-only --setup small=collection=docs_700,k=6   # no model, no key
     python -m graph.evaluate chunking-eval.csv --documents corpus/ --setup mine=collection=docs,k=5   # made elsewhere
+    python -m graph.evaluate RUN_ID --retrieval-only --setup base=collection=docs_700 --sweep k=3,5,8   # a sweep
     python -m graph.evaluate RUN_ID --setup mine=url=http://localhost:8080/rag \
-        --fail-under recall=0.8,composition.correct=0.6 --baseline main/eval-summary.json --max-drop 0.03 \
+        --fail-under recall=0.8,composition.correct=0.6 --baseline runs/main --max-drop 0.03 \
         --junit eval-junit.xml                                    # a CI gate: exit 1 when a metric falls short
 
 A setup is `NAME=key=value,...` with `collection`, `embedding`, `k` (default 5) and `model` (the
@@ -25,12 +26,16 @@ answer correctness and faithfulness (validator model), and on the simulated unan
 whether the setup abstains given only non-relevant contexts (`abstained`; a phrase check first, the
 judge for the rest). On a generated unanswerable question (`answerable: false`) the setup retrieves
 and answers for itself, and `abstained_generated` says whether it declined. Rows go to eval.jsonl
-beside the dataset, cached per (setup, sample): adding a setup pays only for the new one. Means by
-answerable, question type, binary, temporal and difficulty go to eval-summary.json and eval-report.html.
+beside the dataset, cached per (what a setup is, sample): adding a setup, or renaming one, pays only for what is
+new; `--sweep KEY=V1,V2` expands the one --setup over those values. Means with 95% intervals and their records,
+by answerable, question type, binary, temporal and difficulty, and every pair of setups compared per question
+(the difference with its paired interval, in words, with the questions a difference of `--detect` needs) go to
+the terminal, eval-summary.json and eval-report.html (docs/evaluation.md).
 
-`--fail-under` and `--baseline` make it a regression gate: every setup is held to each threshold and,
-against the baseline's same-named setup, may lose at most `--max-drop` on any metric; a shortfall is
-one line each and exit code 1 (bad input stays 2). `--junit` writes the checks as a JUnit report.
+`--fail-under` and `--baseline` make it a regression gate: every setup is held to each threshold and, against
+the baseline's same-named setup paired per question, fails a `--gate-metrics` metric only when the whole 95%
+interval of its drop lies beyond `--max-drop`; a shortfall is one line each and exit code 1 (bad input stays
+2). `--junit` writes the checks as a JUnit report. `graph.evaluation.evaluate` does the same from Python.
 """
 
 from __future__ import annotations
