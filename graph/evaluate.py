@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> None:
         baseline=args.baseline,
         max_drop=args.max_drop,
         gate_metrics=args.gate_metrics or GATE_METRICS,
+        say=print,
+        warn=lambda line: print(line, file=sys.stderr),
     )
     show(result)
     if result.checks:

@@ -17,7 +17,6 @@ says whether all of them pass.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -121,8 +120,8 @@ class Evaluation:
         return all(check.passed for check in self.checks)
 
 
-def _stderr(line: str) -> None:
-    print(line, file=sys.stderr)
+def _quiet(line: str) -> None:
+    """Lines nobody asked to see: they stay in the result's `notes`."""
 
 
 def evaluate(
@@ -142,12 +141,13 @@ def evaluate(
     baseline: Path | str | None = None,
     max_drop: float = 0.0,
     gate_metrics: Sequence[str] | str = GATE_METRICS,
-    say: Callable[[str], None] = print,
-    warn: Callable[[str], None] = _stderr,
+    say: Callable[[str], None] = _quiet,
+    warn: Callable[[str], None] = _quiet,
 ) -> Evaluation:
     """Score every setup (`NAME=key=value,...`, as `--setup` takes them) on the dataset, compare them, write
-    eval.jsonl, eval-summary.json and eval-report.html, and hold them to the gate. `say` gets the progress lines,
-    `warn` the notes (both also kept in the result's `notes`). Bad input raises `UserError`, one line naming the fix.
+    eval.jsonl, eval-summary.json and eval-report.html, and hold them to the gate. `say` gets the progress lines
+    and `warn` the notes (kept in the result's `notes` too); pass `print` to see them. Bad input raises
+    `UserError`, one line naming the fix.
     """
     settings = settings or resolve_settings()
     if not 0 <= max_drop <= 1:

@@ -40,7 +40,7 @@ class Comparison:
     """`all`, or a breakdown's `field=value`."""
     interval: Interval
     needed: QuestionsNeeded | None
-    """For a pair that is not distinguishable (and not too small): the questions a difference needs."""
+    """For a pair that is not distinguishable (or too small to compare): the questions a difference needs."""
 
     @property
     def difference(self) -> float:
@@ -128,7 +128,7 @@ def compare_rows(
         return None
     interval = paired_interval(differences, clusters)
     comparison = Comparison(first, second, metric, group, interval, None)
-    if comparison.small or comparison.distinguishable:
+    if comparison.distinguishable:
         return comparison
     return Comparison(first, second, metric, group, interval, questions_needed(differences, clusters, detect))
 

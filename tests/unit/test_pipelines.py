@@ -232,15 +232,22 @@ def signature_before_later_keys(first: dict[str, Any], judge: str, judge_unlabel
 
 
 def test_setting_later_keys_leaves_the_signature_of_earlier_setups_and_version_makes_a_new_one() -> None:
-    # Signatures written by the version before retriever, chain and graph setups existed: cached rows stay valid.
+    # Signatures written by the version before retriever, chain and graph setups existed (the name was part of
+    # them then): cached rows stay valid, found by the named signature.
     scripted = "import:graph.testing.plausible:plausible_model"
     old = Setup(name="k3", collection="docs", embedding="minilm", k=3, model=scripted)
     first = {"name": "k3", "collection": "docs", "embedding": "minilm", "k": 3, "model": scripted, "url": None}
-    assert old.signature("google_genai:x", False) == signature_before_later_keys(first, "google_genai:x", False)
+    named = old.signature("google_genai:x", False, named=True)
+    assert named == signature_before_later_keys(first, "google_genai:x", False)
     service = Setup(name="svc", collection="docs", url="http://localhost:8080/rag")
     first = {"name": "svc", "collection": "docs", "embedding": None, "k": 5, "model": service.model,
              "url": "http://localhost:8080/rag"}  # fmt: skip
-    assert service.signature("google_genai:x", True) == signature_before_later_keys(first, "google_genai:x", True)
+    assert service.signature("google_genai:x", True, named=True) == signature_before_later_keys(
+        first, "google_genai:x", True
+    )
+    # Without the name, the signature is what the setup is: a renamed setup keeps it.
+    renamed = Setup(name="three", collection="docs", embedding="minilm", k=3, model=scripted)
+    assert renamed.signature("google_genai:x", False) == old.signature("google_genai:x", False) != named
     assert parse_setup(f"k3=k=3,model={scripted}", "docs", "minilm").signature("google_genai:x", False) == (
         old.signature("google_genai:x", False)
     )
