@@ -8,6 +8,7 @@ clusters leave (the records over the design effect, the clustered variance over 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
@@ -28,6 +29,7 @@ def wilson(passed: float, total: float) -> tuple[float, float]:
     return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
 
 
+@functools.cache
 def t_quantile(degrees: int, level: float = 0.975) -> float:
     """The `level` quantile (97.5%: a two-sided 95% interval) of Student's t on `degrees` degrees of freedom."""
     from scipy.stats import t  # a heavy import, made where an interval is wanted

@@ -51,7 +51,7 @@ class Point:
 def _svg(figure: Figure) -> str:
     """The figure as an SVG element for a page: no XML prolog, no metadata, ids that do not vary between runs."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
     pyplot.close(figure)
     text = buffer.getvalue()
     svg = re.sub(r"<metadata>.*?</metadata>", "", text[text.index("<svg") :], flags=re.S)
@@ -65,6 +65,18 @@ def _svg(figure: Figure) -> str:
     # Inline in HTML, an SVG needs no namespace declarations, and `href` is what `xlink:href` was.
     svg = re.sub(r' xmlns(:xlink)?="[^"]*"', "", svg).replace("xlink:href=", "href=")
     return svg.replace("<svg ", '<svg role="img" ', 1)
+
+
+#: About how wide a character of the charts' 8-point labels is, in inches (DejaVu Sans averages 0.6 em).
+LABEL_CHAR = 8 * 0.6 / 72
+
+
+def _leave_room(figure: Figure, labels: Sequence[str]) -> None:
+    """Margins that fit the longest label at the left and the axis title below, laid out without measuring the
+    text (a second drawing of every label is what a tight layout costs)."""
+    width, height = figure.get_size_inches()
+    left = min(0.6, (max(map(len, labels), default=0) * LABEL_CHAR + 0.15) / width)
+    figure.subplots_adjust(left=left, right=0.97, bottom=min(0.45, 0.5 / height), top=1 - min(0.2, 0.1 / height))
 
 
 def _figure(rows: int) -> tuple[Figure, Axes]:
@@ -88,37 +100,41 @@ def bar_chart(counts: Sequence[tuple[str, float]], *, unit: str = "") -> str:
         axes.text(value + top * 0.01, position, f"{value:g}{unit}", va="center", fontsize=8)
     axes.set_yticks(list(positions), labels)
     axes.invert_yaxis()
+    _leave_room(figure, labels)
     axes.set_xlim(0, top * 1.15)
     return _svg(figure)
 
 
 def interval_chart(points: Sequence[Point], *, zero_line: bool = False, xlabel: str = "") -> str:
-    """Each figure as a dot with its 95% interval as a bar across it and its records written beside it ("n=12"); a
+    """Each figure as a dot with its 95% interval as a bar across it, its label followed by its records ("n=12"); a
     figure without an interval is a hollow dot. With `zero_line` (differences) a line marks 0, the value at which
     two setups do not differ."""
     if not points:
         return NOTHING
     figure, axes = _figure(len(points))
-    for position, point in enumerate(points):
-        colour = PALETTE[point.colour % len(PALETTE)]
-        if point.low is not None and point.high is not None:
-            axes.plot([point.low, point.high], [position, position], color=colour, linewidth=2)
-            axes.plot(point.value, position, "o", color=colour, markersize=5)
-        else:
-            axes.plot(point.value, position, "o", color=colour, markersize=5, fillstyle="none")
-        if point.n is not None:
-            axes.annotate(
-                f"n={point.n}", (1.0, position), xycoords=("axes fraction", "data"), xytext=(4, 0),
-                textcoords="offset points", va="center", fontsize=7, color="#555555",
-            )  # fmt: skip
+    # One artist per colour and kind, not per point: a chart of many figures draws as fast as one of few.
+    for colour in sorted({point.colour for point in points}):
+        drawn = PALETTE[colour % len(PALETTE)]
+        mine = [(position, p) for position, p in enumerate(points) if p.colour == colour]
+        spans = [(position, p) for position, p in mine if p.low is not None and p.high is not None]
+        if spans:
+            axes.hlines([y for y, _ in spans], [p.low for _, p in spans], [p.high for _, p in spans], color=drawn,
+                        linewidth=2)  # fmt: skip
+            axes.plot([p.value for _, p in spans], [y for y, _ in spans], "o", color=drawn, markersize=5)
+        alone = [(position, p) for position, p in mine if p.low is None or p.high is None]
+        if alone:
+            axes.plot([p.value for _, p in alone], [y for y, _ in alone], "o", color=drawn, markersize=5,
+                      fillstyle="none")  # fmt: skip
     if zero_line:
         axes.axvline(0.0, color="#888888", linewidth=1, linestyle="--")
         reach = max(
             [abs(v) for p in points for v in (p.value, p.low, p.high) if v is not None and math.isfinite(v)] or [1.0]
         )
         axes.set_xlim(-reach * 1.1 or -1, reach * 1.1 or 1)
-    axes.set_yticks(range(len(points)), [point.label for point in points])
-    axes.invert_yaxis()
+    labels = [point.label + ("" if point.n is None else f"  n={point.n}") for point in points]
+    axes.set_yticks(range(len(points)), labels)
+    axes.set_ylim(len(points) - 0.5, -0.5)  # the first figure on top
+    _leave_room(figure, labels)
     axes.grid(axis="x", color="#e5e5e5", linewidth=0.6)
     if xlabel:
         axes.set_xlabel(xlabel, fontsize=8)
@@ -145,6 +161,7 @@ def sweep_chart(key: str, swept: Sequence[str], lines: Sequence[Line]) -> str:
     except ValueError:
         xs = [float(index) for index in range(len(swept))]
     figure, axes = pyplot.subplots(figsize=(WIDTH * 0.7, 3.0))
+    figure.subplots_adjust(bottom=0.16, right=0.97, top=0.95)
     axes.spines[["top", "right"]].set_visible(False)
     axes.tick_params(labelsize=8)
     for index, line in enumerate(lines):
