@@ -116,11 +116,11 @@ def interval_chart(points: Sequence[Point], *, zero_line: bool = False, xlabel: 
     for colour in sorted({point.colour for point in points}):
         drawn = PALETTE[colour % len(PALETTE)]
         mine = [(position, p) for position, p in enumerate(points) if p.colour == colour]
-        spans = [(position, p) for position, p in mine if p.low is not None and p.high is not None]
+        spans = [(y, p.value, p.low, p.high) for y, p in mine if p.low is not None and p.high is not None]
         if spans:
-            axes.hlines([y for y, _ in spans], [p.low for _, p in spans], [p.high for _, p in spans], color=drawn,
-                        linewidth=2)  # fmt: skip
-            axes.plot([p.value for _, p in spans], [y for y, _ in spans], "o", color=drawn, markersize=5)
+            ys, values, lows, highs = (list(column) for column in zip(*spans, strict=True))
+            axes.hlines(ys, lows, highs, color=drawn, linewidth=2)
+            axes.plot(values, ys, "o", color=drawn, markersize=5)
         alone = [(position, p) for position, p in mine if p.low is None or p.high is None]
         if alone:
             axes.plot([p.value for _, p in alone], [y for y, _ in alone], "o", color=drawn, markersize=5,
