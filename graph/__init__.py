@@ -5,20 +5,22 @@
     run, ingest, replay, evaluate,      one thin module per command (`python -m graph.<command>`):
     export, review, db                  a parser and `main`
     running/      runs: the composition root (`services`), the sample runner, the slot worker, the run
-                  ledger, options and flags, seeds and queries, files, coverage, report, replays
-    living/       the living dataset: drift and staleness against the store now, refreshed versions, manifest
+                  ledger, options and flags, seeds and queries, coverage, report, replays
+    folder/       a run's folder: files written whole, run.json's store settings, manifest, versions, last check
+    living/       the living dataset: drift and staleness against the store now, followed facts, new versions
     exporting/    the export formats and the pushes to LangSmith and Langfuse
     store/        the databases: embedded server, the collection reader and corpus, embeddings, checkpoints
     llm/          the model layer: factory, gateway, replies, limits, parsing, cache and recorded calls
     ingestion/    documents into a PGVectorStore table
-    evaluation/   RAG setups scored on a dataset
+    evaluation/   RAG setups scored on a dataset, compared with intervals; `evaluate`, the whole of it
     reviewing/    the review app, its labels and the reviewers' table
     webpage/      what the three HTML pages share: escaping, tables, charts, style sheets and script
     config/       settings, errors a user can fix, logging, command-line helpers
     testing/      scripted chat models, provider stubs, example pipelines and command helpers
     demo/         the bundled demo corpus and its recorded model calls
 
-Imports go one way: commands -> running, evaluation, reviewing -> store, llm, ingestion -> nodes -> state,
-prompts; config is used by all of them; it uses only the nodes' defaults and the roles of state.usage.
-No command imports another; `lint-imports` checks these directions (pyproject.toml's contracts).
+Imports go one way: commands -> evaluation -> living -> reviewing -> running -> folder -> store, llm,
+ingestion -> nodes -> state, prompts; config is used by all of them; it uses only the nodes' defaults and the
+roles of state.usage. No command imports another, and no two of graph's subpackages and modules import each
+other round a cycle; `lint-imports` checks these directions (pyproject.toml's contracts).
 """

@@ -31,11 +31,12 @@ from graph.config.cli import (
 )
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
-from graph.evaluation.session import as_the_run_read_it, flags_given, run_json_settings
-from graph.living.drift import add_drift_section, drift_lines
+from graph.folder.check_file import add_drift_section
+from graph.folder.files import write_atomically
+from graph.folder.run_settings import as_the_run_read_it, flags_given, run_json_settings
+from graph.living.drift import drift_lines
 from graph.living.staleness import check_run, run_sources
 from graph.running.dataset import read_dataset
-from graph.running.files import write_atomically
 
 
 def _parser() -> argparse.ArgumentParser:

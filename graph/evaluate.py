@@ -60,8 +60,8 @@ from graph.evaluation.diagnosis import diagnosis_lines
 from graph.evaluation.external import INPUT_FORMATS
 from graph.evaluation.gate import GATE_METRICS, junit_xml, parse_gate_metrics
 from graph.evaluation.report import format_summaries
-from graph.evaluation.session import flags_given
-from graph.running.files import write_atomically
+from graph.folder.files import write_atomically
+from graph.folder.run_settings import flags_given
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -29,7 +29,7 @@ from graph.config.errors import UserError, exit_on_user_error
 from graph.config.settings import platform_access
 from graph.exporting.formats import EXTENSIONS, export
 from graph.exporting.platforms import push_langfuse, push_langsmith
-from graph.living.versions import version_dataset
+from graph.folder.versions import version_dataset
 from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.samples import current_reviews, load_samples
 from graph.reviewing.session import run_labels

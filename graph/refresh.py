@@ -35,7 +35,7 @@ from graph.config.cli import (
 )
 from graph.config.errors import UserError, exit_on_user_error, first_line
 from graph.config.logs import configure_logging
-from graph.evaluation.session import STORE_SETTINGS, as_the_run_read_it, flags_given, run_json_settings
+from graph.folder.run_settings import STORE_SETTINGS, as_the_run_read_it, flags_given, run_json_settings
 from graph.living.drift import drift_lines
 from graph.living.new_version import RefreshRequest, Unfinished, refresh_run
 from graph.running.lanes import CostLimitReached

@@ -44,13 +44,13 @@ from graph.config.cli import (
 from graph.config.errors import UserError, exit_on_user_error, writing
 from graph.config.logs import configure_logging
 from graph.config.settings import Settings
+from graph.folder.files import check_run_id, write_atomically
 from graph.reviewing.app import Review, build_app, check_port, is_loopback
 from graph.reviewing.calibrate import calibrate
 from graph.reviewing.calibration import format_calibration
 from graph.reviewing.samples import load_samples, review_set
 from graph.reviewing.session import open_labels, refresh_report, run_store
 from graph.reviewing.summary import format_summary, summarise
-from graph.running.files import check_run_id, write_atomically
 from graph.running.lanes import CostLimitReached
 from state.record import SupportingChunk
 

@@ -39,15 +39,9 @@ from graph.evaluation.gate import (
 )
 from graph.evaluation.retrieval import DocumentsAtHand
 from graph.evaluation.scoring import GROUPS, METRICS
-from graph.evaluation.session import (
-    EvaluationFiles,
-    Scored,
-    as_the_run_read_it,
-    evaluate_setups,
-    load_pipelines,
-    run_json_settings,
-)
+from graph.evaluation.session import EvaluationFiles, Scored, evaluate_setups, load_pipelines
 from graph.evaluation.setups import Setup, check_answering_model, parse_setup, parse_sweep, swept_setups
+from graph.folder.run_settings import as_the_run_read_it, run_json_settings
 from graph.living.staleness import store_changed
 from graph.running.dataset import read_dataset
 from graph.running.languages import evaluation_note

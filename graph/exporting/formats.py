@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError, writing
-from graph.running.files import write_atomically
+from graph.folder.files import write_atomically
 from state.record import DatasetRecord
 from state.reviewed import ReviewedRecord
 

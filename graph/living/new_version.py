@@ -15,8 +15,11 @@ from typing import Any
 
 from graph.config.cli import tell
 from graph.config.settings import Settings
-from graph.living.drift import add_drift_section, check_records
-from graph.living.manifest import build_manifest, collection_fingerprint
+from graph.folder.check_file import add_drift_section
+from graph.folder.files import RunFolder, write_atomically
+from graph.folder.manifest import build_manifest, collection_fingerprint
+from graph.folder.versions import changes, dataset_version, keep_version, read_run_json, version_folder, write_version
+from graph.living.drift import check_records
 from graph.living.refresh import (
     DROP,
     FOLLOW,
@@ -29,12 +32,10 @@ from graph.living.refresh import (
     refresh_record,
 )
 from graph.living.staleness import judge_with, run_sources
-from graph.living.versions import changes, dataset_version, keep_version, read_run_json, version_folder, write_version
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import re_key_labels, refresh_report, run_labels
 from graph.reviewing.summary import summarise
 from graph.running.dataset import dataset_records, read_dataset
-from graph.running.files import RunFolder, write_atomically
 from graph.running.funnel import funnel
 from graph.running.job import rewrite_run_files, sample_runner, slot_worker
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
-from graph.living.versions import read_run_json
+from graph.folder.versions import read_run_json
 from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
 from graph.running.dataset import read_lines, tell_skipped
 from graph.running.funnel import cell_name

@@ -14,11 +14,11 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from graph.config.cli import tell
 from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
-from graph.evaluation.session import as_the_run_read_it, flags_given, run_json_settings
+from graph.folder.files import RunFolder
+from graph.folder.run_settings import as_the_run_read_it, flags_given, run_json_settings
 from graph.reviewing.calibration import calibration_html
 from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import summary_html
-from graph.running.files import RunFolder
 from graph.running.report import REPORT_EXAMPLES, write_report
 from graph.running.services import open_state_database
 from graph.store.corpus import Corpus

@@ -24,13 +24,13 @@ from langchain_core.embeddings import Embeddings
 from graph.config.cli import tell
 from graph.config.errors import RunCannotWork, UserError, first_line
 from graph.config.settings import Settings
-from graph.living.manifest import build_manifest, collection_fingerprint
-from graph.living.versions import VERSION_KEYS, read_run_json
+from graph.folder.files import RunFolder, make_folder
+from graph.folder.manifest import build_manifest, collection_fingerprint
+from graph.folder.versions import VERSION_KEYS, read_run_json
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
 from graph.running.coverage import document_coverage, query_coverage
 from graph.running.dataset import dataset_records
-from graph.running.files import RunFolder, make_folder
 from graph.running.funnel import funnel
 from graph.running.languages import language_notes, survey_languages
 from graph.running.options import Run, RunOptions, RunRequest, stored_settings, with_columns

@@ -28,7 +28,7 @@ from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
-from graph.running.files import FileLines, as_written
+from graph.folder.files import FileLines, as_written
 from graph.running.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from graph.running.slots import CellQuota, Completion, Slot, completion_params
 from graph.running.uniqueness import RunUniqueness
@@ -62,7 +62,7 @@ class RunLedger(RunUniqueness):
                 raise UserError(f"run {run_id!r} exists already; continue it with --resume {run_id}")
 
     async def save_manifest(self, run_id: str, manifest: dict[str, Any]) -> None:
-        """Keep the run's manifest (`graph.living.manifest`) with it: what it was made with and what it read."""
+        """Keep the run's manifest (`graph.folder.manifest`) with it: what it was made with and what it read."""
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (jsonb(manifest), run_id))
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.config.settings import COLUMN_SETTINGS, Settings
-from graph.running.files import check_run_id
+from graph.folder.files import check_run_id
 from graph.running.slots import CellQuota
 from graph.running.stages import context_overrides
 from nodes.context import Context

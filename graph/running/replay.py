@@ -18,7 +18,7 @@ from typing_extensions import get_type_hints
 from graph.builder import NODES
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.running.files import RunFolder
+from graph.folder.files import RunFolder
 from graph.running.funnel import sample_summary
 from graph.running.ledger import RunLedger
 from graph.running.options import RunOptions, stored_settings

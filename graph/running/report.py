@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from graph.living.drift import current_check, with_drift
-from graph.running.files import RunFolder
+from graph.folder.check_file import current_check, with_drift
+from graph.folder.files import RunFolder
 from graph.running.funnel import cell_name
 from graph.running.style_figures import styles_section
 from graph.webpage import document as page

@@ -9,8 +9,8 @@ from typing import Any
 from graph.config.cli import say, tell
 from graph.config.errors import redact
 from graph.config.settings import Settings
+from graph.folder.files import RunFolder
 from graph.running.coverage import coverage_lines
-from graph.running.files import RunFolder
 from graph.running.funnel import cell_name, format_funnel
 from graph.running.options import Run, RunRequest
 from graph.running.slots import CellQuota

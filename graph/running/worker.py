@@ -20,9 +20,9 @@ import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.config.errors import RunCannotWork, first_line
+from graph.folder.files import RunFolder
 from graph.llm.gateway import LLMGateway
 from graph.running.failures import FAILED_ALIKE, SameFailure
-from graph.running.files import RunFolder
 from graph.running.funnel import cell_name, sample_summary
 from graph.running.lanes import Budget, first_failure
 from graph.running.ledger import RunLedger

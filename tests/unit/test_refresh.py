@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
+from graph.folder.versions import changes, keep_version, version_dataset
 from graph.living.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, decide, re_pointed
-from graph.living.versions import changes, keep_version, version_dataset
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
 from graph.reviewing.summary import summarise

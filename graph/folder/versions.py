@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
-from graph.running.files import make_folder, write_atomically
+from graph.folder.files import make_folder, write_atomically
 from state.record import DatasetRecord
 
 #: The keys of run.json that say which dataset versions a run has: kept when a run's files are written again.
