@@ -168,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
         warn=lambda line: print(line, file=sys.stderr),
     )
     show(result)
-    if result.checks:
+    if args.fail_under or args.baseline is not None:
         gate(result, args.junit)
 
 

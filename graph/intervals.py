@@ -105,8 +105,15 @@ def share_interval(outcomes: Sequence[float], clusters: Sequence[Hashable]) -> I
 
 def paired_interval(differences: Sequence[float], clusters: Sequence[Hashable]) -> Interval:
     """The mean of per-record differences between two setups (each record scored by both) with its cluster-robust
-    95% interval: the records' pairing takes out what the questions share, the clusters what a document does."""
-    return mean_interval(differences, clusters)
+    95% interval: the records' pairing takes out what the questions share, the clusters what a document does.
+
+    Records of one document alone have no clustered interval; theirs takes the records as independent (t on
+    n - 1), and `Interval.clusters` stays 1 to say so."""
+    interval = mean_interval(differences, clusters)
+    if interval.low is None and interval.clusters == 1 and len(differences) > 1:
+        alone = mean_interval(differences, range(len(differences)))
+        return Interval(alone.mean, alone.low, alone.high, alone.n, 1)
+    return interval
 
 
 #: The normal quantile of 80% power.
@@ -122,10 +129,16 @@ class QuestionsNeeded:
     questions: int | None
     clusters: int | None
     design_effect: float
+    constant: float | None = None
+    """Where the differences did not vary: their one value (None: there were fewer than two)."""
 
     def line(self) -> str:
         if self.questions is None:
-            return "identical on every question (no variance): there is no difference to detect"
+            if self.constant is None:
+                return "too few questions to estimate how many a difference needs"
+            if self.constant == 0:
+                return "identical on every question (no variance): there is no difference to detect"
+            return f"differs by {self.constant:+.3f} on every question (no variance): no noise to see it through"
         return (
             f"to detect {self.effect:g} at 80% power: about {self.questions} questions in {self.clusters} documents"
             + (f" (design effect {self.design_effect:.2f})" if self.design_effect > 1 else "")
@@ -137,10 +150,12 @@ def questions_needed(differences: Sequence[float], clusters: Sequence[Hashable],
     quantiles on the degrees of freedom the n itself leaves (G - 1 documents at the questions per document seen),
     solved by iteration from the normal's answer; at least 2 questions in 2 documents."""
     n = len(differences)
-    mean = sum(differences) / n
-    variance = sum((d - mean) ** 2 for d in differences) / (n - 1) if n > 1 else 0.0
-    if variance <= 0:
+    if n < 2:
         return QuestionsNeeded(effect, None, None, 1.0)
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    if variance <= 1e-18:
+        return QuestionsNeeded(effect, None, None, 1.0, round(mean, 12))
     deff = design_effect(differences, clusters)
     per_cluster = n / len(set(clusters))
 

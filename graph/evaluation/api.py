@@ -120,7 +120,7 @@ def _quiet(line: str) -> None:
 
 def evaluate(
     dataset: str | Path,
-    setups: Sequence[str],
+    setups: Sequence[str] | str,
     *,
     settings: Settings | None = None,
     store_given: Collection[str] = (),
@@ -128,7 +128,7 @@ def evaluate(
     documents: Path | None = None,
     retrieval_only: bool = False,
     judge_unlabelled: bool = False,
-    sweeps: Sequence[str] = (),
+    sweeps: Sequence[str] | str = (),
     detect: float = DEFAULT_DETECT,
     seed: int | None = None,
     fail_under: str | None = None,
@@ -144,6 +144,10 @@ def evaluate(
     `UserError`, one line naming the fix.
     """
     settings = settings or resolve_settings()
+    setups = [setups] if isinstance(setups, str) else list(setups)
+    sweeps = [sweeps] if isinstance(sweeps, str) else list(sweeps)
+    if not setups:
+        raise UserError("give a setup to evaluate: NAME=key=value,..., e.g. k5=k=5")
     if not 0 <= max_drop <= 1:
         raise UserError(f"--max-drop takes a value from 0 to 1, not {max_drop}")
     if not 0 < detect <= 1:
@@ -153,7 +157,7 @@ def evaluate(
     if sweeps and len(setups) != 1:
         raise UserError(f"--sweep expands one --setup into several; give one, not {len(setups)}")
     thresholds = parse_thresholds(fail_under) if fail_under else []
-    metrics = parse_gate_metrics(gate_metrics) if isinstance(gate_metrics, str) else tuple(gate_metrics)
+    metrics = parse_gate_metrics(gate_metrics if isinstance(gate_metrics, str) else ",".join(gate_metrics))
     earlier = read_baseline(Path(baseline)) if baseline is not None else None
     if seed is not None:  # anything random on the way (a team's pipeline, a sampling library) starts alike
         random.seed(seed)
@@ -270,7 +274,7 @@ def _score(
     pipelines = load_pipelines(setups)
     return evaluate_setups(
         setups, records, settings, files.folder, options.judge_unlabelled, options.say, pipelines, retrieval_only,
-        files, at_hand, detect=options.detect, swept=options.swept, seed=options.seed,
+        files, at_hand, detect=options.detect, swept=options.swept, seed=options.seed, note=options.note,
     )  # fmt: skip
 
 

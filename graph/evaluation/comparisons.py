@@ -65,7 +65,10 @@ class Comparison:
 
     def interval_text(self) -> str:
         low, high = self.interval.low, self.interval.high
-        return "no interval (one document)" if low is None or high is None else f"[{low:+.3f}, {high:+.3f}]"
+        if low is None or high is None:
+            return "no interval (one question)"
+        one = " (one document: questions taken as independent)" if self.interval.clusters == 1 else ""
+        return f"[{low:+.3f}, {high:+.3f}]{one}"
 
     def line(self) -> str:
         """One line: the pair, the metric, the difference with its interval, n, clusters, the words."""
@@ -98,15 +101,20 @@ class Comparison:
         }
 
 
+def record_key(row: Mapping[str, Any]) -> tuple[str, int]:
+    """A row's record: its id and version (rows keep `sample_version` from the second version on)."""
+    return (str(row["sample_id"]), int(row.get("sample_version") or 1))
+
+
 def pair_rows(
     first: Sequence[Mapping[str, Any]], second: Sequence[Mapping[str, Any]], metric: str
 ) -> tuple[list[float], list[str]]:
     """The per-record differences (second minus first) of the records both have the metric for, and their
-    clusters."""
-    before = {row["sample_id"]: row for row in first if row.get(metric) is not None}
+    clusters; a record is paired with the same version of itself (a refreshed record is another question)."""
+    before = {record_key(row): row for row in first if row.get(metric) is not None}
     differences, clusters = [], []
     for row in second:
-        then = before.get(row["sample_id"])
+        then = before.get(record_key(row))
         if then is None or row.get(metric) is None:
             continue
         differences.append(float(row[metric]) - float(then[metric]))

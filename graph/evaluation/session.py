@@ -160,6 +160,7 @@ def evaluate_setups(
     detect: float = DEFAULT_DETECT,
     swept: dict[str, dict[str, str]] | None = None,
     seed: int | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> Scored:
     """Score every setup (reusing earlier judgements), compare them, write eval.jsonl, eval-summary.json and
     eval-report.html.
@@ -168,7 +169,8 @@ def evaluate_setups(
     scores retrieval alone, asking no chat model of triad's. `files` names what is written (a run's eval.jsonl,
     or a file's own, named after it); `at_hand` says what evidence is placed in besides offsets. `detect` is the
     difference the questions-needed estimate is made for; `swept` gives a sweep's setups their swept values (the
-    report draws each metric along them); `seed` seeds the gateways' retry waits.
+    report draws each metric along them); `seed` seeds the gateways' retry waits; `note` gets the lines a reader
+    should weigh the figures by (`say` where none is given).
 
     A row is kept under its setup's name and what the setup is (its signature, which leaves the name out), and
     reused by the latter: a setup identical to one evaluated before, under any name, costs nothing.
@@ -196,7 +198,7 @@ def evaluate_setups(
         if missing:
             say(f"{setup.name}: evaluating {len(missing)} samples ({len(records) - len(missing)} cached)")
             if retrieval_only and setup.answers_for_itself:
-                say(
+                (note or say)(
                     f"note: {setup.name} answers with its own model; those calls are its own, not triad's, and only "
                     "the contexts it returns are scored"
                 )
@@ -207,8 +209,8 @@ def evaluate_setups(
                     setup, missing, settings, judge_unlabelled, pipeline, retrieval_only, at_hand, vectors, seed
                 )
             )
-            for note in setup_notes(setup, missing, fresh, pipeline):
-                say(note)
+            for line in setup_notes(setup, missing, fresh, pipeline):
+                (note or say)(line)
             if setup.kind == "builtin":
                 say(f"{setup.name}: {sum(vectors.made.values()) - made} embedding requests for its questions")
             versions = {r.id: r.version for r in missing}

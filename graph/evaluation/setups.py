@@ -232,8 +232,17 @@ def swept_setups(text: str, sweeps: list[tuple[str, list[str]]]) -> list[tuple[s
     """The one `--setup NAME=...` expanded over every combination of the swept values (several sweeps make a
     grid): each as the setup's text with the values set, named after them (`base-k3`, `base-k3-modelX`: no "="),
     with the values it was given."""
-    name, _, spec = text.partition("=")
+    name, separator, spec = text.partition("=")
+    if not separator or not name:
+        raise UserError(f"--setup takes NAME=key=value,..., not {text!r}")
     keys = [key for key, _ in sweeps]
+    if any(part.strip().startswith("url=") for part in spec.split(",")):
+        unused = [key for key in keys if key not in ("id_key", "version")]
+        if unused:
+            raise UserError(
+                f"--sweep {unused[0]}= does nothing to a url= setup (the service retrieves and answers for itself); "
+                "sweep a setting of triad's own retrieval or of your retriever's"
+            )
     if len(set(keys)) < len(keys):
         raise UserError(f"--sweep names {', '.join(keys)}: each key once")
     if any(key in SOURCE_KEYS or key == "name" for key in keys):

@@ -17,7 +17,10 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display: figures are only written out
 # Text as text, in one named font (the page's sans-serif where it lacks it); ids that do not vary between runs.
-matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "triad", "font.sans-serif": ["DejaVu Sans"]})
+# A "$" in a label (a setup's or persona's name) is a dollar sign, not mathematics.
+matplotlib.rcParams.update(
+    {"svg.fonttype": "none", "svg.hashsalt": "triad", "font.sans-serif": ["DejaVu Sans"], "text.parse_math": False}
+)
 
 from matplotlib import pyplot  # noqa: E402  (after the backend is chosen)
 from matplotlib.axes import Axes  # noqa: E402
@@ -160,6 +163,14 @@ def sweep_chart(key: str, swept: Sequence[str], lines: Sequence[Line]) -> str:
         xs = [float(value) for value in swept]
     except ValueError:
         xs = [float(index) for index in range(len(swept))]
+    # Numeric values in their order, whatever order they were given in, each line's values with them.
+    order = sorted(range(len(xs)), key=xs.__getitem__)
+    xs, swept = [xs[i] for i in order], [swept[i] for i in order]
+    lines = [
+        Line(line.label, [line.values[i] for i in order], [line.lows[i] for i in order],
+             [line.highs[i] for i in order])
+        for line in lines
+    ]  # fmt: skip
     figure, axes = pyplot.subplots(figsize=(WIDTH * 0.7, 3.0))
     figure.subplots_adjust(bottom=0.16, right=0.97, top=0.95)
     axes.spines[["top", "right"]].set_visible(False)

@@ -171,6 +171,14 @@ def test_the_gate_knows_noise_against_a_run_folder(demo_run, tmp_path: Path) -> 
         "--max-drop", "1", env=env,
     )  # fmt: skip
     assert means.returncode == 0 and "compared with the baseline by means" in means.stderr
+    # A setup the baseline does not hold is held to nothing, and the gate says so: 0 checks, and the JUnit file.
+    junit.unlink()
+    other = run_cli(
+        "graph.evaluate", str(now), "--setup", "other=k=2", *gate, "--baseline", str(then), "--junit", str(junit),
+        env=env,
+    )  # fmt: skip
+    assert other.returncode == 0 and "gate: 0 of 0 checks pass" in other.stdout
+    assert "the baseline has no setup 'other'" in other.stderr and junit.is_file()
 
 
 def test_the_same_from_python(demo_run, tmp_path: Path, pg_url: str) -> None:  # noqa: ANN001

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -9,6 +10,7 @@ from xml.etree import ElementTree
 import pytest
 
 from graph.config.errors import UserError
+from graph.evaluation.comparisons import pair_rows
 from graph.evaluation.gate import (
     Baseline,
     Threshold,
@@ -16,6 +18,7 @@ from graph.evaluation.gate import (
     baseline_notes,
     junit_xml,
     parse_thresholds,
+    read_baseline,
     threshold_checks,
 )
 from graph.evaluation.scoring import GROUPS
@@ -139,3 +142,29 @@ def test_rows_judged_with_other_evaluation_prompts_are_kept_under_another_signat
     before = setup.signature("google_genai:gemini-2.5-flash", False)
     monkeypatch.setattr(versions, "EVALUATION_VERSION", "0123456789ab")
     assert setup.signature("google_genai:gemini-2.5-flash", False) != before
+
+
+def test_one_document_takes_its_questions_as_independent_and_noise_passes() -> None:
+    then = [{"sample_id": f"q{i}", "cluster": "only", "recall": v} for i, v in enumerate([0.8, 0.6, 0.9, 0.7])]
+    now = [{"sample_id": f"q{i}", "cluster": "only", "recall": v} for i, v in enumerate([0.7, 0.7, 0.8, 0.75])]
+    checks, _ = baseline_checks({"k3": summary(0.74)}, Baseline(Path("v1"), {"k3": then}, None), 0.0, {"k3": now})
+    check = checks[0]  # recall: a mean drop of 0.025 whose interval reaches above 0
+    assert check.passed and "one document: questions taken as independent" in check.detail
+
+
+def test_a_baseline_jsonl_of_any_name_is_read_as_rows_of_its_latest_versions(tmp_path: Path) -> None:
+    path = tmp_path / "baseline.jsonl"
+    lines = [
+        {"setup": "k3", "signature": "s1", "sample_id": "q1", "recall": 0.5},
+        {"setup": "k3", "signature": "s1", "sample_id": "q1", "sample_version": 2, "recall": 0.9},
+        {"setup": "k3", "signature": "s1", "sample_id": "q2", "recall": 0.4},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    baseline = read_baseline(path)
+    assert baseline.summaries is None and baseline.rows is not None
+    assert sorted((r["sample_id"], r.get("sample_version", 1)) for r in baseline.rows["k3"]) == [("q1", 2), ("q2", 1)]
+    # A record is paired with the same version of itself: the first version of q1 pairs with nothing of now's.
+    now = [{"sample_id": "q1", "recall": 0.5}, {"sample_id": "q2", "recall": 0.4}]
+    assert pair_rows(baseline.rows["k3"], now, "recall") == ([0.0], ["q2"])
+    checks, notes = baseline_checks({"k3": summary(0.45)}, baseline, 0.0, {"k3": now}, ("recall",))
+    assert notes == ["note: k3: 1 of 2 records pair with the baseline; the gate compares those"]

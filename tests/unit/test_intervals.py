@@ -125,6 +125,8 @@ def test_the_questions_needed_by_hand_and_with_no_variance() -> None:
     same = questions_needed([0.0, 0.0, 0.0], ["a", "b", "c"], 0.05)
     assert same.questions is None and "no variance" in same.line()
     assert questions_needed([0.001, 0.0, 0.002], ["a", "b", "c"], 0.05).questions == 2  # never fewer than two
+    assert "differs by +0.200 on every question" in questions_needed([0.2] * 3, ["a", "b", "c"], 0.05).line()
+    assert questions_needed([0.1], ["a"], 0.05).line().startswith("too few questions to estimate")
 
 
 def _paired(random: np.random.Generator, yes_no: bool) -> tuple[list[float], list[str]]:

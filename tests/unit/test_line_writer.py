@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
-from graph.folder.files import FileLines, RunFolder, as_written, write_atomically
 from graph.folder import files as files_module
+from graph.folder.files import FileLines, RunFolder, as_written, write_atomically
 from graph.running.worker import LineWriter
 from state.record import Rejection
 from tests.support.records import answerable_record
