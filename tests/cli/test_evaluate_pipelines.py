@@ -107,7 +107,7 @@ def test_documents_without_ids_are_matched_by_text_and_said_once(pipeline_run, t
         "--setup", f"qa=chain={HERE}:result_and_sources,id_key=chunk", *JUDGES, env=env,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert result.stdout.count("no chunk ids") == 1 and "fn's documents carry no chunk ids" in result.stdout
+    assert result.stderr.count("no chunk ids") == 1 and "fn's documents carry no chunk ids" in result.stderr
     rows = rows_by_setup(dataset.parent)
     assert all(r["retrieved_ids"] == [None] and r["precision"] == 0.0 for r in rows["fn"].values())
     assert all(r["retrieved_ids"] == ["c1"] and r["answer"] == "42" for r in rows["qa"].values())
