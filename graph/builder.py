@@ -34,7 +34,6 @@ from langgraph.types import Command
 
 from graph import routing
 from nodes.bridge import end_without_bridge, match_bridge, propose_bridge
-from nodes.context import Context
 from nodes.extract import extract_contexts
 from nodes.finalize import check_duplicate, finalize_sample
 from nodes.generate import generate_question, revise_question
@@ -43,6 +42,7 @@ from nodes.lint import lint_question
 from nodes.ports import Ports
 from nodes.reject import reject_sample
 from nodes.restyle import check_restyle, restyle_question
+from nodes.run_context import Context
 from nodes.seed import retrieve_neighbours, select_seed
 from nodes.unanswerable import generate_unanswerable, judge_unanswerable
 from state.sample import SampleInput, SampleOutput, SampleState

@@ -50,7 +50,7 @@ from graph.reviewing.calibrate import calibrate
 from graph.reviewing.calibration import format_calibration
 from graph.reviewing.samples import load_samples, review_set
 from graph.reviewing.session import open_labels, refresh_report, run_store
-from graph.reviewing.summary import format_summary, summarise
+from graph.reviewing.validation_table import format_summary, summarise
 from graph.running.lanes import CostLimitReached
 from state.record import SupportingChunk
 

@@ -11,7 +11,7 @@ from typing import Literal, cast
 from langgraph.graph import END as GRAPH_END
 from langgraph.runtime import Runtime
 
-from nodes.context import Context
+from nodes.run_context import Context
 from state.query_styles import RESTYLE_ATTEMPTS
 from state.sample import SampleState, is_single_hop, is_unanswerable, wants_restyle
 

@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, instructed, mentions, records_failure
-from nodes.context import Context
 from nodes.implementations import resolve_implementation
+from nodes.run_context import Context
 from prompts import bridge, delimit_all
 from state.sample import BridgeAttempt, BridgeMethod, ChunkRef, SampleState
 from state.schemas import BridgeProposal

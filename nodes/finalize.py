@@ -12,9 +12,9 @@ from langgraph.runtime import Runtime
 from pydantic import ValidationError
 
 from nodes.common import Update, normalised_answer
-from nodes.context import Context
 from nodes.language import sample_language
 from nodes.restyle import kept_restyle
+from nodes.run_context import Context
 from nodes.versions import PROMPT_VERSION
 from state.evidence import locate, offset
 from state.location import where

@@ -10,8 +10,8 @@ from langgraph.runtime import Runtime
 from pydantic import Field, create_model
 
 from nodes.common import Update, instructed, joined, letter_labels, normalised_answer, records_failure
-from nodes.context import Context
 from nodes.language import decided_language, quoted_yes_no
+from nodes.run_context import Context
 from prompts import EVIDENCE_BLOCK, delimit, delimit_all, generate, revise
 from state.languages import language_name, leading_polarity
 from state.sample import (

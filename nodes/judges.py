@@ -21,10 +21,10 @@ from nodes.common import (
     recorded_verdict,
     records_failure,
 )
-from nodes.context import Context
 from nodes.generate import evidence_block, labelled_chunks
 from nodes.language import quoted_yes_no, sample_language
 from nodes.ports import StructuredChat
+from nodes.run_context import Context
 from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt

@@ -12,7 +12,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable
 
-from nodes.context import Context
+from nodes.run_context import Context
 from prompts.generate import UNKNOWN_YES_NO
 from state.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, answer_words, language_name
 from state.sample import SampleState

@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, recorded_verdict, word_count
-from nodes.context import Context
 from nodes.language import sample_language
 from nodes.lint_entities import folded_forms, names, names_entity, same_entity, stated_alternatives
 from nodes.lint_evidence import evidence_problems
 from nodes.lint_examples import example_problems
 from nodes.lint_languages import LINT_RULES
 from nodes.lint_rules import Finding, LintRules, joined_question, second_sentence
+from nodes.run_context import Context
 from state.languages import answer_words, leading_polarity, polarity
 from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleState, latest_draft
 

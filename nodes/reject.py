@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.common import Update
-from nodes.context import Context
+from nodes.run_context import Context
 from state.sample import SampleState, latest_draft
 
 

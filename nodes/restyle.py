@@ -11,12 +11,12 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, instructed
-from nodes.context import Context
 from nodes.generate import asker
 from nodes.language import sample_language
 from nodes.lint import chunks_read
 from nodes.lint_restyle import restyle_problems
 from nodes.ports import ModelCallFailed
+from nodes.run_context import Context
 from prompts import delimit, delimit_all
 from prompts import restyle as prompt
 from state.languages import language_name

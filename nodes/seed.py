@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref
-from nodes.context import Context
+from nodes.run_context import Context
 from state.procedure import looks_procedural
 from state.sample import SampleState, input_problem, is_single_hop
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from graph.config.errors import UserError, reason
-from nodes.context import DEFAULT_MODELS
+from nodes.run_context import DEFAULT_MODELS
 from state.usage import ROLES, STRUCTURED_MODES, Role, StructuredMode
 
 CONFIG_FILE_NAME = "triad.toml"

@@ -34,7 +34,7 @@ from graph.living.refresh import (
 from graph.living.staleness import judge_with, run_sources
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import re_key_labels, refresh_report, run_labels
-from graph.reviewing.summary import summarise
+from graph.reviewing.validation_table import summarise
 from graph.running.dataset import dataset_records, read_dataset
 from graph.running.funnel import funnel
 from graph.running.job import rewrite_run_files, sample_runner, slot_worker

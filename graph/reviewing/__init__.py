@@ -1,1 +1,2 @@
-"""Human review of a run: its samples in the browser, labels in the state database, the paper's table."""
+"""Human review of a run: its samples in the browser, labels in the state database, the paper's human-validation
+table (`validation_table`)."""

@@ -25,7 +25,7 @@ from graph.reviewing.labels import ReviewLabels, clean_labels
 from graph.reviewing.pages import FILTERS, list_page, sample_page, summary_page
 from graph.reviewing.quotes import correction_problem
 from graph.reviewing.samples import ReviewSample
-from graph.reviewing.summary import summarise
+from graph.reviewing.validation_table import summarise
 from state.record import SupportingChunk
 
 TOKEN_COOKIE = "triad_review_token"

@@ -22,7 +22,7 @@ from typing import Any
 from graph.intervals import Z95
 from graph.reviewing.labels import CRITERIA, criteria_for
 from graph.reviewing.samples import current_reviews
-from graph.reviewing.summary import PAPER_REJECTIONS_RIGHT, cohen_kappa, share
+from graph.reviewing.validation_table import PAPER_REJECTIONS_RIGHT, cohen_kappa, share
 from graph.webpage import esc, table
 
 #: The quality verdict's dimensions and the criteria reviewers tick that each answers for.

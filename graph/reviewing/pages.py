@@ -12,7 +12,7 @@ from typing import Any
 from graph.reviewing.labels import CRITERIA
 from graph.reviewing.marks import evidence_list, marked, quoted_html
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
-from graph.reviewing.summary import PAPER, PAPER_REJECTIONS_RIGHT
+from graph.reviewing.validation_table import PAPER, PAPER_REJECTIONS_RIGHT
 from graph.webpage import asset, document, esc
 from state.evidence import locate
 from state.languages import DEFAULT_LANGUAGE, language_name

@@ -31,7 +31,7 @@ from graph.llm.models import DEFAULT_PRICES, price_per_million
 from graph.running.options import RunOptions
 from graph.running.services import ensure_demo, open_corpus
 from graph.store.database import database_url
-from nodes.context import Context
+from nodes.run_context import Context
 from prompts import bridge as bridge_prompt
 from prompts import generate, judge_quality, judge_sufficiency, relevance, restyle, revise, temporal, unanswerable
 from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE

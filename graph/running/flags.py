@@ -20,7 +20,7 @@ from graph.running.personas import AUTO, read_personas
 from graph.running.queries import file_digest, read_queries
 from graph.running.stages import parse_node_options
 from graph.running.weights import read_weights, weight_key
-from nodes.context import DEFAULT_MODELS, Context
+from nodes.run_context import DEFAULT_MODELS, Context
 from state.query_styles import QUERY_STYLES, parse_query_styles
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, MULTI_HOP_TYPES, QUESTION_TYPES
 from state.usage import ROLES

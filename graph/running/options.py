@@ -13,7 +13,7 @@ from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.folder.files import check_run_id
 from graph.running.slots import CellQuota
 from graph.running.stages import context_overrides
-from nodes.context import Context
+from nodes.run_context import Context
 from state.languages import check_language_code
 from state.personas import personas_problem
 from state.query_styles import shares_problem, style_quotas

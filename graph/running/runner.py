@@ -16,9 +16,9 @@ from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
 from graph.running.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
-from nodes.context import Context
 from nodes.finalize import rejection_entry
 from nodes.ports import ChunkLike, HitLike, Ports, QueryGuide, QuestionRegistry, SeedPool
+from nodes.run_context import Context
 from state.sample import SampleInput, SampleState, latest_draft
 
 #: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.

@@ -19,7 +19,7 @@ from graph.testing.commands import run_cli
 from graph.testing.stubs.gemini import gemini_stub
 from graph.testing.stubs.ollama import ollama_stub
 from graph.testing.stubs.server import StubState, Usage
-from nodes.context import DEFAULT_MODELS
+from nodes.run_context import DEFAULT_MODELS
 
 KEY = "AIza-stub-key"
 

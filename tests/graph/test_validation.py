@@ -9,7 +9,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from graph.testing.plausible import prompt
-from nodes.context import Context
+from nodes.run_context import Context
 from tests.support.scripts import ACCEPT, CONJUNCTION_QUESTION, GOOD_QUESTION, bridge, drafted, relevant_if, script
 
 THREE = bridge("autovacuum", ["C1", "C2", "C3"])

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from graph import routing
 from graph.builder import NODES, ROUTES, compile_graph
-from nodes.context import Context
+from nodes.run_context import Context
 
 
 @pytest.mark.parametrize("editable", [True, False])

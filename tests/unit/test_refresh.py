@@ -14,7 +14,7 @@ from graph.folder.versions import changes, keep_version, version_dataset
 from graph.living.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, decide, re_pointed
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
-from graph.reviewing.summary import summarise
+from graph.reviewing.validation_table import summarise
 from graph.running.lanes import Budget, run_in_lanes
 from state.record import DatasetRecord
 from tests.support.records import answerable_record, unanswerable_record

@@ -7,7 +7,7 @@ from typing import Any
 from graph.reviewing.labels import clean_labels
 from graph.reviewing.reviewed import reviewed_records
 from graph.reviewing.samples import ReviewSample
-from graph.reviewing.summary import format_summary, summarise
+from graph.reviewing.validation_table import format_summary, summarise
 from state.record import DatasetRecord
 from tests.support.records import answerable_record, unanswerable_record
 
