@@ -4,8 +4,13 @@
     sample.py                           the Python API: one sample in-process (`run_sample`)
     run, ingest, replay, evaluate,      one thin module per command (`python -m graph.<command>`):
     export, review, db                  a parser and `main`
-    running/      runs: the composition root (`services`), the sample runner, the slot worker, the run
-                  ledger, options and flags, seeds and queries, coverage, report, replays
+    services.py   the composition root: the state database, the corpus, the gateway a command runs on
+    running/      the work loop: a run from start to end, the slot worker, the sample runner, lanes,
+                  progress, real queries, flags, the estimate, replays
+    planning/     what a run is asked for: options, stages, personas, languages
+    seeding/      where samples start: seeds and document weights
+    ledger/       the run ledger: runs, slots under leases, the seeds and questions used once, models' modes
+    figures/      a run's figures: funnel, query styles, coverage, report.html
     folder/       a run's folder: files written whole, run.json's store settings, manifest, versions, last check
     living/       the living dataset: drift and staleness against the store now, followed facts, new versions
     exporting/    the export formats and the pushes to LangSmith and Langfuse
@@ -19,8 +24,8 @@
     testing/      scripted chat models, provider stubs, example pipelines and command helpers
     demo/         the bundled demo corpus and its recorded model calls
 
-Imports go one way: commands -> evaluation -> living -> reviewing -> running -> folder -> store, llm,
-ingestion -> nodes -> state, prompts; config is used by all of them; it uses only the nodes' defaults and the
+Imports go one way: commands -> evaluation -> living -> reviewing -> running -> services -> planning ->
+seeding -> ledger -> figures -> folder -> store, llm, ingestion -> nodes -> state, prompts; config is used by all of them; it uses only the nodes' defaults and the
 roles of state.usage. No command imports another, and no two of graph's subpackages and modules import each
 other round a cycle; `lint-imports` checks these directions (pyproject.toml's contracts).
 """

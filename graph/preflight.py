@@ -23,7 +23,7 @@ from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
 from graph.config.settings import DEFAULT_MODELS, Settings
 from graph.llm.preflight import Checked, checked_servers, preflight
-from graph.running.services import open_gateway
+from graph.services import open_gateway
 from state.usage import ROLES
 
 

@@ -29,8 +29,8 @@ from graph.config.cli import (
 )
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
+from graph.figures.funnel import cell_name
 from graph.folder.files import check_run_id
-from graph.running.funnel import cell_name
 from graph.running.replay import ReplayRequest, finished_samples, parse_edits, rejected_by, replay_samples
 
 

@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from graph.config.cli import run_async
 from graph.config.settings import Settings, resolve_settings
 from graph.running.runner import SampleResult, build_runner
-from graph.running.services import open_services
+from graph.services import open_services
 from state.sample import SampleInput, input_problem
 from state.usage import Role
 

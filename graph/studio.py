@@ -14,7 +14,7 @@ from contextlib import AsyncExitStack
 from graph.builder import compile_graph
 from graph.config.settings import DEFAULT_MODELS, resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.running.services import open_services
+from graph.services import open_services
 from nodes.ports import Ports
 from nodes.run_context import Context
 from state.usage import ROLES

@@ -22,9 +22,9 @@ from typing import Any
 from graph.config.cli import run_async
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
+from graph.planning.options import RunOptions
 from graph.running.estimate import estimate, mean_chunk_tokens
-from graph.running.options import RunOptions
-from graph.running.services import ensure_demo, open_corpus
+from graph.services import ensure_demo, open_corpus
 from graph.store.database import database_url
 from graph.testing.commands import run_cli
 

@@ -37,9 +37,9 @@ from psycopg_pool import AsyncConnectionPool
 from scratch_database import scratch_database
 
 from graph.config.settings import resolve_settings
+from graph.figures.report import REPORT_EXAMPLES
 from graph.folder.files import RunFolder, write_jsonl
-from graph.running.ledger import RunLedger
-from graph.running.report import REPORT_EXAMPLES
+from graph.ledger.ledger import RunLedger
 from graph.store.database import database_url
 from state.record import DatasetRecord
 

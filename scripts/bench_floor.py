@@ -41,7 +41,7 @@ from graph.builder import ASK_NO_CHAT_MODEL
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
-from graph.running.services import open_state_database
+from graph.services import open_state_database
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.database import database_url
 from graph.testing.scripted import ScriptedChatModel

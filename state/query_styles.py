@@ -1,7 +1,7 @@
 """Query styles: how a team's users type a question, beside the canonical form the judges accepted.
 
 A run asks for a distribution (`--query-styles natural=0.5,keyword=0.2,...`); each share becomes a quota
-of the run's samples, kept in the state database like the cells' quotas (`graph.running.ledger_sql`).
+of the run's samples, kept in the state database like the cells' quotas (`graph.ledger.ledger_sql`).
 """
 
 from __future__ import annotations

@@ -43,8 +43,8 @@ from graph.evaluation.session import EvaluationFiles, Scored, evaluate_setups, l
 from graph.evaluation.setups import Setup, check_answering_model, parse_setup, parse_sweep, swept_setups
 from graph.folder.run_settings import as_the_run_read_it, run_json_settings
 from graph.living.staleness import store_changed
+from graph.planning.languages import evaluation_note
 from graph.running.dataset import read_dataset
-from graph.running.languages import evaluation_note
 from state.record import DatasetRecord
 
 

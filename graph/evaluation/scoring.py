@@ -31,7 +31,7 @@ from graph.evaluation.retrieval import (
 )
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
-from graph.running.services import open_collection, open_gateway, open_services
+from graph.services import open_collection, open_gateway, open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.common import instructed, normalise_text
 from nodes.extract import care_messages

@@ -15,6 +15,8 @@ from typing import Any
 
 from graph.config.cli import tell
 from graph.config.settings import Settings
+from graph.figures.funnel import funnel
+from graph.figures.report import write_report
 from graph.folder.check_file import add_drift_section
 from graph.folder.files import RunFolder, write_atomically
 from graph.folder.manifest import build_manifest, collection_fingerprint
@@ -32,20 +34,18 @@ from graph.living.refresh import (
     refresh_record,
 )
 from graph.living.staleness import judge_with, run_sources
+from graph.planning.options import ATTEMPT_FACTOR, Run, RunOptions, stored_settings
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import re_key_labels, refresh_report, run_labels
 from graph.reviewing.validation_table import summarise
 from graph.running.dataset import dataset_records, read_dataset
-from graph.running.funnel import funnel
 from graph.running.job import rewrite_run_files, sample_runner, slot_worker
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
-from graph.running.options import ATTEMPT_FACTOR, Run, RunOptions, stored_settings
 from graph.running.progress import Progress
 from graph.running.queries import open_query_book, queries_of_run
-from graph.running.report import write_report
 from graph.running.run_json import public_settings
 from graph.running.runner import build_runner
-from graph.running.services import RunServices, StateDatabase, open_services, open_state_database
+from graph.services import RunServices, StateDatabase, open_services, open_state_database
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from graph.config.settings import Settings
 from graph.living.drift import check_records, store_changed_since_check
 from graph.living.follow import Judge
 from graph.llm.from_settings import build_gateway
-from graph.running.services import open_corpus
+from graph.services import open_corpus
 from graph.store.corpus import Corpus
 from graph.store.database import database_url
 from graph.store.reader import Chunk

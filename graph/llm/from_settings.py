@@ -53,7 +53,7 @@ def build_gateway(
 ) -> LLMGateway:
     """The gateway of a run, its models checked first (`check_models`).
 
-    Commands build theirs through `graph.running.services.open_services`, which gives it the state
+    Commands build theirs through `graph.services.open_services`, which gives it the state
     database's response cache. The cache serves provider models only: an injected model has no stable
     name to key answers by.
     """

@@ -18,12 +18,12 @@ from graph.builder import compile_graph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.from_settings import check_models
+from graph.planning.options import RunOptions, stored_settings
 from graph.reviewing.calibration import DIMENSIONS, Judgement, Labelled, labelled_samples, score
 from graph.reviewing.samples import ReviewSample
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
-from graph.running.options import RunOptions, stored_settings
 from graph.running.runner import SampleRunner, context_for, judging_runner
-from graph.running.services import open_gateway, open_state_database
+from graph.services import open_gateway, open_state_database
 from nodes.starts import state_after
 from state.usage import ROLES
 

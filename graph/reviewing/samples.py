@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
+from graph.figures.funnel import cell_name
 from graph.folder.versions import read_run_json
 from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
 from graph.running.dataset import read_lines, tell_skipped
-from graph.running.funnel import cell_name
 from state.record import ContextPassage, DatasetRecord, Rejection, SupportingChunk
 from state.threads import slot_number
 

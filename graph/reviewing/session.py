@@ -14,13 +14,13 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from graph.config.cli import tell
 from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
+from graph.figures.report import REPORT_EXAMPLES, write_report
 from graph.folder.files import RunFolder
 from graph.folder.run_settings import as_the_run_read_it, flags_given, run_json_settings
 from graph.reviewing.calibration import calibration_html
 from graph.reviewing.labels import ReviewLabels
 from graph.reviewing.pages import summary_html
-from graph.running.report import REPORT_EXAMPLES, write_report
-from graph.running.services import open_state_database
+from graph.services import open_state_database
 from graph.store.corpus import Corpus
 from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
 from graph.store.layout import ColumnChoice

@@ -1,8 +1,8 @@
-"""Runs: the composition root (`services`), a run from start to end (`job`) and the run.json it writes
-(`run_json`), its options, flags and quotas, the slot worker that runs samples (`worker`), the sample runner
-(`runner`), the run ledger, seeds, real queries and questions, the run's funnel, coverage and report,
-and replays.
+"""The work loop of a run: a run from start to end (`job`) and the run.json it writes (`run_json`), the slot
+worker that runs samples (`worker`), the sample runner (`runner`), the lanes that share a budget (`lanes`),
+progress, failures alike and outages, real queries (`queries`), the command's flags (`flags`), the estimate,
+replays and the dataset files read back (`dataset`).
 
-May import the run's folder, store, llm, ingestion, demo, config, the graph builder, nodes and state; never a
-command.
+May import the composition root (`graph.services`), planning, seeding, the ledger, the run's figures and folder,
+store, llm, ingestion, demo, config, the graph builder, nodes and state; never a command.
 """

@@ -28,8 +28,8 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.demo import DEMO_COLLECTION
 from graph.llm.models import DEFAULT_PRICES, price_per_million
-from graph.running.options import RunOptions
-from graph.running.services import ensure_demo, open_corpus
+from graph.planning.options import RunOptions
+from graph.services import ensure_demo, open_corpus
 from graph.store.database import database_url
 from nodes.run_context import Context
 from prompts import bridge as bridge_prompt

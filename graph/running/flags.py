@@ -8,7 +8,7 @@ from pathlib import Path
 from graph.config.cli import add_model_server_options, models_from_args
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION
-from graph.running.options import (
+from graph.planning.options import (
     BINARY_MODES,
     NEW_RUN_ONLY,
     InvalidOptions,
@@ -16,10 +16,10 @@ from graph.running.options import (
     RunRequest,
     refuse_new_run_options,
 )
-from graph.running.personas import AUTO, read_personas
+from graph.planning.personas import AUTO, read_personas
+from graph.planning.stages import parse_node_options
 from graph.running.queries import file_digest, read_queries
-from graph.running.stages import parse_node_options
-from graph.running.weights import read_weights, weight_key
+from graph.seeding.weights import read_weights, weight_key
 from nodes.run_context import DEFAULT_MODELS, Context
 from state.query_styles import QUERY_STYLES, parse_query_styles
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, MULTI_HOP_TYPES, QUESTION_TYPES

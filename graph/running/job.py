@@ -24,30 +24,30 @@ from langchain_core.embeddings import Embeddings
 from graph.config.cli import tell
 from graph.config.errors import RunCannotWork, UserError, first_line
 from graph.config.settings import Settings
+from graph.figures.coverage import document_coverage, query_coverage
+from graph.figures.funnel import funnel
+from graph.figures.report import REPORT_EXAMPLES, write_report
 from graph.folder.files import RunFolder, make_folder
 from graph.folder.manifest import build_manifest, collection_fingerprint
 from graph.folder.versions import VERSION_KEYS, read_run_json
+from graph.ledger.questions import RunQuestions
+from graph.ledger.run_models import check_models_answer, share_model_modes
+from graph.ledger.slots import CellQuota, Slot
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
-from graph.running.coverage import document_coverage, query_coverage
+from graph.planning.languages import language_notes, survey_languages
+from graph.planning.options import Run, RunOptions, RunRequest, stored_settings, with_columns
+from graph.planning.personas import derive_personas
 from graph.running.dataset import dataset_records
-from graph.running.funnel import funnel
-from graph.running.languages import language_notes, survey_languages
-from graph.running.options import Run, RunOptions, RunRequest, stored_settings, with_columns
 from graph.running.outages import Outages
-from graph.running.personas import derive_personas
 from graph.running.progress import Progress
 from graph.running.queries import Query, QueryBook, embedded_queries, open_query_book, queries_of_run
-from graph.running.questions import RunQuestions
-from graph.running.report import REPORT_EXAMPLES, write_report
 from graph.running.run_json import print_run_summary, run_document
-from graph.running.run_models import check_models_answer, share_model_modes
 from graph.running.runner import SampleResult, SampleRunner, build_runner
-from graph.running.seeds import SEED_BATCH, with_procedural_seeds
-from graph.running.services import RunServices, StateDatabase, open_services, open_state_database
-from graph.running.slots import CellQuota, Slot
-from graph.running.weights import coverage_by_weight, document_weights, seed_weights
 from graph.running.worker import SlotWorker, WorkerAssignment, WorkResult
+from graph.seeding.seeds import SEED_BATCH, with_procedural_seeds
+from graph.seeding.weights import coverage_by_weight, document_weights, seed_weights
+from graph.services import RunServices, StateDatabase, open_services, open_state_database
 from state.personas import persona_quotas
 from state.threads import ThreadId
 

@@ -8,10 +8,10 @@ from collections import Counter
 from typing import Any
 
 from graph.config.cli import tell
+from graph.figures.funnel import cell_name
+from graph.ledger.slots import CellQuota, Slot
 from graph.llm.gateway import LLMGateway
-from graph.running.funnel import cell_name
 from graph.running.runner import SampleResult
-from graph.running.slots import CellQuota, Slot
 
 
 class Progress:

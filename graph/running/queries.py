@@ -21,8 +21,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from graph.config.errors import UserError
-from graph.running.options import RunOptions
-from graph.running.services import RunServices
+from graph.planning.options import RunOptions
+from graph.services import RunServices
 from graph.store.corpus import Corpus
 
 #: Queries embedded per worker-thread hop (a progress line follows each).

@@ -18,17 +18,17 @@ from typing_extensions import get_type_hints
 from graph.builder import NODES
 from graph.config.errors import UserError
 from graph.config.settings import Settings
+from graph.figures.funnel import sample_summary
 from graph.folder.files import RunFolder
-from graph.running.funnel import sample_summary
-from graph.running.ledger import RunLedger
-from graph.running.options import RunOptions, stored_settings
+from graph.ledger.ledger import RunLedger
+from graph.ledger.questions import RunQuestions
+from graph.ledger.slots import Completion, Slot
+from graph.planning.options import RunOptions, stored_settings
+from graph.planning.stages import parse_node_options
 from graph.running.queries import QueryBook, open_query_book, queries_of_run
-from graph.running.questions import RunQuestions
 from graph.running.runner import SampleResult, SampleRunner, build_runner
-from graph.running.services import RunServices, open_services, open_state_database
-from graph.running.slots import Completion, Slot
-from graph.running.stages import parse_node_options
-from graph.running.weights import seed_weights
+from graph.seeding.weights import seed_weights
+from graph.services import RunServices, open_services, open_state_database
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.

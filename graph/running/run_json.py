@@ -9,12 +9,12 @@ from typing import Any
 from graph.config.cli import say, tell
 from graph.config.errors import redact
 from graph.config.settings import Settings
+from graph.figures.coverage import coverage_lines
+from graph.figures.funnel import cell_name, format_funnel
+from graph.figures.style_figures import style_document
 from graph.folder.files import RunFolder
-from graph.running.coverage import coverage_lines
-from graph.running.funnel import cell_name, format_funnel
-from graph.running.options import Run, RunRequest
-from graph.running.slots import CellQuota
-from graph.running.style_figures import style_document
+from graph.ledger.slots import CellQuota
+from graph.planning.options import Run, RunRequest
 from graph.running.worker import WorkResult
 from state.usage import ROLES
 

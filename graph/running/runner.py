@@ -14,7 +14,7 @@ from graph.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph,
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
-from graph.running.services import RunServices
+from graph.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
 from nodes.finalize import rejection_entry
 from nodes.ports import ChunkLike, HitLike, Ports, QueryGuide, QuestionRegistry, SeedPool

@@ -20,15 +20,15 @@ import structlog
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from graph.config.errors import RunCannotWork, first_line
+from graph.figures.funnel import cell_name, sample_summary
 from graph.folder.files import RunFolder
+from graph.ledger.ledger import RunLedger
+from graph.ledger.slots import CellQuota, Completion, Slot
 from graph.llm.gateway import LLMGateway
 from graph.running.failures import FAILED_ALIKE, SameFailure
-from graph.running.funnel import cell_name, sample_summary
 from graph.running.lanes import Budget, first_failure
-from graph.running.ledger import RunLedger
 from graph.running.outages import DATABASE_ERRORS, Outages
 from graph.running.runner import SampleResult, SampleRunner
-from graph.running.slots import CellQuota, Completion, Slot
 from state.sample import SampleInput
 
 log = structlog.get_logger("triad.run")

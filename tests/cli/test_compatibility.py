@@ -20,7 +20,7 @@ from pathlib import Path
 from psycopg.types.json import Jsonb
 
 from graph.config.settings import resolve_settings
-from graph.running.services import open_state_database
+from graph.services import open_state_database
 from graph.testing.commands import PLAUSIBLE_MODEL, run_cli, state_connection
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "old_run"

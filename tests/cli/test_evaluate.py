@@ -12,8 +12,8 @@ import pytest
 from graph.config.settings import resolve_settings
 from graph.evaluation.evidence import EVIDENCE_METRICS
 from graph.evaluation.scoring import METRICS
+from graph.planning.options import RunOptions
 from graph.running.estimate import estimate
-from graph.running.options import RunOptions
 from graph.testing.commands import create_store_table, run_cli
 from graph.testing.stubs.rag import serve_rag
 

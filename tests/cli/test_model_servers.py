@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from graph.running.failures import FAILED_ALIKE
-from graph.running.seeds import SEED_BATCH
+from graph.seeding.seeds import SEED_BATCH
 from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli, state_connection
 from graph.testing.stubs.ollama import ollama_stub
 from graph.testing.stubs.openai_compatible import PROFILES, compatible_stub

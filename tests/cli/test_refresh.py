@@ -12,7 +12,7 @@ import pytest
 
 import graph.living.new_version
 from graph.demo import load_demo_chunks
-from graph.running.funnel import cell_name
+from graph.figures.funnel import cell_name
 from graph.testing.commands import assert_one_line_error, run_cli
 from tests.cli.test_check import SCRIPTED, VECTORS, ingest, used_chunks, write_documents
 

@@ -11,8 +11,8 @@ from typing import Any
 import psycopg
 import pytest
 
+from graph.ledger.ledger import RunLedger
 from graph.llm.limits import RetryPolicy
-from graph.running.ledger import RunLedger
 from graph.testing.commands import (
     SLOW_MODEL,
     assert_one_line_error,

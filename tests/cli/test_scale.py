@@ -7,7 +7,7 @@ import os
 import signal
 from pathlib import Path
 
-from graph.running.report import SECTIONS
+from graph.figures.report import SECTIONS
 from graph.testing.commands import (
     PLAUSIBLE_MODEL,
     SLOW_MODEL,

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from graph.figures.funnel import cell_name
 from graph.reviewing.pages import sample_page
 from graph.reviewing.samples import load_samples
-from graph.running.funnel import cell_name
 from graph.testing.commands import assert_one_line_error, run_cli
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import ScriptedChatModel

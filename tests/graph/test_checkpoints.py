@@ -12,7 +12,7 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from langgraph.constants import START
 
 from graph.config.settings import resolve_settings
-from graph.running.services import open_state_database
+from graph.services import open_state_database
 from graph.store.checkpoints import write_batches
 from graph.store.database import in_schema, prepare_state_schema
 from graph.testing.commands import STATE_SCHEMA, state_connection

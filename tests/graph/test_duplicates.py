@@ -6,12 +6,12 @@ import asyncio
 import itertools
 
 from graph.config.settings import resolve_settings
+from graph.ledger.questions import RunQuestions
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
-from graph.running.questions import RunQuestions
 from graph.running.runner import SampleResult, build_runner
-from graph.running.services import open_services, open_state_database
+from graph.services import open_services, open_state_database
 from graph.testing.scripted import ScriptedChatModel
 from tests.support.scripts import GOOD_QUESTION, script
 

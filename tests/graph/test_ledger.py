@@ -12,9 +12,9 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.running.ledger import RunLedger
-from graph.running.seeds import RunSeeds
-from graph.running.slots import CellQuota, Completion, Slot
+from graph.ledger.ledger import RunLedger
+from graph.ledger.slots import CellQuota, Completion, Slot
+from graph.seeding.seeds import RunSeeds
 from tests.support.records import answerable_record
 
 COMPARISON = CellQuota("comparison", False, quota=2, cap=3)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from graph.running.runner import build_runner
-from graph.running.services import open_services
+from graph.services import open_services
 from graph.testing.plausible import PLAUSIBLE_SCRIPT
 from graph.testing.scripted import ScriptedChatModel
 from tests.graph.test_restyle import ANSWER_CHANGED, SAME, rewrite

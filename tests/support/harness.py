@@ -17,7 +17,7 @@ from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.running.runner import SampleResult, build_runner
-from graph.running.services import open_services
+from graph.services import open_services
 from graph.testing.scripted import ScriptedChatModel
 from nodes.ports import QueryGuide
 

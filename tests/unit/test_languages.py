@@ -7,10 +7,10 @@ import pytest
 from graph.config.settings import Settings
 from graph.demo import load_demo_chunks
 from graph.evaluation.metrics import says_abstain
+from graph.planning.languages import LanguageSurvey, evaluation_note, language_notes
+from graph.planning.options import InvalidOptions, RunOptions
 from graph.run import build_parser
 from graph.running.flags import run_request
-from graph.running.languages import LanguageSurvey, evaluation_note, language_notes
-from graph.running.options import InvalidOptions, RunOptions
 from graph.testing.manuals import manual_rows
 from nodes.common import mentions, normalised_answer, word_count
 from nodes.language import chunks_language, detect_language, language_shares

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from graph.config.settings import resolve_settings
+from graph.figures.funnel import format_funnel, funnel
+from graph.planning.options import InvalidOptions, RunOptions
 from graph.running.estimate import estimate
-from graph.running.funnel import format_funnel, funnel
-from graph.running.options import InvalidOptions, RunOptions
 from state.personas import persona_order, personas_problem
 from state.query_styles import parse_query_styles, style_quotas
 

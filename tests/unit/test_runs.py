@@ -6,8 +6,8 @@ import pytest
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.running.funnel import format_funnel, funnel
-from graph.running.options import RunOptions, RunRequest, cell_quotas
+from graph.figures.funnel import format_funnel, funnel
+from graph.planning.options import RunOptions, RunRequest, cell_quotas
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:
@@ -92,7 +92,7 @@ def test_a_request_refuses_what_only_a_new_run_or_a_shared_run_can_take() -> Non
 
 
 def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
-    from graph.running.report import _cells_section
+    from graph.figures.report import _cells_section
 
     quotas = {"comparison/open": 1, "comparison/binary": 3}
     summary = {"cells": {"comparison/binary": {"accepted": 3, "started": 4}, "comparison/open": {"accepted": 1}}}
@@ -109,7 +109,7 @@ def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
 
 
 def test_a_yes_no_cell_that_could_not_be_balanced_says_why() -> None:
-    from graph.running.report import _cells_section
+    from graph.figures.report import _cells_section
 
     quotas = {"intersection/binary": 6}
     summary = {"cells": {"intersection/binary": {"accepted": 4, "started": 7, "rejected": 3}}}

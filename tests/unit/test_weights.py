@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from graph.config.errors import UserError
-from graph.running.seeds import RunSeeds
-from graph.running.weights import combined, coverage_by_weight, read_weights, weight_key, weight_of
+from graph.seeding.seeds import RunSeeds
+from graph.seeding.weights import combined, coverage_by_weight, read_weights, weight_key, weight_of
 
 
 def test_the_weights_file_takes_a_value_and_a_weight_per_line(tmp_path: Path) -> None:

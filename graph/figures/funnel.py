@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from graph.running.style_figures import count_style, style_lines, style_summary
+from graph.figures.style_figures import count_style, style_lines, style_summary
 from state.query_styles import QUERY_STYLES
 from state.sample import UNANSWERABLE
 from state.usage import ROLES

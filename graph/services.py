@@ -28,11 +28,11 @@ from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, demo_embeddings, load_demo_chunks
 from graph.ingestion.writer import ingest_chunks
+from graph.ledger.ledger import RunLedger
 from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
-from graph.running.ledger import RunLedger
-from graph.running.seeds import RunSeeds
+from graph.seeding.seeds import RunSeeds
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.corpus import Corpus
 from graph.store.database import (

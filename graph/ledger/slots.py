@@ -1,5 +1,5 @@
 """A run's plan and its slots as workers see them: the cells with their quotas, a slot a worker holds,
-and how a slot's sample ended (the rows of `triad_samples`, `graph.running.ledger`)."""
+and how a slot's sample ended (the rows of `triad_samples`, `graph.ledger.ledger`)."""
 
 from __future__ import annotations
 

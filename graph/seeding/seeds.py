@@ -14,9 +14,9 @@ import random
 from collections.abc import Iterable
 from dataclasses import replace
 
-from graph.running.funnel import cell_name
-from graph.running.ledger import RunLedger
-from graph.running.slots import CellQuota
+from graph.figures.funnel import cell_name
+from graph.ledger.ledger import RunLedger
+from graph.ledger.slots import CellQuota
 from graph.store.corpus import Corpus
 from state.procedure import looks_procedural
 
@@ -55,7 +55,7 @@ class RunSeeds:
         self._ready: collections.deque[str] = collections.deque()
         self._weights = {k: w for k, w in sorted(weights.items()) if w > 0} if weights is not None else None
         """The only chunks drawn, each as likely as its weight: the number of queries that retrieved it, its
-        document's weight (`graph.running.weights`), or both multiplied."""
+        document's weight (`graph.seeding.weights`), or both multiplied."""
         self._procedure_ids: list[str] | None = None
         self._preferred = sorted(set(preferred))
         """Chunks drawn first, uniformly, while any is unused (graph.refresh: those of documents added since the

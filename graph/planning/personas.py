@@ -12,7 +12,7 @@ import yaml
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from graph.config.errors import UserError
-from graph.running.options import InvalidOptions
+from graph.planning.options import InvalidOptions
 from nodes.ports import ModelCallFailed
 from prompts import UNTRUSTED_NOTE, delimit_all
 from prompts import personas as prompt

@@ -11,8 +11,8 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.folder.files import check_run_id
-from graph.running.slots import CellQuota
-from graph.running.stages import context_overrides
+from graph.ledger.slots import CellQuota
+from graph.planning.stages import context_overrides
 from nodes.run_context import Context
 from state.languages import check_language_code
 from state.personas import personas_problem
@@ -130,7 +130,7 @@ class RunOptions:
 
     @property
     def weighted(self) -> bool:
-        """Whether seeds are drawn by document weight (`graph.running.weights`)."""
+        """Whether seeds are drawn by document weight (`graph.seeding.weights`)."""
         return self.weight_by is not None or self.weights is not None
 
     def __post_init__(self) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from graph.config.cli import tell
 from graph.config.errors import RunCannotWork, UserError
+from graph.ledger.ledger import RunLedger
 from graph.llm.gateway import LLMGateway
 from graph.llm.preflight import preflight
-from graph.running.ledger import RunLedger
 from state.usage import STRUCTURED_MODES, ModelCall, StructuredMode
 
 

@@ -12,7 +12,7 @@ Workers claim slots with `SELECT ... FOR UPDATE SKIP LOCKED`: a running slot who
 (its worker died) is reclaimed and its thread continues from its last checkpoint; otherwise a new
 slot is opened for the cell furthest from its quota, never more in flight than a cell still needs.
 
-The tables and the longer statements on them are in `graph.running.ledger_sql`.
+The tables and the longer statements on them are in `graph.ledger.ledger_sql`.
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
 from graph.folder.files import FileLines, as_written
-from graph.running.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
-from graph.running.slots import CellQuota, Completion, Slot, completion_params
-from graph.running.uniqueness import RunUniqueness
+from graph.ledger.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
+from graph.ledger.slots import CellQuota, Completion, Slot, completion_params
+from graph.ledger.uniqueness import RunUniqueness
 from graph.store.jsonb import jsonb
 from state.record import DatasetRecord
 

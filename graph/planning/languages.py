@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from graph.running.options import RunOptions
+from graph.planning.options import RunOptions
 from graph.store.embeddings import ENGLISH_ONLY_EMBEDDINGS
 from nodes.language import language_shares
 from nodes.lint_languages import LINT_RULES

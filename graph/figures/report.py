@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from graph.figures.funnel import cell_name
+from graph.figures.style_figures import styles_section
 from graph.folder.check_file import current_check, with_drift
 from graph.folder.files import RunFolder
-from graph.running.funnel import cell_name
-from graph.running.style_figures import styles_section
 from graph.webpage import document as page
 from graph.webpage import esc, table
 from graph.webpage.charts import bar_chart

@@ -6,7 +6,7 @@ import asyncio
 import math
 from typing import Any
 
-from graph.running.ledger import RunLedger
+from graph.ledger.ledger import RunLedger
 from state.threads import ThreadId
 
 
