@@ -25,7 +25,8 @@
     demo/         the bundled demo corpus and its recorded model calls
 
 Imports go one way: commands -> evaluation -> living -> reviewing -> running -> services -> planning ->
-seeding -> ledger -> figures -> folder -> store, llm, ingestion -> nodes -> state, prompts; config is used by all of them; it uses only the nodes' defaults and the
-roles of state.usage. No command imports another, and no two of graph's subpackages and modules import each
-other round a cycle; `lint-imports` checks these directions (pyproject.toml's contracts).
+seeding -> ledger -> figures -> folder -> store, llm, ingestion -> nodes -> state, prompts; config is used by
+all of them; it uses only the nodes' defaults and the roles of state.usage. No command imports another, and no
+two of graph's subpackages and modules import each other round a cycle; `lint-imports` checks these
+directions (pyproject.toml's contracts).
 """
