@@ -38,7 +38,7 @@ from nodes.extract import extract_contexts
 from nodes.finalize import check_duplicate, finalize_sample
 from nodes.generate import generate_question, revise_question
 from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
-from nodes.lint import lint_question
+from nodes.lint.question import lint_question
 from nodes.ports import Ports
 from nodes.reject import reject_sample
 from nodes.restyle import check_restyle, restyle_question

@@ -13,8 +13,8 @@ from langgraph.runtime import Runtime
 from nodes.common import Update, instructed
 from nodes.generate import asker
 from nodes.language import sample_language
-from nodes.lint import chunks_read
-from nodes.lint_restyle import restyle_problems
+from nodes.lint.question import chunks_read
+from nodes.lint.restyle import restyle_problems
 from nodes.ports import ModelCallFailed
 from nodes.run_context import Context
 from prompts import delimit, delimit_all

@@ -1,7 +1,7 @@
 """Every example question the prompts show, with the names a copy of it would carry.
 
 Real models copy a prompt's example verbatim, so each example is written so that a copy is refused by
-lint (`nodes.lint_examples`): it holds placeholders (X, Y, Z, "..."), or names an entity no team's chunks
+lint (`nodes.lint.examples`): it holds placeholders (X, Y, Z, "..."), or names an entity no team's chunks
 are likely to hold, or, when it names nothing, it is refused as it stands. The prompts quote these
 constants; tests/unit/test_prompt_examples.py holds every quoted question of every prompt to this list.
 The examples vary the attribute and the domain, so that no shape pulls a corpus towards one kind of fact.

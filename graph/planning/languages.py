@@ -15,7 +15,7 @@ from typing import Any
 from graph.planning.options import RunOptions
 from graph.store.embeddings import ENGLISH_ONLY_EMBEDDINGS
 from nodes.language import language_shares
-from nodes.lint_languages import LINT_RULES
+from nodes.lint.languages import LINT_RULES
 from state.languages import language_name
 from state.record import DatasetRecord
 

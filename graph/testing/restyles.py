@@ -11,7 +11,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.testing.reading import prompt, tagged
 from nodes.common import normalise_question
-from nodes.lint_restyle import numbers, recognisable
+from nodes.lint.restyle import numbers, recognisable
 
 # A quoted title, or a word a user types as it is (a digit or an inner capital in it).
 _KEPT = re.compile(r'"[^"]*"|«[^»]*»|「[^」]*」|\S*\d\S*|\S*[a-z][A-Z]\S*')

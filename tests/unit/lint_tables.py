@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nodes.lint import lint_problems
+from nodes.lint.question import lint_problems
 
 
 @dataclass(frozen=True)

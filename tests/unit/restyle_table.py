@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nodes.lint_restyle import restyle_problems
+from nodes.lint.restyle import restyle_problems
 
 
 @dataclass(frozen=True)

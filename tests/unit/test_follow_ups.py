@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
 from graph.evaluation.scoring import ask_service, history_of
-from nodes.lint_restyle import restyle_problems
+from nodes.lint.restyle import restyle_problems
 from nodes.rag import answer_from
 from tests.support.records import answerable_record
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from nodes.lint import lint_problems
+from nodes.lint.question import lint_problems
 
 ROYAL = ["the Royal Society", "the Académie des Sciences"]
 DANUBE = ["the Danube", "the Rhine"]

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from nodes.lint import lint_problems
-from nodes.lint_languages import LINT_RULES
+from nodes.lint.languages import LINT_RULES
+from nodes.lint.question import lint_problems
 
 ROWS: list[tuple[str, str, bool, str, str, list[str] | None, str | None]] = [
     # -- German --------------------------------------------------------------------------------

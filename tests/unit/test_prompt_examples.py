@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 import prompts
-from nodes.lint import lint_problems
+from nodes.lint.question import lint_problems
 from prompts.examples import EXAMPLES
 
 _QUOTED_QUESTION = re.compile(r'"([^"\n]{4,200}\?)"')
@@ -105,7 +105,7 @@ def test_real_names_and_syntax_with_the_same_letters_pass(question: str, chunks:
 
 
 def test_an_unanswerable_question_is_checked_against_its_seed_and_neighbours() -> None:
-    from nodes.lint import chunks_read
+    from nodes.lint.question import chunks_read
 
     seed = {"id": "s", "text": "Never start the X server as root.", "metadata": {}}
     neighbour = {"id": "n", "text": "used by X applications such as xterm", "metadata": {}}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, second_questions
+from nodes.lint.rules import LintRules, alternatives, second_questions
 
 # Lower-case words that can follow a question word without being its verb, and the verbs a subordinate clause
 # ends on.

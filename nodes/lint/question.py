@@ -4,7 +4,7 @@ A rule here rejects only what it can establish without doubt: a question a caref
 accept must pass. Rules that need the generator's account of its construction (the compared
 entities, the hidden entities) are never skipped: a draft that declares fewer compared entities than
 chunks, or no hidden entity, is sent back for them (`construction`). How a question or an answer names
-an entity is `nodes.lint_entities`; what lint knows of each language, `nodes.lint_languages`.
+an entity is `nodes.lint.entities`; what lint knows of each language, `nodes.lint.languages`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from langgraph.runtime import Runtime
 
 from nodes.common import Update, recorded_verdict, word_count
 from nodes.language import sample_language
-from nodes.lint_entities import folded_forms, names, names_entity, same_entity, stated_alternatives
-from nodes.lint_evidence import evidence_problems
-from nodes.lint_examples import example_problems
-from nodes.lint_languages import LINT_RULES
-from nodes.lint_rules import Finding, LintRules, joined_question, second_sentence
+from nodes.lint.entities import folded_forms, names, names_entity, same_entity, stated_alternatives
+from nodes.lint.evidence import evidence_problems
+from nodes.lint.examples import example_problems
+from nodes.lint.languages import LINT_RULES
+from nodes.lint.rules import Finding, LintRules, joined_question, second_sentence
 from nodes.run_context import Context
 from state.languages import answer_words, leading_polarity, polarity
 from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleState, latest_draft
@@ -264,7 +264,7 @@ def lint_problems(
     """Every failed check: the rule it breaks and what to fix.
 
     `wanted` is a yes/no sample's asked-for answer ("yes" or "no"), when it has one. `language` is the
-    question's (ISO 639-1): the wording rules are those of `nodes.lint_languages` for it; a language without
+    question's (ISO 639-1): the wording rules are those of `nodes.lint.languages` for it; a language without
     rules gets the language-neutral ones only.
 
     A generated unanswerable question (`question_type` unanswerable) has no answer: only the question's

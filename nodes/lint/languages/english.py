@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, coordinated_clauses, second_questions
+from nodes.lint.rules import LintRules, alternatives, coordinated_clauses, second_questions
 
 # Nouns that can only mean the material a question was written from, after "mentioned in the" and alike.
 _TEXT = r"(?:texts?|passages?|contexts?|chunks?|excerpts?|snippets?)"

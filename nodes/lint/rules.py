@@ -2,7 +2,7 @@
 language's table shares the shape of: a second question after the first, a comparison's alternatives; and
 where a text asks a second question (`second_question`), which lint and the restyle check share.
 
-The tables themselves, one module per language, are in `nodes.lint_languages`.
+The tables themselves, one module per language, are in `nodes.lint.languages`.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, coordinated_clauses, second_questions
+from nodes.lint.rules import LintRules, alternatives, coordinated_clauses, second_questions
 
 _ES_TEXT = r"(?:textos?|pasajes?|contextos?|fragmentos?|extractos?)"
 _ES_MATERIAL = rf"(?:{_ES_TEXT}|documentos?|información|materiales?|fuentes?|párrafos?)"

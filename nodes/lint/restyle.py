@@ -16,10 +16,10 @@ import unicodedata
 from collections.abc import Sequence
 
 from nodes.common import normalise_question, word_count
-from nodes.lint import Finding, opening_pronoun
-from nodes.lint_entities import names
-from nodes.lint_languages import LINT_RULES
-from nodes.lint_rules import LintRules, second_question
+from nodes.lint.entities import names
+from nodes.lint.languages import LINT_RULES
+from nodes.lint.question import Finding, opening_pronoun
+from nodes.lint.rules import LintRules, second_question
 from state.sample import UNANSWERABLE, Construction
 
 #: How much of the canonical question's letters a misspelled rewrite keeps (difflib's ratio, accents folded):

@@ -7,7 +7,7 @@ import re
 import unicodedata
 
 from nodes.common import unspaced
-from nodes.lint_rules import LintRules
+from nodes.lint.rules import LintRules
 
 _EDGE = " \t\"'“”‘’«»„.,;:!?¿¡()[]「」。？"
 

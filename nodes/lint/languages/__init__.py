@@ -10,10 +10,10 @@ lint_tables.py.
 
 from __future__ import annotations
 
-from nodes.lint_languages.english import ENGLISH
-from nodes.lint_languages.french import FRENCH
-from nodes.lint_languages.german import GERMAN
-from nodes.lint_languages.spanish import SPANISH
+from nodes.lint.languages.english import ENGLISH
+from nodes.lint.languages.french import FRENCH
+from nodes.lint.languages.german import GERMAN
+from nodes.lint.languages.spanish import SPANISH
 
 #: The languages lint has rules for, by ISO 639-1 code.
 LINT_RULES = {"en": ENGLISH, "de": GERMAN, "fr": FRENCH, "es": SPANISH}

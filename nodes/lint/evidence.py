@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nodes.common import letter_labels
-from nodes.lint_rules import Finding
+from nodes.lint.rules import Finding
 from state.evidence import locate
 from state.sample import Draft
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from nodes.lint_entities import names
-from nodes.lint_rules import LintRules
+from nodes.lint.entities import names
+from nodes.lint.rules import LintRules
 from prompts.examples import EXAMPLES
 
 #: A failed check: the rule's name and the feedback for the reviser.

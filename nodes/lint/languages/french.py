@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from nodes.lint_rules import LintRules, alternatives, coordinated_clauses, second_questions
+from nodes.lint.rules import LintRules, alternatives, coordinated_clauses, second_questions
 
 _FR_TEXT = r"(?:textes?|passages?|contextes?|extraits?|fragments?)"
 _FR_MATERIAL = rf"(?:{_FR_TEXT}|documents?|informations?|sources?|paragraphes?)"
