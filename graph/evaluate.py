@@ -19,18 +19,12 @@ POST {"question"} with {"answer", "contexts": [{"id"?, "text"}]}, or your own ob
 no arguments), with `input_key`, `answer_key`, `documents_key`, `history_key` and `id_key` to read it,
 and `version` to mark a changed pipeline (docs/evaluation.md). The store's database, collection,
 schema, columns, distance and embedding are the run's (from its run.json) unless a flag names them;
-a setup's own keys win over both. Per sample: retrieval by evidence (the characters of the facts each answer
-rests on that the retrieved chunks cover, in one text per document, on any collection; docs/evaluation.md) and
-by chunk id (normalised text as fallback) where the setup reads the run's own collection,
-answer correctness and faithfulness (validator model), and on the simulated unanswerable variant
-whether the setup abstains given only non-relevant contexts (`abstained`; a phrase check first, the
-judge for the rest). On a generated unanswerable question (`answerable: false`) the setup retrieves
-and answers for itself, and `abstained_generated` says whether it declined. Rows go to eval.jsonl
-beside the dataset, cached per (what a setup is, sample): adding a setup, or renaming one, pays only for what is
-new; `--sweep KEY=V1,V2` expands the one --setup over those values. Means with 95% intervals and their records,
-by answerable, question type, binary, temporal and difficulty, and every pair of setups compared per question
-(the difference with its paired interval, in words, with the questions a difference of `--detect` needs) go to
-the terminal, eval-summary.json and eval-report.html (docs/evaluation.md).
+a setup's own keys win over both. Per sample: retrieval by evidence on any collection and by chunk id on the
+run's own, answer correctness and faithfulness (validator model), abstention on the simulated unanswerable
+variant and on generated unanswerable questions. Rows go to eval.jsonl beside the dataset, cached per (what a
+setup is, sample); `--sweep KEY=V1,V2` expands the one --setup over those values. Means with 95% intervals and
+their records, by group, and every pair of setups compared per question go to the terminal, eval-summary.json
+and eval-report.html (docs/evaluation.md).
 
 `--fail-under` and `--baseline` make it a regression gate: every setup is held to each threshold and, against
 the baseline's same-named setup paired per question, fails a `--gate-metrics` metric only when the whole 95%
@@ -52,15 +46,14 @@ from graph.config.cli import (
     command_parser,
     settings_from_args,
 )
-from graph.config.errors import exit_on_user_error, writing
+from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
 from graph.evaluation.api import Evaluation, evaluate
 from graph.evaluation.comparisons import DEFAULT_DETECT, comparison_lines
 from graph.evaluation.diagnosis import diagnosis_lines
 from graph.evaluation.external import INPUT_FORMATS
-from graph.evaluation.gate import GATE_METRICS, junit_xml, parse_gate_metrics
+from graph.evaluation.gate import GATE_METRICS, parse_gate_metrics, write_junit
 from graph.evaluation.report import format_summaries
-from graph.folder.files import write_atomically
 from graph.folder.run_settings import flags_given
 
 
@@ -173,8 +166,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def show(result: Evaluation) -> None:
-    """The figures as the terminal shows them: the means with intervals, what they suggest, the paired
-    differences, and the files written."""
+    """The figures as the terminal shows them: means with intervals, a diagnosis, paired differences, files."""
     print(format_summaries(result.summaries))
     print("what the figures suggest:")
     for line in diagnosis_lines(result.summaries):
@@ -191,12 +183,11 @@ def gate(result: Evaluation, junit: Path | None) -> None:
     """The gate's checks: a line per shortfall, exit 1 when there is one."""
     checks = result.checks
     if junit is not None:
-        with writing(junit, "fix --junit"):
-            write_atomically(junit, junit_xml(checks))
+        write_junit(junit, checks)
         print(f"wrote {junit}")
     failed = [check for check in checks if not check.passed]
     for check in checks:
-        if check.skipped or check.passed and "within noise" in check.detail:
+        if check.skipped or check.within_noise:
             print(f"note: {check.line()}", file=sys.stderr)
     for check in failed:
         print(check.line(), file=sys.stderr)

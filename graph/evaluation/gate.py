@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
-from graph.config.errors import UserError
+from graph.config.errors import UserError, writing
 from graph.evaluation.comparisons import pair_rows, record_key
 from graph.evaluation.scoring import GROUPS, METRICS
+from graph.folder.files import write_atomically
 from graph.intervals import paired_interval
 
 
@@ -56,6 +57,8 @@ class Check:
     passed: bool
     detail: str = ""
     """How it was decided: the paired difference with its interval, or that means were compared."""
+    within_noise: bool = False
+    """It passed on a drop beyond the allowed one whose interval reaches back within it: a reader should see it."""
 
     @property
     def skipped(self) -> bool:
@@ -265,10 +268,11 @@ def _paired_check(
     if low is None or high is None:  # one question: no interval, and no noise it can be told from
         return Check(setup, metric, now, bound, True, f"paired difference {interval.mean:+.3f} on one question")
     passed = high >= -max_drop
+    noise = passed and interval.mean < -max_drop
     detail = f"paired difference {interval.mean:+.3f} [{low:+.3f}, {high:+.3f}] {where}"
-    if passed and interval.mean < -max_drop:
+    if noise:
         detail += f"; the drop is within noise: the interval reaches {high:+.3f}, not wholly below {-max_drop:+g}"
-    return Check(setup, metric, now, bound, passed, detail)
+    return Check(setup, metric, now, bound, passed, detail, noise)
 
 
 def baseline_notes(summaries: Mapping[str, Any], baseline: Mapping[str, Any] | None) -> list[str]:
@@ -294,6 +298,12 @@ def baseline_notes(summaries: Mapping[str, Any], baseline: Mapping[str, Any] | N
                 "like with like"
             )
     return notes
+
+
+def write_junit(path: Path, checks: Sequence[Check]) -> None:
+    """The checks as a JUnit report at `path` (`--junit`)."""
+    with writing(path, "fix --junit"):
+        write_atomically(path, junit_xml(checks))
 
 
 def junit_xml(checks: Sequence[Check]) -> str:

@@ -108,6 +108,12 @@ class QuestionVectors:
         """`model` (named by `spec`) answering its questions from these vectors first."""
         return _Remembered(self, spec, model)
 
+    def serve(self, corpus: Any, spec: str) -> None:
+        """The corpus's questions embedded through these vectors, so that setups of the same embedding share
+        them."""
+        if corpus.embeddings is not None:
+            corpus.embeddings = self.around(spec, corpus.embeddings)
+
 
 class _Remembered(Embeddings):
     def __init__(self, vectors: QuestionVectors, spec: str, model: Embeddings) -> None:

@@ -345,7 +345,7 @@ async def evaluate_setup(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_services(collection, models=models, with_database=False, random_seed=seed) as services:
-        remember(services.corpus, collection.embedding, vectors)
+        vectors.serve(services.corpus, collection.embedding)
         scoring = await with_collection_documents(scoring, services.corpus, at_hand.from_collection)
         return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings, scoring)
 
@@ -367,15 +367,9 @@ async def _retrieval_only(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
     async with open_collection(collection) as corpus:
-        remember(corpus, collection.embedding, vectors)
+        vectors.serve(corpus, collection.embedding)
         scoring = await with_collection_documents(scoring, corpus, documents_from_collection)
         return await _each(records, lambda record: score_retrieval(setup, record, corpus, scoring))
-
-
-def remember(corpus: Any, spec: str, vectors: QuestionVectors) -> None:
-    """The corpus's questions embedded through `vectors`, so that setups of the same embedding share them."""
-    if corpus.embeddings is not None:
-        corpus.embeddings = vectors.around(spec, corpus.embeddings)
 
 
 async def _each(
