@@ -49,11 +49,11 @@ from graph.config.cli import (
 from graph.config.errors import exit_on_user_error
 from graph.config.logs import configure_logging
 from graph.evaluation.api import Evaluation, evaluate
-from graph.evaluation.comparisons import DEFAULT_DETECT, comparison_lines
-from graph.evaluation.diagnosis import diagnosis_lines
+from graph.evaluation.confidence.comparisons import DEFAULT_DETECT, comparison_lines
+from graph.evaluation.confidence.gate import GATE_METRICS, parse_gate_metrics, write_junit
 from graph.evaluation.external import INPUT_FORMATS
-from graph.evaluation.gate import GATE_METRICS, parse_gate_metrics, write_junit
 from graph.evaluation.report import format_summaries
+from graph.evaluation.scoring.diagnosis import diagnosis_lines
 from graph.folder.run_settings import flags_given
 
 

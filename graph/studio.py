@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 from contextlib import AsyncExitStack
 
-from graph.builder import compile_graph
 from graph.config.settings import DEFAULT_MODELS, resolve_settings
 from graph.demo import DEMO_COLLECTION
 from graph.services import open_services
+from nodes.builder import compile_graph
 from nodes.ports import Ports
 from nodes.run_context import Context
 from state.usage import ROLES

@@ -19,7 +19,7 @@ from typing import get_args
 from pydantic import BaseModel
 
 import prompts
-from nodes.generate import draft_schema
+from nodes.steps.generate import draft_schema
 from state import schemas
 from state.sample import QuestionType
 

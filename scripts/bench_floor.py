@@ -37,7 +37,6 @@ from langgraph.types import Command
 from pydantic import BaseModel
 from scratch_database import scratch_database
 
-from graph.builder import ASK_NO_CHAT_MODEL
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
@@ -45,6 +44,7 @@ from graph.services import open_state_database
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.database import database_url
 from graph.testing.scripted import ScriptedChatModel
+from nodes.builder import ASK_NO_CHAT_MODEL
 from state.sample import SampleState
 
 #: The nodes an accepted sample passes through, in order (START aside).

@@ -22,8 +22,8 @@ from typing import Any
 
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, load_demo_chunks
-from graph.evaluation.pipelines import load_pipeline
-from graph.evaluation.scoring import evaluate_setup
+from graph.evaluation.answering.pipelines import load_pipeline
+from graph.evaluation.scoring.records import evaluate_setup
 from graph.evaluation.setups import parse_setup
 from graph.store.embedded import embedded_url, stop_embedded
 from state.record import DatasetRecord

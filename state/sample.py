@@ -284,7 +284,7 @@ class SampleState(TypedDict):
     """Revisions used so far."""
     revisions_left: NotRequired[int]
     """Revisions the run allows after the latest draft (its `max_revisions` less those used): when none are
-    left, a rejected draft ends the sample (decided in graph/routing.py, from the state alone, so a state edited
+    left, a rejected draft ends the sample (decided in nodes/routing.py, from the state alone, so a state edited
     in LangGraph Studio routes without the run context)."""
     temporal: NotRequired[bool]
     language: NotRequired[str]

@@ -25,9 +25,8 @@ from typing import Any
 from graph.config.cli import run_async
 from graph.config.errors import UserError
 from graph.config.settings import Settings, resolve_settings
-from graph.evaluation.comparisons import DEFAULT_DETECT, Comparison
-from graph.evaluation.external import InputFormat, is_saved_dataset, read_documents, read_external
-from graph.evaluation.gate import (
+from graph.evaluation.confidence.comparisons import DEFAULT_DETECT, Comparison
+from graph.evaluation.confidence.gate import (
     GATE_METRICS,
     Check,
     baseline_checks,
@@ -37,8 +36,9 @@ from graph.evaluation.gate import (
     read_baseline,
     threshold_checks,
 )
-from graph.evaluation.retrieval import DocumentsAtHand
-from graph.evaluation.scoring import GROUPS, METRICS
+from graph.evaluation.external import InputFormat, is_saved_dataset, read_documents, read_external
+from graph.evaluation.scoring.retrieval import DocumentsAtHand
+from graph.evaluation.scoring.rows import GROUPS, METRICS
 from graph.evaluation.session import EvaluationFiles, Scored, evaluate_setups, load_pipelines
 from graph.evaluation.setups import Setup, check_answering_model, parse_setup, parse_sweep, swept_setups
 from graph.folder.run_settings import as_the_run_read_it, run_json_settings

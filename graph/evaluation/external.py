@@ -32,7 +32,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from graph.config.errors import UserError
-from graph.evaluation.evidence import document_name
+from graph.evaluation.scoring.evidence import document_name
 from state.evidence import Evidence, locate
 from state.record import ContextPassage, DatasetRecord, SupportingChunk
 

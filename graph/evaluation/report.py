@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from graph.evaluation.comparisons import DEFAULT_DETECT, OVERALL, Comparison, chance_line
-from graph.evaluation.diagnosis import diagnose
-from graph.evaluation.scoring import GROUPS, METRICS
+from graph.evaluation.confidence.comparisons import DEFAULT_DETECT, OVERALL, Comparison, chance_line
+from graph.evaluation.scoring.diagnosis import diagnose
+from graph.evaluation.scoring.rows import GROUPS, METRICS
 from graph.webpage import document, esc, table
 from graph.webpage.charts import Line, Point, interval_chart, sweep_chart
 
@@ -64,7 +64,7 @@ def _shown_with_interval(means: dict[str, Any] | None, metric: str) -> str:
 
 
 def diagnosis_section(summaries: dict[str, Any]) -> str:
-    """What the figures suggest, per setup (`graph.evaluation.diagnosis`)."""
+    """What the figures suggest, per setup (`graph.evaluation.scoring.diagnosis`)."""
     items = "".join(
         f"<li><b>{esc(name)}</b>: "
         + ("; ".join(esc(finding) for finding in findings) if findings else "none of the known patterns shows")

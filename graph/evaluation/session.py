@@ -15,19 +15,13 @@ from typing import Any
 from graph.config.cli import run_async
 from graph.config.errors import UserError, writing
 from graph.config.settings import Settings
-from graph.evaluation.comparisons import DEFAULT_DETECT, Comparison, compare_setups, comparisons_json
-from graph.evaluation.metrics import grouped_means
-from graph.evaluation.pipelines import Pipeline, load_pipeline
+from graph.evaluation.answering.pipelines import Pipeline, load_pipeline
+from graph.evaluation.confidence.comparisons import DEFAULT_DETECT, Comparison, compare_setups, comparisons_json
 from graph.evaluation.report import render_eval_report
-from graph.evaluation.retrieval import DocumentsAtHand, QuestionVectors
-from graph.evaluation.scoring import (
-    GROUPS,
-    METRICS,
-    SHARE_METRICS,
-    evaluate_setup,
-    group_value,
-    record_cluster,
-)
+from graph.evaluation.scoring.metrics import grouped_means
+from graph.evaluation.scoring.records import evaluate_setup
+from graph.evaluation.scoring.retrieval import DocumentsAtHand, QuestionVectors
+from graph.evaluation.scoring.rows import GROUPS, METRICS, SHARE_METRICS, group_value, record_cluster
 from graph.evaluation.setups import Setup
 from graph.folder.files import write_atomically, write_jsonl
 from nodes import versions as prompt_versions

@@ -20,8 +20,8 @@ from graph.store.corpus import Corpus
 from graph.store.database import database_url
 from graph.store.reader import Chunk
 from nodes.common import chunk_ref
-from nodes.judges import judge_together
 from nodes.ports import StructuredChat
+from nodes.steps.judges import judge_together
 from state.languages import DEFAULT_LANGUAGE
 from state.record import DatasetRecord
 from state.sample import Draft, QuoteRef

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.config.errors import UserError
-from nodes.bridge import BRIDGE_PROPOSERS
-from nodes.extract import RELEVANCE_LABELLERS
 from nodes.implementations import UnknownImplementation, resolve_implementation
+from nodes.steps.bridge import BRIDGE_PROPOSERS
+from nodes.steps.extract import RELEVANCE_LABELLERS
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from graph.builder import compile_graph
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.from_settings import check_models
@@ -24,6 +23,7 @@ from graph.reviewing.samples import ReviewSample
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.running.runner import SampleRunner, context_for, judging_runner
 from graph.services import open_gateway, open_state_database
+from nodes.builder import compile_graph
 from nodes.starts import state_after
 from state.usage import ROLES
 

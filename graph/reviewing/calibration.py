@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graph.intervals import Z95
 from graph.reviewing.labels import CRITERIA, criteria_for
 from graph.reviewing.samples import current_reviews
 from graph.reviewing.validation_table import PAPER_REJECTIONS_RIGHT, cohen_kappa, share
+from graph.statistics.intervals import Z95
 from graph.webpage import esc, table
 
 #: The quality verdict's dimensions and the criteria reviewers tick that each answers for.

@@ -12,9 +12,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from graph.intervals import wilson
 from graph.reviewing.labels import CRITERIA, RESTYLE_CRITERION, UNANSWERABLE_CRITERIA
 from graph.reviewing.samples import ReviewSample, current_reviews
+from graph.statistics.intervals import wilson
 
 #: The paper's figures beside each criterion (SPEC section 8): share of accepted samples passing,
 #: HotpotQA / MuSiQue.

@@ -10,15 +10,15 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from graph.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph, state_updates
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
 from graph.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
-from nodes.finalize import rejection_entry
+from nodes.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph, state_updates
 from nodes.ports import ChunkLike, HitLike, Ports, QueryGuide, QuestionRegistry, SeedPool
 from nodes.run_context import Context
+from nodes.steps.finalize import rejection_entry
 from state.sample import SampleInput, SampleState, latest_draft
 
 #: Every key of a sample's state: what `SampleRunner.run` asks the graph to return.

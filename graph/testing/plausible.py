@@ -16,9 +16,9 @@ from graph.testing.reading import prompt, tagged
 from graph.testing.restyles import check_restyle, restyle
 from graph.testing.scripted import Faults, ScriptedChatModel
 from graph.testing.wordings import PROCEDURAL, SINGLE_HOP, TEMPLATES, WHO_WROTE
-from nodes.bridge import entity_spans
 from nodes.common import mentions
 from nodes.language import detect_language
+from nodes.steps.bridge import entity_spans
 from prompts.evaluate import DECLINES
 from prompts.judge_sufficiency import EVERY_CHUNK
 from state.evidence import contains

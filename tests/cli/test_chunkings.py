@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.evaluation.metrics import retrieval_scores
+from graph.evaluation.scoring.metrics import retrieval_scores
 from graph.testing.commands import run_cli
 from graph.testing.documents import manual_pages
 from state.record import DatasetRecord

@@ -10,8 +10,8 @@ from xml.etree import ElementTree
 import pytest
 
 from graph.config.settings import resolve_settings
-from graph.evaluation.evidence import EVIDENCE_METRICS
-from graph.evaluation.scoring import METRICS
+from graph.evaluation.scoring.evidence import EVIDENCE_METRICS
+from graph.evaluation.scoring.rows import METRICS
 from graph.planning.options import RunOptions
 from graph.running.estimate import estimate
 from graph.testing.commands import create_store_table, run_cli

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
-from graph.builder import compile_graph
 from graph.store.database import in_schema
 from graph.testing.commands import STATE_SCHEMA, assert_one_line_error, run_cli
+from nodes.builder import compile_graph
 
 STRICT = "import:tests.support.scripts:strict_model"
 LENIENT = "import:tests.support.scripts:accepting_validator"

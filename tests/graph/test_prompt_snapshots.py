@@ -85,14 +85,14 @@ def test_rendered_single_hop_prompts_match_the_snapshots(harness, seed_chunk_id)
 
 
 def test_rendered_evaluation_prompts_match_the_snapshots() -> None:
-    """The built-in answerer and the evaluation judges, as `graph.evaluation.scoring` asks them for one record."""
+    """The built-in answerer and the evaluation judges, as an evaluation asks them for one record."""
     import asyncio
     from types import SimpleNamespace
 
     from langchain_core.embeddings import DeterministicFakeEmbedding
 
-    from graph.evaluation.retrieval import RetrievalScoring
-    from graph.evaluation.scoring import evaluate_sample
+    from graph.evaluation.scoring.records import evaluate_sample
+    from graph.evaluation.scoring.retrieval import RetrievalScoring
     from graph.evaluation.setups import Setup
     from state import schemas
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from langgraph.constants import START
 
-from graph.builder import ASK_NO_CHAT_MODEL, NODES, compile_graph
 from graph.store.checkpoints import TRIGGER_PREFIX
+from nodes.builder import ASK_NO_CHAT_MODEL, NODES, compile_graph
 from state.record import DatasetRecord
 from tests.support.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, relevant_if, script
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from graph.builder import compile_graph
 from graph.config.settings import resolve_settings
 from graph.services import open_state_database
+from nodes.builder import compile_graph
 from nodes.starts import ACCUMULATED, WRITTEN_BY, state_after
 from tests.graph.test_unanswerable import UNANSWERABLE, UNANSWERED, judge_by_texts
 from tests.support.scripts import script

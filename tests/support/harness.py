@@ -10,7 +10,6 @@ import asyncio
 import itertools
 from typing import Any
 
-from graph.builder import compile_graph
 from graph.config.settings import Settings, resolve_settings
 from graph.living.refresh import RecordDecision, RecordRefresh, refresh_record
 from graph.llm.gateway import LLMGateway
@@ -19,6 +18,7 @@ from graph.llm.models import resolve_roles
 from graph.running.runner import SampleResult, build_runner
 from graph.services import open_services
 from graph.testing.scripted import ScriptedChatModel
+from nodes.builder import compile_graph
 from nodes.ports import QueryGuide
 
 _threads = itertools.count()

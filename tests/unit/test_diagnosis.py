@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from graph.evaluation.diagnosis import diagnose, diagnosis_lines
 from graph.evaluation.report import render_eval_report
-from graph.evaluation.scoring import GROUPS
+from graph.evaluation.scoring.diagnosis import diagnose, diagnosis_lines
+from graph.evaluation.scoring.rows import GROUPS
 
 
 def summary(types: dict[str, tuple[int, float]] | None = None, **overall: float) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from graph.evaluation.evidence import fact_metrics, merged, score_evidence
+from graph.evaluation.scoring.evidence import fact_metrics, merged, score_evidence
 from state.evidence import Evidence, folded, locate
 
 DOCUMENT = "".join(f"{n:03d}" for n in range(34))[:100]  # guide.md: 100 characters, no 10 of them twice

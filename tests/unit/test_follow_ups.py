@@ -9,9 +9,9 @@ import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 
-from graph.evaluation.scoring import ask_service, history_of
+from graph.evaluation.answering.asking import ask_service, history_of
+from graph.evaluation.answering.rag import answer_from
 from nodes.lint.restyle import restyle_problems
-from nodes.rag import answer_from
 from tests.support.records import answerable_record
 
 CANONICAL = 'Which comes earlier in the PostgreSQL 15 manual, "Routine Vacuuming" or "Backup and Restore"?'

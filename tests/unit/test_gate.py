@@ -10,8 +10,8 @@ from xml.etree import ElementTree
 import pytest
 
 from graph.config.errors import UserError
-from graph.evaluation.comparisons import pair_rows
-from graph.evaluation.gate import (
+from graph.evaluation.confidence.comparisons import pair_rows
+from graph.evaluation.confidence.gate import (
     Baseline,
     Threshold,
     baseline_checks,
@@ -21,7 +21,7 @@ from graph.evaluation.gate import (
     read_baseline,
     threshold_checks,
 )
-from graph.evaluation.scoring import GROUPS
+from graph.evaluation.scoring.rows import GROUPS
 
 
 def summary(recall: float, correct: float | None = 0.7, composition_recall: float = 0.5) -> dict[str, Any]:

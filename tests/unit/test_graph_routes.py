@@ -8,8 +8,8 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
 
-from graph import routing
-from graph.builder import NODES, ROUTES, compile_graph
+from nodes import routing
+from nodes.builder import NODES, ROUTES, compile_graph
 from nodes.run_context import Context
 
 

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from graph.evaluation.metrics import grouped_means
-from graph.intervals import (
+from graph.evaluation.scoring.metrics import grouped_means
+from graph.statistics.intervals import (
     Z80,
     Z95,
     design_effect,

@@ -6,7 +6,7 @@ import pytest
 
 from graph.config.settings import Settings
 from graph.demo import load_demo_chunks
-from graph.evaluation.metrics import says_abstain
+from graph.evaluation.scoring.metrics import says_abstain
 from graph.planning.languages import LanguageSurvey, evaluation_note, language_notes
 from graph.planning.options import InvalidOptions, RunOptions
 from graph.run import build_parser

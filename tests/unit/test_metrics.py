@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graph.evaluation.metrics import cosine, graded_correctness, grouped_means, retrieval_scores, says_abstain
+from graph.evaluation.scoring.metrics import cosine, graded_correctness, grouped_means, retrieval_scores, says_abstain
 
 CONTEXTS = [
     {"id": "a", "text": "Alpha text", "relevant": True},

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.bridge import entity_spans
 from nodes.common import mentions
-from nodes.extract import difficulty_for, distinct_candidates
+from nodes.steps.bridge import entity_spans
+from nodes.steps.extract import difficulty_for, distinct_candidates
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_distinct_candidates_drop_supporting_chunks_and_repeated_texts() -> None
 
 
 def test_a_fact_is_placed_in_its_chunk_and_document_and_found_again_in_relevant_contexts_by_text() -> None:
-    from nodes.finalize import chunk_evidence
+    from nodes.steps.finalize import chunk_evidence
 
     chunk = {"id": "a", "text": "Intro.\nThe launcher sleeps  for “naptime” seconds.",
              "metadata": {"source": "guide.html", "start_index": 100}}  # fmt: skip
@@ -85,7 +85,7 @@ def test_a_fact_is_placed_in_its_chunk_and_document_and_found_again_in_relevant_
 
 
 def test_a_ready_cut_chunk_is_placed_in_its_plain_text_source_when_the_file_is_at_hand(tmp_path) -> None:  # noqa: ANN001
-    from nodes.finalize import chunk_evidence, start_in_source
+    from nodes.steps.finalize import chunk_evidence, start_in_source
 
     source = tmp_path / "guide.md"
     source.write_text("# Guide\n\nIntro.\n\nThe launcher sleeps for naptime seconds. More.\n", encoding="utf-8")

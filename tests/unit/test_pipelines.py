@@ -17,9 +17,9 @@ from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
 from graph.config.errors import UserError
-from graph.evaluation.pipeline_output import answer_text
-from graph.evaluation.pipelines import Pipeline, load_pipeline, pipeline_input
-from graph.evaluation.scoring import ask_setup
+from graph.evaluation.answering.asking import ask_setup
+from graph.evaluation.answering.pipeline_output import answer_text
+from graph.evaluation.answering.pipelines import Pipeline, load_pipeline, pipeline_input
 from graph.evaluation.setups import Setup, parse_setup
 from tests.support.records import answerable_record
 

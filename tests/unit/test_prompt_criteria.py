@@ -8,7 +8,7 @@ import pkgutil
 from pathlib import Path
 
 import prompts
-from nodes.generate import draft_schema
+from nodes.steps.generate import draft_schema
 from nodes.versions import EVALUATION_VERSION, PROMPT_VERSION
 from prompts import criteria, evaluate, generate, judge_quality, judge_sufficiency, relevance, restyle, revise
 from state.schemas import RagAnswer

@@ -9,7 +9,7 @@ import pytest
 from langgraph.channels.topic import Topic
 from langgraph.graph import StateGraph
 
-from graph.builder import NODES, StateUpdates, routed_by, state_updates
+from nodes.builder import NODES, StateUpdates, routed_by, state_updates
 from state.sample import SampleState
 
 

@@ -3,7 +3,7 @@ the rewrite still asks the same thing, with the same answer, from the same chunk
 
 The canonical question stays in the record beside the rewrite. A rewrite the check refuses is written
 once more from the verdict; when that one is refused too, the sample keeps its canonical question with
-style `natural` and the reason (routing decides, `graph.routing`).
+style `natural` and the reason (routing decides, `nodes.routing`).
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, instructed
-from nodes.generate import asker
 from nodes.language import sample_language
 from nodes.lint.question import chunks_read
 from nodes.lint.restyle import restyle_problems
 from nodes.ports import ModelCallFailed
 from nodes.run_context import Context
+from nodes.steps.generate import asker
 from prompts import delimit, delimit_all
 from prompts import restyle as prompt
 from state.languages import language_name

@@ -14,10 +14,10 @@ from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, delimited_draft, instructed, normalise_text, records_failure
-from nodes.generate import labelled_chunks
 from nodes.implementations import resolve_implementation
 from nodes.ports import StructuredChat
 from nodes.run_context import Context
+from nodes.steps.generate import labelled_chunks
 from prompts import delimit, delimit_all
 from prompts import relevance as relevance_prompt
 from state.evidence import document_place

@@ -13,8 +13,9 @@ from pydantic import ValidationError
 
 from nodes.common import Update, normalised_answer
 from nodes.language import sample_language
-from nodes.restyle import kept_restyle
 from nodes.run_context import Context
+from nodes.steps.duplicate import check_duplicate
+from nodes.steps.restyle import kept_restyle
 from nodes.versions import PROMPT_VERSION
 from state.evidence import locate, offset
 from state.location import where
@@ -259,19 +260,6 @@ def restyle_note(state: SampleState) -> dict[str, Any] | None:
         "kept": kept,
         "reason": "" if kept or not checks else checks[-1]["reason"],
     }
-
-
-async def check_duplicate(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """Claim the validated question for this sample before its contexts are labelled; a question an earlier
-    sample of the run asked (the same words, or near it by embedding) ends this one as rejected."""
-    registry = runtime.context.require_ports().questions
-    if registry is None:
-        return {"question_claimed": True}
-    thread_id = state.get("thread_id") or f"{runtime.context.run_id}/adhoc"
-    duplicate_of = await registry.register(latest_draft(state)["question"], thread_id)
-    if duplicate_of is not None:
-        return {"outcome": "rejected", "end_reason": f"duplicate of the question of sample {duplicate_of}"}
-    return {"question_claimed": True}
 
 
 def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:

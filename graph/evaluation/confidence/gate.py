@@ -4,7 +4,7 @@
     --baseline runs/docs-v1 --max-drop 0.03 --gate-metrics recall,correctness
     --junit eval-junit.xml
 
-A threshold names a metric of the summary (`graph.evaluation.scoring.METRICS`), overall or for one
+A threshold names a metric of the summary (`graph.evaluation.scoring.records.METRICS`), overall or for one
 slice (`SLICE.METRIC`, the slice a value of a breakdown: a question type, a difficulty, a language,
 true/false for binary and temporal...). Every setup is held to every threshold. A metric with no
 value (it does not apply to the dataset) neither passes nor fails: it is skipped, and said so.
@@ -27,10 +27,10 @@ from typing import Any
 from xml.etree import ElementTree
 
 from graph.config.errors import UserError, writing
-from graph.evaluation.comparisons import pair_rows, record_key
-from graph.evaluation.scoring import GROUPS, METRICS
+from graph.evaluation.confidence.comparisons import pair_rows, record_key
+from graph.evaluation.scoring.rows import GROUPS, METRICS
 from graph.folder.files import write_atomically
-from graph.intervals import paired_interval
+from graph.statistics.intervals import paired_interval
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ when it is already of the setup's kind (a `BaseRetriever`, a `Runnable`, a compi
 that can be called with no arguments is a factory, called once as the evaluation starts (a retriever
 over a store needs its URL at run time); a retriever or chain may also be a plain callable that takes
 the question. Async objects are awaited; sync ones run in a worker thread. What comes back is read in
-`graph.evaluation.pipeline_output`.
+`graph.evaluation.answering.pipeline_output`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from langgraph.pregel import Pregel
 
 from graph.config.errors import UserError, first_line
 from graph.config.imports import import_object
-from graph.evaluation.pipeline_output import RetrievedDocuments, as_context, described, read_output
+from graph.evaluation.answering.pipeline_output import RetrievedDocuments, as_context, described, read_output
 from graph.evaluation.setups import Setup
 
 #: A graph's input key when the setup names none (the state of LangChain's RAG tutorial graph).

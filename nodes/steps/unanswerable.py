@@ -12,9 +12,9 @@ from langchain_core.messages import BaseMessage
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref, instructed, recorded_verdict, records_failure
-from nodes.generate import asker, revision_feedback, style_block, style_of, style_update
 from nodes.language import decided_language, sample_language
 from nodes.run_context import Context
+from nodes.steps.generate import asker, revision_feedback, style_block, style_of, style_update
 from prompts import delimit, delimit_all
 from prompts import unanswerable as prompt
 from state.languages import language_name

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from graph.intervals import Interval, QuestionsNeeded, paired_interval, questions_needed
+from graph.statistics.intervals import Interval, QuestionsNeeded, paired_interval, questions_needed
 
 #: Fewer questions than this in a group and a comparison on it is flagged as too small.
 MIN_QUESTIONS = 10

@@ -1,7 +1,7 @@
-"""judge_quality, judge_sufficiency and classify_temporal: the validator's checks.
+"""judge_quality and judge_sufficiency: the validator's checks of a draft.
 
 Each check records its verdict; where a rejected draft goes next (revise_question, or reject_sample
-once the revisions are spent) is decided in `graph/routing.py`.
+once the revisions are spent) is decided in `nodes/routing.py`.
 """
 
 from __future__ import annotations
@@ -21,17 +21,16 @@ from nodes.common import (
     recorded_verdict,
     records_failure,
 )
-from nodes.generate import evidence_block, labelled_chunks
 from nodes.language import quoted_yes_no, sample_language
 from nodes.ports import StructuredChat
 from nodes.run_context import Context
+from nodes.steps.generate import evidence_block, labelled_chunks
 from prompts import delimit_all
 from prompts import judge_quality as quality_prompt
 from prompts import judge_sufficiency as sufficiency_prompt
-from prompts import temporal as temporal_prompt
 from state.languages import language_name, polarity
 from state.sample import SampleState, is_single_hop, latest_draft
-from state.schemas import QualityVerdict, SingleHopVerdict, SufficiencyVerdict, TemporalLabel
+from state.schemas import QualityVerdict, SingleHopVerdict, SufficiencyVerdict
 from state.usage import ModelCall
 
 
@@ -217,13 +216,3 @@ async def judge_sufficiency(state: SampleState, runtime: Runtime[Context]) -> Up
     }
     update = recorded_verdict(state, "sufficiency", accepted=not enough, reason=reason, details=details)
     return update | {"llm_calls": [call for _, call in results]}
-
-
-@records_failure
-async def classify_temporal(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """Label the accepted question temporal or not."""
-    llm = runtime.context.require_ports().llm
-    question, answer = delimited_draft(state)
-    messages = instructed(temporal_prompt.SYSTEM, temporal_prompt.USER.format(question=question, answer=answer))
-    label, call = await llm.ask("validator", TemporalLabel, messages, node="classify_temporal")
-    return {"temporal": label.temporal, "llm_calls": [call]}

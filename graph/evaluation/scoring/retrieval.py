@@ -1,5 +1,5 @@
 """How a setup's retrieval is scored: by chunk id where it reads the run's own collection, by evidence everywhere
-(`graph.evaluation.evidence`), placed in the documents at hand where there are any."""
+(`graph.evaluation.scoring.evidence`), placed in the documents at hand where there are any."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 
 from graph.config.settings import Settings
-from graph.evaluation.evidence import file_stem, place_context, score_evidence
-from graph.evaluation.metrics import retrieval_scores
+from graph.evaluation.scoring.evidence import file_stem, place_context, score_evidence
+from graph.evaluation.scoring.metrics import retrieval_scores
 from graph.evaluation.setups import Setup
 from state.record import DatasetRecord
 

@@ -6,184 +6,44 @@ contexts), and abstention on generated unanswerable questions (with the setup's 
 from __future__ import annotations
 
 import asyncio
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
-from langgraph.graph import END, START, StateGraph
 
-from graph.config.errors import UserError
 from graph.config.settings import Settings
-from graph.evaluation.evidence import EVIDENCE_METRICS
-from graph.evaluation.metrics import cosine, graded_correctness, says_abstain
-from graph.evaluation.pipeline_output import as_context
-from graph.evaluation.pipelines import Pipeline
-from graph.evaluation.retrieval import (
+from graph.evaluation.answering.asking import Retrieval, ask_setup, history_of, retrieved_for
+from graph.evaluation.answering.pipelines import Pipeline
+from graph.evaluation.answering.rag import answer_from
+from graph.evaluation.scoring.judging import abstains, judge, judged_contexts, labelled_contexts, not_in_contexts
+from graph.evaluation.scoring.metrics import cosine, graded_correctness
+from graph.evaluation.scoring.retrieval import (
     DocumentsAtHand,
     QuestionVectors,
     RetrievalScoring,
     retrieval_scoring,
     with_collection_documents,
 )
+from graph.evaluation.scoring.rows import empty_row
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
 from graph.services import open_collection, open_gateway, open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
-from nodes.common import instructed, normalise_text
-from nodes.extract import care_messages
-from nodes.rag import RagContext, RagState, answer, answer_from, retrieve, retrieved_context
-from nodes.unanswerable import answering_chunks, unanswerable_messages
+from nodes.steps.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
 from state.languages import DEFAULT_LANGUAGE
 from state.record import DatasetRecord
 from state.schemas import (
-    AbstentionVerdict,
     CorrectnessVerdict,
     FaithfulnessVerdict,
-    RelevanceVerdict,
     UnanswerableVerdict,
 )
 from state.usage import Role
 
-METRICS = (
-    "precision",
-    "recall",
-    *EVIDENCE_METRICS,
-    "correct",
-    "correctness",
-    "faithful",
-    "abstained",
-    "abstained_generated",
-)
-"""`precision`, `recall`: by chunk id, where the setup reads the run's own collection; the evidence metrics
-(`graph.evaluation.evidence`) on any collection, for records that carry evidence; `correct`: the judge's verdict;
-`correctness`: the graded score RAGAS calls answer_correctness (0 to 1); `abstained`: on the simulated variant of
-answerable questions; `abstained_generated`: on generated unanswerable questions, the setup retrieving for
-itself."""
-
-
-GROUPS = ("answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style", "persona")
-
-
-#: Where a setup's contexts come from: triad's `Corpus` (built-in setups), the team's retriever, chain or graph
-#: (a `Pipeline`), or None (a service).
-Retrieval = Any
-
 #: Samples evaluated at once per setup.
 CONCURRENT_SAMPLES = 8
-
-
-def rag_graph() -> Any:
-    """The built-in RAG setup: retrieve, then answer (or abstain)."""
-    builder = StateGraph(RagState, context_schema=RagContext)
-    builder.add_node("retrieve", retrieve)
-    builder.add_node("answer", answer)
-    builder.add_edge(START, "retrieve")
-    builder.add_edge("retrieve", "answer")
-    builder.add_edge("answer", END)
-    return builder.compile(name="triad_rag")
-
-
-def ask_service(url: str, question: str, history: list[dict[str, str]] | None = None) -> tuple[str, list[Any]]:
-    """POST the question to an external RAG service; a follow-up's earlier turns go with it as `history`.
-
-    Returns the answer and the contexts as the service gave them (`pipelines.as_context` reads each)."""
-    sent = {"question": question} | ({"history": history} if history else {})
-    request = urllib.request.Request(url, data=json.dumps(sent).encode(), headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=120) as reply:
-            body: Any = json.loads(reply.read())
-    except (urllib.error.URLError, TimeoutError, json.JSONDecodeError) as error:
-        raise UserError(f"the RAG service at {url} did not answer ({error}); check --setup url=") from None
-    if not isinstance(body, dict):
-        raise UserError(
-            f'the RAG service at {url} answered {type(body).__name__}, not {{"answer", "contexts"}}; check --setup url='
-        )
-    return str(body.get("answer", "")), list(body.get("contexts") or [])
-
-
-async def judge(gateway: LLMGateway, schema: Any, system: str, user: str, node: str) -> Any:
-    messages = instructed(system, user)
-    verdict, _ = await gateway.ask("validator", schema, messages, node=node)
-    return verdict
-
-
-def labelled_contexts(record: DatasetRecord) -> list[dict[str, Any]]:
-    """The record's contexts as retrieval is scored against them: id, text and relevance."""
-    return [{"id": c.id, "text": c.text, "relevant": c.relevant} for c in record.contexts]
-
-
-def not_in_contexts(record: DatasetRecord, retrieved: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The retrieved chunks the record's context list holds neither by id nor by normalised text."""
-    ids = {c.id for c in record.contexts}
-    texts = {normalise_text(c.text) for c in record.contexts}
-    return [c for c in retrieved if c.get("id") not in ids and normalise_text(c["text"]) not in texts]
-
-
-async def judged_contexts(
-    gateway: LLMGateway, record: DatasetRecord, retrieved: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """The record's labelled contexts plus CARE labels for retrieved chunks the list does not hold."""
-    unknown = not_in_contexts(record, retrieved)
-    supporting = delimit_all("chunk", ((chr(65 + i), c.text) for i, c in enumerate(record.supporting)))
-
-    async def label(chunk: dict[str, Any]) -> dict[str, Any]:
-        messages = care_messages(
-            delimit("question", "Q", record.canonical_question),
-            delimit("answer", "reference", record.answer),
-            supporting,
-            delimit("candidate", "X1", chunk["text"]),
-        )
-        verdict, _ = await gateway.ask("extractor", RelevanceVerdict, messages, node="judge_unlabelled")
-        return {"id": chunk.get("id") or "", "text": chunk["text"], "relevant": verdict.relevant}
-
-    return [*labelled_contexts(record), *await asyncio.gather(*(label(c) for c in unknown))]
-
-
-def history_of(record: DatasetRecord) -> list[dict[str, str]]:
-    """A follow-up record's turns before its question; none for the others."""
-    return record.conversation()[:-1]
-
-
-async def ask_setup(setup: Setup, record: DatasetRecord, gateway: LLMGateway, where: Retrieval) -> tuple[
-    str, list[Any]
-]:  # fmt: skip
-    """The setup's answer and the contexts it retrieved for the record's question as asked (a follow-up with its
-    conversation: triad's answerer reads it, a retriever the last turn; a service, chain or graph gets it whole)."""
-    question, history = record.question, history_of(record)
-    if setup.url:
-        answer, contexts = await asyncio.to_thread(ask_service, setup.url, question, history)
-        return answer, [as_context(setup, c) for c in contexts]
-    if setup.kind in ("chain", "graph"):
-        return await where.ask(question, history)
-    if setup.kind == "retriever":
-        retrieved = await where.retrieve(question)
-        answer, _ = await answer_from(question, retrieved, gateway, history)
-        return answer, retrieved
-    asked = {"question": question, "history": history}
-    state = await rag_graph().ainvoke(asked, context=RagContext(k=setup.k, corpus=where, llm=gateway))
-    return state["answer"], state["contexts"]
-
-
-async def retrieved_for(setup: Setup, record: DatasetRecord, where: Retrieval) -> list[Any]:
-    """The contexts a setup retrieves for the record's question as asked, and nothing else of triad's: no
-    answering model is asked (a service, chain or graph answers with its own, and its contexts are taken)."""
-    question, history = record.question, history_of(record)
-    if setup.url:
-        _, contexts = await asyncio.to_thread(ask_service, setup.url, question, history)
-        return [as_context(setup, c) for c in contexts]
-    if setup.kind in ("chain", "graph"):
-        _, retrieved = await where.ask(question, history)
-        return retrieved
-    if setup.kind == "retriever":
-        return await where.retrieve(question)
-    hits = await where.search(question, setup.k)
-    return [retrieved_context(hit.chunk) for hit in hits]
 
 
 async def score_retrieval(
@@ -195,47 +55,6 @@ async def score_retrieval(
     if not record.answerable:
         return empty_row(setup, record) | {"retrieved_ids": [c.get("id") for c in retrieved]}
     return empty_row(setup, record) | scoring.fields(record, retrieved, labelled_contexts(record))
-
-
-async def abstains(gateway: LLMGateway, answer: str) -> bool:
-    """Whether an answer declines: a phrase check first, the judge for the rest."""
-    if says_abstain(answer):
-        return True
-    asked = prompt.ABSTENTION_USER.format(candidate=delimit("answer", "candidate", answer))
-    verdict = await judge(gateway, AbstentionVerdict, prompt.ABSTENTION_SYSTEM, asked, "judge_abstention")
-    return bool(verdict.abstained)
-
-
-def group_value(record: DatasetRecord, field: str) -> Any:
-    """The record's value of a breakdown field (one of `GROUPS`)."""
-    return getattr(record, field)
-
-
-#: The metrics that are yes/no outcomes (their figures are shares); the others are numbers per record.
-SHARE_METRICS = ("correct", "faithful", "abstained", "abstained_generated", "all_evidence_found", "hit@k")
-
-
-def record_cluster(record: DatasetRecord) -> str:
-    """The cluster a record's figures are drawn in: the document of its seed (its first supporting chunk's
-    `source`, or its first fact's), or the record alone where neither says."""
-    for chunk in record.supporting[:1]:
-        source = chunk.metadata.get("source")
-        if isinstance(source, str) and source:
-            return source
-    fact = next(iter(record.facts()), None)
-    return (fact.location.source if fact is not None else None) or record.id
-
-
-def empty_row(setup: Setup, record: DatasetRecord) -> dict[str, Any]:
-    """A row's identity, groups and cluster, every metric unset."""
-    return {
-        "setup": setup.name,
-        "sample_id": record.id,
-        "cluster": record_cluster(record),
-        **{field: group_value(record, field) for field in GROUPS},
-        **dict.fromkeys(METRICS),
-        "unanswerable_answer": None,
-    }
 
 
 async def evaluate_generated_unanswerable(

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from graph.intervals import mean_interval, share_interval
+from graph.statistics.intervals import mean_interval, share_interval
 from nodes.common import normalise_text
 
 #: Plain abstentions, in English, German, French, Spanish and Japanese; other wordings go to the abstention judge.

@@ -32,19 +32,21 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from graph import routing
-from nodes.bridge import end_without_bridge, match_bridge, propose_bridge
-from nodes.extract import extract_contexts
-from nodes.finalize import check_duplicate, finalize_sample
-from nodes.generate import generate_question, revise_question
-from nodes.judges import classify_temporal, judge_quality, judge_sufficiency
+from nodes import routing
 from nodes.lint.question import lint_question
 from nodes.ports import Ports
-from nodes.reject import reject_sample
-from nodes.restyle import check_restyle, restyle_question
 from nodes.run_context import Context
-from nodes.seed import retrieve_neighbours, select_seed
-from nodes.unanswerable import generate_unanswerable, judge_unanswerable
+from nodes.steps.bridge import end_without_bridge, match_bridge, propose_bridge
+from nodes.steps.duplicate import check_duplicate
+from nodes.steps.extract import extract_contexts
+from nodes.steps.finalize import finalize_sample
+from nodes.steps.generate import generate_question, revise_question
+from nodes.steps.judges import judge_quality, judge_sufficiency
+from nodes.steps.reject import reject_sample
+from nodes.steps.restyle import check_restyle, restyle_question
+from nodes.steps.seed import retrieve_neighbours, select_seed
+from nodes.steps.temporal import classify_temporal
+from nodes.steps.unanswerable import generate_unanswerable, judge_unanswerable
 from state.sample import SampleInput, SampleOutput, SampleState
 
 #: The sample graph, typed by its state, the run's context, a sample's input and its output.
