@@ -19,6 +19,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import repo_root  # noqa: F401  (tests.support on the path)
+
 from graph.config.cli import run_async
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
@@ -26,9 +28,9 @@ from graph.planning.options import RunOptions
 from graph.running.estimate import estimate, mean_chunk_tokens
 from graph.services import ensure_demo, open_corpus
 from graph.store.database import database_url
-from graph.testing.commands import run_cli
+from tests.support.commands import run_cli
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 FIGURES = ("calls", "input_tokens", "output_tokens")
 
 

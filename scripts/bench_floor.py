@@ -40,10 +40,10 @@ from scratch_database import scratch_database
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.services import open_state_database
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.database import database_url
-from graph.testing.scripted import ScriptedChatModel
 from nodes.builder import ASK_NO_CHAT_MODEL
 from state.sample import SampleState
 

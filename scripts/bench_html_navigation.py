@@ -19,10 +19,12 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import repo_root  # noqa: F401  (tests.support on the path)
+
 from graph.ingestion.chunking import chunk_document
 from graph.ingestion.documents import Document, Segment
 from graph.ingestion.web import read_html, read_html_plainly
-from graph.testing.documents import SPHINX_MANUAL, SPHINX_NAVIGATION
+from tests.support.documents import SPHINX_MANUAL, SPHINX_NAVIGATION
 
 
 def page_text(html: str) -> str:

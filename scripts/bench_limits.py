@@ -35,9 +35,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from graph.testing.stubs.gemini import gemini_stub  # noqa: E402
-from graph.testing.stubs.server import StubState  # noqa: E402
 from nodes.run_context import DEFAULT_MODELS  # noqa: E402
+from tests.support.stubs.gemini import gemini_stub  # noqa: E402
+from tests.support.stubs.server import StubState  # noqa: E402
 
 #: Sliding minutes are sampled this often (seconds) for the steady-state figure.
 STEP_S = 1.0

@@ -6,7 +6,7 @@
     python scripts/bench_run.py --database-url postgresql://... --collection my_docs
 
 Runs the full pipeline on the demo corpus in the embedded database (loaded on first use) with
-`graph.testing.plausible`'s plausible script; the model sleeps `--latency` seconds per call. Figures:
+`graph.llm.offline.plausible`'s plausible script; the model sleeps `--latency` seconds per call. Figures:
 
 (a) overhead at concurrency 1 = wall time / ideal time, where the ideal is the time during which at
     least one model call was in flight (calls of one node overlap, so they count once); then the same
@@ -60,13 +60,13 @@ from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING
 from graph.llm.from_settings import build_gateway
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.run import build_parser
 from graph.running.flags import run_request
 from graph.running.job import run_job
 from graph.running.runner import SampleResult, SampleRunner
 from graph.store.database import database_url
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
-from graph.testing.scripted import ScriptedChatModel
 
 #: Accepted samples per run at concurrency 2 and above: the paper's run, 100 per cell. Each sample
 #: draws seeds no other sample of the run has used; the demo corpus (1,086 chunks) has enough for

@@ -15,9 +15,11 @@ import os
 import tempfile
 from pathlib import Path
 
+import repo_root  # noqa: F401  (tests.support on the path)
+
 from graph import evaluate, ingest, run
 from graph.store.embedded import embedded_url, stop_embedded
-from graph.testing.documents import manual_pages
+from tests.support.documents import manual_pages
 
 PAGES = (
     "routine-vacuuming",
@@ -27,7 +29,7 @@ PAGES = (
     "warm-standby",
     "runtime-config-replication",
 )
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 
 
 def main() -> None:

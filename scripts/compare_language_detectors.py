@@ -20,9 +20,11 @@ import re
 import time
 from collections.abc import Callable
 
+import repo_root  # noqa: F401  (tests.support on the path)
+
 from graph.demo import load_demo_chunks
-from graph.testing.manuals import MANUAL_LANGUAGES, manual_rows
 from nodes.language import detect_language
+from tests.support.manuals import MANUAL_LANGUAGES, manual_rows
 
 PER_LANGUAGE = 300
 #: Words that mark a text as the language without a detector (a rough gate, not the measure).

@@ -19,7 +19,9 @@ import json
 import re
 from pathlib import Path
 
-from graph.testing.manuals import MANUAL_LANGUAGES, MANUALS, VECTOR_CHUNKS
+import repo_root  # noqa: F401  (tests.support on the path)
+
+from tests.support.manuals import MANUAL_LANGUAGES, MANUALS, VECTOR_CHUNKS
 
 SOURCE = Path("/usr/share/debian-reference")
 OUTPUT = MANUALS

@@ -40,17 +40,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from graph.store.database import in_schema  # noqa: E402
-from graph.testing.commands import STATE_SCHEMA  # noqa: E402
 from nodes.common import normalise_question  # noqa: E402
 from state.record import DatasetRecord  # noqa: E402
+from tests.support.commands import STATE_SCHEMA  # noqa: E402
 
 #: The model of every started process: the plausible script, counting the calls it is sent.
 MODEL_MODULE = """
 import os
 
-from graph.testing.scripted import Faults, ScriptedChatModel
+from graph.llm.offline.scripted import Faults, ScriptedChatModel
 
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
 
 
 class CountingModel(ScriptedChatModel):

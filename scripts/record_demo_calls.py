@@ -2,7 +2,7 @@
 
     python scripts/record_demo_calls.py     # writes graph/demo/recorded_calls.jsonl
 
-The scripted model is `graph.testing.plausible.plausible_model`. `python -m graph.run --demo --count 6 --seed 7 --llm
+The scripted model is `offline:plausible`. `python -m graph.run --demo --count 6 --seed 7 --llm
 recorded:graph/demo/recorded_calls.jsonl` then repeats the run offline, request for request.
 """
 
@@ -17,10 +17,10 @@ from graph.config.cli import run_async
 from graph.config.logs import configure_logging
 from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
+from graph.llm.offline.plausible import plausible_model
 from graph.run import build_parser
 from graph.running.flags import run_request
 from graph.running.job import run_job
-from graph.testing.plausible import plausible_model
 
 OUTPUT = Path(__file__).resolve().parent.parent / "graph" / "demo" / "recorded_calls.jsonl"
 RUN_ARGS = ["--demo", "--count", "6", "--seed", "7", "--no-llm-cache"]

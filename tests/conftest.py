@@ -17,7 +17,7 @@ from graph.ingestion.chunking import ChunkRecord
 from graph.ingestion.writer import ingest_chunks
 from graph.store.embedded import start_server, stop_embedded
 from graph.store.embeddings import load_embeddings
-from graph.testing.commands import REPO_ROOT, TEST_HOME, TEST_STATE_URL
+from tests.support.commands import REPO_ROOT, TEST_HOME, TEST_STATE_URL
 
 configure_logging(level="warning")
 

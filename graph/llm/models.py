@@ -41,6 +41,10 @@ PROVIDERS: dict[str, tuple[str, str, str]] = {
 }
 RECORDED_PROVIDER = "recorded"
 IMPORT_PROVIDER = "import"
+#: Models that answer without any server: `offline:plausible` answers every request triad makes with a plausible
+#: reply made from the prompt itself (`graph.llm.offline`), for demo runs, benchmarks and tests.
+OFFLINE_PROVIDER = "offline"
+OFFLINE_MODELS = {"plausible": "graph.llm.offline.plausible:plausible_model"}
 
 #: USD per million tokens (input, output[, cached input]) for SPEC's Gemini models, from Google's price
 #: list; override with [prices] in triad.toml. Without a cached price, cached tokens cost the input price.
@@ -83,8 +87,8 @@ class ModelSpec:
         provider, sep, name = spec.partition(":")
         if not sep or not provider or not name:
             raise UserError(f"model spec {spec!r} is not provider:model; e.g. google_genai:gemini-2.5-flash")
-        if provider not in PROVIDERS and provider not in (RECORDED_PROVIDER, IMPORT_PROVIDER):
-            known = ", ".join([*PROVIDERS, RECORDED_PROVIDER, IMPORT_PROVIDER])
+        if provider not in PROVIDERS and provider not in (RECORDED_PROVIDER, IMPORT_PROVIDER, OFFLINE_PROVIDER):
+            known = ", ".join([*PROVIDERS, RECORDED_PROVIDER, IMPORT_PROVIDER, OFFLINE_PROVIDER])
             raise UserError(f"unknown model provider {provider!r} in {spec!r}; use one of {known}")
         return cls(provider, name)
 
@@ -208,6 +212,12 @@ def make_chat_model(
         raise UserError("recorded:FILE is not a chat model; use it as a role's model spec")
     if parsed.provider == IMPORT_PROVIDER:
         return import_chat_model(parsed.name)
+    if parsed.provider == OFFLINE_PROVIDER:
+        if parsed.name not in OFFLINE_MODELS:
+            raise UserError(
+                f"no offline model {parsed.name!r}; use {', '.join(f'offline:{n}' for n in OFFLINE_MODELS)}"
+            )
+        return import_chat_model(OFFLINE_MODELS[parsed.name])
     options = thinking_options(parsed.provider, thinking, parsed.name)
     cls = _provider_class(parsed.provider)
     if parsed.provider == "google_genai":
@@ -257,8 +267,8 @@ def resolve_role_model(
         timeout_s=timeout_s,
         thinking=thinking,
     )
-    if parsed.provider == IMPORT_PROVIDER:
-        base_url = None  # your own code builds the model: no server of triad's
+    if parsed.provider in (IMPORT_PROVIDER, OFFLINE_PROVIDER):
+        base_url = None  # no server: your own code builds the model, or it answers in this process
     return RoleModel(role, model, parsed.provider, chat_model, thinking=thinking, mode=mode, base_url=base_url)
 
 

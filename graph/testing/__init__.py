@@ -1,9 +1,14 @@
-"""Scripted chat models: a fake chat model with structured output and injectable faults, and a
-plausible script that answers every schema triad asks for. Tests, benchmarks and offline demo runs
-use them (`--llm import:graph.testing.plausible:plausible_model`).
+"""Old names of the offline models and the demo pipelines, kept so that specs written for them still work.
 
-The scripted models import only nodes; the command helpers (the commands as a user runs them, also used
-by `scripts/`) and the provider stubs (`stubs/`, also used by `scripts/bench_limits.py`) import what a run
-imports: runs, llm, config, state. What only the tests use (the harness driving one sample, the scripted
-replies per schema) lives in `tests/support/`.
+`import:graph.testing.plausible:plausible_model` is `offline:plausible` (`graph.llm.offline`);
+`graph.testing.pipelines` is `graph.demo.pipelines`. Each old module says so once, as a `FutureWarning`.
 """
+
+from __future__ import annotations
+
+import warnings
+
+
+def moved(old: str, new: str) -> None:
+    """Say once that module `old` is now `new`."""
+    warnings.warn(f"{old} is now {new}; {old} will be removed", FutureWarning, stacklevel=3)

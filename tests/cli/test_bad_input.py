@@ -9,9 +9,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from graph.testing.commands import assert_one_line_error, run_cli, state_connection
+from tests.support.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 HUGE_MARKER = "HUGECHUNKMARKER"
 
 

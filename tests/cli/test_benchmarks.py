@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import psycopg
 
-from graph.testing.commands import run_script
+from tests.support.commands import run_script
 
 
 def test_run_benchmark_prints_each_figure_and_drops_its_state_database(pg_url: str, scale_collection: str) -> None:

@@ -12,11 +12,11 @@ import pytest
 import graph.reviewing.calibrate
 from graph.config.settings import Settings
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.reviewing.labels import CRITERIA
 from graph.reviewing.session import open_labels
-from graph.testing.commands import assert_one_line_error, run_cli
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
-from graph.testing.scripted import ScriptedChatModel
+from tests.support.commands import assert_one_line_error, run_cli
 from tests.support.scripts import ACCEPT
 
 AGREEING = "import:tests.cli.test_calibrate:agreeing_validator"
@@ -92,7 +92,7 @@ def test_validators_of_known_behaviour_against_two_reviewers(
     runs = tmp_path / "runs"
     run = run_cli(
         "graph.run", "--collection", demo_slice, "--count", "8", "--types", "comparison,composition",
-        "--llm", "import:graph.testing.plausible:plausible_model",
+        "--llm", "offline:plausible",
         "--validator-model", "import:tests.cli.test_calibrate:binary_rejecting", "--max-revisions", "0",
         "--dedup-threshold", "0", "--seed", "2", "--database-url", pg_url, "--runs-dir", str(runs),
         "--run-id", "calibrated",

@@ -14,14 +14,14 @@ from graph.config.settings import Settings
 from graph.demo import load_demo_chunks
 from graph.ingestion.chunking import stable_id
 from graph.living.staleness import store_changed
-from graph.testing.commands import assert_one_line_error, run_cli
+from tests.support.commands import assert_one_line_error, run_cli
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 #: Pages of the demo corpus that make the folder's documents.
 PAGES = ("postgresql-15/routine-vacuuming.html", "postgresql-15/runtime-config-autovacuum.html",
          "postgresql-15/sql-vacuum.html", "postgresql-15/wal-configuration.html")  # fmt: skip
 #: The demo corpus' own vectors: the folder's texts are demo chunks; edited and new text gets a hashed vector.
-VECTORS = "import:graph.testing.manuals:demo_vectors_else_hashed"
+VECTORS = "import:tests.support.manuals:demo_vectors_else_hashed"
 
 
 def write_documents(folder: Path, documents: dict[str, list[dict[str, Any]]]) -> None:

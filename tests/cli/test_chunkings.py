@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from graph.evaluation.scoring.metrics import retrieval_scores
-from graph.testing.commands import run_cli
-from graph.testing.documents import manual_pages
 from state.record import DatasetRecord
+from tests.support.commands import run_cli
+from tests.support.documents import manual_pages
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 #: Pages of the PostgreSQL manual written back as Markdown documents.
 PAGES = ("routine-vacuuming", "runtime-config-wal", "runtime-config-replication")
 

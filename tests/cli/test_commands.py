@@ -9,8 +9,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from graph.testing.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli, run_process
-from graph.testing.documents import MIXED_FOLDER_SOURCES, encrypted_pdf, mixed_folder
+from tests.support.commands import REPO_ROOT, assert_one_line_error, create_store_table, run_cli, run_process
+from tests.support.documents import MIXED_FOLDER_SOURCES, encrypted_pdf, mixed_folder
 
 UNREACHABLE = "postgresql://nobody@127.0.0.1:9/none"
 

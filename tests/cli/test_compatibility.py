@@ -21,7 +21,7 @@ from psycopg.types.json import Jsonb
 
 from graph.config.settings import resolve_settings
 from graph.services import open_state_database
-from graph.testing.commands import PLAUSIBLE_MODEL, run_cli, state_connection
+from tests.support.commands import PLAUSIBLE_MODEL, run_cli, state_connection
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "old_run"
 RUN = "old-run"

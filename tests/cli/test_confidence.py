@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from graph.testing.commands import run_cli
-from graph.testing.plausible import plausible_model
-from graph.testing.scripted import ScriptedChatModel
+from graph.llm.offline.plausible import plausible_model
+from graph.llm.offline.scripted import ScriptedChatModel
 from tests.support.browser import rendered
+from tests.support.commands import run_cli
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 #: Every answering and judging model an evaluation builds, by role: the tests count their calls.
 MODELS: dict[str, list[ScriptedChatModel]] = defaultdict(list)
 ANSWERER = "import:tests.cli.test_confidence:answer_model"

@@ -13,10 +13,10 @@ import pytest
 from graph.ingest import read_documents
 from graph.reviewing.pages import sample_page
 from graph.reviewing.samples import load_samples
-from graph.testing.commands import run_cli
-from graph.testing.documents import mixed_folder
 from state.location import where
 from tests.cli.test_check import SCRIPTED
+from tests.support.commands import run_cli
+from tests.support.documents import mixed_folder
 
 
 class Terminal(io.StringIO):

@@ -14,10 +14,10 @@ from graph.evaluation.scoring.evidence import EVIDENCE_METRICS
 from graph.evaluation.scoring.rows import METRICS
 from graph.planning.options import RunOptions
 from graph.running.estimate import estimate
-from graph.testing.commands import create_store_table, run_cli
-from graph.testing.stubs.rag import serve_rag
+from tests.support.commands import create_store_table, run_cli
+from tests.support.stubs.rag import serve_rag
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
 
 
@@ -167,7 +167,7 @@ def test_an_external_rag_service_is_scored_by_chunk_id(dataset_run, rag_service:
 def test_an_embedding_that_does_not_fit_the_collection_is_one_line(dataset_run, pg_url: str) -> None:  # noqa: ANN001
     import psycopg
 
-    from graph.testing.commands import assert_one_line_error
+    from tests.support.commands import assert_one_line_error
 
     folder, env = dataset_run
     create_store_table(pg_url, "eval_dim8", 8)
@@ -188,7 +188,7 @@ def copy_of_run(folder: Path, target: Path) -> Path:
 
 
 def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_run, tmp_path: Path) -> None:  # noqa: ANN001
-    from graph.testing.commands import assert_one_line_error
+    from tests.support.commands import assert_one_line_error
 
     folder, env = dataset_run
     dataset = copy_of_run(folder, tmp_path / "copy")
@@ -217,7 +217,7 @@ def test_a_later_setup_that_fails_keeps_the_judgements_of_earlier_ones(dataset_r
     ],
 )
 def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: str, damage, fragment: str) -> None:  # noqa: ANN001
-    from graph.testing.commands import assert_one_line_error
+    from tests.support.commands import assert_one_line_error
 
     folder, env = dataset_run
     dataset = copy_of_run(folder, tmp_path / "copy")
@@ -234,7 +234,7 @@ def test_bad_evaluation_input_is_one_line(dataset_run, tmp_path: Path, setup: st
 def test_a_setup_whose_answering_model_lacks_its_key_fails_before_any_setup_runs(  # noqa: ANN001
     dataset_run, tmp_path: Path
 ) -> None:
-    from graph.testing.commands import assert_one_line_error
+    from tests.support.commands import assert_one_line_error
 
     folder, env = dataset_run
     dataset = copy_of_run(folder, tmp_path / "copy")
@@ -298,7 +298,7 @@ def test_retrieval_only_scores_retrieval_as_the_full_evaluation_does_and_asks_no
         "--setup",
         f"k3=k=3,model={SCRIPTED}",
         "--setup",
-        "pg=retriever=import:graph.testing.pipelines:demo_retriever",
+        "pg=retriever=import:graph.demo.pipelines:demo_retriever",
     )
     env = {**env, "TRIAD_COLLECTION": scale_collection}  # the store the team's retriever reads
     full = run_cli("graph.evaluate", str(dataset), *setups[:2], *JUDGES, env=env)

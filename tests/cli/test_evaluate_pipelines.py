@@ -1,5 +1,5 @@
 """`python -m graph.evaluate` on a team's own pipeline, in this process: a langchain-postgres retriever over the
-store, LCEL chains built on it and a LangGraph graph (graph.testing.pipelines), beside triad's own retrieval."""
+store, LCEL chains built on it and a LangGraph graph (graph.demo.pipelines), beside triad's own retrieval."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from graph.testing.commands import assert_one_line_error, run_cli
 from tests.cli.test_evaluate import copy_of_run
+from tests.support.commands import assert_one_line_error, run_cli
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 JUDGES = ("--validator-model", SCRIPTED, "--extractor-model", SCRIPTED)
-PIPELINES = "import:graph.testing.pipelines"
+PIPELINES = "import:graph.demo.pipelines"
 HERE = "import:tests.cli.test_evaluate_pipelines"
 
 
@@ -131,12 +131,12 @@ def raises(question: str) -> str:
         (f"s=chain={HERE}:no_such", ["cannot import 'tests.cli.test_evaluate_pipelines:no_such'"]),
         ("s=chain=import:no_such_module:chain", ["cannot import 'no_such_module:chain'"]),
         (f"s=graph={PIPELINES}:demo_chain", ["--setup s:", "returned a", "not a compiled LangGraph graph"]),
-        (f"s=chain={SCRIPTED.replace('plausible_model', 'PLAUSIBLE_SCRIPT')}", ["is a dict", "not a Runnable"]),
+        ("s=chain=import:graph.llm.offline.plausible:PLAUSIBLE_SCRIPT", ["is a dict", "not a Runnable"]),
         (f"s=chain={HERE}:no_answer", ["returned a dict with keys documents, score", "answer_key="]),
         (f"s=chain={HERE}:answer_without_documents", ["returned a builtins.str with no documents", "documents_key="]),
         (f"s=chain={HERE}:raises", ["its chain raised ConnectionError: the team's vector store is down;"]),
         (f"s=chain={PIPELINES}:demo_chain,k=3", ["k= does not apply to a chain setup", "retriever itself"]),
-        ("s=chain=graph.testing.pipelines:demo_chain", ["chain= takes import:package.module:object"]),
+        ("s=chain=graph.demo.pipelines:demo_chain", ["chain= takes import:package.module:object"]),
         (f"s=chain={PIPELINES}:demo_chain,url=http://x/rag", ["give one of url=, chain=, not several"]),
     ],
 )

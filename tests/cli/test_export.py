@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.testing.commands import assert_one_line_error, run_cli, run_process
-from graph.testing.stubs.langfuse import serve_langfuse
-from graph.testing.stubs.langsmith import serve_langsmith
+from tests.support.commands import assert_one_line_error, run_cli, run_process
+from tests.support.stubs.langfuse import serve_langfuse
+from tests.support.stubs.langsmith import serve_langsmith
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +23,7 @@ def finished_run(pg_url: str, scale_collection: str, tmp_path_factory: pytest.Te
         "--count",
         "3",
         "--llm",
-        "import:graph.testing.plausible:plausible_model",
+        "offline:plausible",
         "--dedup-threshold",
         "0",
         # Reproducible seeds, and the types whose cells rarely hit their attempt caps on this small

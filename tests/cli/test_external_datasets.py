@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from graph.demo import load_demo_chunks
-from graph.testing.commands import run_cli
+from tests.support.commands import run_cli
 
 HERE = "import:tests.cli.test_external_datasets"
 PAGES = {"vacuum": "postgresql-15/routine-vacuuming.html", "wal": "postgresql-15/runtime-config-wal.html"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from graph.testing.commands import run_script
+from tests.support.commands import run_script
 
 
 def test_fault_runner_kills_resumes_and_finds_nothing_lost(pg_url: str, scale_collection: str, tmp_path: Path) -> None:

@@ -17,12 +17,12 @@ from graph.exporting.formats import answerable_rows
 from graph.ingestion.writer import ingest_chunks
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import load_samples
-from graph.testing.commands import run_cli
-from graph.testing.manuals import manual_chunks, shipped_vectors
 from nodes.language import detect_language
 from state.record import DatasetRecord
+from tests.support.commands import run_cli
+from tests.support.manuals import manual_chunks, shipped_vectors
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Runs and the preflight against local model servers as they really answer (graph.testing.stubs.openai_compatible):
+"""Runs and the preflight against local model servers as they really answer (tests.support.stubs.openai_compatible):
 llama-cpp-python (500 on json_schema, raw newlines and nulls), a text-only server, one that refuses every mode,
 one with a context too small for triad's prompts, and the recipes of docs/models.md."""
 
@@ -12,10 +12,10 @@ import pytest
 
 from graph.running.failures import FAILED_ALIKE
 from graph.seeding.seeds import SEED_BATCH
-from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli, state_connection
-from graph.testing.stubs.ollama import ollama_stub
-from graph.testing.stubs.openai_compatible import PROFILES, compatible_stub
-from graph.testing.stubs.server import StubState
+from tests.support.commands import REPO_ROOT, assert_one_line_error, run_cli, state_connection
+from tests.support.stubs.ollama import ollama_stub
+from tests.support.stubs.openai_compatible import PROFILES, compatible_stub
+from tests.support.stubs.server import StubState
 
 
 def run_against(url: str, pg_url: str, collection: str, runs: Path, *extra: str) -> tuple[int, str, dict | None]:

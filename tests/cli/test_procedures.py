@@ -10,11 +10,11 @@ from subprocess import CompletedProcess
 
 import psycopg
 
-from graph.testing.commands import run_cli
 from state.procedure import procedure_form
 from tests.cli.test_check import VECTORS
+from tests.support.commands import run_cli
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 
 #: Pages of a small operations manual: a DocBook-style ordered procedure (item text inside <p>), bulleted steps,
 #: a German sequence in prose, and pages that hold no procedure (a parameter list, a description).

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from graph.llm.models import DEFAULT_PRICES
-from graph.testing.commands import run_cli
-from graph.testing.stubs.gemini import gemini_stub
-from graph.testing.stubs.ollama import ollama_stub
-from graph.testing.stubs.server import StubState, Usage
 from nodes.run_context import DEFAULT_MODELS
+from tests.support.commands import run_cli
+from tests.support.stubs.gemini import gemini_stub
+from tests.support.stubs.ollama import ollama_stub
+from tests.support.stubs.server import StubState, Usage
 
 KEY = "AIza-stub-key"
 

@@ -21,11 +21,11 @@ from langchain_core.embeddings import Embeddings
 from graph.ingestion.chunking import ChunkRecord, stable_id
 from graph.ingestion.writer import ingest_chunks
 from graph.store.corpus import Corpus
-from graph.testing.commands import assert_one_line_error, run_cli, state_connection
-from graph.testing.stubs.rag import serve_rag
 from state.record import DatasetRecord
+from tests.support.commands import assert_one_line_error, run_cli, state_connection
+from tests.support.stubs.rag import serve_rag
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 CANARY = "CANARY-5e1f0c"
 MANUAL_QUERIES = [
     "how often does the autovacuum launcher wake up",

@@ -10,10 +10,10 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.testing.commands import run_cli
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
-from graph.testing.restyles import restyle
-from graph.testing.scripted import ScriptedChatModel
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.restyles import restyle
+from graph.llm.offline.scripted import ScriptedChatModel
+from tests.support.commands import run_cli
 from tests.support.runs import scripted_run
 
 STYLES = "natural=0.25,keyword=0.125,short=0.125,verbose=0.125,misspelled=0.125,poor-grammar=0.125,follow-up=0.125"
@@ -85,7 +85,7 @@ def test_every_style_is_filled_to_its_share_and_each_rewrite_passed_its_check(
     )
     assert hf.returncode == 0, hf.stderr  # follow-ups and single questions side by side in one table
     # Evaluation asks the setup the styled question and breaks every metric down by query style.
-    model = "import:graph.testing.plausible:plausible_model"
+    model = "offline:plausible"
     env = {"TRIAD_DATABASE_URL": pg_url, "TRIAD_RUNS_DIR": str(tmp_path)}
     evaluated = run_cli("graph.evaluate", run_id, "--setup", f"k5=k=5,model={model}", "--llm", model, env=env)
     assert evaluated.returncode == 0, evaluated.stderr

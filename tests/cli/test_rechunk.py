@@ -12,12 +12,12 @@ from typing import Any
 from graph.config.cli import run_async
 from graph.config.settings import Settings
 from graph.living.staleness import store_changed
+from graph.llm.offline.plausible import plausible_model
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.reviewing.session import open_labels
-from graph.testing.commands import TEST_STATE_URL, run_cli
-from graph.testing.documents import manual_pages
-from graph.testing.plausible import plausible_model
-from graph.testing.scripted import ScriptedChatModel
 from tests.cli.test_check import VECTORS
+from tests.support.commands import TEST_STATE_URL, run_cli
+from tests.support.documents import manual_pages
 
 PAGES = ("routine-vacuuming", "runtime-config-autovacuum", "sql-vacuum", "wal-configuration")
 #: Every model a command builds, by role: the test counts their calls.

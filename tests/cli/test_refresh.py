@@ -13,8 +13,8 @@ import pytest
 import graph.living.new_version
 from graph.demo import load_demo_chunks
 from graph.figures.funnel import cell_name
-from graph.testing.commands import assert_one_line_error, run_cli
 from tests.cli.test_check import SCRIPTED, VECTORS, ingest, used_chunks, write_documents
+from tests.support.commands import assert_one_line_error, run_cli
 
 PAGES = tuple(f"postgresql-15/{name}.html" for name in (
     "routine-vacuuming", "runtime-config-autovacuum", "sql-vacuum", "wal-configuration", "wal-intro",

@@ -13,7 +13,9 @@ import pytest
 
 from graph.ledger.ledger import RunLedger
 from graph.llm.limits import RetryPolicy
-from graph.testing.commands import (
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.scripted import FAULT_KINDS, Faults, ScriptedChatModel
+from tests.support.commands import (
     SLOW_MODEL,
     assert_one_line_error,
     check_run_outputs,
@@ -24,8 +26,6 @@ from graph.testing.commands import (
     state_connection,
     wait_for,
 )
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
-from graph.testing.scripted import FAULT_KINDS, Faults, ScriptedChatModel
 from tests.support.runs import scripted_run
 
 

@@ -11,8 +11,8 @@ import pytest
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 
 from graph.store.database import in_schema
-from graph.testing.commands import STATE_SCHEMA, assert_one_line_error, run_cli
 from nodes.builder import compile_graph
+from tests.support.commands import STATE_SCHEMA, assert_one_line_error, run_cli
 
 STRICT = "import:tests.support.scripts:strict_model"
 LENIENT = "import:tests.support.scripts:accepting_validator"

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli, user_environment
+from tests.support.commands import REPO_ROOT, assert_one_line_error, run_cli, user_environment
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 STRICT = "import:tests.support.scripts:strict_model"
 HOSTILE = 'Vacuum <script>window.__pwned = 1</script> and <img src=x onerror="window.__pwned = 2"> text'
 

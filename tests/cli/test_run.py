@@ -9,12 +9,12 @@ from pathlib import Path
 from graph.config.settings import resolve_settings
 from graph.demo import DEMO_COLLECTION
 from graph.llm.from_settings import build_gateway
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.run import build_parser
 from graph.running.flags import run_request
 from graph.running.job import run_job
-from graph.testing.commands import REPO_ROOT, assert_one_line_error, run_cli
-from graph.testing.scripted import ScriptedChatModel
 from state.record import DatasetRecord, Rejection
+from tests.support.commands import REPO_ROOT, assert_one_line_error, run_cli
 from tests.support.scripts import question_about_chunk_a, script
 
 DEMO_CALLS = REPO_ROOT / "graph" / "demo" / "recorded_calls.jsonl"
@@ -150,7 +150,7 @@ def test_a_yes_no_cell_ends_with_as_many_yes_as_no_answers_give_or_take_one(
     runs = tmp_path / "runs"
     result = run_cli(
         "graph.run", "--collection", scale_collection, "--count", "5", "--types", "intersection", "--binary", "yes",
-        "--llm", "import:graph.testing.plausible:plausible_model", "--seed", "3", "--dedup-threshold", "0",
+        "--llm", "offline:plausible", "--seed", "3", "--dedup-threshold", "0",
         "--database-url", pg_url, "--runs-dir", str(runs), "--run-id", "balanced",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr

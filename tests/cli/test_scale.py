@@ -8,7 +8,8 @@ import signal
 from pathlib import Path
 
 from graph.figures.report import SECTIONS
-from graph.testing.commands import (
+from tests.support.browser import rendered
+from tests.support.commands import (
     PLAUSIBLE_MODEL,
     SLOW_MODEL,
     check_run_outputs,
@@ -18,7 +19,6 @@ from graph.testing.commands import (
     state_connection,
     wait_for,
 )
-from tests.support.browser import rendered
 
 
 def test_concurrent_run_killed_and_resumed_yields_exactly_the_count(

@@ -14,10 +14,10 @@ import psycopg
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from graph.testing.commands import assert_one_line_error, run_cli, state_connection
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from tests.support.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 CANARY_GOOGLE = "AIzaCANARY-google-5f1e8b2c9d"
 CANARY_OPENAI = "sk-CANARY-openai-7a3d9e4f1b"
 

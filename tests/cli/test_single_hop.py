@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 
 from graph.figures.funnel import cell_name
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.reviewing.pages import sample_page
 from graph.reviewing.samples import load_samples
-from graph.testing.commands import assert_one_line_error, run_cli
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
-from graph.testing.scripted import ScriptedChatModel
 from state.procedure import looks_procedural
 from tests.cli.test_check import VECTORS, ingest, write_documents
 from tests.cli.test_refresh import demo_documents
+from tests.support.commands import assert_one_line_error, run_cli
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 EAGER = "import:tests.cli.test_single_hop:always_answers"
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import psycopg
 
-from graph.testing.commands import assert_one_line_error, run_cli, state_connection
+from tests.support.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 
 #: Every table a run keeps: triad's own and LangGraph's checkpoint tables.
 STATE_TABLES = {

@@ -17,9 +17,9 @@ from langchain_core.embeddings import Embeddings
 from langchain_postgres import Column, PGEngine, PGVectorStore
 
 from graph.ingestion.chunking import ChunkRecord
-from graph.testing.commands import assert_one_line_error, run_cli, state_connection
+from tests.support.commands import assert_one_line_error, run_cli, state_connection
 
-SCRIPTED = "import:graph.testing.plausible:plausible_model"
+SCRIPTED = "offline:plausible"
 CANARY = "CANARY-pw-5e1f"
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from graph.testing.commands import REPO_ROOT
+from tests.support.commands import REPO_ROOT
 
 
 def free_port() -> int:
@@ -45,7 +45,7 @@ def studio_server(pg_url: str, demo_slice: str, tmp_path: Path) -> Iterator[str]
         **{k: v for k, v in os.environ.items() if not k.startswith("TRIAD_")},
         "TRIAD_DATABASE_URL": pg_url,
         "TRIAD_COLLECTION": demo_slice,
-        "TRIAD_LLM": "import:graph.testing.plausible:plausible_model",
+        "TRIAD_LLM": "offline:plausible",
         "LANGSMITH_TRACING": "false",
     }
     log = (tmp_path / "langgraph-dev.log").open("w")

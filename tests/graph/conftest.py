@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from graph.testing.scripted import ScriptedChatModel
+from graph.llm.offline.scripted import ScriptedChatModel
 from tests.support.harness import Harness
 
 

@@ -15,7 +15,7 @@ from graph.config.settings import resolve_settings
 from graph.services import open_state_database
 from graph.store.checkpoints import write_batches
 from graph.store.database import in_schema, prepare_state_schema
-from graph.testing.commands import STATE_SCHEMA, state_connection
+from tests.support.commands import STATE_SCHEMA, state_connection
 
 DRAFTS = [{"question": "Which comes first?", "answer": "25.1", "revision": 0}]
 

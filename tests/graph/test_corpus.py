@@ -25,7 +25,7 @@ from graph.store import corpus as corpus_module
 from graph.store import vectors as vectors_module
 from graph.store.corpus import Corpus, normalise_text
 from graph.store.layout import ColumnChoice
-from graph.testing.commands import create_store_table
+from tests.support.commands import create_store_table
 
 LEGACY_COLLECTION = "legacy_demo"
 T = TypeVar("T")

@@ -10,9 +10,9 @@ from graph.ledger.questions import RunQuestions
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import SampleResult, build_runner
 from graph.services import open_services, open_state_database
-from graph.testing.scripted import ScriptedChatModel
 from tests.support.scripts import GOOD_QUESTION, script
 
 _runs = itertools.count()

@@ -1,6 +1,6 @@
 """Contract test: the default provider against a local server speaking the Gemini API's wire format.
 
-The stub (graph/testing/stubs/gemini.py) checks each request's structured-output configuration and
+The stub (tests/support/stubs/gemini.py) checks each request's structured-output configuration and
 refuses schema keywords the Gemini API does not take; it reports usage with cached and thinking
 tokens, answers 429 RESOURCE_EXHAUSTED with a RetryInfo delay, 503 UNAVAILABLE, and candidates
 that end with SAFETY or MAX_TOKENS.
@@ -24,17 +24,17 @@ from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import gemini_schema
-from graph.testing.stubs.gemini import (
+from nodes.ports import ModelCallFailed
+from state.schemas import TemporalLabel
+from tests.support.scripts import THOUGHT_FIRST
+from tests.support.stubs.gemini import (
     gemini_error,
     gemini_finished,
     gemini_rate_limited,
     gemini_stub,
     unsupported_keywords,
 )
-from graph.testing.stubs.server import Fault, StubState, Usage
-from nodes.ports import ModelCallFailed
-from state.schemas import TemporalLabel
-from tests.support.scripts import THOUGHT_FIRST
+from tests.support.stubs.server import Fault, StubState, Usage
 
 KEY = "AIza-test-key"
 MESSAGES = [SystemMessage("You label questions."), HumanMessage("Did the 2019 release come before the 2021 one? " * 8)]

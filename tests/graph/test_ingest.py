@@ -11,8 +11,8 @@ from langchain_core.embeddings import Embeddings
 from graph.config.errors import UserError
 from graph.ingestion.loaders import load_chunks
 from graph.ingestion.writer import index_name, ingest_chunks
-from graph.testing.commands import create_store_table
-from graph.testing.documents import encrypted_pdf, mixed_folder
+from tests.support.commands import create_store_table
+from tests.support.documents import encrypted_pdf, mixed_folder
 
 
 def _rows(url: str, table: str) -> list[tuple]:

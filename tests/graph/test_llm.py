@@ -16,8 +16,8 @@ from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway, parsed_as
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.llm.replies import Reply
-from graph.testing.scripted import ScriptedChatModel
 from nodes.ports import ModelCallFailed
 
 FAST = RetryPolicy(max_attempts=4, base_delay_s=0.001, max_delay_s=0.01, max_total_wait_s=5)

@@ -13,10 +13,10 @@ from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.modes import refuses_mode
 from graph.running.failures import FAILED_ALIKE, SameFailure, failure_kind
-from graph.testing.stubs.openai_compatible import PROFILES, compatible_stub
-from graph.testing.stubs.server import StubState
 from nodes.ports import ModelCallFailed
 from state.schemas import QualityVerdict
+from tests.support.stubs.openai_compatible import PROFILES, compatible_stub
+from tests.support.stubs.server import StubState
 
 VERDICT = {
     "reasoning": "the question needs\nboth chunks",  # a newline a grammar-constrained server writes raw

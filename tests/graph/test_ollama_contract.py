@@ -19,11 +19,11 @@ from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
-from graph.testing.stubs.ollama import ollama_stub
-from graph.testing.stubs.server import Fault, StubState, approx_tokens
 from nodes.ports import ModelCallFailed
 from state.schemas import TemporalLabel
 from tests.support.scripts import THOUGHT_FIRST
+from tests.support.stubs.ollama import ollama_stub
+from tests.support.stubs.server import Fault, StubState, approx_tokens
 
 MESSAGES = [HumanMessage("Did the 2019 release come before the 2021 one? " * 8)]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from graph.living.refresh import RE_JUDGE, RELABEL, RecordDecision, decide
 from graph.llm.gateway import MAX_SCHEMA_RETRIES
-from graph.testing.scripted import ScriptedChatModel
+from graph.llm.offline.scripted import ScriptedChatModel
 from state.record import DatasetRecord
 from tests.graph.test_restyle import KEYWORD, SAME, rewrite
 from tests.support.harness import Harness

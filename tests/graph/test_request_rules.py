@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
 from prompts import criteria, examples
 from state.languages import answer_words
 from tests.support.harness import Harness

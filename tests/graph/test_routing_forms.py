@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import build_runner
 from graph.services import open_services
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
-from graph.testing.scripted import ScriptedChatModel
 from tests.graph.test_restyle import ANSWER_CHANGED, SAME, rewrite
 from tests.graph.test_sample_paths import NO_TOPIC
 from tests.support.harness import scripted_gateway

@@ -228,8 +228,8 @@ def test_reference_like_mode_checks_sufficiency_even_after_a_quality_reject(harn
 
 def test_the_python_api_runs_one_sample_with_injected_models(pg_url, demo_slice, seed_chunk_id) -> None:
     from graph.config.settings import resolve_settings
+    from graph.llm.offline.scripted import ScriptedChatModel
     from graph.sample import run_sample
-    from graph.testing.scripted import ScriptedChatModel
 
     model = ScriptedChatModel(script=script())
     settings = resolve_settings({"collection": demo_slice, "database_url": pg_url, "state_url": pg_url}, env={})

@@ -10,8 +10,8 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import BaseMessage
 
+from graph.llm.offline.plausible import tagged
 from graph.store.corpus import Corpus
-from graph.testing.plausible import tagged
 from prompts import neutralise
 from state.record import DatasetRecord
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import BaseMessage
 
-from graph.testing.plausible import prompt
+from graph.llm.offline.plausible import prompt
 from nodes.run_context import Context
 from tests.support.scripts import ACCEPT, CONJUNCTION_QUESTION, GOOD_QUESTION, bridge, drafted, relevant_if, script
 
@@ -214,8 +214,8 @@ def test_a_sample_input_outside_the_allowed_hops_ends_before_any_model_call(harn
 
 def test_settings_a_record_would_refuse_are_refused_when_the_context_is_built(pg_url, demo_slice):
     from graph.config.settings import resolve_settings
+    from graph.llm.offline.scripted import ScriptedChatModel
     from graph.sample import run_sample
-    from graph.testing.scripted import ScriptedChatModel
 
     with pytest.raises(ValueError, match="max_unanswerable_contexts must be from 2 to 5"):
         Context(max_unanswerable_contexts=8)

@@ -15,9 +15,9 @@ from graph.living.refresh import RecordDecision, RecordRefresh, refresh_record
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import SampleResult, build_runner
 from graph.services import open_services
-from graph.testing.scripted import ScriptedChatModel
 from nodes.builder import compile_graph
 from nodes.ports import QueryGuide
 

@@ -9,10 +9,10 @@ from graph.config.settings import resolve_settings
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
+from graph.llm.offline.scripted import ScriptedChatModel
 from graph.run import build_parser
 from graph.running.flags import run_request
 from graph.running.job import run_job
-from graph.testing.scripted import ScriptedChatModel
 
 
 def scripted_run(

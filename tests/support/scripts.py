@@ -7,7 +7,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.testing.reading import tagged
+from graph.llm.offline.reading import tagged
 
 
 def drafted(question: str, answer: str, *, plan: str = "", compared: Any = (), hidden: Any = ()) -> dict[str, Any]:
@@ -146,8 +146,8 @@ def script(**overrides: Any) -> dict[str, Any]:
 
 def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.support.scripts:strict_model`
     """The plausible script with a quality judge that rejects everything."""
-    from graph.testing.plausible import PLAUSIBLE_SCRIPT
-    from graph.testing.scripted import ScriptedChatModel
+    from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+    from graph.llm.offline.scripted import ScriptedChatModel
 
     reject = {
         "reasoning": "chunk A holds every needed fact",
@@ -163,16 +163,16 @@ def strict_model():  # noqa: ANN201 - a factory for `--llm import:tests.support.
 
 def accepting_validator():  # noqa: ANN201 - a factory for `--validator-model import:tests.support.scripts:accepting_validator`
     """The plausible script with a quality judge that accepts every draft."""
-    from graph.testing.plausible import PLAUSIBLE_SCRIPT
-    from graph.testing.scripted import ScriptedChatModel
+    from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+    from graph.llm.offline.scripted import ScriptedChatModel
 
     return ScriptedChatModel(script={**PLAUSIBLE_SCRIPT, "QualityVerdict": [ACCEPT]})
 
 
 def unanswerable_rejected_model():  # noqa: ANN201 - a factory for `--llm import:tests.support.scripts:unanswerable_rejected_model`
     """The plausible script with an unanswerable judge that finds every question answered by the first chunk."""
-    from graph.testing.plausible import PLAUSIBLE_SCRIPT
-    from graph.testing.scripted import ScriptedChatModel
+    from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
+    from graph.llm.offline.scripted import ScriptedChatModel
 
     answered = {
         "reasoning": "R1 states what the question asks",

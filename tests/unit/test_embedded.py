@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from graph.store.embedded import start_failure, untraversable_parent
-from graph.testing.commands import assert_one_line_error, run_cli
+from tests.support.commands import assert_one_line_error, run_cli
 
 #: Throwaway system users of the race test start with this; a killed run's leftovers are removed first.
 RACE_USER_PREFIX = "triadrace"

@@ -11,10 +11,10 @@ from graph.planning.languages import LanguageSurvey, evaluation_note, language_n
 from graph.planning.options import InvalidOptions, RunOptions
 from graph.run import build_parser
 from graph.running.flags import run_request
-from graph.testing.manuals import manual_rows
 from nodes.common import mentions, normalised_answer, word_count
 from nodes.language import chunks_language, detect_language, language_shares
 from state.languages import LANGUAGE_NAMES, YES_NO, check_language_code, polarity, written_answer
+from tests.support.manuals import manual_rows
 from tests.support.records import answerable_record
 
 

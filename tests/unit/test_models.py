@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from langchain_core.language_models import BaseChatModel
 
 from graph.config.errors import UserError
 from graph.llm.models import NO_KEY_MESSAGE, ModelSpec, make_chat_model, resolve_role_model, thinking_options
 from graph.llm.modes import modes_to_try
-from graph.testing.scripted import ScriptedChatModel
+from graph.llm.offline.scripted import ScriptedChatModel
 
 
 def test_gemini_with_a_key_builds_the_gemini_client() -> None:
@@ -115,3 +117,18 @@ def test_thinking_becomes_the_providers_own_option(provider: str, thinking: str 
 def test_thinking_a_provider_cannot_take_is_named(provider: str, thinking: str, message: str) -> None:
     with pytest.raises(UserError, match=message):
         thinking_options(provider, thinking)
+
+
+def test_the_offline_provider_answers_in_this_process_and_its_old_spec_still_works() -> None:
+    from graph.llm.offline import plausible
+
+    model = make_chat_model("offline:plausible")
+    assert isinstance(model, ScriptedChatModel)
+    assert resolve_role_model("generator", "offline:plausible").base_url is None
+    with pytest.raises(UserError, match="no offline model 'nope'; use offline:plausible"):
+        make_chat_model("offline:nope")
+    sys.modules.pop("graph.testing.plausible", None)  # imported afresh, as by a run that names it
+    with pytest.warns(FutureWarning, match=r"graph.testing.plausible is now graph.llm.offline.plausible"):
+        old_model = make_chat_model("import:graph.testing.plausible:plausible_model")
+    assert isinstance(old_model, ScriptedChatModel)
+    assert sys.modules["graph.testing.plausible"] is plausible

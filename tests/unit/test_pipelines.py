@@ -234,7 +234,7 @@ def signature_before_later_keys(first: dict[str, Any], judge: str, judge_unlabel
 def test_setting_later_keys_leaves_the_signature_of_earlier_setups_and_version_makes_a_new_one() -> None:
     # Signatures written by the version before retriever, chain and graph setups existed (the name was part of
     # them then): cached rows stay valid, found by the named signature.
-    scripted = "import:graph.testing.plausible:plausible_model"
+    scripted = "offline:plausible"
     old = Setup(name="k3", collection="docs", embedding="minilm", k=3, model=scripted)
     first = {"name": "k3", "collection": "docs", "embedding": "minilm", "k": 3, "model": scripted, "url": None}
     named = old.signature("google_genai:x", False, named=True)

@@ -13,7 +13,8 @@ from graph.ingestion.loaders import load_chunks
 from graph.ingestion.pdf import page_segments, read_pdf
 from graph.ingestion.web import read_html
 from graph.ingestion.word import read_docx
-from graph.testing.documents import (
+from state.location import where
+from tests.support.documents import (
     GUIDE_MARKDOWN,
     MIXED_FOLDER_SOURCES,
     SPHINX_MANUAL,
@@ -23,7 +24,6 @@ from graph.testing.documents import (
     real_pdf,
     word_file,
 )
-from state.location import where
 
 
 def test_markdown_is_cut_at_its_headings_with_the_heading_path_kept(tmp_path: Path) -> None:

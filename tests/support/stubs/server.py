@@ -15,7 +15,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.testing.plausible import PLAUSIBLE_SCRIPT
+from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
 
 
 def approx_tokens(text: str) -> int:

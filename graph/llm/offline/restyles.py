@@ -9,7 +9,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.testing.reading import prompt, tagged
+from graph.llm.offline.reading import prompt, tagged
 from nodes.common import normalise_question
 from nodes.lint.restyle import numbers, recognisable
 

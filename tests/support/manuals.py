@@ -14,7 +14,7 @@ from langchain_core.embeddings import Embeddings
 
 from graph.ingestion.chunking import ChunkRecord, stable_id
 from graph.store.embeddings import DeferredEmbeddings, StoredEmbeddings
-from graph.testing.commands import REPO_ROOT
+from tests.support.commands import REPO_ROOT
 
 MANUALS = REPO_ROOT / "tests" / "data" / "manuals"
 MANUAL_LANGUAGES = ("de", "fr", "es", "ja")

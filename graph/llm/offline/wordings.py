@@ -1,4 +1,4 @@
-"""The wording of the plausible script's questions (`graph.testing.plausible`), per language and kind."""
+"""The wording of the plausible script's questions (`graph.llm.offline.plausible`), per language and kind."""
 
 #: Question templates per language: the English ones name the demo's manual; the others any manual.
 TEMPLATES = {

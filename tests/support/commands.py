@@ -36,10 +36,10 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 HOSTED_KEYS = ("GOOGLE_API_KEY", "OPENAI_API_KEY")
 
 #: The plausible script: a model that drafts well-formed questions and judges that accept them.
-PLAUSIBLE_MODEL = "import:graph.testing.plausible:plausible_model"
+PLAUSIBLE_MODEL = "offline:plausible"
 
 #: The plausible script at 200 ms per call: a run that lasts long enough to be interrupted.
-SLOW_MODEL = "import:graph.testing.plausible:plausible_model_200ms"
+SLOW_MODEL = "import:graph.llm.offline.plausible:plausible_model_200ms"
 
 
 #: Names the test session's server: commands keep their runs there (in schema triad) unless a test says

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from graph.testing.commands import REPO_ROOT
+from tests.support.commands import REPO_ROOT
 
 DOCUMENTS = REPO_ROOT / "tests" / "data" / "documents"
 SPHINX_MANUAL = DOCUMENTS / "cachelib-html"

@@ -8,7 +8,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from graph.testing.stubs.server import StubHandler, StubState, approx_tokens, serve
+from tests.support.stubs.server import StubHandler, StubState, approx_tokens, serve
 
 
 def _ollama_messages(body: dict[str, Any]) -> list[BaseMessage]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
-from graph.testing.stubs.server import StubHandler, StubState, serve
+from tests.support.stubs.server import StubHandler, StubState, serve
 
 NOW = "2026-01-01T00:00:00.000Z"
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-from graph.testing.stubs.server import StubHandler, StubState, serve
+from tests.support.stubs.server import StubHandler, StubState, serve
 
 CREATED = "2026-01-01T00:00:00+00:00"
 TENANT = "00000000-0000-0000-0000-000000000001"

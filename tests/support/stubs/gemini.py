@@ -8,7 +8,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from graph.testing.stubs.server import Fault, StubHandler, StubState, approx_tokens, serve
+from tests.support.stubs.server import Fault, StubHandler, StubState, approx_tokens, serve
 
 #: JSON Schema keywords the Gemini API documents for `responseJsonSchema`; it refuses a schema with others.
 GEMINI_SCHEMA_KEYWORDS = frozenset(

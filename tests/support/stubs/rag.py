@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from graph.testing.stubs.server import StubHandler, StubState, serve
+from tests.support.stubs.server import StubHandler, StubState, serve
 
 
 class _RagHandler(StubHandler):
