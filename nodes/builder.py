@@ -27,26 +27,14 @@ from typing import Any
 from langgraph.channels.binop import BinaryOperatorAggregate
 from langgraph.channels.last_value import LastValue
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from nodes import routing
-from nodes.lint.question import lint_question
 from nodes.ports import Ports
+from nodes.registry import FIRST_NODE, NODE_SPECS
 from nodes.run_context import Context
-from nodes.steps.bridge import end_without_bridge, match_bridge, propose_bridge
-from nodes.steps.duplicate import check_duplicate
-from nodes.steps.extract import extract_contexts
-from nodes.steps.finalize import finalize_sample
-from nodes.steps.generate import generate_question, revise_question
-from nodes.steps.judges import judge_quality, judge_sufficiency
-from nodes.steps.reject import reject_sample
-from nodes.steps.restyle import check_restyle, restyle_question
-from nodes.steps.seed import retrieve_neighbours, select_seed
-from nodes.steps.temporal import classify_temporal
-from nodes.steps.unanswerable import generate_unanswerable, judge_unanswerable
 from state.sample import SampleInput, SampleOutput, SampleState
 
 #: The sample graph, typed by its state, the run's context, a sample's input and its output.
@@ -54,64 +42,6 @@ SampleGraph = StateGraph[SampleState, Context, SampleInput, SampleOutput]
 CompiledSampleGraph = CompiledStateGraph[SampleState, Context, SampleInput, SampleOutput]
 
 PortsFactory = Callable[[Context], Awaitable[Ports]]
-
-NODES: dict[str, Callable[..., Awaitable[dict[str, Any]]]] = {
-    "select_seed": select_seed,
-    "retrieve_neighbours": retrieve_neighbours,
-    "propose_bridge": propose_bridge,
-    "match_bridge": match_bridge,
-    "end_without_bridge": end_without_bridge,
-    "generate_question": generate_question,
-    "lint_question": lint_question,
-    "judge_quality": judge_quality,
-    "judge_sufficiency": judge_sufficiency,
-    "revise_question": revise_question,
-    "classify_temporal": classify_temporal,
-    "check_duplicate": check_duplicate,
-    "extract_contexts": extract_contexts,
-    "finalize_sample": finalize_sample,
-    "generate_unanswerable": generate_unanswerable,
-    "judge_unanswerable": judge_unanswerable,
-    "reject_sample": reject_sample,
-    "restyle_question": restyle_question,
-    "check_restyle": check_restyle,
-}
-
-#: The steps that ask no chat model (START takes the sample's input; check_duplicate may embed the question). The
-#: checkpoint such a step leads to goes to the database with the next one: what a crash repeats grows only by them.
-ASK_NO_CHAT_MODEL = frozenset(
-    {
-        START,
-        "select_seed",
-        "retrieve_neighbours",
-        "match_bridge",
-        "end_without_bridge",
-        "lint_question",
-        "check_duplicate",
-        "finalize_sample",
-        "reject_sample",
-    }
-)
-
-
-#: Where a sample goes after each node that decides (the other edges are fixed).
-ROUTES: dict[str, Callable[..., str]] = {
-    "select_seed": routing.route_after_select_seed,
-    "retrieve_neighbours": routing.route_after_neighbours,
-    "propose_bridge": routing.route_after_propose_bridge,
-    "match_bridge": routing.route_after_match_bridge,
-    "check_duplicate": routing.route_after_duplicate_check,
-    "generate_question": routing.route_after_generate,
-    "lint_question": routing.route_after_lint,
-    "judge_quality": routing.route_after_judge_quality,
-    "judge_sufficiency": routing.route_after_judge_sufficiency,
-    "revise_question": routing.route_after_generate,
-    "classify_temporal": routing.route_after_temporal,
-    "extract_contexts": routing.route_after_extract,
-    "generate_unanswerable": routing.route_after_generate,
-    "judge_unanswerable": routing.route_after_judge_unanswerable,
-    "check_restyle": routing.route_after_check_restyle,
-}
 
 
 def with_ports(
@@ -229,22 +159,18 @@ def build_graph(ports: PortsFactory | None = None, *, editable: bool = True) -> 
     """
     builder = StateGraph(SampleState, context_schema=Context, input_schema=SampleInput, output_schema=SampleOutput)
     updates = StateUpdates.of(builder)
-    for name, node in NODES.items():
-        node = with_ports(node, ports) if ports else node
-        route = ROUTES.get(name)
-        if route is None or editable:
-            builder.add_node(name, node)
+    for spec in NODE_SPECS:
+        node = with_ports(spec.function, ports) if ports else spec.function
+        if spec.route is None or editable:
+            builder.add_node(spec.name, node)
         else:
-            builder.add_node(name, routed_by(node, route, updates), destinations=route_targets(route))
-
-    builder.add_edge(START, "select_seed")
-    if editable:
-        for source, route in ROUTES.items():
-            builder.add_conditional_edges(source, on_the_event_loop(route))
-    builder.add_edge("finalize_sample", END)
-    builder.add_edge("reject_sample", END)
-    builder.add_edge("end_without_bridge", END)
-    builder.add_edge("restyle_question", "check_restyle")
+            builder.add_node(spec.name, routed_by(node, spec.route, updates), destinations=route_targets(spec.route))
+    builder.add_edge(START, FIRST_NODE)
+    for spec in NODE_SPECS:
+        if spec.route is not None and editable:
+            builder.add_conditional_edges(spec.name, on_the_event_loop(spec.route))
+        elif spec.then is not None:
+            builder.add_edge(spec.name, spec.then)
     return builder
 
 

@@ -13,15 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-#: What the steps before and at `node` have written by the time it ends, for each node a thread starts after.
-_DRAFTED = ("question_type", "binary", "seed", "supporting", "drafts", "verdicts")
-_REVISIONS = ("revisions", "revisions_left")
-WRITTEN_BY: dict[str, tuple[str, ...]] = {
-    "generate_question": (*_DRAFTED, *_REVISIONS),
-    "lint_question": (*_DRAFTED, *_REVISIONS),
-    "check_duplicate": (*_DRAFTED, *_REVISIONS, "temporal", "question_claimed"),
-    "generate_unanswerable": ("question_type", "binary", "seed", "neighbours", "drafts", *_REVISIONS),
-}
+from nodes.registry import NODES
+
+#: The nodes a thread may start after (`NodeSpec.start_needs`).
+STARTS = tuple(name for name, spec in NODES.items() if spec.start_needs is not None)
 
 #: Lists a thread accumulates (reducers append to them): empty at a start, as nothing was called yet.
 ACCUMULATED = ("verdicts", "bridge_attempts", "relevance_labels", "llm_calls", "restyles", "restyle_checks")
@@ -30,10 +25,11 @@ ACCUMULATED = ("verdicts", "bridge_attempts", "relevance_labels", "llm_calls", "
 def state_after(node: str, values: Mapping[str, Any]) -> dict[str, Any]:
     """`values` as the state after `node` ran: the accumulated lists not given start empty; a key the
     nodes after it read and `values` lacks is a `ValueError` naming it."""
-    if node not in WRITTEN_BY:
-        raise ValueError(f"no thread starts after {node!r}; starts: {', '.join(WRITTEN_BY)}")
+    spec = NODES.get(node)
+    if spec is None or spec.start_needs is None:
+        raise ValueError(f"no thread starts after {node!r}; starts: {', '.join(STARTS)}")
     state = {key: [] for key in ACCUMULATED} | dict(values)
-    missing = [key for key in WRITTEN_BY[node] if key not in state]
+    missing = [key for key in spec.start_needs if key not in state]
     if missing:
         raise ValueError(f"a thread starting after {node} needs {', '.join(missing)}")
     return state

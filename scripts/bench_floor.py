@@ -44,7 +44,7 @@ from graph.llm.offline.scripted import ScriptedChatModel
 from graph.services import open_state_database
 from graph.store.checkpoints import PooledPostgresSaver
 from graph.store.database import database_url
-from nodes.builder import ASK_NO_CHAT_MODEL
+from nodes.registry import ASK_NO_CHAT_MODEL
 from state.sample import SampleState
 
 #: The nodes an accepted sample passes through, in order (START aside).

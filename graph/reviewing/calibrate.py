@@ -24,12 +24,10 @@ from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.running.runner import SampleRunner, context_for, judging_runner
 from graph.services import open_gateway, open_state_database
 from nodes.builder import compile_graph
+from nodes.registry import AFTER_JUDGES, JUDGE_NODES
 from nodes.starts import state_after
 from state.usage import ROLES
 
-#: Where a calibration thread stops: whatever would follow its judges.
-AFTER_JUDGES = ["classify_temporal", "revise_question", "reject_sample"]
-JUDGE_NODES = ("judge_quality", "judge_sufficiency")
 #: Threads a sample's judgement may take with one model, when its replies are unusable.
 ATTEMPTS = 3
 #: Labelled samples a calibration wants at least, said when a run has none.

@@ -31,11 +31,10 @@ from graph.llm.models import DEFAULT_PRICES, price_per_million
 from graph.planning.options import RunOptions
 from graph.services import ensure_demo, open_corpus
 from graph.store.database import database_url
+from nodes.registry import NODES
 from nodes.run_context import Context
-from prompts import bridge as bridge_prompt
-from prompts import generate, judge_quality, judge_sufficiency, relevance, restyle, revise, temporal, unanswerable
 from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
-from state.usage import ROLES, Role
+from state.usage import ROLES
 
 #: The paper's funnel (SPEC section 8), per draft.
 QUALITY_REJECTED, SUFFICIENCY_REJECTED = 135 / 703, 97 / 703
@@ -47,32 +46,6 @@ DISTINCT_CANDIDATES = 0.8
 UNANSWERABLE_ACCEPTED = 0.8
 #: Seconds a hosted model takes per call, when no finished run says.
 SECONDS_PER_CALL = 3.0
-#: Typical reply sizes in tokens, per node (a draft quotes its evidence: a sentence or two of each chunk).
-OUTPUT_TOKENS = {
-    "propose_bridge": 250, "generate_question": 260, "revise_question": 260, "judge_quality": 220,
-    "judge_sufficiency": 120, "classify_temporal": 40, "extract_contexts": 50, "generate_unanswerable": 120,
-    "judge_unanswerable": 150, "restyle_question": 60, "check_restyle": 160,
-}  # fmt: skip
-NODE_ROLES: dict[str, Role] = {
-    "propose_bridge": "generator", "generate_question": "generator", "revise_question": "generator",
-    "generate_unanswerable": "generator", "judge_quality": "validator", "judge_sufficiency": "validator",
-    "classify_temporal": "validator", "judge_unanswerable": "validator", "extract_contexts": "extractor",
-    "restyle_question": "generator", "check_restyle": "validator",
-}  # fmt: skip
-#: The instructions each node sends besides its chunks: the prompt's own size.
-PROMPTS = {
-    "propose_bridge": bridge_prompt.SYSTEM + bridge_prompt.USER,
-    "generate_question": generate.SYSTEM + generate.USER,
-    "revise_question": revise.SYSTEM + revise.USER,
-    "judge_quality": judge_quality.SYSTEM + judge_quality.USER,
-    "judge_sufficiency": judge_sufficiency.SYSTEM + judge_sufficiency.USER,
-    "classify_temporal": temporal.SYSTEM + temporal.USER,
-    "extract_contexts": relevance.CARE_SYSTEM + relevance.CARE_USER,
-    "generate_unanswerable": unanswerable.GENERATE_SYSTEM + unanswerable.GENERATE_USER,
-    "judge_unanswerable": unanswerable.JUDGE_SYSTEM + unanswerable.JUDGE_USER,
-    "restyle_question": restyle.WRITE_SYSTEM + restyle.WRITE_USER,
-    "check_restyle": restyle.CHECK_SYSTEM + restyle.CHECK_USER,
-}
 #: A rewrite in a query style its check refuses, when no finished run says: each costs a second rewrite.
 RESTYLE_REFUSED = 0.2
 CHARS_PER_TOKEN = 4
@@ -100,11 +73,11 @@ class Profile:
 
 def paper_profile(kind: str, options: RunOptions, chunk_tokens: float, context: Context) -> Profile:
     """One cell kind's profile from the paper's funnel, the run's options and the collection's chunk size."""
-    overhead = {node: len(text) / CHARS_PER_TOKEN for node, text in PROMPTS.items()}
+    overhead = {name: len(spec.prompt) / CHARS_PER_TOKEN for name, spec in NODES.items()}
 
     def node(name: str, calls: float, chunks: float) -> tuple[str, NodeProfile]:
         tokens = overhead[name] + chunks * chunk_tokens
-        return name, NodeProfile(calls, tokens, OUTPUT_TOKENS[name])
+        return name, NodeProfile(calls, tokens, NODES[name].output_tokens)
 
     revisions = options.max_revisions
     if kind == UNANSWERABLE:
@@ -196,7 +169,8 @@ def estimate(
         spread = profile.spread
         started = cell.quota * profile.started_per_accepted
         for name, node in profile.nodes.items():
-            role = NODE_ROLES.get(name, "generator")
+            spec = NODES.get(name)  # a finished run's funnel may name nodes this version does not have
+            role = spec.role if spec is not None and spec.role else "generator"
             calls = started * node.calls
             figures = roles[role]
             figures["calls"] += calls

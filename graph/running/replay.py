@@ -28,7 +28,7 @@ from graph.running.queries import QueryBook, open_query_book, queries_of_run
 from graph.running.runner import SampleResult, SampleRunner, build_runner
 from graph.seeding.weights import seed_weights
 from graph.services import RunServices, open_services, open_state_database
-from nodes.builder import NODES
+from nodes.registry import NODES
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.

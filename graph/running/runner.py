@@ -15,8 +15,9 @@ from graph.config.settings import Settings
 from graph.llm.gateway import LLMGateway
 from graph.services import RunServices
 from graph.store.checkpoints import PooledPostgresSaver
-from nodes.builder import ASK_NO_CHAT_MODEL, CompiledSampleGraph, compile_graph, state_updates
+from nodes.builder import CompiledSampleGraph, compile_graph, state_updates
 from nodes.ports import ChunkLike, HitLike, Ports, QueryGuide, QuestionRegistry, SeedPool
+from nodes.registry import ASK_NO_CHAT_MODEL
 from nodes.run_context import Context
 from nodes.steps.finalize import rejection_entry
 from state.sample import SampleInput, SampleState, latest_draft

@@ -5,7 +5,8 @@ from __future__ import annotations
 from langgraph.constants import START
 
 from graph.store.checkpoints import TRIGGER_PREFIX
-from nodes.builder import ASK_NO_CHAT_MODEL, NODES, compile_graph
+from nodes.builder import compile_graph
+from nodes.registry import ASK_NO_CHAT_MODEL, NODES
 from state.record import DatasetRecord
 from tests.support.scripts import ACCEPT, GOOD_QUESTION, bridge, drafted, relevant_if, script
 

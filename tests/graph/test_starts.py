@@ -10,7 +10,8 @@ import pytest
 from graph.config.settings import resolve_settings
 from graph.services import open_state_database
 from nodes.builder import compile_graph
-from nodes.starts import ACCUMULATED, WRITTEN_BY, state_after
+from nodes.registry import NODES
+from nodes.starts import ACCUMULATED, STARTS, state_after
 from tests.graph.test_unanswerable import UNANSWERABLE, UNANSWERED, judge_by_texts
 from tests.support.scripts import script
 
@@ -47,8 +48,9 @@ def test_each_start_asks_only_for_what_a_real_sample_has_after_that_node(harness
     after = states_after(harness.url, accepted.thread_id) | {
         "generate_unanswerable": states_after(harness.url, unanswerable.thread_id)["generate_unanswerable"]
     }
-    for node, keys in WRITTEN_BY.items():
-        missing = [key for key in keys if key not in after[node]]
+    assert set(STARTS) <= set(after)
+    for node in STARTS:
+        missing = [key for key in NODES[node].start_needs or () if key not in after[node]]
         assert not missing, f"a real sample after {node} has no {missing}: the start asks for what no node writes"
         assert state_after(node, after[node]) == {key: [] for key in ACCUMULATED} | after[node]
 

@@ -9,16 +9,17 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
 
 from nodes import routing
-from nodes.builder import NODES, ROUTES, compile_graph
+from nodes.builder import compile_graph
+from nodes.registry import NODE_SPECS, NODES
 from nodes.run_context import Context
 
 
 @pytest.mark.parametrize("editable", [True, False])
 def test_every_route_names_its_edges_in_the_drawn_graph(editable: bool) -> None:
     edges = {(edge.source, edge.target) for edge in compile_graph(editable=editable).get_graph().edges}
-    for source, route in ROUTES.items():
-        targets = typing.get_args(typing.get_type_hints(route)["return"])
-        assert {(source, target) for target in targets} <= edges, source
+    for spec in NODE_SPECS:
+        targets = typing.get_args(typing.get_type_hints(spec.route)["return"]) if spec.route else (spec.then,)
+        assert {(spec.name, target) for target in targets} <= edges, spec.name
 
 
 def test_both_forms_draw_the_same_graph() -> None:
@@ -69,3 +70,13 @@ def test_a_rejected_draft_is_revised_while_revisions_are_left_then_rejected() ->
     eager = Runtime(context=Context(max_revisions=1, sufficiency_after_quality_reject=True))
     assert routing.route_after_judge_quality(draft_rejected(0), eager) == "judge_sufficiency"  # type: ignore[arg-type]
     assert routing.route_after_judge_quality(draft_rejected(1), eager) == "reject_sample"  # type: ignore[arg-type]
+
+
+def test_each_node_that_asks_a_model_says_its_prompt_and_reply_size_and_the_others_say_neither() -> None:
+    for spec in NODE_SPECS:
+        asks = spec.role is not None
+        assert asks == bool(spec.prompt) == (spec.output_tokens > 0), spec.name
+        assert (spec.route is None) != (spec.then is None), f"{spec.name}: a route or a fixed next step, not both"
+    assert [spec.name for spec in NODE_SPECS if spec.judging == "judge"] == [
+        "judge_quality", "judge_sufficiency", "judge_unanswerable"
+    ]  # fmt: skip

@@ -9,7 +9,8 @@ import pytest
 from langgraph.channels.topic import Topic
 from langgraph.graph import StateGraph
 
-from nodes.builder import NODES, StateUpdates, routed_by, state_updates
+from nodes.builder import StateUpdates, routed_by, state_updates
+from nodes.registry import NODES
 from state.sample import SampleState
 
 
@@ -41,4 +42,4 @@ def test_a_channel_the_updates_cannot_apply_and_a_route_asking_for_more_are_refu
         return "finalize_sample"
 
     with pytest.raises(TypeError, match="route takes"):
-        routed_by(NODES["extract_contexts"], route, state_updates())
+        routed_by(NODES["extract_contexts"].function, route, state_updates())
