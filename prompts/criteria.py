@@ -188,14 +188,6 @@ YES_NO_INTERSECTION = _flow(
     answered no is no intersection: the one chunk that contradicts a condition answers it alone."""
 )
 
-TYPES = {
-    "comparison": COMPARISON,
-    "intersection": INTERSECTION,
-    "composition": COMPOSITION,
-    "factual": FACTUAL,
-    "procedural": PROCEDURAL,
-}
-
 # -- relevance of a context (SPEC 2.12): one notion for every labeller --------------------------------------------
 RELEVANT = _flow(
     """A context is relevant when it states a fact the answer needs. A context that states the same fact as

@@ -44,65 +44,63 @@ REPLY_FORMAT = (
     '"quote": str}], "compared_entities": [str], "hidden_entities": [{"entity": str, "chunk": label}]}.\n'
 )
 
-#: The one shape a cell's request shows, by question type and answer form ("open" or "yes_no"); {yes} and {no}
-#: are the language's words, quoted.
-SHAPES = {
-    "comparison": {
-        "open": f'Shape: "{examples.COMPARISON}" (with three chunks: "{examples.COMPARISON_THREE}"); the answer is one '
-        "of the named alternatives, written as the question names it.",
-        "yes_no": f'Shape: "{examples.COMPARISON_YES_NO}" (answered {{yes}} or {{no}}).',
-    },
-    "intersection": {
-        "open": f'Shape: "{examples.INTERSECTION}".',
-        "yes_no": f'Shape: "{examples.INTERSECTION_YES_NO}" (answered {{yes}} or {{no}}).\n'
-        + criteria.YES_NO_INTERSECTION,
-    },
-    "composition": {
-        "open": f'Shape: "{examples.COMPOSITION}", "{examples.COMPOSITION_OTHER}".',
-        "yes_no": f'Shape: "{examples.COMPOSITION_YES_NO}" (answered {{yes}} or {{no}}).',
-    },
-    "factual": {
-        "open": f'Shape: "{examples.FACTUAL}", "{examples.FACTUAL_OTHER}".',
-        "yes_no": f'Shape: "{examples.FACTUAL_YES_NO}" (answered {{yes}} or {{no}}).',
-    },
-    "procedural": {
-        "open": f'Shape: "{examples.PROCEDURAL}"; the answer separates the steps with "; ".',
-    },
-}
+#: The one shape a cell's request shows, per question type and answer form (open, or yes/no); {yes} and {no} are
+#: the language's words, quoted.
+COMPARISON_SHAPE = (
+    f'Shape: "{examples.COMPARISON}" (with three chunks: "{examples.COMPARISON_THREE}"); the answer is one '
+    "of the named alternatives, written as the question names it."
+)
+COMPARISON_YES_NO_SHAPE = f'Shape: "{examples.COMPARISON_YES_NO}" (answered {{yes}} or {{no}}).'
+INTERSECTION_SHAPE = f'Shape: "{examples.INTERSECTION}".'
+INTERSECTION_YES_NO_SHAPE = (
+    f'Shape: "{examples.INTERSECTION_YES_NO}" (answered {{yes}} or {{no}}).\n' + criteria.YES_NO_INTERSECTION
+)
+COMPOSITION_SHAPE = f'Shape: "{examples.COMPOSITION}", "{examples.COMPOSITION_OTHER}".'
+COMPOSITION_YES_NO_SHAPE = f'Shape: "{examples.COMPOSITION_YES_NO}" (answered {{yes}} or {{no}}).'
+FACTUAL_SHAPE = f'Shape: "{examples.FACTUAL}", "{examples.FACTUAL_OTHER}".'
+FACTUAL_YES_NO_SHAPE = f'Shape: "{examples.FACTUAL_YES_NO}" (answered {{yes}} or {{no}}).'
+PROCEDURAL_SHAPE = f'Shape: "{examples.PROCEDURAL}"; the answer separates the steps with "; ".'
 
 
-#: What a draft's plan holds, by question type (the description of its `plan` field): written first, so that the
+#: What a draft's plan holds, per question type (the description of its `plan` field): written first, so that the
 #: necessity test (multi-hop types) or the finding of the one statement (single-hop types) comes before the question.
-PLANS = {
-    "comparison": "Before the question: for each chunk (by its label), the entity it gives and the value it states "
+COMPARISON_PLAN = (
+    "Before the question: for each chunk (by its label), the entity it gives and the value it states "
     "for the compared attribute; which entity the comparison picks; and why no chunk alone (nor all chunks but "
-    "one) settles the comparison.",
-    "intersection": "Before the question: for each chunk (by its label), the condition it states and the candidates "
+    "one) settles the comparison."
+)
+INTERSECTION_PLAN = (
+    "Before the question: for each chunk (by its label), the condition it states and the candidates "
     "that meet it; the one entity that meets every condition; and why no chunk alone (nor all chunks but one) "
-    "narrows the candidates down to it.",
-    "composition": "Before the question: the chain, chunk by chunk (by its label): the hidden entity the first chunk "
+    "narrows the candidates down to it."
+)
+COMPOSITION_PLAN = (
+    "Before the question: the chain, chunk by chunk (by its label): the hidden entity the first chunk "
     "identifies from the anchor, each further link, and the answer the last chunk gives; and why no chunk alone "
-    "(nor all chunks but one) gives that answer.",
-    "factual": "Before the question: the statement of chunk A that answers it, and what the question names so that "
-    "a retriever finds chunk A.",
-    "procedural": "Before the question: the task chunk A describes, its steps in the chunk's order, and what the "
-    "question names so that a retriever finds chunk A.",
-}
+    "(nor all chunks but one) gives that answer."
+)
+FACTUAL_PLAN = (
+    "Before the question: the statement of chunk A that answers it, and what the question names so that "
+    "a retriever finds chunk A."
+)
+PROCEDURAL_PLAN = (
+    "Before the question: the task chunk A describes, its steps in the chunk's order, and what the "
+    "question names so that a retriever finds chunk A."
+)
 
-#: What a draft's answer is, by question type (the description of its `answer` field).
-ANSWERS = {
-    "comparison": "The short factual answer: one of the compared entities, as the question names it, or the "
-    "yes/no word.",
-    "intersection": "The short factual answer: the one entity that meets every condition, or the yes/no word.",
-    "composition": "The short factual answer that the last chunk of the chain gives, or the yes/no word.",
-    "factual": "The short factual answer that chunk A states, or the yes/no word.",
-    "procedural": 'The steps chunk A states, in its order, each in a few words, separated by "; ".',
-}
+#: What a draft's answer is, per question type (the description of its `answer` field).
+COMPARISON_ANSWER = (
+    "The short factual answer: one of the compared entities, as the question names it, or the yes/no word."
+)
+INTERSECTION_ANSWER = "The short factual answer: the one entity that meets every condition, or the yes/no word."
+COMPOSITION_ANSWER = "The short factual answer that the last chunk of the chain gives, or the yes/no word."
+FACTUAL_ANSWER = "The short factual answer that chunk A states, or the yes/no word."
+PROCEDURAL_ANSWER = 'The steps chunk A states, in its order, each in a few words, separated by "; ".'
 
 
-def type_instruction(question_type: str, binary: bool) -> str:
+def type_instruction(definition: str, shape: str) -> str:
     """The question type as a cell's request states it: what the type is, then the one shape the cell wants."""
-    return f"Question type: {criteria.TYPES[question_type]}\n{SHAPES[question_type]['yes_no' if binary else 'open']}"
+    return f"Question type: {definition}\n{shape}"
 
 
 #: The answer form, by the sample's kind of answer: open, yes/no (either), or yes/no with the answer the run wants.

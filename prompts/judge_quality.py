@@ -65,10 +65,10 @@ DIMENSION_FIXES = {
 }
 
 
-def type_definition(question_type: str, binary: bool) -> str:
-    """What the judged question's type is, as the generator was told it; a yes/no intersection's shape with it."""
-    definition = criteria.TYPES[question_type]
-    return f"{definition}\n{criteria.YES_NO_INTERSECTION}" if binary and question_type == "intersection" else definition
+def type_definition(definition: str, yes_no_note: str = "") -> str:
+    """What the judged question's type is, as the generator was told it, with the note a yes/no question of the type
+    comes with (a yes/no intersection's shape)."""
+    return f"{definition}\n{yes_no_note}" if yes_no_note else definition
 
 
 USER = """Question type: {type_definition}

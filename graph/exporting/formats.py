@@ -27,14 +27,18 @@ from typing import Any
 
 from graph.config.errors import UserError, writing
 from graph.folder.files import write_atomically
+from nodes.question_types import type_spec
 from state.record import DatasetRecord
 from state.reviewed import ReviewedRecord
 
 ABSTAIN = "abstain"
 
 
-HOTPOTQA_TYPES = {"composition": "bridge", "comparison": "comparison", "intersection": "intersection"}
-"""HotpotQA's names of the question types; a generated unanswerable question keeps `unanswerable`."""
+def hotpotqa_type(question_type: str) -> str:
+    """HotpotQA's name of a question type (`QuestionTypeSpec.hotpotqa`); a type it lacks, and a generated
+    unanswerable question, keep their own."""
+    spec = type_spec(question_type)
+    return (spec.hotpotqa if spec else None) or question_type
 
 
 def answerable_rows(records: list[DatasetRecord]) -> list[dict[str, Any]]:
@@ -218,7 +222,7 @@ def to_hotpotqa(records: list[DatasetRecord], unanswerable: bool) -> str:
                 "persona": record.persona,
                 "turns": record.conversation(),
                 "answer": ABSTAIN if unanswerable else record.answer,
-                "type": HOTPOTQA_TYPES.get(record.question_type, record.question_type),
+                "type": hotpotqa_type(record.question_type),
                 "level": record.difficulty,
                 "language": record.language,
                 "supporting_facts": [] if unanswerable else [[c.id, 0] for c in record.supporting],

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.store.reader import Chunk
+from nodes.question_types import TYPES
 from state.evidence import Evidence, contains, document_place, laid_out, locate
 from state.record import DatasetRecord, SupportingChunk
-from state.sample import MAX_HOPS, SINGLE_HOP_TYPES
+from state.sample import MAX_HOPS
 
 #: How a fact was found, or why it was not.
 IN_PLACE, BY_OFFSETS, BY_TEXT, GONE, CHANGED = "in place", "offsets", "text", "gone", "changed"
@@ -280,7 +281,7 @@ class Follower:
 
     async def follow(self, record: DatasetRecord) -> RecordFollow:
         facts = [await follow_fact(chunk, fact, self.texts) for chunk in record.supporting for fact in chunk.evidence]
-        most = 1 if record.question_type in SINGLE_HOP_TYPES else MAX_HOPS
+        most = TYPES[record.question_type].hops[1] if record.question_type in TYPES else MAX_HOPS
         follow = RecordFollow(facts, kept_whole=True, most_chunks=most)
         if not follow.found or follow.problem():
             return follow

@@ -13,19 +13,12 @@ from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.folder.files import check_run_id
 from graph.ledger.slots import CellQuota
 from graph.planning.stages import context_overrides
+from nodes.question_types import MULTI_HOP_TYPES, OPEN_ONLY_TYPES, QUESTION_TYPES
 from nodes.run_context import Context
 from state.languages import check_language_code
 from state.personas import personas_problem
 from state.query_styles import shares_problem, style_quotas
-from state.sample import (
-    DEFAULT_ROLE,
-    MAX_HOPS,
-    MIN_HOPS,
-    MULTI_HOP_TYPES,
-    OPEN_ONLY_TYPES,
-    QUESTION_TYPES,
-    UNANSWERABLE,
-)
+from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, UNANSWERABLE
 from state.usage import ROLES
 
 #: A cell may start this many samples per accepted sample it wants before it is given up.

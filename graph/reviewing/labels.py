@@ -7,7 +7,8 @@ from typing import Any
 from psycopg_pool import AsyncConnectionPool
 
 from graph.store.jsonb import jsonb
-from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
+from nodes.question_types import SINGLE_HOP_TYPES
+from state.sample import UNANSWERABLE
 
 #: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.
 CRITERIA = ("answerable", "correct", "multi_hop", "unambiguous")

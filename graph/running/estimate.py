@@ -31,9 +31,10 @@ from graph.llm.models import DEFAULT_PRICES, price_per_million
 from graph.planning.options import RunOptions
 from graph.services import ensure_demo, open_corpus
 from graph.store.database import database_url
+from nodes.question_types import SINGLE_HOP_TYPES
 from nodes.registry import NODES
 from nodes.run_context import Context
-from state.sample import SINGLE_HOP_TYPES, UNANSWERABLE
+from state.sample import UNANSWERABLE
 from state.usage import ROLES
 
 #: The paper's funnel (SPEC section 8), per draft.

@@ -20,9 +20,10 @@ from graph.planning.personas import AUTO, read_personas
 from graph.planning.stages import parse_node_options
 from graph.running.queries import file_digest, read_queries
 from graph.seeding.weights import read_weights, weight_key
+from nodes.question_types import MULTI_HOP_TYPES, QUESTION_TYPES
 from nodes.run_context import DEFAULT_MODELS, Context
 from state.query_styles import QUERY_STYLES, parse_query_styles
-from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, MULTI_HOP_TYPES, QUESTION_TYPES
+from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS
 from state.usage import ROLES
 
 

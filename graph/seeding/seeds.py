@@ -18,6 +18,7 @@ from graph.figures.funnel import cell_name
 from graph.ledger.ledger import RunLedger
 from graph.ledger.slots import CellQuota
 from graph.store.corpus import Corpus
+from nodes.question_types import type_spec
 from state.procedure import looks_procedural
 
 #: Seeds a run's worker draws and records at a time.
@@ -134,6 +135,12 @@ class RunSeeds:
             await self._ledger.claim_seed(self._run_id, chunk_id)
 
 
+def needs_procedure(question_type: str) -> bool:
+    """Whether a question of the type is written from a chunk that holds a procedure."""
+    spec = type_spec(question_type)
+    return spec is not None and spec.procedure_seed
+
+
 async def with_procedural_seeds(
     cells: list[CellQuota], corpus: Corpus, collection: str, min_chars: int
 ) -> tuple[list[CellQuota], str | None]:
@@ -142,7 +149,7 @@ async def with_procedural_seeds(
     Where no chunk holds one, the procedural cells get no attempts (they end short, with the reason) instead of
     each sample finding no seed; where a large collection's page sample holds none, they are still tried, since
     a rare procedure may lie outside the sample."""
-    procedural = [cell for cell in cells if cell.question_type == "procedural"]
+    procedural = [cell for cell in cells if needs_procedure(cell.question_type)]
     if not procedural:
         return cells, None
     found, looked_at = await corpus.find_procedure(min_chars)
@@ -160,4 +167,4 @@ async def with_procedural_seeds(
         f"note: no chunk of {collection!r} holds a procedure {what}, so the cell {names} cannot be filled and "
         f"ends short; {fix}"
     )
-    return [replace(cell, cap=0) if cell.question_type == "procedural" else cell for cell in cells], note
+    return [replace(cell, cap=0) if needs_procedure(cell.question_type) else cell for cell in cells], note

@@ -21,9 +21,10 @@ from nodes.lint.evidence import evidence_problems
 from nodes.lint.examples import example_problems
 from nodes.lint.languages import LINT_RULES
 from nodes.lint.rules import Finding, LintRules, joined_question, second_sentence
+from nodes.question_types import type_spec
 from nodes.run_context import Context
 from state.languages import answer_words, leading_polarity, polarity
-from state.sample import UNANSWERABLE, ChunkRef, Construction, Draft, SampleState, latest_draft
+from state.sample import UNANSWERABLE, ChunkRef, Draft, SampleState, latest_draft
 
 
 def opening_pronoun(question: str, rules: LintRules) -> str | None:
@@ -171,11 +172,13 @@ def _answer_problems(
 ) -> list[Finding]:
     """The answer's form, and whether the question gives it away."""
     rules = LINT_RULES.get(language)
+    spec = type_spec(question_type)
+    alternatives = spec is not None and spec.names_alternatives
     if binary:
-        named = _names_compared(question, compared, rules) if question_type == "comparison" else []
+        named = _names_compared(question, compared, rules) if alternatives else []
         return _binary_problems(answer, language, wanted) + named
     offered = compared or stated_alternatives(question, rules)
-    is_an_option = question_type == "comparison" and any(same_entity(answer, option, rules) for option in offered)
+    is_an_option = alternatives and any(same_entity(answer, option, rules) for option in offered)
     if polarity(answer, language) is not None and not is_an_option:  # a band called Yes may still be the answer
         return [
             (
@@ -184,7 +187,7 @@ def _answer_problems(
                 "ask for a name, number, date or short phrase instead",
             )
         ]
-    if question_type == "comparison":  # naming the alternatives is the type's shape, not a leak
+    if alternatives:  # naming the alternatives is the type's shape, not a leak
         return _comparison_problems(question, answer, compared, rules)
     if names(question, answer, rules):
         return [
@@ -226,28 +229,6 @@ def _wording_problems(question: str, rules: LintRules) -> list[Finding]:
     return problems
 
 
-def _construction_problems(question_type: str, construction: Construction, hops: int) -> list[Finding]:
-    """The construction fields the later rules need: one compared entity per chunk, a composition's hidden entity."""
-    compared = construction["compared_entities"]
-    if question_type == "comparison" and len(compared) < hops:
-        return [
-            (
-                "construction",
-                f"the comparison declares {len(compared)} compared entities for {hops} chunks; list in "
-                "compared_entities every entity the question compares, one per chunk, as the question names it",
-            )
-        ]
-    if question_type == "composition" and not construction["hidden_entities"]:
-        return [
-            (
-                "construction",
-                "the composition declares no hidden entity; give in hidden_entities the intermediate entity the "
-                "first chunk identifies and that chunk's label",
-            )
-        ]
-    return []
-
-
 def lint_problems(
     draft: Draft,
     *,
@@ -286,19 +267,17 @@ def lint_problems(
         problems += _answer_problems(
             question, answer, question_type, binary, construction["compared_entities"], wanted, language
         )
-    problems += _construction_problems(question_type, construction, hops)
+    spec = type_spec(question_type)
+    for rule in spec.lint if spec else ():
+        problems += rule(question, construction, hops, rules)
     problems += evidence_problems(draft, supporting)
-    if question_type == "composition":
-        problems += [
-            (
-                "hidden_entity",
-                f"the composition question names the hidden intermediate entity {hidden['entity']!r}; "
-                "describe it through the chunk that identifies it instead",
-            )
-            for hidden in construction["hidden_entities"]
-            if names(question, hidden["entity"], rules)
-        ]
     return problems
+
+
+def steps_answer(state: SampleState) -> bool:
+    """Whether the sample's answer lists steps (its type's `steps_answer`)."""
+    spec = type_spec(state["question_type"])
+    return spec is not None and spec.steps_answer
 
 
 def chunks_read(state: SampleState) -> list[ChunkRef]:
@@ -321,9 +300,7 @@ async def lint_question(state: SampleState, runtime: Runtime[Context]) -> Update
         chunks=[chunk["text"] for chunk in chunks_read(state)],
         supporting=[(chunk["id"], chunk["text"]) for chunk in state.get("supporting") or []],
         max_question_words=context.max_question_words,
-        max_answer_words=context.max_procedure_words
-        if state["question_type"] == "procedural"
-        else context.max_answer_words,
+        max_answer_words=context.max_procedure_words if steps_answer(state) else context.max_answer_words,
     )
     problems = [message for _, message in findings]
     details: dict[str, object] = {"failed": problems, "rules": [rule for rule, _ in findings]}

@@ -11,6 +11,7 @@ from pydantic import Field, create_model
 
 from nodes.common import Update, instructed, joined, letter_labels, normalised_answer, records_failure
 from nodes.language import decided_language, quoted_yes_no
+from nodes.question_types import TYPES
 from nodes.run_context import Context
 from prompts import EVIDENCE_BLOCK, delimit, delimit_all, generate, revise
 from state.languages import language_name, leading_polarity
@@ -79,7 +80,7 @@ def answer_form(state: SampleState) -> str:
 def _shared_fields(state: SampleState, language: str, style: Style = None) -> dict[str, str]:
     words = quoted_yes_no(language)
     return {
-        "type_instruction": generate.type_instruction(state["question_type"], state["binary"]).format(**words),
+        "type_instruction": TYPES[state["question_type"]].instruction(state["binary"]).format(**words),
         "style": style_block(style),
         "question_type": ("yes/no " if state["binary"] else "") + state["question_type"],
         "answer_note": generate.ANSWER_NOTES[answer_form(state)].format(**words),
@@ -122,14 +123,14 @@ def revision_messages(state: SampleState, language: str, style: Style = None) ->
 @cache
 def draft_schema(question_type: str) -> type[QuestionDraft]:
     """The draft schema a request of `question_type` sends: `QuestionDraft` with the plan and the answer that type
-    asks for (`prompts.generate.PLANS`, `ANSWERS`); one class per type, built once, named `QuestionDraft` like its
-    base, so that scripts and recordings key it alike."""
+    asks for (its entry's `plan` and `answer`, `nodes.question_types`); one class per type, built once, named
+    `QuestionDraft` like its base, so that scripts and recordings key it alike."""
     schema: type[QuestionDraft] = create_model(  # type: ignore[call-overload]
         "QuestionDraft",
         __base__=QuestionDraft,
         __doc__=QuestionDraft.__doc__,
-        plan=(str, Field(description=generate.PLANS[question_type])),
-        answer=(str, Field(description=generate.ANSWERS[question_type])),
+        plan=(str, Field(description=TYPES[question_type].plan)),
+        answer=(str, Field(description=TYPES[question_type].answer)),
     )
     return schema
 

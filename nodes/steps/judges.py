@@ -23,6 +23,7 @@ from nodes.common import (
 )
 from nodes.language import quoted_yes_no, sample_language
 from nodes.ports import StructuredChat
+from nodes.question_types import TYPES
 from nodes.run_context import Context
 from nodes.steps.generate import evidence_block, labelled_chunks
 from prompts import delimit_all
@@ -63,7 +64,7 @@ async def _judge_single_hop(
     messages = instructed(
         quality_prompt.SINGLE_HOP_SYSTEM,
         quality_prompt.SINGLE_HOP_USER.format(
-            type_definition=quality_prompt.type_definition(state["question_type"], state["binary"]),
+            type_definition=TYPES[state["question_type"]].judged_definition(state["binary"]),
             binary=yes_no_line(state["binary"], language),
             language=language_name(language),
             question=question,
@@ -103,7 +104,7 @@ async def judge_quality(state: SampleState, runtime: Runtime[Context]) -> Update
     messages = instructed(
         quality_prompt.SYSTEM,
         quality_prompt.USER.format(
-            type_definition=quality_prompt.type_definition(state["question_type"], state["binary"]),
+            type_definition=TYPES[state["question_type"]].judged_definition(state["binary"]),
             binary=yes_no_line(state["binary"], language),
             language=language_name(language),
             hops=hops,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref
+from nodes.question_types import type_spec
 from nodes.run_context import Context
 from state.procedure import looks_procedural
 from state.sample import SampleState, input_problem, is_single_hop
@@ -22,12 +23,14 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
     ports = runtime.context.require_ports()
     restarts = state.get("restarts", 0) + (1 if restarting else 0)
     counts = {"restarts": restarts, "restarts_left": runtime.context.max_restarts - restarts}
+    spec = type_spec(state["question_type"])
+    procedural = spec is not None and spec.procedure_seed
     manual = state.get("seed_id")
     if manual and not restarting:
         found = await ports.corpus.get([manual])
         if not found:
             return {"outcome": "failed", "end_reason": f"seed chunk {manual!r} is not in the collection"}
-        if state["question_type"] == "procedural" and not looks_procedural(found[0].text):
+        if procedural and not looks_procedural(found[0].text):
             return {
                 "outcome": "failed",
                 "end_reason": f"seed chunk {manual!r} holds no procedure (numbered or bulleted steps, a sequence in "
@@ -35,7 +38,6 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
             }
         await ports.seeds.claim(manual)
         return {"seed": chunk_ref(found[0]), **counts}
-    procedural = state["question_type"] == "procedural"
     seed_id = await ports.seeds.draw(min_chars=runtime.context.min_chunk_chars, procedural=procedural)
     if seed_id is None:
         return {

@@ -8,6 +8,7 @@ import pkgutil
 from pathlib import Path
 
 import prompts
+from nodes.question_types import TYPES
 from nodes.steps.generate import draft_schema
 from nodes.versions import EVALUATION_VERSION, PROMPT_VERSION
 from prompts import criteria, evaluate, generate, judge_quality, judge_sufficiency, relevance, restyle, revise
@@ -42,18 +43,18 @@ STATED_BY: dict[str, list[str]] = {
     "STRICT": _JUDGES + [judge_sufficiency.SYSTEM],
     "EVIDENCE": _WRITERS + _SINGLE_HOP_WRITERS,
     "EVIDENCE_SHOWN": _JUDGES + [judge_sufficiency.SYSTEM],
-    "COMPARISON": [generate.type_instruction("comparison", b) for b in (False, True)]
-    + [judge_quality.type_definition("comparison", b) for b in (False, True)],
-    "INTERSECTION": [generate.type_instruction("intersection", b) for b in (False, True)]
-    + [judge_quality.type_definition("intersection", b) for b in (False, True)],
-    "COMPOSITION": [generate.type_instruction("composition", b) for b in (False, True)]
-    + [judge_quality.type_definition("composition", b) for b in (False, True)],
-    "FACTUAL": [generate.type_instruction("factual", b) for b in (False, True)]
-    + [judge_quality.type_definition("factual", b) for b in (False, True)],
-    "PROCEDURAL": [generate.type_instruction("procedural", False), judge_quality.type_definition("procedural", False)],
+    "COMPARISON": [TYPES["comparison"].instruction(b) for b in (False, True)]
+    + [TYPES["comparison"].judged_definition(b) for b in (False, True)],
+    "INTERSECTION": [TYPES["intersection"].instruction(b) for b in (False, True)]
+    + [TYPES["intersection"].judged_definition(b) for b in (False, True)],
+    "COMPOSITION": [TYPES["composition"].instruction(b) for b in (False, True)]
+    + [TYPES["composition"].judged_definition(b) for b in (False, True)],
+    "FACTUAL": [TYPES["factual"].instruction(b) for b in (False, True)]
+    + [TYPES["factual"].judged_definition(b) for b in (False, True)],
+    "PROCEDURAL": [TYPES["procedural"].instruction(False), TYPES["procedural"].judged_definition(False)],
     "YES_NO_INTERSECTION": [
-        generate.type_instruction("intersection", True),
-        judge_quality.type_definition("intersection", True),
+        TYPES["intersection"].instruction(True),
+        TYPES["intersection"].judged_definition(True),
     ],
     "RELEVANT": [relevance.CARE_SYSTEM, relevance.CARE_BATCHED_SYSTEM, relevance.DIRECT_SYSTEM],
     "SAME_REQUEST": [restyle.WRITE_SYSTEM, restyle.CHECK_SYSTEM],

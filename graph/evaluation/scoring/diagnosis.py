@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from state.sample import MULTI_HOP_TYPES, SINGLE_HOP_TYPES
+from nodes.question_types import MULTI_HOP_TYPES, SINGLE_HOP_TYPES
 
 LOW_RECALL, LOW_CORRECT = 0.6, 0.5
 HIGH_RECALL, LOW_FAITHFUL = 0.8, 0.7
