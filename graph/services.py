@@ -28,7 +28,7 @@ from graph.config.errors import UserError, first_line, redact
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION, DEMO_EMBEDDING, demo_embeddings, load_demo_chunks
 from graph.ingestion.writer import ingest_chunks
-from graph.ledger.ledger import RunLedger
+from graph.ledger.ledger import Ledger
 from graph.llm.cache import LLMCache
 from graph.llm.from_settings import build_gateway
 from graph.llm.gateway import LLMGateway
@@ -71,7 +71,7 @@ class StateDatabase:
     """Connections of the checkpoint saver (dict rows)."""
     bookkeeping: AsyncConnectionPool
     """Connections of the run ledger."""
-    ledger: RunLedger
+    ledger: Ledger
     saver: PooledPostgresSaver
     """The checkpointer of every sample's thread."""
 
@@ -109,7 +109,7 @@ async def open_state_database(settings: Settings, *, concurrency: int = 1) -> As
             f"cannot connect to the state database {redact(url)}; fix --state-url / TRIAD_STATE_URL"
         ) from None
     try:
-        ledger = RunLedger(bookkeeping, lease_seconds=settings.lease_seconds)
+        ledger = Ledger(bookkeeping, lease_seconds=settings.lease_seconds)
         saver = PooledPostgresSaver(checkpoints)  # type: ignore[arg-type]
         try:
             await ledger.setup()
@@ -167,11 +167,10 @@ class RunServices:
         `weights` limits the seeds to the chunks it weighs, drawn in proportion to their weights (queries that
         retrieved them, document weights); `preferred` chunks are drawn first.
         """
-        ledger = self.database.ledger if self.database is not None and run_id else None
+        ledger = self.database.ledger.run(run_id) if self.database is not None and run_id else None
         return RunSeeds(
             self.corpus,
             ledger=ledger,
-            run_id=run_id,
             used=used,
             random_seed=random_seed,
             batch=batch,

@@ -10,7 +10,7 @@ like a real run's: three in four accepted, each record a valid dataset record wi
 model calls. Then, for
 each size, side by side in one process:
 
-    triad      what the end of a run does: the finished rows without records (`RunLedger.finished`),
+    triad      what the end of a run does: the finished rows without records (`Ledger.finished`),
                both JSONL files rewritten from records streamed in batches, three example records
     all whole  every finished row read with its record and rejection, then both files written
 
@@ -39,7 +39,7 @@ from scratch_database import scratch_database
 from graph.config.settings import resolve_settings
 from graph.figures.report import REPORT_EXAMPLES
 from graph.folder.files import RunFolder, write_jsonl
-from graph.ledger.ledger import RunLedger
+from graph.ledger.ledger import Ledger
 from graph.store.database import database_url
 from state.record import DatasetRecord
 
@@ -108,8 +108,8 @@ def sample_row(run_id: str, n: int, rng: random.Random) -> tuple[Any, ...]:
     )
 
 
-async def fill(pool: AsyncConnectionPool, store: RunLedger, run_id: str, size: int) -> None:
-    await store.create_run(run_id, {})
+async def fill(pool: AsyncConnectionPool, store: Ledger, run_id: str, size: int) -> None:
+    await store.run(run_id).create({})
     rng = random.Random(size)
     async with pool.connection() as conn, conn.cursor() as cursor:
         for start in range(0, size, 200):
@@ -120,14 +120,14 @@ async def fill(pool: AsyncConnectionPool, store: RunLedger, run_id: str, size: i
             )
 
 
-async def streamed(store: RunLedger, run_id: str, out: RunFolder) -> None:
+async def streamed(store: Ledger, run_id: str, out: RunFolder) -> None:
     """What the end of a run does."""
     slots = [row["n"] for row in await store.finished(run_id)]
-    await out.rebuild(store.file_lines(run_id, slots))
-    await store.accepted_records(run_id, slots, REPORT_EXAMPLES)
+    await out.rebuild(store.run(run_id).file_lines(slots))
+    await store.run(run_id).accepted_records(slots, REPORT_EXAMPLES)
 
 
-async def whole(store: RunLedger, run_id: str, out: RunFolder) -> None:
+async def whole(store: Ledger, run_id: str, out: RunFolder) -> None:
     """Every finished row read with its record and rejection, then both files written."""
     async with store.pool.connection() as conn:
         cursor = conn.cursor(row_factory=dict_row)
@@ -154,7 +154,7 @@ async def peak(work: Awaitable[None]) -> tuple[float, float]:
 
 async def main_async(url: str, sizes: list[int], folder: Path) -> None:
     async with AsyncConnectionPool(url, min_size=1, max_size=2, kwargs={"autocommit": True}) as pool:
-        store = RunLedger(pool)
+        store = Ledger(pool)
         await store.setup()
         print("samples  file MB     triad: peak MiB, s     all whole: peak MiB, s   (best of two, alternating)")
         for size in sizes:

@@ -256,7 +256,7 @@ def render_report(
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,
 ) -> str:
-    """The whole page as a string: `finished` as `RunLedger.finished` gives it, `examples` whole records,
+    """The whole page as a string: `finished` as `Ledger.finished` gives it, `examples` whole records,
     `review` the human-validation table (HTML, escaped already) once people have reviewed the run."""
     summary = document["funnel"]
     records = [row["brief"] for row in finished if row.get("brief") and row["brief"].get("answerable", True)]

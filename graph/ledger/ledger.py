@@ -39,82 +39,22 @@ from state.record import DatasetRecord
 LINES_BATCH = 50
 
 
-class RunLedger(RunUniqueness):
-    """Run bookkeeping on a connection pool of the state database; the run-wide uniqueness of its seeds and
-    questions is `RunUniqueness`'s."""
+class Ledger:
+    """The runs' bookkeeping on a connection pool of the state database: the lookups by run id (whether a run
+    exists, its options, its finished samples) and, for one run, its handle (`run`)."""
 
     def __init__(self, pool: AsyncConnectionPool, *, lease_seconds: float = 30.0) -> None:
         self.pool = pool
         self.lease_seconds = lease_seconds
         """Seconds a claimed slot stays with a worker that sends no heartbeat."""
 
+    def run(self, run_id: str) -> RunLedger:
+        """The bookkeeping of run `run_id`."""
+        return RunLedger(self.pool, run_id, lease_seconds=self.lease_seconds)
+
     async def setup(self) -> None:
         async with self.pool.connection() as conn:
             await conn.execute(SCHEMA)
-
-    async def create_run(self, run_id: str, options: dict[str, Any]) -> None:
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute(
-                "INSERT INTO triad_runs (run_id, options) VALUES (%s, %s) ON CONFLICT (run_id) DO NOTHING",
-                (run_id, jsonb(options)),
-            )
-            if cursor.rowcount == 0:
-                raise UserError(f"run {run_id!r} exists already; continue it with --resume {run_id}")
-
-    async def save_manifest(self, run_id: str, manifest: dict[str, Any]) -> None:
-        """Keep the run's manifest (`graph.folder.manifest`) with it: what it was made with and what it read."""
-        async with self.pool.connection() as conn:
-            await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (jsonb(manifest), run_id))
-
-    async def save_store_settings(self, run_id: str, settings: Mapping[str, Any]) -> None:
-        """Store settings the run reads from now on (a refresh onto another collection), over its stored ones."""
-        if not settings:
-            return
-        async with self.pool.connection() as conn:
-            await conn.execute(
-                "UPDATE triad_runs SET options = jsonb_set(options, '{settings}', "
-                "coalesce(options->'settings', '{}'::jsonb) || %s) WHERE run_id = %s",
-                (jsonb(dict(settings)), run_id),
-            )
-
-    async def model_modes(self, run_id: str) -> dict[str, str]:
-        """The structured-output mode each model's server answered in for this run (none known: empty)."""
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT model_modes FROM triad_runs WHERE run_id = %s", (run_id,))
-            row = await cursor.fetchone()
-        return dict(row[0] or {}) if row else {}
-
-    async def save_model_modes(self, run_id: str, modes: Mapping[str, str]) -> None:
-        """Keep the modes servers answered in (by server), for the run's other workers and a resume."""
-        async with self.pool.connection() as conn:
-            await conn.execute(
-                "UPDATE triad_runs SET model_modes = coalesce(model_modes, '{}'::jsonb) || %s WHERE run_id = %s",
-                (jsonb(dict(modes)), run_id),
-            )
-
-    async def stop_run(self, run_id: str, reason: str) -> None:
-        """No slot of the run opens any more, for any worker, until `go_on` (a resume)."""
-        async with self.pool.connection() as conn:
-            await conn.execute("UPDATE triad_runs SET stopped = %s WHERE run_id = %s", (reason, run_id))
-
-    async def stopped(self, run_id: str) -> str | None:
-        """Why the run stopped opening slots, or None."""
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT stopped FROM triad_runs WHERE run_id = %s", (run_id,))
-            row = await cursor.fetchone()
-        return row[0] if row else None
-
-    async def go_on(self, run_id: str) -> None:
-        """Open slots again (a resume after the fix)."""
-        async with self.pool.connection() as conn:
-            await conn.execute("UPDATE triad_runs SET stopped = NULL WHERE run_id = %s", (run_id,))
-
-    async def release_samples(self, run_id: str, slots: list[int], seeds: list[str]) -> None:
-        """Forget finished samples as if they never ran: their slots (so they count against no cap) and their seeds
-        (so they can be drawn again). Their threads' checkpoints are the caller's to delete."""
-        async with self.pool.connection() as conn, conn.transaction():
-            await conn.execute("DELETE FROM triad_samples WHERE run_id = %s AND n = ANY(%s)", (run_id, slots))
-            await conn.execute("DELETE FROM triad_seeds WHERE run_id = %s AND chunk_id = ANY(%s)", (run_id, seeds))
 
     async def exists(self, run_id: str) -> bool:
         async with self.pool.connection() as conn:
@@ -132,9 +72,98 @@ class RunLedger(RunUniqueness):
             )
         return dict(row[0])
 
+    async def finished(self, run_id: str) -> list[dict[str, Any]]:
+        """Every finished sample of the run still in its dataset (none retired), in slot order: cell, outcome,
+        summary and `brief`.
+
+        Not its record nor its rejection: a record carries its contexts' texts, and a
+        large run's would all be in memory. `brief` holds what the report, the coverage and the duplicate
+        check read of an accepted record (question, answer, language, difficulty, n_relevant, temporal, answerable,
+        its supporting chunks' sources); None for the others.
+        """
+        async with self.pool.connection() as conn:
+            cursor = conn.cursor(row_factory=dict_row)
+            set_json_loads(orjson.loads, cursor)
+            await cursor.execute(FINISHED_SQL, (run_id,))
+            return list(await cursor.fetchall())
+
+
+class RunLedger(RunUniqueness):
+    """One run's bookkeeping, on the state database's pool (`Ledger.run`); the run-wide uniqueness of its seeds and
+    questions is `RunUniqueness`'s."""
+
+    def __init__(self, pool: AsyncConnectionPool, run_id: str, *, lease_seconds: float = 30.0) -> None:
+        self.pool = pool
+        self.run_id = run_id
+        self.lease_seconds = lease_seconds
+        """Seconds a claimed slot stays with a worker that sends no heartbeat."""
+
+    async def create(self, options: dict[str, Any]) -> None:
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO triad_runs (run_id, options) VALUES (%s, %s) ON CONFLICT (run_id) DO NOTHING",
+                (self.run_id, jsonb(options)),
+            )
+            if cursor.rowcount == 0:
+                raise UserError(f"run {self.run_id!r} exists already; continue it with --resume {self.run_id}")
+
+    async def save_manifest(self, manifest: dict[str, Any]) -> None:
+        """Keep the run's manifest (`graph.folder.manifest`) with it: what it was made with and what it read."""
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (jsonb(manifest), self.run_id))
+
+    async def save_store_settings(self, settings: Mapping[str, Any]) -> None:
+        """Store settings the run reads from now on (a refresh onto another collection), over its stored ones."""
+        if not settings:
+            return
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_runs SET options = jsonb_set(options, '{settings}', "
+                "coalesce(options->'settings', '{}'::jsonb) || %s) WHERE run_id = %s",
+                (jsonb(dict(settings)), self.run_id),
+            )
+
+    async def model_modes(self) -> dict[str, str]:
+        """The structured-output mode each model's server answered in for this run (none known: empty)."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT model_modes FROM triad_runs WHERE run_id = %s", (self.run_id,))
+            row = await cursor.fetchone()
+        return dict(row[0] or {}) if row else {}
+
+    async def save_model_modes(self, modes: Mapping[str, str]) -> None:
+        """Keep the modes servers answered in (by server), for the run's other workers and a resume."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "UPDATE triad_runs SET model_modes = coalesce(model_modes, '{}'::jsonb) || %s WHERE run_id = %s",
+                (jsonb(dict(modes)), self.run_id),
+            )
+
+    async def stop(self, reason: str) -> None:
+        """No slot of the run opens any more, for any worker, until `go_on` (a resume)."""
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE triad_runs SET stopped = %s WHERE run_id = %s", (reason, self.run_id))
+
+    async def stopped(self) -> str | None:
+        """Why the run stopped opening slots, or None."""
+        async with self.pool.connection() as conn:
+            cursor = await conn.execute("SELECT stopped FROM triad_runs WHERE run_id = %s", (self.run_id,))
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def go_on(self) -> None:
+        """Open slots again (a resume after the fix)."""
+        async with self.pool.connection() as conn:
+            await conn.execute("UPDATE triad_runs SET stopped = NULL WHERE run_id = %s", (self.run_id,))
+
+    async def release_samples(self, slots: list[int], seeds: list[str]) -> None:
+        """Forget finished samples as if they never ran: their slots (so they count against no cap) and their seeds
+        (so they can be drawn again). Their threads' checkpoints are the caller's to delete."""
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute("DELETE FROM triad_samples WHERE run_id = %s AND n = ANY(%s)", (self.run_id, slots))
+            await conn.execute("DELETE FROM triad_seeds WHERE run_id = %s AND chunk_id = ANY(%s)", (self.run_id, seeds))
+
     async def claim(
         self,
-        run_id: str,
         cells: list[CellQuota],
         worker: str,
         *,
@@ -165,11 +194,11 @@ class RunLedger(RunUniqueness):
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
                 if completing is not None:
                     await conn.execute(COMPLETE_SQL, completion_params(completing))
-                await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (run_id,))
+                await conn.execute("SELECT 1 FROM triad_runs WHERE run_id = %s FOR UPDATE", (self.run_id,))
                 cursor = await conn.execute(
                     CLAIM_SQL,
                     {
-                        "run_id": run_id,
+                        "run_id": self.run_id,
                         "worker": worker,
                         "claim_id": claim_id or uuid.uuid4().hex,
                         "lease": self.lease_seconds,
@@ -187,23 +216,23 @@ class RunLedger(RunUniqueness):
         if row is None:
             return None
         n, question_type, binary, wanted, query_style, persona, fresh = row
-        return Slot(run_id, n, question_type, binary, wanted, query_style, persona, fresh=fresh)
+        return Slot(self.run_id, n, question_type, binary, wanted, query_style, persona, fresh=fresh)
 
-    async def slots_running(self, run_id: str) -> bool:
+    async def slots_running(self) -> bool:
         """Whether any slot of the run is still running (its failure could reopen a cell)."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
-                "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'running'", (run_id,)
+                "SELECT count(*) FROM triad_samples WHERE run_id = %s AND status = 'running'", (self.run_id,)
             )
             return (await cursor.fetchone())[0] > 0  # type: ignore[index]
 
-    async def heartbeat(self, run_id: str, worker: str) -> None:
+    async def heartbeat(self, worker: str) -> None:
         """Extend the leases of the worker's running slots."""
         async with self.pool.connection() as conn:
             await conn.execute(
                 "UPDATE triad_samples SET lease_until = now() + make_interval(secs => %s)"
                 " WHERE run_id = %s AND worker = %s AND status = 'running'",
-                (self.lease_seconds, run_id, worker),
+                (self.lease_seconds, self.run_id, worker),
             )
 
     async def complete(self, done: Completion) -> None:
@@ -211,78 +240,61 @@ class RunLedger(RunUniqueness):
         async with self.pool.connection() as conn:
             await conn.execute(COMPLETE_SQL, completion_params(done))
 
-    async def release_dead_local_workers(self, run_id: str, host: str) -> None:
+    async def release_dead_local_workers(self, host: str) -> None:
         """Expire at once the leases of workers on this host whose process is gone (killed, crashed)."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT DISTINCT worker FROM triad_samples WHERE run_id = %s AND status = 'running' AND worker LIKE %s",
-                (run_id, f"{host}-%"),
+                (self.run_id, f"{host}-%"),
             )
             workers = [row[0] for row in await cursor.fetchall()]
         for worker in workers:
             pid = worker.rsplit("-", 1)[1]
             if pid.isdigit() and not _process_alive(int(pid)):
-                await self.release(run_id, worker)
+                await self.release(worker)
 
-    async def release(self, run_id: str, worker: str) -> None:
+    async def release(self, worker: str) -> None:
         """Give up the worker's running slots at once (a clean stop), so a resume can take them."""
         async with self.pool.connection() as conn:
             await conn.execute(
                 "UPDATE triad_samples SET lease_until = now() - interval '1 second'"
                 " WHERE run_id = %s AND worker = %s AND status = 'running'",
-                (run_id, worker),
+                (self.run_id, worker),
             )
-
-    async def finished(self, run_id: str) -> list[dict[str, Any]]:
-        """Every finished sample of the run still in its dataset (none retired), in slot order: cell, outcome,
-        summary and `brief`.
-
-        Not its record nor its rejection: a record carries its contexts' texts, and a
-        large run's would all be in memory. `brief` holds what the report, the coverage and the duplicate
-        check read of an accepted record (question, answer, language, difficulty, n_relevant, temporal, answerable,
-        its supporting chunks' sources); None for the others.
-        """
-        async with self.pool.connection() as conn:
-            cursor = conn.cursor(row_factory=dict_row)
-            set_json_loads(orjson.loads, cursor)
-            await cursor.execute(FINISHED_SQL, (run_id,))
-            return list(await cursor.fetchall())
 
     # -- dataset versions (graph.refresh) --------------------------------------------------------
 
-    async def retire(self, run_id: str, slots: list[int], version: int) -> None:
+    async def retire(self, slots: list[int], version: int) -> None:
         """Take the slots' records out of the dataset from `version` on: they no longer count towards a quota,
         and their questions may be asked again."""
         async with self.pool.connection() as conn, conn.transaction():
             await conn.execute(
                 "UPDATE triad_samples SET retired = %s WHERE run_id = %s AND n = ANY(%s) AND retired IS NULL",
-                (version, run_id, slots),
+                (version, self.run_id, slots),
             )
-            await conn.execute("DELETE FROM triad_questions WHERE run_id = %s AND n = ANY(%s)", (run_id, slots))
+            await conn.execute("DELETE FROM triad_questions WHERE run_id = %s AND n = ANY(%s)", (self.run_id, slots))
 
-    async def update_records(self, run_id: str, records: dict[int, DatasetRecord]) -> None:
+    async def update_records(self, records: dict[int, DatasetRecord]) -> None:
         """Put a new version of each slot's record in place of the one it holds."""
         async with self.pool.connection() as conn, conn.transaction():
             for n, record in records.items():
                 await conn.execute(
                     "UPDATE triad_samples SET record = %s, styled = %s, updated_at = now()"
                     " WHERE run_id = %s AND n = %s",
-                    (jsonb(record.model_dump(mode="json")), record.query_style, run_id, n),
+                    (jsonb(record.model_dump(mode="json")), record.query_style, self.run_id, n),
                 )
 
-    async def retired_per_cell(self, run_id: str) -> dict[tuple[str, bool], int]:
+    async def retired_per_cell(self) -> dict[tuple[str, bool], int]:
         """Slots retired so far, per cell (question type, binary)."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT question_type, is_binary, count(*) FROM triad_samples WHERE run_id = %s AND retired IS NOT NULL"
                 " GROUP BY 1, 2",
-                (run_id,),
+                (self.run_id,),
             )
             return {(question_type, binary): int(count) for question_type, binary, count in await cursor.fetchall()}
 
-    async def file_lines(
-        self, run_id: str, slots: list[int], batch: int = LINES_BATCH
-    ) -> AsyncGenerator[list[FileLines], None]:
+    async def file_lines(self, slots: list[int], batch: int = LINES_BATCH) -> AsyncGenerator[list[FileLines], None]:
         """The (record, rejection) pairs of the finished `slots`, in slot order, `batch` at a time.
 
         `slots` are those `finished` gave: the files then hold exactly the samples the funnel counts,
@@ -297,25 +309,27 @@ class RunLedger(RunUniqueness):
             await cursor.execute(
                 "SELECT record, rejection FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
                 " ORDER BY n",
-                (run_id, slots),
+                (self.run_id, slots),
             )
             while rows := await cursor.fetchmany(batch):
                 yield [as_written(record, rejection) for record, rejection in rows]
 
-    async def accepted_records(self, run_id: str, slots: list[int], limit: int) -> list[dict[str, Any]]:
+    async def accepted_records(self, slots: list[int], limit: int) -> list[dict[str, Any]]:
         """The first `limit` accepted records among the finished `slots`, in slot order."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT record FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
                 " AND record IS NOT NULL ORDER BY n LIMIT %s",
-                (run_id, slots, limit),
+                (self.run_id, slots, limit),
             )
             return [record for (record,) in await cursor.fetchall()]
 
-    async def rejection(self, run_id: str, n: int) -> dict[str, Any] | None:
+    async def rejection(self, n: int) -> dict[str, Any] | None:
         """The rejected.jsonl entry of slot `n`, None when it has none."""
         async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT rejection FROM triad_samples WHERE run_id = %s AND n = %s", (run_id, n))
+            cursor = await conn.execute(
+                "SELECT rejection FROM triad_samples WHERE run_id = %s AND n = %s", (self.run_id, n)
+            )
             row = await cursor.fetchone()
             return row[0] if row else None
 

@@ -153,7 +153,7 @@ COMPLETE_SQL = (
     " lease_until = NULL, updated_at = now() WHERE run_id = %s AND n = %s"
 )
 
-#: The finished slots still in the dataset, with the `brief` of an accepted record (see `RunLedger.finished`);
+#: The finished slots still in the dataset, with the `brief` of an accepted record (see `Ledger.finished`);
 #: its question is the canonical one, which the duplicate check and the coverage read.
 FINISHED_SQL = """
 SELECT n, question_type, is_binary AS binary, wanted, outcome, summary, CASE WHEN record IS NOT NULL THEN

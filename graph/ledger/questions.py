@@ -13,9 +13,9 @@ from state.threads import ThreadId
 class RunQuestions:
     """Accepted questions of a run: exact duplicates by normalised text, near ones by embedding cosine."""
 
-    def __init__(self, ledger: RunLedger, run_id: str, *, threshold: float, embeddings: Any = None) -> None:
+    def __init__(self, ledger: RunLedger, *, threshold: float, embeddings: Any = None) -> None:
         self._ledger = ledger
-        self._run_id = run_id
+        self._run_id = ledger.run_id
         self._embeddings = embeddings
         self._threshold = threshold
         self._vectors: list[tuple[str, list[float]]] = []
@@ -29,7 +29,7 @@ class RunQuestions:
 
     async def register(self, question: str, thread_id: str) -> str | None:
         n = ThreadId.parse(thread_id).n
-        earlier = await self._ledger.claim_question(self._run_id, n, question)
+        earlier = await self._ledger.claim_question(n, question)
         if earlier is not None:
             return str(ThreadId(self._run_id, earlier))
         if self._embeddings is None:
@@ -48,7 +48,7 @@ class RunQuestions:
         thread = ThreadId.parse(thread_id)
         if thread.version is not None:  # a refresh thread: the question stays its sample's, whose record remains
             return
-        await self._ledger.release_question(self._run_id, thread.n, question)
+        await self._ledger.release_question(thread.n, question)
         async with self._lock:
             self._vectors = [(other, vector) for other, vector in self._vectors if other != thread_id]
 

@@ -24,13 +24,13 @@ async def check_models_answer(gateway: LLMGateway) -> list[ModelCall]:
     return [each.call for each in checked]
 
 
-async def share_model_modes(run_id: str, gateway: LLMGateway, ledger: RunLedger) -> None:
+async def share_model_modes(gateway: LLMGateway, ledger: RunLedger) -> None:
     """The structured-output modes the run's servers answered in, known to this process's gateway from the start
     (another worker's, an earlier process's) and kept in the state database as this one learns them."""
-    known = await ledger.model_modes(run_id)
+    known = await ledger.model_modes()
     gateway.modes.update({server: mode for server, mode in known.items() if mode in STRUCTURED_MODES})
 
     async def keep(server: str, mode: StructuredMode) -> None:
-        await ledger.save_model_modes(run_id, {server: mode})
+        await ledger.save_model_modes({server: mode})
 
     gateway.modes.on_learned = keep

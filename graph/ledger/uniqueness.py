@@ -11,53 +11,55 @@ from nodes.common import normalise_question
 
 
 class RunUniqueness:
-    """The seeds and questions a run has claimed, on a connection pool of the state database."""
+    """The seeds and questions one run has claimed, on a connection pool of the state database."""
 
     pool: AsyncConnectionPool
+    run_id: str
 
-    async def claim_seed(self, run_id: str, chunk_id: str) -> bool:
+    async def claim_seed(self, chunk_id: str) -> bool:
         """Record a seed for the run; False when the run used it already."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
-                "INSERT INTO triad_seeds (run_id, chunk_id) VALUES (%s, %s) ON CONFLICT DO NOTHING", (run_id, chunk_id)
+                "INSERT INTO triad_seeds (run_id, chunk_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (self.run_id, chunk_id),
             )
             return cursor.rowcount == 1
 
-    async def claim_seeds(self, run_id: str, chunk_ids: list[str]) -> set[str]:
+    async def claim_seeds(self, chunk_ids: list[str]) -> set[str]:
         """Record several seeds for the run in one statement; those the run had not used yet."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "INSERT INTO triad_seeds (run_id, chunk_id) SELECT %s, unnest(%s::text[])"
                 " ON CONFLICT DO NOTHING RETURNING chunk_id",
-                (run_id, chunk_ids),
+                (self.run_id, chunk_ids),
             )
             return {row[0] for row in await cursor.fetchall()}
 
-    async def used_seeds(self, run_id: str) -> set[str]:
+    async def used_seeds(self) -> set[str]:
         async with self.pool.connection() as conn:
-            cursor = await conn.execute("SELECT chunk_id FROM triad_seeds WHERE run_id = %s", (run_id,))
+            cursor = await conn.execute("SELECT chunk_id FROM triad_seeds WHERE run_id = %s", (self.run_id,))
             return {row[0] for row in await cursor.fetchall()}
 
-    async def claim_question(self, run_id: str, n: int, question: str) -> int | None:
+    async def claim_question(self, n: int, question: str) -> int | None:
         """Register an accepted question; the slot number of an earlier duplicate, else None."""
         normalised = normalise_question(question)
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "INSERT INTO triad_questions (run_id, normalised, n) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                (run_id, normalised, n),
+                (self.run_id, normalised, n),
             )
             if cursor.rowcount == 1:
                 return None
             cursor = await conn.execute(
-                "SELECT n FROM triad_questions WHERE run_id = %s AND normalised = %s", (run_id, normalised)
+                "SELECT n FROM triad_questions WHERE run_id = %s AND normalised = %s", (self.run_id, normalised)
             )
             earlier = (await cursor.fetchone())[0]  # type: ignore[index]
             return None if earlier == n else int(earlier)
 
-    async def release_question(self, run_id: str, n: int, question: str) -> None:
+    async def release_question(self, n: int, question: str) -> None:
         """Forget that slot `n` claimed `question`: its sample ended without a record."""
         async with self.pool.connection() as conn:
             await conn.execute(
                 "DELETE FROM triad_questions WHERE run_id = %s AND normalised = %s AND n = %s",
-                (run_id, normalise_question(question), n),
+                (self.run_id, normalise_question(question), n),
             )

@@ -108,10 +108,10 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             }
             document = {**document, "dataset_version": version, "versions": [*document.get("versions", []), entry]}
             document["settings"] = {**document.get("settings", {}), **public_store_settings(settings, request.store)}
-            await database.ledger.save_store_settings(run_id, public_store_settings(settings, request.store))
+            await database.ledger.run(run_id).save_store_settings(public_store_settings(settings, request.store))
             document |= funnel_of(document, finished)
             document["manifest"] = build_manifest(document, after, collection)
-            await database.ledger.save_manifest(run_id, document["manifest"])
+            await database.ledger.run(run_id).save_manifest(document["manifest"])
             check = await check_records(after, services.corpus, collection["sources"], judge, settings.collection)
     folder.write_run_json(document)
     reviews = await run_labels(settings, run_id)
@@ -190,8 +190,9 @@ async def apply(database: StateDatabase, run_id: str, done: dict[int, RecordRefr
     """The refreshed records written back to the run's state; the dropped ones retired."""
     updated = {n: refreshed.record for n, refreshed in done.items() if refreshed.record is not None}
     dropped = [n for n, refreshed in done.items() if refreshed.record is None]
-    await database.ledger.update_records(run_id, updated)
-    await database.ledger.retire(run_id, dropped, version)
+    this = database.ledger.run(run_id)
+    await this.update_records(updated)
+    await this.retire(dropped, version)
     if dropped:
         tell(f"{len(updated)} record(s) updated, {len(dropped)} dropped")
 
@@ -200,15 +201,15 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     """New samples until every cell is back at its quota, seeded first from `new_sources`; whether the budget
     stopped them."""
     assert services.database is not None
-    ledger, options = services.database.ledger, run.options
-    retired = await ledger.retired_per_cell(run.run_id)
+    ledger, options = services.database.ledger.run(run.run_id), run.options
+    retired = await ledger.retired_per_cell()
     cells = [
         replace(cell, cap=cell.cap + ATTEMPT_FACTOR * retired.get((cell.question_type, cell.binary), 0))
         for cell in options.cells()
     ]
-    finished = await ledger.finished(run.run_id)
-    await ledger.release_dead_local_workers(run.run_id, socket.gethostname())
-    await ledger.go_on(run.run_id)  # a run stopped because its models failed goes on once they are fixed
+    finished = await services.database.ledger.finished(run.run_id)
+    await ledger.release_dead_local_workers(socket.gethostname())
+    await ledger.go_on()  # a run stopped because its models failed goes on once they are fixed
     preferred = await services.corpus.ids_of_sources(new_sources, run.settings.min_chunk_chars)
     book = None
     if options.queries is not None:

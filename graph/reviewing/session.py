@@ -119,7 +119,7 @@ async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any
             return False
         finished = await database.ledger.finished(run_id)
         slots = [row["n"] for row in finished]
-        examples = await database.ledger.accepted_records(run_id, slots, REPORT_EXAMPLES)
+        examples = await database.ledger.run(run_id).accepted_records(slots, REPORT_EXAMPLES)
     reviewed = summary_html(figures)
     calibration = folder / "calibration.json"
     if calibration.is_file():  # the validators against the same reviewers, beside their table

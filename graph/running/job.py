@@ -64,7 +64,7 @@ async def begin(request: RunRequest, settings: Settings, database: StateDatabase
         return Run(run_id, request.options, with_columns(settings), continuing=False)
     stored = await database.ledger.options(run_id)
     tell(f"continuing run {run_id}")
-    await database.ledger.go_on(run_id)  # a run stopped because its models failed goes on once they are fixed
+    await database.ledger.run(run_id).go_on()  # a run stopped because its models failed goes on once they are fixed
     return Run(run_id, RunOptions.from_stored(stored), stored_settings(settings, stored, request.models_given), True)
 
 
@@ -85,7 +85,7 @@ async def run_job(
             database=database,
             warm=True,
         ) as services:
-            await share_model_modes(run.run_id, services.gateway, database.ledger)
+            await share_model_modes(services.gateway, database.ledger.run(run.run_id))
             preflight_calls = await check_models_answer(services.gateway)
             book = await open_query_book(services, queries, run.options, tell) if queries else None
             if run.options.personas_auto and not run.options.personas:
@@ -116,15 +116,14 @@ async def run_job(
         summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
         document = run_document(run, run.options.cells(), summary, started, work.stopped_by_cost)
         document["preflight_calls"] = preflights
-        document["structured_output"] = await database.ledger.model_modes(run.run_id) | services.gateway.modes.in_use(
-            services.gateway.roles.values()
-        )
+        modes = await database.ledger.run(run.run_id).model_modes()
+        document["structured_output"] = modes | services.gateway.modes.in_use(services.gateway.roles.values())
         document["languages"] = work.languages
         document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
             document["manifest"] = build_manifest(document, dataset_records(folder.dataset), collection)
-            await database.ledger.save_manifest(run.run_id, document["manifest"])
+            await database.ledger.run(run.run_id).save_manifest(document["manifest"])
         except Exception as error:
             tell(f"note: the run's manifest was not kept in the state database ({first_line(error)})")
     folder.write_run_json(document)
@@ -178,14 +177,14 @@ async def run_coverage(
 async def work_on(run: Run, request: RunRequest, services: RunServices, book: QueryBook | None = None) -> WorkResult:
     """Check the collection has room, register a new run, then run its slots until the quotas are met."""
     assert services.database is not None
-    ledger, settings = services.database.ledger, run.settings
+    ledger, settings = services.database.ledger.run(run.run_id), run.settings
     left_out = await services.corpus.check_room(run.options.hops, settings.min_chunk_chars)
     # A model of another dimension than the collection's fails here, before the run is begun.
     await services.corpus.check_embedding(services.embeddings)
     embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
-        await ledger.create_run(run.run_id, run.options.stored(settings))
-        await ledger.save_model_modes(run.run_id, services.gateway.modes)  # learned before the run was begun
+        await ledger.create(run.options.stored(settings))
+        await ledger.save_model_modes(services.gateway.modes)  # learned before the run was begun
         tell(
             f"run {run.run_id}: {run.options.count} samples wanted from {settings.collection!r}; "
             f"after an interruption continue it with --resume {run.run_id}"
@@ -218,10 +217,10 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
             f"note: {other_dimension} chunk(s) of {settings.collection!r} have an embedding of another dimension "
             f"than the collection's {await services.corpus.dimension()} and are never used"
         )
-    await ledger.release_dead_local_workers(run.run_id, socket.gethostname())
+    await ledger.release_dead_local_workers(socket.gethostname())
     folder = RunFolder(settings.runs_dir / run.run_id)
-    finished = await ledger.finished(run.run_id)
-    await folder.rebuild(ledger.file_lines(run.run_id, [row["n"] for row in finished]))
+    finished = await services.database.ledger.finished(run.run_id)
+    await folder.rebuild(ledger.file_lines([row["n"] for row in finished]))
     runner = await sample_runner(run, services, finished, embeddings, book)
     live = sys.stderr.isatty() and not request.log_json and not request.worker
     # With --log-json the sample_done events take the place of the per-sample lines.
@@ -260,7 +259,9 @@ def slot_worker(
     database = services.database
     pools = (database.checkpoints, database.bookkeeping, services.corpus.pool)
     outages = Outages(run.run_id, run.settings.database_wait_seconds, pools, tell)
-    return SlotWorker(assignment, database.ledger, runner, folder, services.gateway, outages, on_done=on_done)
+    return SlotWorker(
+        assignment, database.ledger.run(run.run_id), runner, folder, services.gateway, outages, on_done=on_done
+    )
 
 
 async def sample_runner(
@@ -279,11 +280,11 @@ async def sample_runner(
     `overrides` change the run context beyond the run's options.
     """
     assert services.database is not None
-    ledger, options = services.database.ledger, run.options
-    questions = RunQuestions(ledger, run.run_id, embeddings=embeddings, threshold=options.dedup_threshold)
+    ledger, options = services.database.ledger.run(run.run_id), run.options
+    questions = RunQuestions(ledger, embeddings=embeddings, threshold=options.dedup_threshold)
     accepted = [(str(ThreadId(run.run_id, row["n"])), row["brief"]["question"]) for row in finished if row["brief"]]
     await questions.load(accepted)
-    used = await ledger.used_seeds(run.run_id)
+    used = await ledger.used_seeds()
     weights = await seed_weights(
         services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )
@@ -299,11 +300,11 @@ async def rewrite_run_files(
     run: Run, database: StateDatabase
 ) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
-    ledger = database.ledger
+    ledger, this_run = database.ledger, database.ledger.run(run.run_id)
     outages = Outages(run.run_id, run.settings.database_wait_seconds, (database.bookkeeping,), tell)
     folder = RunFolder(run.settings.runs_dir / run.run_id)
     finished = await outages.call(lambda: ledger.finished(run.run_id))
     slots = [row["n"] for row in finished]
-    await outages.call(lambda: folder.rebuild(ledger.file_lines(run.run_id, slots)))
-    examples = await outages.call(lambda: ledger.accepted_records(run.run_id, slots, REPORT_EXAMPLES))
+    await outages.call(lambda: folder.rebuild(this_run.file_lines(slots)))
+    examples = await outages.call(lambda: this_run.accepted_records(slots, REPORT_EXAMPLES))
     return folder, finished, examples

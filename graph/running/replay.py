@@ -175,11 +175,11 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
             runner = await replay_runner(request.run_id, options, services, book)
             passed = 0
             for row in chosen:
-                passed += await replay_one(runner, ledger, request, row, say)
+                passed += await replay_one(runner, ledger.run(request.run_id), request, row, say)
         if request.samples is None:
             say(f"{passed} of {len(chosen)} replayed samples now pass")
         slots = [row["n"] for row in await ledger.finished(request.run_id)]
-        await RunFolder(settings.runs_dir / request.run_id).rebuild(ledger.file_lines(request.run_id, slots))
+        await RunFolder(settings.runs_dir / request.run_id).rebuild(ledger.run(request.run_id).file_lines(slots))
 
 
 async def replay_queries(request: ReplayRequest, options: RunOptions, services: RunServices) -> QueryBook | None:
@@ -194,14 +194,12 @@ async def replay_runner(
     run_id: str, options: RunOptions, services: RunServices, book: QueryBook | None = None
 ) -> SampleRunner:
     assert services.database is not None
-    ledger = services.database.ledger
+    ledger = services.database.ledger.run(run_id)
     weights = await seed_weights(
         services.corpus, options, book.weights if book is not None else None, services.settings.min_chunk_chars
     )
-    seeds = services.seed_pool(
-        run_id, used=await ledger.used_seeds(run_id), random_seed=options.random_seed, weights=weights
-    )
-    questions = RunQuestions(ledger, run_id, threshold=options.dedup_threshold)
+    seeds = services.seed_pool(run_id, used=await ledger.used_seeds(), random_seed=options.random_seed, weights=weights)
+    questions = RunQuestions(ledger, threshold=options.dedup_threshold)
     return build_runner(
         services, seeds, run_id=run_id, questions=questions, queries=book, **options.context_overrides()
     )
@@ -217,6 +215,6 @@ async def replay_one(
     say(f"sample {row['n']}: {row['outcome']} -> {result.outcome}  ({reason})")
     if result.record is None:
         return False
-    rejection = await ledger.rejection(request.run_id, row["n"])  # its history stays beside the record
+    rejection = await ledger.rejection(row["n"])  # its history stays beside the record
     await ledger.complete(Completion(slot, result.outcome, result.record, rejection, sample_summary(result.state)))
     return True

@@ -202,7 +202,7 @@ class SlotWorker:
         except BaseException as error:
             # A clean stop hands this worker's unfinished slots back at once; they resume from checkpoints.
             try:
-                await asyncio.shield(self.ledger.release(self.assignment.run_id, self.assignment.worker))
+                await asyncio.shield(self.ledger.release(self.assignment.worker))
             except Exception as release_failed:  # the slots stay leased until their lease runs out
                 log.warning("slots not handed back", run_id=self.assignment.run_id, error=first_line(release_failed))
             try:
@@ -217,7 +217,7 @@ class SlotWorker:
         self.work.database_outages = self.outages.outages
         if self.failures.reason is not None:
             await self._stop_run(self.failures.reason)
-        stopped = await self.outages.call(lambda: self.ledger.stopped(self.assignment.run_id))
+        stopped = await self.outages.call(lambda: self.ledger.stopped())
         if stopped is not None:  # by this worker or another one
             raise RunCannotWork(stopped)
         return self.work
@@ -232,14 +232,14 @@ class SlotWorker:
             "released"
         )
         # Stopped first, so that no worker opens a slot (which could take a released slot's number) meanwhile.
-        await self.outages.call(lambda: self.ledger.stop_run(self.assignment.run_id, message))
+        await self.outages.call(lambda: self.ledger.stop(message))
         checkpoints = self.runner.graph.checkpointer
         assert isinstance(checkpoints, BaseCheckpointSaver)
         for sample in released:
             await self.outages.call(lambda: checkpoints.adelete_thread(sample.thread_id))  # noqa: B023
         await self.outages.call(
             lambda: self.ledger.release_samples(
-                self.assignment.run_id, [s.slot for s in released], [seed for s in released for seed in s.seeds]
+                [s.slot for s in released], [seed for s in released for seed in s.seeds]
             )
         )
 
@@ -265,7 +265,7 @@ class SlotWorker:
                 return
             if slot is None:
                 # Nothing to open now; a running slot that ends rejected may reopen its cell.
-                if await self.outages.call(lambda: self.ledger.slots_running(self.assignment.run_id)):
+                if await self.outages.call(lambda: self.ledger.slots_running()):
                     await self.finishes.wait(seen, IDLE_POLL_SECONDS)
                     continue
                 return
@@ -276,7 +276,6 @@ class SlotWorker:
         claim_id = uuid.uuid4().hex  # the same for every try through an outage
         return await self.outages.call(
             lambda: self.ledger.claim(
-                assignment.run_id,
                 assignment.cells,
                 assignment.worker,
                 completing=completing,
@@ -322,4 +321,4 @@ class SlotWorker:
         while True:
             await asyncio.sleep(self.ledger.lease_seconds / 3)
             with contextlib.suppress(*DATABASE_ERRORS):  # the lanes notice an outage and wait for it
-                await self.ledger.heartbeat(self.assignment.run_id, self.assignment.worker)
+                await self.ledger.heartbeat(self.assignment.worker)

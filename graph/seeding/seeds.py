@@ -39,7 +39,6 @@ class RunSeeds:
         corpus: Corpus,
         *,
         ledger: RunLedger | None = None,
-        run_id: str = "",
         used: Iterable[str] = (),
         random_seed: int | None = None,
         batch: int = 1,
@@ -48,7 +47,6 @@ class RunSeeds:
     ) -> None:
         self._corpus = corpus
         self._ledger = ledger
-        self._run_id = run_id
         self._used = set(used)
         self._rng = random.Random(random_seed)
         self._lock = asyncio.Lock()
@@ -78,7 +76,7 @@ class RunSeeds:
                 if not drawn:
                     return None
                 # Another worker may have taken some since this one last looked: they are drawn anew.
-                taken = set(drawn) if self._ledger is None else await self._ledger.claim_seeds(self._run_id, drawn)
+                taken = set(drawn) if self._ledger is None else await self._ledger.claim_seeds(drawn)
                 self._ready.extend(chunk_id for chunk_id in drawn if chunk_id in taken)
             return self._ready.popleft()
 
@@ -95,7 +93,7 @@ class RunSeeds:
             if not found:
                 return await self._ready_procedure()
             self._used.update(found)
-            taken = set(found) if self._ledger is None else await self._ledger.claim_seeds(self._run_id, found)
+            taken = set(found) if self._ledger is None else await self._ledger.claim_seeds(found)
             if taken:
                 return found[0]
 
@@ -132,7 +130,7 @@ class RunSeeds:
     async def claim(self, chunk_id: str) -> None:
         self._used.add(chunk_id)
         if self._ledger is not None:
-            await self._ledger.claim_seed(self._run_id, chunk_id)
+            await self._ledger.claim_seed(chunk_id)
 
 
 def needs_procedure(question_type: str) -> bool:

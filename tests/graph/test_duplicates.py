@@ -33,7 +33,7 @@ def run_samples(url: str, collection: str, seed_id: str, scripts: list[dict]) ->
             gateway = LLMGateway(roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=1))
             async with open_services(settings, gateway=gateway) as services:
                 assert services.database is not None
-                questions = RunQuestions(services.database.ledger, run_id, threshold=0)
+                questions = RunQuestions(services.database.ledger.run(run_id), threshold=0)
                 runner = build_runner(services, services.seed_pool(run_id), run_id=run_id, questions=questions)
                 thread = f"{run_id}/{n}"
                 result = await runner.run({"question_type": "composition", "binary": False, "seed_id": seed_id}, thread)
@@ -75,7 +75,7 @@ def test_only_the_sample_itself_gives_back_its_question(pg_url: str):
         settings = resolve_settings({"database_url": pg_url, "state_url": pg_url, "llm_cache": False}, env={})
         async with open_state_database(settings) as database:
             run_id = f"dup-release-{next(_runs)}"
-            questions = RunQuestions(database.ledger, run_id, threshold=0)
+            questions = RunQuestions(database.ledger.run(run_id), threshold=0)
             question = GOOD_QUESTION["question"]
             seen = [await questions.register(question, f"{run_id}/1")]
             await questions.release(question, f"{run_id}/1@v2.1")
@@ -104,7 +104,7 @@ def test_a_sample_that_registers_its_question_again_is_not_its_own_duplicate(pg_
         settings = resolve_settings({"database_url": pg_url, "state_url": pg_url, "llm_cache": False}, env={})
         async with open_state_database(settings) as database:
             run_id = f"dup-again-{next(_runs)}"
-            questions = RunQuestions(database.ledger, run_id, threshold=0.9, embeddings=SameVector())
+            questions = RunQuestions(database.ledger.run(run_id), threshold=0.9, embeddings=SameVector())
             question = GOOD_QUESTION["question"]
             seen = [await questions.register(question, f"{run_id}/1") for _ in range(2)]
             seen.append(await questions.register(f"{question} Briefly.", f"{run_id}/2"))

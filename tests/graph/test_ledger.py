@@ -12,7 +12,7 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
-from graph.ledger.ledger import RunLedger
+from graph.ledger.ledger import Ledger
 from graph.ledger.slots import CellQuota, Completion, Slot
 from graph.seeding.seeds import RunSeeds
 from tests.support.records import answerable_record
@@ -21,13 +21,13 @@ COMPARISON = CellQuota("comparison", False, quota=2, cap=3)
 INTERSECTION = CellQuota("intersection", True, quota=4, cap=12)
 
 
-def with_ledger(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **connect: Any) -> Any:
+def with_ledger(url: str, body: Callable[[Ledger, str], Awaitable[Any]], **connect: Any) -> Any:
     async def main() -> Any:
         async with AsyncConnectionPool(url, min_size=1, max_size=4, kwargs={"autocommit": True, **connect}) as pool:
-            ledger = RunLedger(pool, lease_seconds=30)
+            ledger = Ledger(pool, lease_seconds=30)
             await ledger.setup()
             run_id = f"claims-{uuid.uuid4().hex[:8]}"
-            await ledger.create_run(run_id, {})
+            await ledger.run(run_id).create({})
             return await body(ledger, run_id)
 
     return asyncio.run(main())
@@ -36,12 +36,12 @@ def with_ledger(url: str, body: Callable[[RunLedger, str], Awaitable[Any]], **co
 def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
     cells = [COMPARISON, INTERSECTION]
 
-    async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:
-        slots = [await ledger.claim(run_id, cells, "w") for _ in range(3)]
+    async def body(ledger: Ledger, run_id: str) -> list[Slot | None]:
+        slots = [await ledger.run(run_id).claim(cells, "w") for _ in range(3)]
         assert slots[0] is not None and slots[1] is not None
-        await ledger.complete(Completion(slots[0], "accepted", {"id": "a"}, None, {}))
-        await ledger.complete(Completion(slots[1], "rejected", None, {"reason": "r"}, {}))
-        return [*slots, await ledger.claim(run_id, cells, "w")]
+        await ledger.run(run_id).complete(Completion(slots[0], "accepted", {"id": "a"}, None, {}))
+        await ledger.run(run_id).complete(Completion(slots[1], "rejected", None, {"reason": "r"}, {}))
+        return [*slots, await ledger.run(run_id).claim(cells, "w")]
 
     slots = with_ledger(pg_url, body)
     assert all(slot is not None and slot.fresh for slot in slots)
@@ -57,16 +57,16 @@ def test_new_slots_go_to_the_cell_furthest_from_its_quota(pg_url: str) -> None:
 
 
 def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_url: str) -> None:
-    async def body(ledger: RunLedger, run_id: str) -> list[Any]:
+    async def body(ledger: Ledger, run_id: str) -> list[Any]:
         cells = [COMPARISON]
-        opened = [await ledger.claim(run_id, cells, "w") for _ in range(3)]
+        opened = [await ledger.run(run_id).claim(cells, "w") for _ in range(3)]
         first, second = opened[0], opened[1]
         assert first is not None and second is not None
-        await ledger.complete(Completion(first, "rejected", None, {"reason": "r"}, {}))  # reopens one place
-        reopened = await ledger.claim(run_id, cells, "w")
+        await ledger.run(run_id).complete(Completion(first, "rejected", None, {"reason": "r"}, {}))  # reopens one place
+        reopened = await ledger.run(run_id).claim(cells, "w")
         assert reopened is not None
-        await ledger.complete(Completion(second, "rejected", None, {"reason": "r"}, {}))
-        return [opened[2], reopened, await ledger.claim(run_id, cells, "w")]
+        await ledger.run(run_id).complete(Completion(second, "rejected", None, {"reason": "r"}, {}))
+        return [opened[2], reopened, await ledger.run(run_id).claim(cells, "w")]
 
     full, reopened, capped = with_ledger(pg_url, body)
     assert full is None  # two running for a quota of two
@@ -75,16 +75,15 @@ def test_no_more_in_flight_than_a_cell_needs_and_none_past_the_attempt_cap(pg_ur
 
 
 def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> None:
-    async def body(ledger: RunLedger, run_id: str) -> tuple[Slot | None, Slot | None]:
-        slot = await ledger.claim(run_id, [INTERSECTION], "dead-worker")
+    async def body(ledger: Ledger, run_id: str) -> tuple[Slot | None, Slot | None]:
+        slot = await ledger.run(run_id).claim([INTERSECTION], "dead-worker")
         assert slot is not None and slot.fresh
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(
                 "UPDATE triad_samples SET lease_until = now() - interval '1 second' WHERE run_id = %s", (run_id,)
             )
-        return await ledger.claim(run_id, [INTERSECTION], "live-worker"), await ledger.claim(
-            run_id, [INTERSECTION], "live-worker"
-        )
+        live = ledger.run(run_id)
+        return await live.claim([INTERSECTION], "live-worker"), await live.claim([INTERSECTION], "live-worker")
 
     reclaimed, opened = with_ledger(pg_url, body)
     assert reclaimed is not None and (reclaimed.n, reclaimed.fresh) == (0, False)  # continues from checkpoints
@@ -92,14 +91,14 @@ def test_an_abandoned_slot_is_reclaimed_before_a_new_one_opens(pg_url: str) -> N
 
 
 def test_a_yes_no_slot_asks_for_the_answer_its_cell_has_fewer_of(pg_url: str) -> None:
-    async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:
+    async def body(ledger: Ledger, run_id: str) -> dict[str, Any]:
         cells = [COMPARISON, INTERSECTION]
-        opened = [await ledger.claim(run_id, cells, "w") for _ in range(5)]
+        opened = [await ledger.run(run_id).claim(cells, "w") for _ in range(5)]
         binary = [slot for slot in opened if slot is not None and slot.binary]
         first_yes = next(slot for slot in binary if slot.wanted == "yes")
         # A wanted "Yes" is rejected: its place reopens, and it asks for a "Yes" again.
-        await ledger.complete(Completion(first_yes, "rejected", None, {"reason": "r"}, {}))
-        again = await ledger.claim(run_id, cells, "w")
+        await ledger.run(run_id).complete(Completion(first_yes, "rejected", None, {"reason": "r"}, {}))
+        again = await ledger.run(run_id).claim(cells, "w")
         return {"opened": opened, "again": again}
 
     claimed = with_ledger(pg_url, body)
@@ -115,8 +114,8 @@ def test_a_yes_no_slot_asks_for_the_answer_its_cell_has_fewer_of(pg_url: str) ->
 
 @pytest.mark.parametrize("isolation", ["read committed", "repeatable read"])
 def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation: str) -> None:
-    async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:
-        return list(await asyncio.gather(*(ledger.claim(run_id, [INTERSECTION], f"w{i}") for i in range(10))))
+    async def body(ledger: Ledger, run_id: str) -> list[Slot | None]:
+        return list(await asyncio.gather(*(ledger.run(run_id).claim([INTERSECTION], f"w{i}") for i in range(10))))
 
     # A server whose default isolation is stricter than READ COMMITTED changes nothing.
     level = isolation.replace(" ", "\\ ")  # a space in a libpq option is escaped
@@ -129,19 +128,21 @@ def test_concurrent_claims_never_open_more_than_the_quota(pg_url: str, isolation
 def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) -> None:
     cells = [COMPARISON]
 
-    async def body(ledger: RunLedger, run_id: str) -> tuple[Any, ...]:
-        first, second = await ledger.claim(run_id, cells, "w"), await ledger.claim(run_id, cells, "w")
+    async def body(ledger: Ledger, run_id: str) -> tuple[Any, ...]:
+        first, second = await ledger.run(run_id).claim(cells, "w"), await ledger.run(run_id).claim(cells, "w")
         assert first is not None and second is not None
-        full = await ledger.claim(run_id, cells, "w")  # two running for a quota of two
+        full = await ledger.run(run_id).claim(cells, "w")  # two running for a quota of two
         rejected = Completion(first, "rejected", None, {"reason": "r"}, {"outcome": "rejected"})
-        reopened = await ledger.claim(run_id, cells, "w", completing=rejected)
+        reopened = await ledger.run(run_id).claim(cells, "w", completing=rejected)
         record = {"id": "b", "question": "Q?", "answer": "Yes", "language": "en", "difficulty": "hard",
                   "n_relevant": 2, "temporal": False, "contexts": [],
                   "supporting": [{"id": "s", "text": "t", "metadata": {"source": "a.html"}}]}  # fmt: skip
         accepted = Completion(second, "accepted", record, None, {"outcome": "accepted"})
-        after_accepted = await ledger.claim(run_id, cells, "w", completing=accepted)
+        after_accepted = await ledger.run(run_id).claim(cells, "w", completing=accepted)
         finished = await ledger.finished(run_id)
-        lines = [pair async for batch in ledger.file_lines(run_id, [row["n"] for row in finished]) for pair in batch]
+        lines = [
+            pair async for batch in ledger.run(run_id).file_lines([row["n"] for row in finished]) for pair in batch
+        ]
         return full, reopened, after_accepted, finished, lines
 
     full, reopened, after_accepted, finished, lines = with_ledger(pg_url, body)
@@ -165,18 +166,18 @@ def test_a_lane_records_its_sample_done_in_the_claim_of_the_next(pg_url: str) ->
 def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_url: str) -> None:
     cells = [CellQuota("comparison", False, 7, 21)]
 
-    async def body(ledger: RunLedger, run_id: str) -> tuple[list[int], list[str]]:
+    async def body(ledger: Ledger, run_id: str) -> tuple[list[int], list[str]]:
         for _ in range(7):
-            slot = await ledger.claim(run_id, cells, "w")
+            slot = await ledger.run(run_id).claim(cells, "w")
             assert slot is not None
-            await ledger.complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
+            await ledger.run(run_id).complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
         sizes, ids = [], []
-        async for batch in ledger.file_lines(run_id, list(range(7)), batch=3):
+        async for batch in ledger.run(run_id).file_lines(list(range(7)), batch=3):
             sizes.append(len(batch))
             ids.extend(record["id"] for record, _ in batch)
         # Only the slots asked for: a sample another worker finishes meanwhile waits for the next rewrite.
-        some = [record["id"] async for batch in ledger.file_lines(run_id, [5, 1, 3]) for record, _ in batch]
-        examples = [record["id"] for record in await ledger.accepted_records(run_id, [6, 2, 4], 2)]
+        some = [record["id"] async for batch in ledger.run(run_id).file_lines([5, 1, 3]) for record, _ in batch]
+        examples = [record["id"] for record in await ledger.run(run_id).accepted_records([6, 2, 4], 2)]
         return sizes, ids, some, examples
 
     sizes, ids, some, examples = with_ledger(pg_url, body)
@@ -199,12 +200,12 @@ class ListCorpus:
 def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other_workers(pg_url: str) -> None:
     ids = [f"c{i:02}" for i in range(30)]
 
-    async def draws(ledger: RunLedger, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
+    async def draws(ledger: Ledger, run_id: str, batch: int, taken: list[str]) -> tuple[list[Any], set[str]]:
         if taken:
-            await ledger.claim_seeds(run_id, taken)  # another worker's
-        pool = RunSeeds(ListCorpus(ids), ledger=ledger, run_id=run_id, random_seed=5, batch=batch)
+            await ledger.run(run_id).claim_seeds(taken)  # another worker's
+        pool = RunSeeds(ListCorpus(ids), ledger=ledger.run(run_id), random_seed=5, batch=batch)
         drawn = [await pool.draw(min_chars=0) for _ in range(12)]
-        return drawn, await ledger.used_seeds(run_id)
+        return drawn, await ledger.run(run_id).used_seeds()
 
     single, _ = with_ledger(pg_url, lambda ledger, run_id: draws(ledger, run_id, 1, []))
     batched, recorded = with_ledger(pg_url, lambda ledger, run_id: draws(ledger, run_id, 8, []))
@@ -219,8 +220,8 @@ def test_seeds_drawn_in_batches_come_in_the_order_of_single_draws_and_skip_other
 
 
 def test_seeds_run_out_with_the_corpus(pg_url: str) -> None:
-    async def body(ledger: RunLedger, run_id: str) -> list[str | None]:
-        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=ledger, run_id=run_id, used={"b"}, random_seed=1, batch=8)
+    async def body(ledger: Ledger, run_id: str) -> list[str | None]:
+        pool = RunSeeds(ListCorpus(["a", "b", "c"]), ledger=ledger.run(run_id), used={"b"}, random_seed=1, batch=8)
         return [await pool.draw(min_chars=0) for _ in range(3)]
 
     drawn = with_ledger(pg_url, body)
@@ -232,25 +233,25 @@ def test_a_retired_slot_leaves_its_cell_and_its_question(pg_url: str) -> None:
     and the run's finished samples no longer list it."""
     cells = [COMPARISON]
 
-    async def body(ledger: RunLedger, run_id: str) -> tuple[Any, ...]:
-        slots = [await ledger.claim(run_id, cells, "w") for _ in range(2)]
+    async def body(ledger: Ledger, run_id: str) -> tuple[Any, ...]:
+        slots = [await ledger.run(run_id).claim(cells, "w") for _ in range(2)]
         for slot in slots:
             assert slot is not None
-            await ledger.complete(Completion(slot, "accepted", {"id": f"{run_id}/{slot.n}"}, None, {}))
-        assert await ledger.claim_question(run_id, 0, "Which came first?") is None
-        full = await ledger.claim(run_id, cells, "w")
-        await ledger.retire(run_id, [0], version=2)
-        await ledger.retire(run_id, [0], version=3)  # a repeated retirement keeps the first version
-        await ledger.update_records(run_id, {1: answerable_record(f"{run_id}/1", version=2)})
-        reopened = await ledger.claim(run_id, [CellQuota("comparison", False, quota=2, cap=3)], "w")
-        again = await ledger.claim_question(run_id, 5, "Which came first?")
+            await ledger.run(run_id).complete(Completion(slot, "accepted", {"id": f"{run_id}/{slot.n}"}, None, {}))
+        assert await ledger.run(run_id).claim_question(0, "Which came first?") is None
+        full = await ledger.run(run_id).claim(cells, "w")
+        await ledger.run(run_id).retire([0], version=2)
+        await ledger.run(run_id).retire([0], version=3)  # a repeated retirement keeps the first version
+        await ledger.run(run_id).update_records({1: answerable_record(f"{run_id}/1", version=2)})
+        reopened = await ledger.run(run_id).claim([CellQuota("comparison", False, quota=2, cap=3)], "w")
+        again = await ledger.run(run_id).claim_question(5, "Which came first?")
         finished = [row["n"] for row in await ledger.finished(run_id)]
         async with ledger.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT n, retired, record FROM triad_samples WHERE run_id = %s AND n < 2 ORDER BY n", (run_id,)
             )
             rows = await cursor.fetchall()
-        return full, reopened, again, finished, rows, await ledger.retired_per_cell(run_id)
+        return full, reopened, again, finished, rows, await ledger.run(run_id).retired_per_cell()
 
     full, reopened, again, finished, rows, retired = with_ledger(pg_url, body)
     assert full is None  # both accepted: the cell was full
@@ -262,11 +263,11 @@ def test_a_retired_slot_leaves_its_cell_and_its_question(pg_url: str) -> None:
 
 
 def test_a_claim_sent_again_under_its_id_returns_the_slot_the_first_took(pg_url: str) -> None:
-    async def body(ledger: RunLedger, run_id: str) -> list[Slot | None]:
-        first = await ledger.claim(run_id, [COMPARISON], "w", claim_id="c1")
-        again = await ledger.claim(run_id, [COMPARISON], "w", claim_id="c1")  # the first reply was lost
-        other = await ledger.claim(run_id, [COMPARISON], "w", claim_id="c2")
-        elsewhere = await ledger.claim(run_id, [COMPARISON], "w2", claim_id="c1")  # another worker's claim
+    async def body(ledger: Ledger, run_id: str) -> list[Slot | None]:
+        first = await ledger.run(run_id).claim([COMPARISON], "w", claim_id="c1")
+        again = await ledger.run(run_id).claim([COMPARISON], "w", claim_id="c1")  # the first reply was lost
+        other = await ledger.run(run_id).claim([COMPARISON], "w", claim_id="c2")
+        elsewhere = await ledger.run(run_id).claim([COMPARISON], "w2", claim_id="c1")  # another worker's claim
         return [first, again, other, elsewhere]
 
     first, again, other, elsewhere = with_ledger(pg_url, body)
@@ -280,9 +281,9 @@ def test_query_styles_fill_their_quotas_exactly_across_workers_and_keyword_skips
     cells = [CellQuota("comparison", False, quota=4, cap=12), CellQuota("comparison", True, quota=4, cap=12)]
     styles = {"natural": 3, "keyword": 3, "misspelled": 2}
 
-    async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:
-        first = list(await asyncio.gather(*(ledger.claim(run_id, cells, f"w{i}", styles=styles) for i in range(8))))
-        assert await ledger.claim(run_id, cells, "w9", styles=styles) is None  # every place is taken
+    async def body(ledger: Ledger, run_id: str) -> dict[str, Any]:
+        first = list(await asyncio.gather(*(ledger.run(run_id).claim(cells, f"w{i}", styles=styles) for i in range(8))))
+        assert await ledger.run(run_id).claim(cells, "w9", styles=styles) is None  # every place is taken
         slots = [slot for slot in first if slot is not None]
         keyword = next(slot for slot in slots if slot.query_style == "keyword")
         # A keyword rewrite fell back: its record is natural, and the keyword place opens again.
@@ -290,8 +291,10 @@ def test_query_styles_fill_their_quotas_exactly_across_workers_and_keyword_skips
             styled = "natural" if slot is keyword else slot.query_style
             accepted = slot is keyword or slot.binary  # the open cell's others fail and reopen
             record = {"id": slot.n, "query_style": styled} if accepted else None
-            await ledger.complete(Completion(slot, "accepted" if accepted else "rejected", record, None, {}))
-        again = [await ledger.claim(run_id, cells, "w", styles=styles) for _ in range(4)]
+            await ledger.run(run_id).complete(
+                Completion(slot, "accepted" if accepted else "rejected", record, None, {})
+            )
+        again = [await ledger.run(run_id).claim(cells, "w", styles=styles) for _ in range(4)]
         return {"first": slots, "again": again}
 
     claimed = with_ledger(pg_url, body)
@@ -307,9 +310,9 @@ def test_query_styles_fill_their_quotas_exactly_across_workers_and_keyword_skips
 def test_run_options_are_kept_as_written_whatever_json_they_hold(pg_url: str) -> None:
     options = {"seed": 2**70, "question_language": "de", "note": "Größe «quoted»", "shares": {1: 0.5}}
 
-    async def body(ledger: RunLedger, run_id: str) -> dict[str, Any]:
+    async def body(ledger: Ledger, run_id: str) -> dict[str, Any]:
         kept = f"{run_id}-options"
-        await ledger.create_run(kept, options)
+        await ledger.run(kept).create(options)
         return await ledger.options(kept)
 
     assert with_ledger(pg_url, body) == {**options, "shares": {"1": 0.5}}
