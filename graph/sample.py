@@ -16,7 +16,7 @@ from langchain_core.language_models import BaseChatModel
 from graph.config.cli import run_async
 from graph.config.settings import Settings, resolve_settings
 from graph.running.runner import SampleResult, build_runner
-from graph.services import open_services
+from graph.services import ServicesSpec, open_services
 from state.sample import SampleInput, input_problem
 from state.usage import Role
 
@@ -38,7 +38,7 @@ async def arun_sample(
         raise ValueError(problem)
     thread_id = thread_id or f"adhoc/{uuid.uuid4().hex[:12]}"
     settings = (settings or resolve_settings({})).model_copy(update={"collection": collection})
-    async with open_services(settings, models=models) as services:
+    async with open_services(ServicesSpec(settings, models=models)) as services:
         runner = build_runner(services, services.seed_pool(), **context_overrides)
         return await runner.run(spec, thread_id)
 

@@ -214,41 +214,6 @@ async def open_collection(settings: Settings) -> AsyncIterator[Corpus]:
         await corpus.close()
 
 
-@asynccontextmanager
-async def open_services(
-    settings: Settings,
-    *,
-    models: dict[Role, str | BaseChatModel] | None = None,
-    recording_path: Path | None = None,
-    random_seed: int | None = None,
-    gateway: LLMGateway | None = None,
-    database: StateDatabase | None = None,
-    with_database: bool = True,
-    concurrency: int = 1,
-    warm: bool = False,
-) -> AsyncIterator[RunServices]:
-    """Open the services of `settings`: the state database, the gateway, the corpus. Every command builds its
-    services here, once.
-
-    The gateway is built here (`models`, `recording_path` and `random_seed` as `build_gateway` takes them), with
-    the state database's response cache when `settings.llm_cache`; a `gateway` given instead (a test's,
-    with its own retry policy) is used as it is. `database` is an already open state database (a run reads
-    its options there first); with `with_database=False` none is opened. `warm` starts loading the
-    corpus' vectors at once, overlapping the rest of the start-up.
-    """
-    url = await asyncio.to_thread(database_url, settings)
-    parts = GatewayParts(models, recording_path, random_seed, gateway)
-    if database is None and with_database:
-        async with (
-            open_state_database(settings, concurrency=concurrency) as opened,
-            _open_on(settings, url, parts, opened, warm) as services,
-        ):
-            yield services
-        return
-    async with _open_on(settings, url, parts, database, warm) as services:
-        yield services
-
-
 @dataclass(frozen=True)
 class GatewayParts:
     """What a command gives `open_services` to build its gateway from (or the gateway a test built)."""
@@ -265,6 +230,56 @@ class GatewayParts:
         return build_gateway(
             settings, models=self.models, recording_path=self.recording_path, random_seed=self.random_seed, cache=cache
         )
+
+
+@dataclass(frozen=True)
+class ServicesSpec:
+    """What a command opens its services with (`open_services`): its settings, and how the gateway and the state
+    database come about."""
+
+    settings: Settings
+    models: dict[Role, str | BaseChatModel] | None = None
+    """Models per role, over the settings' (specs or chat models)."""
+    recording_path: Path | None = None
+    """Where the gateway records every call (`--record-llm`)."""
+    random_seed: int | None = None
+    """Seeds the gateway's retry waits."""
+    gateway: LLMGateway | None = None
+    """A gateway built already (a test's, with its own retry policy), used as it is."""
+    database: StateDatabase | None = None
+    """A state database open already (a run reads its options there first)."""
+    with_database: bool = True
+    """False: no state database is opened (work that keeps no run)."""
+    concurrency: int = 1
+    """Samples in flight, which sizes the state database's pools."""
+    warm: bool = False
+    """Start loading the corpus' vectors at once, overlapping the rest of the start-up."""
+
+    def gateway_parts(self) -> GatewayParts:
+        return GatewayParts(self.models, self.recording_path, self.random_seed, self.gateway)
+
+
+@asynccontextmanager
+async def open_services(spec: ServicesSpec | Settings) -> AsyncIterator[RunServices]:
+    """Open the services `spec` describes (settings alone: their defaults): the state database, the gateway, the
+    corpus. Every command builds its services here, once.
+
+    The gateway is built here as `build_gateway` builds it, with the state database's response cache when
+    `settings.llm_cache`, unless the spec brings one.
+    """
+    spec = spec if isinstance(spec, ServicesSpec) else ServicesSpec(spec)
+    settings = spec.settings
+    url = await asyncio.to_thread(database_url, settings)
+    parts = spec.gateway_parts()
+    if spec.database is None and spec.with_database:
+        async with (
+            open_state_database(settings, concurrency=spec.concurrency) as opened,
+            _open_on(settings, url, parts, opened, spec.warm) as services,
+        ):
+            yield services
+        return
+    async with _open_on(settings, url, parts, spec.database, spec.warm) as services:
+        yield services
 
 
 @asynccontextmanager

@@ -13,7 +13,7 @@ from contextlib import AsyncExitStack
 
 from graph.config.settings import DEFAULT_MODELS, resolve_settings
 from graph.demo import DEMO_COLLECTION
-from graph.services import open_services
+from graph.services import ServicesSpec, open_services
 from nodes.builder import compile_graph
 from nodes.ports import Ports
 from nodes.run_context import Context
@@ -43,7 +43,7 @@ async def studio_ports(context: Context) -> Ports:
             settings = settings.model_copy(update={"collection": settings.collection or DEMO_COLLECTION})
             # Studio brings its own checkpointer: no state database is opened here. The embedding model
             # serves generated unanswerable samples, which search the collection as its retriever does.
-            services = open_services(settings, models=dict(models), with_database=False)  # type: ignore[arg-type]
+            services = open_services(ServicesSpec(settings, models=dict(models), with_database=False))  # type: ignore[arg-type]
             opened = await _opened.enter_async_context(services)
             _ports[key] = opened.ports_for(opened.seed_pool())
         return _ports[key]

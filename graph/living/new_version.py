@@ -45,7 +45,7 @@ from graph.running.progress import Progress
 from graph.running.queries import open_query_book, queries_of_run
 from graph.running.run_json import public_settings
 from graph.running.runner import build_runner
-from graph.services import RunServices, StateDatabase, open_services, open_state_database
+from graph.services import RunServices, ServicesSpec, StateDatabase, open_services, open_state_database
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,9 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             options = replace(options, max_revisions=request.max_revisions)
         settings = stored_settings(settings, stored, request.models).model_copy(update=request.store)
         run = Run(run_id, options, settings, continuing=True)
-        async with open_services(settings, random_seed=options.random_seed, database=database, warm=True) as services:
+        async with open_services(
+            ServicesSpec(settings, random_seed=options.random_seed, database=database, warm=True)
+        ) as services:
             tell(f"checking {len(base)} records of version {version - 1} against {settings.collection!r}")
             judge = judge_with(services.gateway)
             drift = await check_records(base, services.corpus, run_sources(folder.run_json), judge, settings.collection)

@@ -47,7 +47,7 @@ from graph.running.runner import SampleResult, SampleRunner, build_runner
 from graph.running.worker import SlotWorker, WorkerAssignment, WorkResult
 from graph.seeding.seeds import SEED_BATCH, with_procedural_seeds
 from graph.seeding.weights import coverage_by_weight, document_weights, seed_weights
-from graph.services import RunServices, StateDatabase, open_services, open_state_database
+from graph.services import RunServices, ServicesSpec, StateDatabase, open_services, open_state_database
 from state.personas import persona_quotas
 from state.threads import ThreadId
 
@@ -78,12 +78,14 @@ async def run_job(
         run = await begin(request, settings, database)
         queries = run_queries(run, request)  # a missing or changed query file fails before any work
         async with open_services(
-            run.settings,
-            recording_path=request.record_llm,
-            random_seed=run.options.random_seed,
-            gateway=gateway,
-            database=database,
-            warm=True,
+            ServicesSpec(
+                run.settings,
+                recording_path=request.record_llm,
+                random_seed=run.options.random_seed,
+                gateway=gateway,
+                database=database,
+                warm=True,
+            )
         ) as services:
             await share_model_modes(services.gateway, database.ledger.run(run.run_id))
             preflight_calls = await check_models_answer(services.gateway)

@@ -27,7 +27,7 @@ from graph.planning.stages import parse_node_options
 from graph.running.queries import QueryBook, open_query_book, queries_of_run
 from graph.running.runner import SampleResult, SampleRunner, build_runner
 from graph.seeding.weights import seed_weights
-from graph.services import RunServices, open_services, open_state_database
+from graph.services import RunServices, ServicesSpec, open_services, open_state_database
 from nodes.registry import NODES
 from state.sample import SampleState
 
@@ -170,7 +170,7 @@ async def replay_samples(request: ReplayRequest, settings: Settings, say: Callab
         # A replay asks its models afresh: a cached answer would only repeat the sample's history.
         settings = stored_settings(settings, stored, request.models_given).model_copy(update={"llm_cache": False})
         options = replace(options, nodes={**options.nodes, **settings.nodes, **parse_node_options(request.nodes)})
-        async with open_services(settings, database=database) as services:
+        async with open_services(ServicesSpec(settings, database=database)) as services:
             book = await replay_queries(request, options, services)
             runner = await replay_runner(request.run_id, options, services, book)
             passed = 0

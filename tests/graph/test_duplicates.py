@@ -12,7 +12,7 @@ from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import SampleResult, build_runner
-from graph.services import open_services, open_state_database
+from graph.services import ServicesSpec, open_services, open_state_database
 from tests.support.scripts import GOOD_QUESTION, script
 
 _runs = itertools.count()
@@ -31,7 +31,7 @@ def run_samples(url: str, collection: str, seed_id: str, scripts: list[dict]) ->
             model = ScriptedChatModel(script=replies)
             roles = resolve_roles({"generator": model, "validator": model, "extractor": model})
             gateway = LLMGateway(roles, requests_per_second=1000, retry=RetryPolicy(max_attempts=1))
-            async with open_services(settings, gateway=gateway) as services:
+            async with open_services(ServicesSpec(settings, gateway=gateway)) as services:
                 assert services.database is not None
                 questions = RunQuestions(services.database.ledger.run(run_id), threshold=0)
                 runner = build_runner(services, services.seed_pool(run_id), run_id=run_id, questions=questions)

@@ -12,7 +12,7 @@ import pytest
 from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
 from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import build_runner
-from graph.services import open_services
+from graph.services import ServicesSpec, open_services
 from tests.graph.test_restyle import ANSWER_CHANGED, SAME, rewrite
 from tests.graph.test_sample_paths import NO_TOPIC
 from tests.support.harness import scripted_gateway
@@ -85,7 +85,9 @@ def test_an_edit_goes_through_the_editable_form_and_the_run_goes_on_from_it(harn
     sample = {"question_type": "composition", "binary": False, "seed_id": seed_chunk_id}
 
     async def go() -> tuple[tuple[str, ...], tuple[str, ...], dict[str, Any]]:
-        async with open_services(harness.settings(), gateway=scripted_gateway(model, max_attempts=2)) as services:
+        async with open_services(
+            ServicesSpec(harness.settings(), gateway=scripted_gateway(model, max_attempts=2))
+        ) as services:
             runner = build_runner(services, services.seed_pool("edits", random_seed=0), run_id="edits")
             paused = {}
             for thread_id in ("edits/0", "edits/1"):

@@ -17,7 +17,7 @@ from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import SampleResult, build_runner
-from graph.services import open_services
+from graph.services import ServicesSpec, open_services
 from nodes.builder import compile_graph
 from nodes.ports import QueryGuide
 
@@ -57,7 +57,7 @@ class Harness:
         async def go() -> tuple[SampleResult, list[str]]:
             gateway, settings = scripted_gateway(model, max_attempts=2), self.settings()
             # The services, checkpoint saver and seed pool of `graph.run`, from the same composition root.
-            async with open_services(settings, gateway=gateway) as services:
+            async with open_services(ServicesSpec(settings, gateway=gateway)) as services:
                 assert services.database is not None
                 seeds = services.seed_pool(thread_id.split("/")[0], random_seed=random_seed)
                 runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
@@ -85,7 +85,7 @@ class Harness:
 
         async def go() -> tuple[RecordRefresh, list[str]]:
             gateway, settings = scripted_gateway(model, max_attempts=1), self.settings()
-            async with open_services(settings, gateway=gateway) as services:
+            async with open_services(ServicesSpec(settings, gateway=gateway)) as services:
                 runner = build_runner(
                     services, services.seed_pool(), run_id=run_id, dataset_version=version, max_revisions=max_revisions
                 )

@@ -28,7 +28,7 @@ from graph.evaluation.scoring.retrieval import (
 from graph.evaluation.scoring.rows import empty_row
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
-from graph.services import open_collection, open_gateway, open_services
+from graph.services import ServicesSpec, open_collection, open_gateway, open_services
 from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.steps.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
@@ -163,7 +163,9 @@ async def evaluate_setup(
     collection = settings.model_copy(
         update={"collection": setup.collection or "", "embedding": setup.embedding or settings.embedding}
     )
-    async with open_services(collection, models=models, with_database=False, random_seed=seed) as services:
+    async with open_services(
+        ServicesSpec(collection, models=models, with_database=False, random_seed=seed)
+    ) as services:
         vectors.serve(services.corpus, collection.embedding)
         scoring = await with_collection_documents(scoring, services.corpus, at_hand.from_collection)
         return await _score(setup, records, services.gateway, services.corpus, judge_unlabelled, embeddings, scoring)
