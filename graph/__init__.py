@@ -1,7 +1,7 @@
 """triad's application layer: the sample graph, the commands, and the services they run on.
 
-    builder.py, routing.py, studio.py   the sample graph (LangGraph), its routes, its Studio entry
-    sample.py                           the Python API: one sample in-process (`run_sample`)
+    studio.py     the sample graph (`nodes.builder`) as LangGraph Studio opens it
+    sample.py     the Python API: one sample in-process (`run_sample`)
     run, ingest, replay, evaluate,      one thin module per command (`python -m graph.<command>`):
     export, review, db                  a parser and `main`
     services.py   the composition root: the state database, the corpus, the gateway a command runs on
@@ -15,14 +15,16 @@
     living/       the living dataset: drift and staleness against the store now, followed facts, new versions
     exporting/    the export formats and the pushes to LangSmith and Langfuse
     store/        the databases: embedded server, the collection reader and corpus, embeddings, checkpoints
-    llm/          the model layer: factory, gateway, replies, limits, parsing, cache and recorded calls
+    llm/          the model layer: factory, gateway, replies, limits, parsing, cache, recorded calls and the
+                  offline models (`offline:plausible`)
     ingestion/    documents into a PGVectorStore table
-    evaluation/   RAG setups scored on a dataset, compared with intervals; `evaluate`, the whole of it
+    evaluation/   RAG setups scored on a dataset: answering, scoring, confidence; `evaluate`, the whole of it
+    statistics/   intervals of means and shares, paired differences, the questions needed to detect one
     reviewing/    the review app, its labels and the reviewers' table
     webpage/      what the three HTML pages share: escaping, tables, charts, style sheets and script
     config/       settings, errors a user can fix, logging, command-line helpers
-    testing/      scripted chat models, provider stubs, example pipelines and command helpers
-    demo/         the bundled demo corpus and its recorded model calls
+    testing/      old names of the offline models and the demo pipelines, each with a FutureWarning
+    demo/         the bundled demo corpus, its recorded model calls and example pipelines
 
 Imports go one way: commands -> evaluation -> living -> reviewing -> running -> services -> planning ->
 seeding -> ledger -> figures -> folder -> store, llm, ingestion -> nodes -> state, prompts; config is used by
