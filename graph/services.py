@@ -215,24 +215,6 @@ async def open_collection(settings: Settings) -> AsyncIterator[Corpus]:
 
 
 @dataclass(frozen=True)
-class GatewayParts:
-    """What a command gives `open_services` to build its gateway from (or the gateway a test built)."""
-
-    models: dict[Role, str | BaseChatModel] | None
-    recording_path: Path | None
-    random_seed: int | None
-    built: LLMGateway | None
-
-    def build(self, settings: Settings, database: StateDatabase | None) -> LLMGateway:
-        if self.built is not None:
-            return self.built
-        cache = LLMCache(database.conninfo) if database is not None and settings.llm_cache else None
-        return build_gateway(
-            settings, models=self.models, recording_path=self.recording_path, random_seed=self.random_seed, cache=cache
-        )
-
-
-@dataclass(frozen=True)
 class ServicesSpec:
     """What a command opens its services with (`open_services`): its settings, and how the gateway and the state
     database come about."""
@@ -255,8 +237,16 @@ class ServicesSpec:
     warm: bool = False
     """Start loading the corpus' vectors at once, overlapping the rest of the start-up."""
 
-    def gateway_parts(self) -> GatewayParts:
-        return GatewayParts(self.models, self.recording_path, self.random_seed, self.gateway)
+    def build_gateway(self, database: StateDatabase | None) -> LLMGateway:
+        """The spec's gateway, or one built as `build_gateway` builds it, with `database`'s response cache when
+        `settings.llm_cache`."""
+        if self.gateway is not None:
+            return self.gateway
+        cache = LLMCache(database.conninfo) if database is not None and self.settings.llm_cache else None
+        return build_gateway(
+            self.settings, models=self.models, recording_path=self.recording_path, random_seed=self.random_seed,
+            cache=cache,
+        )  # fmt: skip
 
 
 @asynccontextmanager
@@ -268,17 +258,15 @@ async def open_services(spec: ServicesSpec | Settings) -> AsyncIterator[RunServi
     `settings.llm_cache`, unless the spec brings one.
     """
     spec = spec if isinstance(spec, ServicesSpec) else ServicesSpec(spec)
-    settings = spec.settings
-    url = await asyncio.to_thread(database_url, settings)
-    parts = spec.gateway_parts()
+    url = await asyncio.to_thread(database_url, spec.settings)
     if spec.database is None and spec.with_database:
         async with (
-            open_state_database(settings, concurrency=spec.concurrency) as opened,
-            _open_on(settings, url, parts, opened, spec.warm) as services,
+            open_state_database(spec.settings, concurrency=spec.concurrency) as opened,
+            _open_on(spec, url, opened) as services,
         ):
             yield services
         return
-    async with _open_on(settings, url, parts, spec.database, spec.warm) as services:
+    async with _open_on(spec, url, spec.database) as services:
         yield services
 
 
@@ -293,7 +281,7 @@ async def open_gateway(
     """The gateway alone, as `open_services` builds it, for work that reads no store (calibration's judges,
     which read each sample's chunks from its state; the preflight; a team's own pipeline answering); its cache,
     when `database` is given, is closed at the end."""
-    gateway = GatewayParts(models, None, random_seed, None).build(settings, database)
+    gateway = ServicesSpec(settings, models=models, random_seed=random_seed).build_gateway(database)
     try:
         yield gateway
     finally:
@@ -302,21 +290,16 @@ async def open_gateway(
 
 
 @asynccontextmanager
-async def _open_on(
-    settings: Settings,
-    url: str,
-    parts: GatewayParts,
-    database: StateDatabase | None,
-    warm: bool,
-) -> AsyncIterator[RunServices]:
+async def _open_on(spec: ServicesSpec, url: str, database: StateDatabase | None) -> AsyncIterator[RunServices]:
+    settings = spec.settings
     if database is None or database.url != url:  # a state database on the store's own server has reached it already
         await asyncio.to_thread(check_connection, url)
-    gateway = parts.build(settings, database)
+    gateway = spec.build_gateway(database)
     if settings.collection == DEMO_COLLECTION:
         await asyncio.to_thread(ensure_demo, url)
     corpus = await open_corpus(settings, url, pool_timeout_s=pool_timeout(settings.database_wait_seconds))
     try:
-        if warm:
+        if spec.warm:
             corpus.warm()
         yield RunServices(settings=settings, corpus=corpus, gateway=gateway, database=database)
     finally:

@@ -106,3 +106,9 @@ OPEN_ONLY_TYPES: tuple[QuestionType, ...] = tuple(spec.name for spec in TYPE_SPE
 def type_spec(question_type: str) -> QuestionTypeSpec | None:
     """The type's entry; None for a generated unanswerable question, which has no type of these."""
     return TYPES.get(question_type)
+
+
+def needs_procedure(question_type: str) -> bool:
+    """Whether a question of the type is written from a chunk that holds a procedure (`procedure_seed`)."""
+    spec = TYPES.get(question_type)
+    return spec is not None and spec.procedure_seed

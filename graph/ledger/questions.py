@@ -15,7 +15,6 @@ class RunQuestions:
 
     def __init__(self, ledger: RunLedger, *, threshold: float, embeddings: Any = None) -> None:
         self._ledger = ledger
-        self._run_id = ledger.run_id
         self._embeddings = embeddings
         self._threshold = threshold
         self._vectors: list[tuple[str, list[float]]] = []
@@ -31,7 +30,7 @@ class RunQuestions:
         n = ThreadId.parse(thread_id).n
         earlier = await self._ledger.claim_question(n, question)
         if earlier is not None:
-            return str(ThreadId(self._run_id, earlier))
+            return str(ThreadId(self._ledger.run_id, earlier))
         if self._embeddings is None:
             return None
         vector = await asyncio.to_thread(self._embeddings.embed_query, question)

@@ -18,7 +18,7 @@ from graph.figures.funnel import cell_name
 from graph.ledger.ledger import RunLedger
 from graph.ledger.slots import CellQuota
 from graph.store.corpus import Corpus
-from nodes.question_types import type_spec
+from nodes.question_types import needs_procedure
 from state.procedure import looks_procedural
 
 #: Seeds a run's worker draws and records at a time.
@@ -131,12 +131,6 @@ class RunSeeds:
         self._used.add(chunk_id)
         if self._ledger is not None:
             await self._ledger.claim_seed(chunk_id)
-
-
-def needs_procedure(question_type: str) -> bool:
-    """Whether a question of the type is written from a chunk that holds a procedure."""
-    spec = type_spec(question_type)
-    return spec is not None and spec.procedure_seed
 
 
 async def with_procedural_seeds(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from langgraph.runtime import Runtime
 
 from nodes.common import Update, chunk_ref
-from nodes.question_types import type_spec
+from nodes.question_types import needs_procedure
 from nodes.run_context import Context
 from state.procedure import looks_procedural
 from state.sample import SampleState, input_problem, is_single_hop
@@ -23,8 +23,7 @@ async def select_seed(state: SampleState, runtime: Runtime[Context]) -> Update:
     ports = runtime.context.require_ports()
     restarts = state.get("restarts", 0) + (1 if restarting else 0)
     counts = {"restarts": restarts, "restarts_left": runtime.context.max_restarts - restarts}
-    spec = type_spec(state["question_type"])
-    procedural = spec is not None and spec.procedure_seed
+    procedural = needs_procedure(state["question_type"])
     manual = state.get("seed_id")
     if manual and not restarting:
         found = await ports.corpus.get([manual])
