@@ -96,7 +96,7 @@ async def timed_check(url: str, name: str, records: list[DatasetRecord]) -> tupl
     try:
         started = time.perf_counter()
         sources_at = 0.0
-        original = corpus.sources
+        original = corpus.reader.sources
 
         async def timed_sources():  # the one pass over the collection, timed on its own
             nonlocal sources_at
@@ -105,7 +105,7 @@ async def timed_check(url: str, name: str, records: list[DatasetRecord]) -> tupl
             sources_at += time.perf_counter() - begun
             return result
 
-        corpus.sources = timed_sources  # type: ignore[method-assign]
+        corpus.reader.sources = timed_sources  # type: ignore[method-assign]
         report = await drift.check_records(records, corpus, known_sources=None)
         total = time.perf_counter() - started
         return total - sources_at, sources_at, report

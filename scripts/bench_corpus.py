@@ -88,7 +88,7 @@ async def measure(url: str, name: str, *, in_memory: bool = False) -> tuple[list
         if in_memory:
             assert await corpus.vector_index() is not None
         else:
-            corpus.exact_search_limit = 0  # measure the index whenever there is one
+            corpus.sql_search.exact_search_limit = 0  # measure the index whenever there is one
         used: list[str] = []
         for _ in range(QUERIES):
             started = time.perf_counter()

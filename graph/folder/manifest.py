@@ -38,7 +38,7 @@ async def collection_fingerprint(corpus: Any, sources: Mapping[str | None, int])
     table's change counter."""
     return {
         "rows": sum(sources.values()),
-        "modifications": await corpus.modifications(),
+        "modifications": await corpus.reader.modifications(),
         "sources": sorted(source for source in sources if source is not None),
     }
 

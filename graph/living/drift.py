@@ -140,7 +140,7 @@ async def check_records(
             now[str(chunk.id)] = chunk
     # Every text an id that is gone held (a resumed run may have read one id before and after an edit).
     missing_texts = list(dict.fromkeys(text for chunk_id, text in used if chunk_id not in now))
-    elsewhere = await corpus.ids_of_texts(missing_texts) if missing_texts else {}
+    elsewhere = await corpus.reader.ids_of_texts(missing_texts) if missing_texts else {}
     follower = Follower(CollectionTexts(corpus, now), judge)
     drifts = []
     for record in records:
@@ -160,7 +160,7 @@ async def check_records(
         if not record.answerable:
             drift.unchecked = await unchecked_chunks(record, corpus)
         drifts.append(drift)
-    sources = await corpus.sources()
+    sources = await corpus.reader.sources()
     fingerprint = await collection_fingerprint(corpus, sources)
     new_sources = sorted(set(fingerprint["sources"]) - set(known_sources)) if known_sources is not None else None
     statuses = Counter(drift.status for drift in drifts)
@@ -247,4 +247,4 @@ async def store_changed_since_check(corpus: Any, folder: Any) -> bool:
     then = last_fingerprint(folder)
     if then.get("name") and then["name"] != getattr(corpus, "collection", then["name"]):
         return False  # another collection than the dataset's: no change of its own to compare
-    return bool(then) and changed_since(then, await corpus.modifications())
+    return bool(then) and changed_since(then, await corpus.reader.modifications())

@@ -153,7 +153,7 @@ class CollectionTexts:
     async def document(self, source: str) -> list[Chunk]:
         """The chunks of `source`, in their order in the document (chunks without a place last)."""
         if source not in self._documents:
-            chunks = await self.corpus.chunks_of_sources([source])
+            chunks = await self.corpus.reader.chunks_of_sources([source])
             self._documents[source] = sorted(chunks, key=lambda c: (start_of(c) is None, start_of(c) or 0, c.id))
         return self._documents[source]
 
@@ -162,7 +162,7 @@ class CollectionTexts:
         words = sorted(re.findall(r"\w+", quote), key=len, reverse=True)
         if not words:
             return []
-        return list(await self.corpus.chunks_holding(words[0], CANDIDATES))
+        return list(await self.corpus.reader.chunks_holding(words[0], CANDIDATES))
 
 
 def start_of(chunk: Chunk) -> int | None:

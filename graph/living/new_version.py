@@ -102,7 +102,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             )  # fmt: skip
             await re_key_labels(settings, run_id, base, after)
             path = write_version(folder.folder, version, entries)
-            sources = await services.corpus.sources()
+            sources = await services.corpus.reader.sources()
             collection = await collection_fingerprint(services.corpus, sources)
             entry = version_entry(version, entries, path)
             entry["collection"] = {"name": settings.collection} | {
@@ -212,7 +212,7 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     finished = await services.database.ledger.finished(run.run_id)
     await ledger.release_dead_local_workers(socket.gethostname())
     await ledger.go_on()  # a run stopped because its models failed goes on once they are fixed
-    preferred = await services.corpus.ids_of_sources(new_sources, run.settings.min_chunk_chars)
+    preferred = await services.corpus.usable.ids_of_sources(new_sources, run.settings.min_chunk_chars)
     book = None
     if options.queries is not None:
         queries = queries_of_run(run.run_id, options.queries, options.queries_digest, None)

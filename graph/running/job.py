@@ -107,7 +107,7 @@ async def run_job(
             coverage: dict[str, Any] | None = None
             collection: dict[str, Any] = {}
             try:
-                sources = await services.corpus.sources()
+                sources = await services.corpus.reader.sources()
                 collection = await collection_fingerprint(services.corpus, sources)
                 coverage = await run_coverage(run, services, finished, book, sources)
             except Exception as error:
@@ -180,9 +180,9 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     """Check the collection has room, register a new run, then run its slots until the quotas are met."""
     assert services.database is not None
     ledger, settings = services.database.ledger.run(run.run_id), run.settings
-    left_out = await services.corpus.check_room(run.options.hops, settings.min_chunk_chars)
+    left_out = await services.corpus.reader.check_room(run.options.hops, settings.min_chunk_chars)
     # A model of another dimension than the collection's fails here, before the run is begun.
-    await services.corpus.check_embedding(services.embeddings)
+    await services.corpus.reader.check_embedding(services.embeddings)
     embeddings = services.embeddings if run.options.dedup_threshold > 0 else None
     if not run.continuing:  # begun only once its collection and models are known to work
         await ledger.create(run.options.stored(settings))
@@ -203,7 +203,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     )
     if procedures_note:
         tell(procedures_note)
-    unembedded, other_dimension = await services.corpus.without_embedding() if left_out else (0, 0)
+    unembedded, other_dimension = await services.corpus.reader.without_embedding() if left_out else (0, 0)
     if left_out - unembedded - other_dimension > 0:
         tell(
             f"note: {left_out - unembedded - other_dimension} chunk(s) of {settings.collection!r} are blank or over "
@@ -217,7 +217,7 @@ async def work_on(run: Run, request: RunRequest, services: RunServices, book: Qu
     if other_dimension:
         tell(
             f"note: {other_dimension} chunk(s) of {settings.collection!r} have an embedding of another dimension "
-            f"than the collection's {await services.corpus.dimension()} and are never used"
+            f"than the collection's {await services.corpus.reader.dimension()} and are never used"
         )
     await ledger.release_dead_local_workers(socket.gethostname())
     folder = RunFolder(settings.runs_dir / run.run_id)

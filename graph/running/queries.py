@@ -189,7 +189,7 @@ async def open_query_book(
     """The run's queries embedded with the collection's model (checked against the collection), and what each
     retrieves, as the run's options say (k, query texts kept, style examples)."""
     model = services.embeddings
-    await services.corpus.check_embedding(model)
+    await services.corpus.reader.check_embedding(model)
     return await build_query_book(
         queries,
         services.corpus,

@@ -90,7 +90,7 @@ async def document_weights(corpus: Any, key: str | None, table: Mapping[str, flo
     tuple[dict[str, float], list[tuple[str | None, float]]]
 ):  # fmt: skip
     """Every usable chunk's weight, and (source, weight) per chunk for the coverage by weight."""
-    rows = await corpus.metadata_values(key or SOURCE_KEY, min_chars)
+    rows = await corpus.usable.metadata_values(key or SOURCE_KEY, min_chars)
     weights = chunk_weights(((chunk_id, value) for chunk_id, _, value in rows), table)
     return weights, [(source, weights[chunk_id]) for chunk_id, source, _ in rows]
 

@@ -21,10 +21,10 @@ from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
 from graph.config.settings import MAX_CHUNK_CHARS
-from graph.store.layout import READ_ONLY_SESSION, ColumnChoice, Layout, _connect, detect_layout
-from graph.store.reader import POOL_TIMEOUT_S, Chunk, Hit
+from graph.store.layout import READ_ONLY_SESSION, ColumnChoice, _connect, detect_layout
+from graph.store.reader import POOL_TIMEOUT_S, Chunk, CollectionReader, Hit
 from graph.store.search import StoreSearch
-from graph.store.usable import PROCEDURE_PROBE_ROWS
+from graph.store.usable import PROCEDURE_PROBE_ROWS, UsableChunks
 from graph.store.vectors import VectorIndex, load_vector_index
 from nodes.common import normalise_text
 
@@ -51,25 +51,23 @@ DUPLICATE_HEADROOM = 5
 POOL_SIZE = 8
 
 
-class Corpus(StoreSearch):
-    """A read-only view of one collection: lookup, sampling and similarity search (counting and
-    the SQL every query shares come from `CollectionReader`, the usable chunks' ids from `UsableChunks`,
-    the search in SQL from `StoreSearch`).
+class Corpus:
+    """A read-only view of one collection: lookup, sampling and similarity search, made of its parts.
+
+    - `reader` (`CollectionReader`): the SQL every query shares and what the collection holds (its counts,
+      documents, dimension);
+    - `usable` (`UsableChunks`): the ids of its usable chunks, listed and sampled;
+    - `sql_search` (`StoreSearch`): its rows ranked by distance in SQL;
+    - the in-memory vectors (`graph.store.vectors`), loaded once where they fit, and a cache of chunks read.
 
     Methods are coroutines on a small pool of read-only connections, so many samples can query
     at once.
     """
 
-    def __init__(
-        self,
-        pool: AsyncConnectionPool,
-        layout: Layout,
-        collection: str,
-        embeddings: Embeddings | None = None,
-        *,
-        max_chars: int = MAX_CHUNK_CHARS,
-    ) -> None:
-        super().__init__(pool, layout, collection, max_chars=max_chars)
+    def __init__(self, reader: CollectionReader, embeddings: Embeddings | None = None) -> None:
+        self.reader = reader
+        self.usable = UsableChunks(reader)
+        self.sql_search = StoreSearch(reader)
         self.embeddings = embeddings
         """The collection's embedding model, for search by text (set once it is loaded)."""
         self._vectors: asyncio.Task[VectorIndex | None] | None = None
@@ -78,6 +76,20 @@ class Corpus(StoreSearch):
         """Usable chunks read with the in-memory vectors (a snapshot, like them)."""
         self.in_memory_vector_bytes = IN_MEMORY_VECTOR_BYTES
         self.in_memory_text_bytes = IN_MEMORY_TEXT_BYTES
+
+    @property
+    def collection(self) -> str:
+        return self.reader.collection
+
+    @property
+    def max_chars(self) -> int:
+        """Longer chunks are left out of sampling and neighbour search."""
+        return self.reader.max_chars
+
+    @property
+    def pool(self) -> AsyncConnectionPool:
+        """The read-only connection pool (for health checks after a database outage)."""
+        return self.reader.pool
 
     @classmethod
     async def open(
@@ -110,21 +122,21 @@ class Corpus(StoreSearch):
         )
         await pool.open()
         try:
-            corpus = cls(pool, layout, collection, embeddings, max_chars=max_chars)
-            if not allow_empty and await corpus.is_empty():
+            reader = CollectionReader(pool, layout, collection, max_chars=max_chars)
+            if not allow_empty and await reader.is_empty():
                 raise UserError(f"collection {collection!r} is empty; ingest documents with `python -m graph.ingest`")
-            await corpus._survey_dimensions()
+            await reader.survey_dimensions()
         except BaseException:
             await pool.close()
             raise
-        return corpus
+        return cls(reader, embeddings)
 
     async def close(self) -> None:
         if self._vectors is not None and not self._vectors.done():
             # Cancelled, then awaited: the server is told to stop the query before the pool closes under it.
             self._vectors.cancel()
             await asyncio.wait([self._vectors])
-        await self._pool.close()
+        await self.reader.pool.close()
 
     async def __aenter__(self) -> Corpus:
         return self
@@ -140,19 +152,23 @@ class Corpus(StoreSearch):
         Chunks read with the in-memory vectors, or read before (a bounded cache: a run reads the same
         neighbours again and again), come without a query.
         """
-        layout = self.layout
+        layout = self.reader.layout
         resident = self._resident
-        wanted = self._valid_ids(ids, known=resident)
+        wanted = self.reader.valid_ids(ids, known=resident)
         missing = [
             chunk_id for chunk_id in dict.fromkeys(wanted) if chunk_id not in resident and chunk_id not in self._chunks
         ]
         if missing:
             array_type = sql.SQL("uuid[]") if layout.id_type == "uuid" else sql.SQL("text[]")
             query = sql.SQL("SELECT {cols} FROM {table} WHERE {scope} AND {id} = ANY(%s::{array_type})").format(
-                cols=self._columns(), table=layout.table, scope=layout.scope, id=layout.id_column, array_type=array_type
+                cols=self.reader.columns(),
+                table=layout.table,
+                scope=layout.scope,
+                id=layout.id_column,
+                array_type=array_type,
             )
-            for row in await self._fetch(query, (*layout.scope_params, missing)):
-                self._chunks[row[0]] = self.chunk_from_row(row)
+            for row in await self.reader.fetch(query, (*layout.scope_params, missing)):
+                self._chunks[row[0]] = self.reader.chunk_from_row(row)
         found = []
         for chunk_id in wanted:
             if (chunk := resident.get(chunk_id)) is not None:
@@ -183,18 +199,18 @@ class Corpus(StoreSearch):
         """
         rng = rng or random.Random()
         excluded = set(exclude)
-        if await self.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
-            candidates = [i for i in await self._ids_with_min_chars(min_chars, procedural) if i not in excluded]
+        if await self.reader.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
+            candidates = [i for i in await self.usable.ids_with_min_chars(min_chars, procedural) if i not in excluded]
             return rng.sample(candidates, min(k, len(candidates)))
-        return await self._sample_pages(k, excluded, min_chars, rng, procedural)
+        return await self.usable.sample_pages(k, excluded, min_chars, rng, procedural)
 
     async def find_procedure(self, min_chars: int) -> tuple[bool, int | None]:
         """Whether a usable chunk at least `min_chars` long holds a procedure (`state.procedure`), and how many
         rows the answer rests on: None for all of them (a collection sampled from its id list, read as procedural
         draws read it anyway), else the size of the page sample a larger one is asked about."""
-        if await self.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
-            return bool(await self._ids_with_min_chars(min_chars, procedural=True)), None
-        return await self._probe_procedure(min_chars), PROCEDURE_PROBE_ROWS
+        if await self.reader.estimated_rows() <= IN_MEMORY_SAMPLING_LIMIT:
+            return bool(await self.usable.ids_with_min_chars(min_chars, procedural=True)), None
+        return await self.usable.probe_procedure(min_chars), PROCEDURE_PROBE_ROWS
 
     async def neighbours(self, chunk_id: str, n: int) -> list[Hit]:
         """The `n` usable chunks nearest to a stored chunk by its stored embedding.
@@ -212,7 +228,7 @@ class Corpus(StoreSearch):
             rows = self._ranked_rows(ranked, found)
         else:
             seed = next(iter(await self.get([chunk_id])), None)
-            rows = await self._nearest_to_stored(seed.id, limit) if seed is not None else []
+            rows = await self.sql_search.nearest_to_stored(seed.id, limit) if seed is not None else []
         if seed is None:
             raise UserError(f"no chunk with id {chunk_id!r} in collection {self.collection!r}")
         usable = [row for row in rows if row[1].strip() and len(row[1]) <= self.max_chars]
@@ -227,7 +243,7 @@ class Corpus(StoreSearch):
 
     async def search_vector(self, vector: Sequence[float], n: int) -> list[Hit]:
         """The `n` chunks nearest to an embedding made with the collection's model."""
-        await self._check_dimension(len(vector))
+        await self.reader.check_dimension(len(vector))
         limit = n + DUPLICATE_HEADROOM
         index = await self.vector_index()
         if index is not None:
@@ -235,7 +251,7 @@ class Corpus(StoreSearch):
             rows = self._ranked_rows(ranked, {chunk.id: chunk for chunk in await self.get([i for i, _ in ranked])})
         else:
             literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
-            rows = await self._nearest(sql.SQL("%s::vector"), (literal,), limit)
+            rows = await self.sql_search.nearest(sql.SQL("%s::vector"), (literal,), limit)
         return self._distinct_hits(rows, n, seen=set())
 
     @staticmethod
@@ -270,8 +286,8 @@ class Corpus(StoreSearch):
 
     async def _load_vectors(self) -> VectorIndex | None:
         index, self._resident = await load_vector_index(
-            self,
-            exact_search_limit=self.exact_search_limit,
+            self.reader,
+            exact_search_limit=self.sql_search.exact_search_limit,
             vector_budget=self.in_memory_vector_bytes,
             text_budget=self.in_memory_text_bytes,
         )
@@ -284,7 +300,7 @@ class Corpus(StoreSearch):
             if key in seen:
                 continue
             seen.add(key)
-            hits.append(Hit(chunk=self.chunk_from_row(row), distance=float(row[3])))
+            hits.append(Hit(chunk=self.reader.chunk_from_row(row), distance=float(row[3])))
             if len(hits) == n:
                 break
         return hits

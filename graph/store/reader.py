@@ -73,7 +73,7 @@ class CollectionReader:
 
     # -- query plumbing -------------------------------------------------------------------------
 
-    def _columns(self) -> sql.Composable:
+    def columns(self) -> sql.Composable:
         layout = self.layout
         return sql.SQL("{id}::text, {text}, {meta}").format(
             id=layout.id_column, text=layout.text_column, meta=layout.metadata
@@ -89,7 +89,7 @@ class CollectionReader:
             emb=emb, dim=sql.Literal(self._dimension)
         )
 
-    async def _survey_dimensions(self) -> None:
+    async def survey_dimensions(self) -> None:
         """For a plain `vector` column: the dimension most rows have is the collection's, the others are left out."""
         if self.layout.declared_dimension is not None:
             return
@@ -98,15 +98,15 @@ class CollectionReader:
             "SELECT vector_dims({emb}), count(*) FROM {table} WHERE {scope} AND {emb} IS NOT NULL"
             " GROUP BY 1 ORDER BY 2 DESC, 1"
         ).format(emb=layout.embedding_column, table=layout.table, scope=layout.scope)
-        rows = await self._fetch(query, layout.scope_params)
+        rows = await self.fetch(query, layout.scope_params)
         if rows:
             self._dimension = int(rows[0][0])
             self._other_dimensions = sum(int(count) for _, count in rows[1:])
 
-    def _id_param(self) -> sql.Composable:
+    def id_param(self) -> sql.Composable:
         return sql.SQL("%s::uuid") if self.layout.id_type == "uuid" else sql.SQL("%s::text")
 
-    def _valid_ids(self, ids: Iterable[str], known: Container[str] = ()) -> list[str]:
+    def valid_ids(self, ids: Iterable[str], known: Container[str] = ()) -> list[str]:
         """Ids that can exist in this layout (a non-UUID string cannot be a PGVectorStore id); an id in `known`,
         one the store wrote and as it writes it, is taken as it is."""
         if self.layout.id_type != "uuid":
@@ -122,7 +122,7 @@ class CollectionReader:
                 continue
         return valid
 
-    async def _fetch(
+    async def fetch(
         self, query: sql.SQL | sql.Composed, params: Sequence[Any], *, exact: bool = False
     ) -> list[tuple[Any, ...]]:
         async with self._pool.connection() as conn:
@@ -145,7 +145,7 @@ class CollectionReader:
             text=self.layout.text_column, most=sql.Literal(4 * int(self.max_chars))
         )
 
-    def _usable(self) -> sql.Composable:
+    def usable_condition(self) -> sql.Composable:
         """Rows worth a prompt: at least %s characters besides whitespace, at most `max_chars` in all, and
         an embedding (a row whose embedding job is pending or failed has none).
 
@@ -170,14 +170,14 @@ class CollectionReader:
         """Number of chunks in the collection."""
         layout = self.layout
         query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope}").format(table=layout.table, scope=layout.scope)
-        rows = await self._fetch(query, layout.scope_params)
+        rows = await self.fetch(query, layout.scope_params)
         return int(rows[0][0])
 
     async def is_empty(self) -> bool:
         """Whether the collection has no chunk (reads one row at most)."""
         layout = self.layout
         query = sql.SQL("SELECT 1 FROM {table} WHERE {scope} LIMIT 1").format(table=layout.table, scope=layout.scope)
-        return not await self._fetch(query, layout.scope_params)
+        return not await self.fetch(query, layout.scope_params)
 
     async def room(self, min_seed_chars: int) -> tuple[int, int, int]:
         """Chunks in all, usable ones, and usable ones long enough to seed (`min_seed_chars`), in one scan.
@@ -186,7 +186,7 @@ class CollectionReader:
         `max_chars`, with an embedding.
         """
         layout = self.layout
-        # `_usable`'s rule, each row's lengths computed once.
+        # `usable_condition`'s rule, each row's lengths computed once.
         query = sql.SQL(
             "SELECT count(*), count(*) FILTER (WHERE kept >= 1 AND whole <= {most} AND embedded),"
             " count(*) FILTER (WHERE kept >= %s AND whole <= {most} AND embedded)"
@@ -200,7 +200,7 @@ class CollectionReader:
             table=layout.table,
             scope=layout.scope,
         )
-        rows = await self._fetch(query, (max(1, min_seed_chars), *layout.scope_params))
+        rows = await self.fetch(query, (max(1, min_seed_chars), *layout.scope_params))
         total, usable, seedable = rows[0]
         return int(total), int(usable), int(seedable)
 
@@ -227,7 +227,7 @@ class CollectionReader:
         query = sql.SQL("SELECT {meta}->>'source', count(*) FROM {table} WHERE {scope} GROUP BY 1").format(
             meta=layout.metadata, table=layout.table, scope=layout.scope
         )
-        return {source: int(count) for source, count in await self._fetch(query, layout.scope_params)}
+        return {source: int(count) for source, count in await self.fetch(query, layout.scope_params)}
 
     async def documents(self) -> dict[str, str]:
         """The text of each document the collection was cut from, in the characters `graph.ingest` counted
@@ -235,10 +235,10 @@ class CollectionReader:
         write the same characters; a gap between two chunks stays blank). Chunks without both are left out."""
         layout = self.layout
         query = sql.SQL("SELECT {columns} FROM {table} WHERE {scope}").format(
-            columns=self._columns(), table=layout.table, scope=layout.scope
+            columns=self.columns(), table=layout.table, scope=layout.scope
         )
         pieces: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        for row in await self._fetch(query, layout.scope_params):
+        for row in await self.fetch(query, layout.scope_params):
             chunk = self.chunk_from_row(row)
             place = document_place(chunk.metadata)
             if "source" in place and "start_index" in place:
@@ -252,17 +252,17 @@ class CollectionReader:
             return []
         layout = self.layout
         query = sql.SQL("SELECT {columns} FROM {table} WHERE {scope} AND {meta}->>'source' = ANY(%s::text[])").format(
-            columns=self._columns(), table=layout.table, scope=layout.scope, meta=layout.metadata
+            columns=self.columns(), table=layout.table, scope=layout.scope, meta=layout.metadata
         )
-        return [self.chunk_from_row(row) for row in await self._fetch(query, (*layout.scope_params, list(sources)))]
+        return [self.chunk_from_row(row) for row in await self.fetch(query, (*layout.scope_params, list(sources)))]
 
     async def chunks_holding(self, fragment: str, limit: int = 50) -> list[Chunk]:
         """Chunks whose text holds `fragment` as written (a scan of the collection's texts), at most `limit`."""
         layout = self.layout
         query = sql.SQL("SELECT {columns} FROM {table} WHERE {scope} AND strpos({text}, %s) > 0 LIMIT %s").format(
-            columns=self._columns(), table=layout.table, scope=layout.scope, text=layout.text_column
+            columns=self.columns(), table=layout.table, scope=layout.scope, text=layout.text_column
         )
-        return [self.chunk_from_row(row) for row in await self._fetch(query, (*layout.scope_params, fragment, limit))]
+        return [self.chunk_from_row(row) for row in await self.fetch(query, (*layout.scope_params, fragment, limit))]
 
     async def without_embedding(self) -> tuple[int, int]:
         """Chunks with no embedding (pending or failed embedding jobs), and chunks whose embedding has another
@@ -271,7 +271,7 @@ class CollectionReader:
         query = sql.SQL("SELECT count(*) FROM {table} WHERE {scope} AND {emb} IS NULL").format(
             table=layout.table, scope=layout.scope, emb=layout.embedding_column
         )
-        return int((await self._fetch(query, layout.scope_params))[0][0]), self._other_dimensions
+        return int((await self.fetch(query, layout.scope_params))[0][0]), self._other_dimensions
 
     async def dimension(self) -> int:
         """Dimension of the stored embeddings."""
@@ -280,7 +280,7 @@ class CollectionReader:
             query = sql.SQL(
                 "SELECT vector_dims({emb}) FROM {table} WHERE {scope} AND {emb} IS NOT NULL LIMIT 1"
             ).format(emb=layout.embedding_column, table=layout.table, scope=layout.scope)
-            rows = await self._fetch(query, layout.scope_params)
+            rows = await self.fetch(query, layout.scope_params)
             if not rows:
                 raise UserError(
                     f"no chunk of collection {self.collection!r} has an embedding yet; embed it, or ingest it with "
@@ -291,9 +291,9 @@ class CollectionReader:
 
     async def check_embedding(self, model: Embeddings) -> None:
         """Fail with one line when `model` gives vectors of another dimension than the collection stores."""
-        await self._check_dimension(await asyncio.to_thread(embedding_dimension, model))
+        await self.check_dimension(await asyncio.to_thread(embedding_dimension, model))
 
-    async def _check_dimension(self, model_dimension: int) -> None:
+    async def check_dimension(self, model_dimension: int) -> None:
         stored = await self.dimension()
         if stored != model_dimension:
             raise UserError(
@@ -309,7 +309,7 @@ class CollectionReader:
         query = sql.SQL("SELECT {text}, {id}::text FROM {table} WHERE {scope} AND {text} = ANY(%s::text[])").format(
             text=layout.text_column, id=layout.id_column, table=layout.table, scope=layout.scope
         )
-        return {text: chunk_id for text, chunk_id in await self._fetch(query, (*layout.scope_params, list(texts)))}
+        return {text: chunk_id for text, chunk_id in await self.fetch(query, (*layout.scope_params, list(texts)))}
 
     async def modifications(self) -> int | None:
         """Rows inserted, updated and deleted in the collection's table since the server's statistics began: a
@@ -319,7 +319,7 @@ class CollectionReader:
         query = sql.SQL(
             "SELECT n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_all_tables WHERE relid = to_regclass(%s)"
         )
-        rows = await self._fetch(query, (name,))
+        rows = await self.fetch(query, (name,))
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def estimated_rows(self) -> float:
@@ -328,7 +328,7 @@ class CollectionReader:
             query = sql.SQL("SELECT reltuples FROM pg_class WHERE oid = to_regclass(%s)")
             async with self._pool.connection() as conn:
                 name = self.layout.table.as_string(conn)
-            rows = await self._fetch(query, (name,))
+            rows = await self.fetch(query, (name,))
             estimate = float(rows[0][0]) if rows else -1.0
             # -1 means never analysed; count exactly then (only small or new tables are in that state).
             self._rows_estimate = estimate if estimate >= 0 else float(await self.count())

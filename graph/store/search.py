@@ -7,34 +7,35 @@ from typing import Any
 
 from psycopg import sql
 
-from graph.store.usable import UsableChunks
+from graph.store.reader import CollectionReader
 
 #: Up to this many rows, similarity search is exact; above it, an HNSW index (approximate) serves it.
 EXACT_SEARCH_LIMIT = 20_000
 
 
-class StoreSearch(UsableChunks):
-    """A collection reader that also ranks the collection's rows by the store's distance to a target, in SQL."""
+class StoreSearch:
+    """One collection's rows ranked by the store's distance to a target, in SQL, through its reader."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, reader: CollectionReader) -> None:
+        self.reader = reader
         self.exact_search_limit = EXACT_SEARCH_LIMIT
 
-    async def _nearest_to_stored(self, chunk_id: str, limit: int) -> list[tuple[Any, ...]]:
-        layout = self.layout
+    async def nearest_to_stored(self, chunk_id: str, limit: int) -> list[tuple[Any, ...]]:
+        """Rows nearest to a stored chunk by its stored embedding, usable ones only, the chunk itself left out."""
+        layout = self.reader.layout
         # A scalar subquery becomes an InitPlan parameter, so an HNSW index can serve the ORDER BY.
         target = sql.SQL("(SELECT {emb} FROM {table} WHERE {scope} AND {id} = {param})").format(
             emb=layout.embedding_column,
             table=layout.table,
             scope=layout.scope,
             id=layout.id_column,
-            param=self._id_param(),
+            param=self.reader.id_param(),
         )
-        return await self._nearest(
+        return await self.nearest(
             target, (*layout.scope_params, chunk_id), limit, exclude_id=chunk_id, usable_only=True
         )
 
-    async def _nearest(
+    async def nearest(
         self,
         target: sql.Composable,
         target_params: tuple[Any, ...],
@@ -50,18 +51,18 @@ class StoreSearch(UsableChunks):
         request for request; an HNSW index is approximate and its graph differs from build to build. Larger tables use
         the index.
         """
-        layout = self.layout
-        exact = await self.estimated_rows() <= self.exact_search_limit
-        excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self._id_param())
-        usable = sql.SQL(" AND {}").format(self.within_byte_bound())
+        layout = self.reader.layout
+        exact = await self.reader.estimated_rows() <= self.exact_search_limit
+        excluded = sql.SQL(" AND {id} <> {param}").format(id=layout.id_column, param=self.reader.id_param())
+        usable = sql.SQL(" AND {}").format(self.reader.within_byte_bound())
         query = sql.SQL(
             "SELECT {cols}, {emb} {op} {target} FROM {table} WHERE {scope} AND {embedded}{excluded}{usable}"
             " ORDER BY {emb} {op} {target}{tie_break} LIMIT %s"
         ).format(
-            cols=self._columns(),
+            cols=self.reader.columns(),
             emb=layout.embedding_column,
             op=layout.operator,
-            embedded=self.embedded_only(),
+            embedded=self.reader.embedded_only(),
             target=target,
             table=layout.table,
             scope=layout.scope,
@@ -76,4 +77,4 @@ class StoreSearch(UsableChunks):
             *target_params,
             limit,
         )
-        return await self._fetch(query, params, exact=exact)
+        return await self.reader.fetch(query, params, exact=exact)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
 
 from psycopg import sql
 
@@ -16,53 +15,60 @@ from state.procedure import BULLETED_HINT, BULLETED_PATTERN, NUMBERED_PATTERNS, 
 PROCEDURE_PROBE_ROWS = 20_000
 
 
-class UsableChunks(CollectionReader):
-    """A collection reader that also lists and samples the ids of its usable chunks."""
+class UsableChunks:
+    """The ids of one collection's usable chunks (`CollectionReader.usable_condition`), listed and sampled
+    through its reader."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, reader: CollectionReader) -> None:
+        self.reader = reader
         self._usable_ids: dict[tuple[int, bool], list[str]] = {}
         """Usable chunk ids per (minimum length, procedural only), read once."""
 
-    def _usable_rows(self, columns: sql.Composable, condition: sql.Composable) -> sql.Composed:
-        """SELECT `columns` of the usable rows (`_usable`) that meet `condition`, by id. Parameters: those of
+    def usable_rows(self, columns: sql.Composable, condition: sql.Composable) -> sql.Composed:
+        """SELECT `columns` of the usable rows (`usable_condition`) that meet `condition`, by id. Parameters: those of
         `columns`, the scope's, the minimum length, then those of `condition`."""
-        layout = self.layout
+        layout = self.reader.layout
         return sql.SQL("SELECT {columns} FROM {table} WHERE {scope} AND {usable} AND {condition} ORDER BY 1").format(
-            columns=columns, table=layout.table, scope=layout.scope, usable=self._usable(), condition=condition
+            columns=columns,
+            table=layout.table,
+            scope=layout.scope,
+            usable=self.reader.usable_condition(),
+            condition=condition,
         )
 
-    async def _ids_with_min_chars(self, min_chars: int, procedural: bool = False) -> list[str]:
+    async def ids_with_min_chars(self, min_chars: int, procedural: bool = False) -> list[str]:
         """The usable chunks' ids (with `procedural`, those holding a procedure), read once per kind."""
         if (min_chars, procedural) not in self._usable_ids:
             condition = self.procedural() if procedural else sql.SQL("true")
-            query = self._usable_rows(sql.SQL("{}::text").format(self.layout.id_column), condition)
-            rows = await self._fetch(query, (*self.layout.scope_params, max(1, min_chars)))
+            query = self.usable_rows(sql.SQL("{}::text").format(self.reader.layout.id_column), condition)
+            rows = await self.reader.fetch(query, (*self.reader.layout.scope_params, max(1, min_chars)))
             self._usable_ids[min_chars, procedural] = [row[0] for row in rows]
         return self._usable_ids[min_chars, procedural]
 
-    async def _probe_procedure(self, min_chars: int) -> bool:
+    async def probe_procedure(self, min_chars: int) -> bool:
         """Whether a sample of about `PROCEDURE_PROBE_ROWS` rows (TABLESAMPLE SYSTEM) holds a usable chunk with a
         procedure, stopping at the first: the same cost on a million rows as on fifty thousand."""
-        layout = self.layout
+        layout = self.reader.layout
         query = sql.SQL(
             "SELECT 1 FROM {table} TABLESAMPLE SYSTEM (%s) WHERE {scope} AND {usable} AND {procedural} LIMIT 1"
-        ).format(table=layout.table, scope=layout.scope, usable=self._usable(), procedural=self.procedural())
-        percent = min(100.0, 100.0 * PROCEDURE_PROBE_ROWS / max(1, await self.estimated_rows()))
-        return bool(await self._fetch(query, (percent, *layout.scope_params, max(1, min_chars))))
+        ).format(
+            table=layout.table, scope=layout.scope, usable=self.reader.usable_condition(), procedural=self.procedural()
+        )
+        percent = min(100.0, 100.0 * PROCEDURE_PROBE_ROWS / max(1, await self.reader.estimated_rows()))
+        return bool(await self.reader.fetch(query, (percent, *layout.scope_params, max(1, min_chars))))
 
     def procedural(self) -> sql.Composable:
         """Rows holding a procedure (`state.procedure`), as Python finds them."""
-        return procedural_condition(self.layout.text_column)
+        return procedural_condition(self.reader.layout.text_column)
 
     async def metadata_values(self, key: str, min_chars: int) -> list[tuple[str, str | None, str | None]]:
         """(id, source, value of metadata `key`) of every usable chunk at least `min_chars` long."""
-        layout = self.layout
+        layout = self.reader.layout
         columns = sql.SQL("{id}::text, {meta}->>'source', {meta}->>%s").format(
             id=layout.id_column, meta=layout.metadata
         )
-        rows = await self._fetch(
-            self._usable_rows(columns, sql.SQL("true")), (key, *layout.scope_params, max(1, min_chars))
+        rows = await self.reader.fetch(
+            self.usable_rows(columns, sql.SQL("true")), (key, *layout.scope_params, max(1, min_chars))
         )
         return [(chunk_id, source, value) for chunk_id, source, value in rows]
 
@@ -70,20 +76,23 @@ class UsableChunks(CollectionReader):
         """The usable chunks of these documents (by their metadata's `source`), each at least `min_chars` long."""
         if not sources:
             return []
-        layout = self.layout
-        query = self._usable_rows(
+        layout = self.reader.layout
+        query = self.usable_rows(
             sql.SQL("{}::text").format(layout.id_column),
             sql.SQL("{meta}->>'source' = ANY(%s::text[])").format(meta=layout.metadata),
         )
-        return [row[0] for row in await self._fetch(query, (*layout.scope_params, max(1, min_chars), list(sources)))]
+        return [
+            row[0] for row in await self.reader.fetch(query, (*layout.scope_params, max(1, min_chars), list(sources)))
+        ]
 
-    async def _sample_pages(
+    async def sample_pages(
         self, k: int, excluded: set[str], min_chars: int, rng: random.Random, procedural: bool = False
     ) -> list[str]:
-        layout = self.layout
-        table_rows = await self.estimated_rows()
+        """Up to `k` usable ids not in `excluded`, from random pages (TABLESAMPLE SYSTEM), more pages each round."""
+        layout = self.reader.layout
+        table_rows = await self.reader.estimated_rows()
         # Fraction of the collection in a shared (legacy) table, to size the page sample.
-        share = max(await self.count() / table_rows, 1e-6) if layout.kind == "legacy" else 1.0
+        share = max(await self.reader.count() / table_rows, 1e-6) if layout.kind == "legacy" else 1.0
         percent = min(100.0, 100.0 * 4 * (k + 8) / (table_rows * share))
         chosen: list[str] = []
         for _ in range(8):
@@ -94,10 +103,12 @@ class UsableChunks(CollectionReader):
                 id=layout.id_column,
                 table=layout.table,
                 scope=layout.scope,
-                usable=self._usable(),
+                usable=self.reader.usable_condition(),
                 procedural=self.procedural() if procedural else sql.SQL("true"),
             )
-            rows = await self._fetch(query, (percent, rng.randrange(2**31), *layout.scope_params, max(1, min_chars)))
+            rows = await self.reader.fetch(
+                query, (percent, rng.randrange(2**31), *layout.scope_params, max(1, min_chars))
+            )
             fresh = [row[0] for row in rows if row[0] not in excluded and row[0] not in chosen]
             rng.shuffle(fresh)
             chosen += fresh[: k - len(chosen)]

@@ -65,7 +65,7 @@ def arun() -> Iterator[Callable[[Awaitable[T]], T]]:
 def corpus(request: pytest.FixtureRequest, pg_url: str, demo_slice: str, minilm: Embeddings, arun) -> Iterator[Corpus]:  # noqa: ANN001
     name = demo_slice if request.param == "pgvectorstore" else request.getfixturevalue("legacy_collection")
     opened = arun(Corpus.open(pg_url, name, embeddings=minilm))
-    assert opened.layout.kind == request.param
+    assert opened.reader.layout.kind == request.param
     yield opened
     arun(opened.close())
 
@@ -79,7 +79,8 @@ def test_count_matches_the_ingested_slice(corpus: Corpus, arun, demo_slice_chunk
     median = lengths[len(lengths) // 2]
 
     async def go() -> tuple[int, tuple[int, int, int], tuple[int, int, int], bool]:
-        return await corpus.count(), await corpus.room(median), await corpus.room(10**6), await corpus.is_empty()
+        reader = corpus.reader
+        return await reader.count(), await reader.room(median), await reader.room(10**6), await reader.is_empty()
 
     total, room, huge, empty = arun(go())
     assert total == len(demo_slice_chunks)
@@ -88,12 +89,12 @@ def test_count_matches_the_ingested_slice(corpus: Corpus, arun, demo_slice_chunk
     assert 0 < long_enough < total
     assert huge == (total, total, 0)
     assert not empty
-    original = corpus.max_chars
-    corpus.max_chars = median  # chunks over the limit are neither usable nor seeds
+    original = corpus.reader.max_chars
+    corpus.reader.max_chars = median  # chunks over the limit are neither usable nor seeds
     try:
-        capped = arun(corpus.room(1))
+        capped = arun(corpus.reader.room(1))
     finally:
-        corpus.max_chars = original
+        corpus.reader.max_chars = original
     within = sum(1 for chunk in demo_slice_chunks if len(chunk.text) <= median)
     assert capped == (total, within, within) and 0 < within < total
 
@@ -117,14 +118,14 @@ def test_get_takes_ids_read_with_the_vectors_as_they_are_and_checks_the_others(c
 
     ids, got = arun(go())
     # A UUID written in capitals is the same id; a text id in capitals is another one, which the store lacks.
-    assert got == ([ids[0], ids[1], ids[0]] if corpus.layout.id_type == "uuid" else [ids[0], ids[0]])
+    assert got == ([ids[0], ids[1], ids[0]] if corpus.reader.layout.id_type == "uuid" else [ids[0], ids[0]])
 
 
 def test_sampling_is_without_replacement_and_honours_exclusions(corpus: Corpus, arun) -> None:
     async def go() -> tuple[list[str], list[str], int]:
         first = await corpus.sample_ids(10, rng=random.Random(7))
         rest = await corpus.sample_ids(10_000, exclude=first, rng=random.Random(8))
-        return first, rest, await corpus.count()
+        return first, rest, await corpus.reader.count()
 
     first, rest, total = arun(go())
     assert len(first) == len(set(first)) == 10
@@ -233,15 +234,15 @@ def test_texts_read_with_the_vectors_serve_lookups_without_a_query(corpus: Corpu
         ids = await corpus.sample_ids(10, rng=random.Random(8))
         unknown = str(uuid.uuid4())
         looked_up: list[list[str]] = []
-        fetch = corpus._fetch
+        fetch = corpus.reader.fetch
 
         async def counted(query, params, **kwargs):  # noqa: ANN001, ANN003, ANN202
             looked_up.append(params[-1])  # the ids asked for
             return await fetch(query, params, **kwargs)
 
-        corpus._fetch = counted  # type: ignore[method-assign]
+        corpus.reader.fetch = counted  # type: ignore[method-assign]
         held = await corpus.get([*ids, unknown])
-        corpus._fetch = fetch  # type: ignore[method-assign]
+        corpus.reader.fetch = fetch  # type: ignore[method-assign]
         corpus._resident, corpus._chunks = {}, OrderedDict()  # from now on the database answers
         read = await corpus.get(ids)
         # Texts over the budget stay in the database; the vectors still load.
@@ -319,12 +320,12 @@ def test_every_operation_works_through_a_select_only_role(
 
     async def exercise(name: str) -> None:
         async with await Corpus.open(reader_url, name, embeddings=minilm) as store:
-            assert await store.count() > 0
+            assert await store.reader.count() > 0
             ids = await store.sample_ids(4, rng=random.Random(0))
             assert len(await store.get(ids)) == 4
             assert len(await store.neighbours(ids[0], 3)) == 3
             assert len(await store.search("checkpoint_timeout", 3)) == 3
-            assert await store.dimension() == 384
+            assert await store.reader.dimension() == 384
 
     for name in (demo_slice, legacy_collection):
         run(exercise(name))
@@ -332,7 +333,7 @@ def test_every_operation_works_through_a_select_only_role(
 
 def test_corpus_sessions_refuse_writes(pg_url: str, demo_slice: str) -> None:
     async def go() -> None:
-        async with await Corpus.open(pg_url, demo_slice) as store, store._pool.connection() as conn:
+        async with await Corpus.open(pg_url, demo_slice) as store, store.pool.connection() as conn:
             await conn.execute("DELETE FROM demo_slice")
 
     with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):

@@ -29,6 +29,10 @@ class MemoryStore:
         self.chunks = {chunk.id: chunk for chunk in chunks}
         self.retrieved = retrieved
 
+    @property
+    def reader(self) -> Any:  # what `Corpus.reader` answers, held here too
+        return self
+
     async def get(self, ids: list[str]) -> list[Chunk]:
         return [self.chunks[i] for i in ids if i in self.chunks]
 

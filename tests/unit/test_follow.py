@@ -70,6 +70,10 @@ class Collection:
     chunks: list[Chunk]
     searched: list[str] = field(default_factory=list)
 
+    @property
+    def reader(self) -> Any:  # what `Corpus.reader` answers, held here too
+        return self
+
     async def get(self, ids: list[str]) -> list[Chunk]:
         by_id = {c.id: c for c in self.chunks}
         return [by_id[i] for i in ids if i in by_id]

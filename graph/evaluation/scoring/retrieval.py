@@ -91,7 +91,7 @@ async def with_collection_documents(scoring: RetrievalScoring, corpus: Any, want
     which its chunks' offsets count, so the chunks are placed by them and the facts by their quotes."""
     if not wanted or scoring.documents:
         return scoring
-    texts = await corpus.documents()
+    texts = await corpus.reader.documents()
     return replace(scoring, documents={file_stem(source): text for source, text in texts.items()}, by_offsets=True)
 
 
