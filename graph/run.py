@@ -31,9 +31,7 @@ from graph.running.estimate import estimate_run
 from graph.running.flags import (
     add_log_options,
     add_model_options,
-    add_query_options,
     add_run_options,
-    add_weight_options,
     run_request,
 )
 from graph.running.job import run_job
@@ -42,9 +40,13 @@ from graph.running.outages import DATABASE_ERRORS
 
 def build_parser() -> argparse.ArgumentParser:
     parser = command_parser("graph.run", __doc__)
-    add_run_options(parser.add_argument_group("run"))
-    add_query_options(parser.add_argument_group("queries and unanswerable questions"))
-    add_weight_options(parser.add_argument_group("document weights"))
+    add_run_options(
+        {
+            "run": parser.add_argument_group("run"),
+            "queries": parser.add_argument_group("queries and unanswerable questions"),
+            "weights": parser.add_argument_group("document weights"),
+        }
+    )
     add_model_options(parser.add_argument_group("models"))
     add_collection_options(parser)
     add_column_options(parser)

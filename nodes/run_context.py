@@ -88,38 +88,49 @@ class Context:
 
     def problem(self) -> str | None:
         """What is wrong with these settings, in one line naming the fix; None when they can run."""
-        at_least = {
-            "max_restarts": 0,
-            "max_revisions": 0,
-            "dataset_version": 1,
-            "neighbours_n": 1,
-            "retrieval_k": 1,
-            "distractors_k": 0,
-            "min_chunk_chars": 0,
-            "max_question_words": 1,
-            "max_answer_words": 1,
-            "max_procedure_words": 1,
-            "hard_extra": 0,
-        }
-        for name, lowest in at_least.items():
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
-                return f"{name} must be a whole number of at least {lowest}, not {value!r}"
+        for name in (*AT_LEAST, "question_language", "max_unanswerable_contexts"):
+            wrong = field_problem(name, getattr(self, name))
+            if wrong:
+                return f"{name} {wrong}"
         if not isinstance(self.medium_extra, int) or self.medium_extra < self.hard_extra:
             return f"medium_extra must be at least hard_extra ({self.hard_extra}), not {self.medium_extra!r}"
-        if self.question_language is not None:
-            wrong = check_language_code(self.question_language)
-            if wrong:
-                return f"question_language: {wrong}"
-        low, high = MIN_UNANSWERABLE_CONTEXTS, MAX_UNANSWERABLE_CONTEXTS
-        if not isinstance(self.max_unanswerable_contexts, int) or not low <= self.max_unanswerable_contexts <= high:
-            return (
-                f"max_unanswerable_contexts must be from {low} to {high} (what a record holds), "
-                f"not {self.max_unanswerable_contexts!r}"
-            )
         return None
 
     def require_ports(self) -> Ports:
         if self.ports is None:
             raise RuntimeError("this graph needs Context.ports (corpus, models, seeds); run it through graph.sample")
         return self.ports  # type: ignore[no-any-return]
+
+
+#: The least value of each whole-number setting.
+AT_LEAST = {
+    "max_restarts": 0,
+    "max_revisions": 0,
+    "dataset_version": 1,
+    "neighbours_n": 1,
+    "retrieval_k": 1,
+    "distractors_k": 0,
+    "min_chunk_chars": 0,
+    "max_question_words": 1,
+    "max_answer_words": 1,
+    "max_procedure_words": 1,
+    "hard_extra": 0,
+}
+
+
+def field_problem(name: str, value: Any) -> str | None:
+    """What is wrong with one setting's value, said after its name ("must be ..."); None when it is fine. The one
+    check of each setting: a run's flags that set it (`graph.planning.options`) are held to it too."""
+    if name in AT_LEAST:
+        lowest = AT_LEAST[name]
+        if not isinstance(value, int) or isinstance(value, bool) or value < lowest:
+            return f"must be a whole number of at least {lowest}, not {value!r}"
+    if name == "question_language" and value is not None:
+        wrong = check_language_code(value) if isinstance(value, str) else f"{value!r} is not a language code"
+        if wrong:
+            return f"takes a language code: {wrong}"
+    if name == "max_unanswerable_contexts":
+        low, high = MIN_UNANSWERABLE_CONTEXTS, MAX_UNANSWERABLE_CONTEXTS
+        if not isinstance(value, int) or not low <= value <= high:
+            return f"must be from {low} to {high} (what a record holds), not {value!r}"
+    return None

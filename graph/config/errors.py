@@ -78,3 +78,7 @@ def exit_on_user_error(main: Callable[..., T]) -> Callable[..., T]:
             raise SystemExit(130) from None
 
     return wrapper
+
+
+class InvalidOptions(UserError, ValueError):
+    """Run options no run can use."""

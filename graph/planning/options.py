@@ -3,21 +3,24 @@ the request of one invocation (`RunRequest`); the run this process works on (`Ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import MISSING, Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from graph.config.errors import UserError
+from graph.config.errors import InvalidOptions, UserError
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.folder.files import check_run_id
 from graph.ledger.slots import CellQuota
-from graph.planning.stages import context_overrides
+from graph.planning.personas import AUTO, read_personas
+from graph.planning.query_file import query_file
+from graph.planning.stages import context_overrides, parse_node_options
+from graph.seeding.weights import read_weights, weight_key
 from nodes.question_types import MULTI_HOP_TYPES, OPEN_ONLY_TYPES, QUESTION_TYPES
-from nodes.run_context import Context
-from state.languages import check_language_code
+from nodes.run_context import Context, field_problem
 from state.personas import personas_problem
-from state.query_styles import shares_problem, style_quotas
+from state.query_styles import QUERY_STYLES, parse_query_styles, shares_problem, style_quotas
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, UNANSWERABLE
 from state.usage import ROLES
 
@@ -68,58 +71,287 @@ BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 STORED_SETTINGS = ("collection", "schema_name", "embedding", "thinking", "min_chunk_chars", "max_chunk_chars")
 
 
+def parse_types(value: str) -> tuple[str, ...]:
+    """`--types`: question types, comma-separated."""
+    types = tuple(part.strip() for part in value.split(",") if part.strip())
+    unknown = [t for t in types if t not in QUESTION_TYPES]
+    if unknown or not types:
+        raise argparse.ArgumentTypeError(f"choose from {', '.join(QUESTION_TYPES)} (got {value!r})")
+    return types
+
+
+def read_query_styles(text: str) -> dict[str, float]:
+    """`--query-styles` as a distribution; a malformed one is one `error:` line."""
+    try:
+        return parse_query_styles(text)
+    except ValueError as wrong:
+        raise InvalidOptions(str(wrong)) from None
+
+
+def read_persona_flag(value: Path) -> dict[str, Any]:
+    """`--personas FILE` read, or `--personas auto`: personas derived from the collection when the run begins."""
+    if str(value) == AUTO:
+        return {"personas": None, "personas_auto": True}
+    return {"personas": read_personas(value), "personas_auto": False}
+
+
+@dataclass(frozen=True)
+class Flag:
+    """How a setting is asked for on the command line, and checked: the metadata of its field, so a setting's
+    name, type, default (the field's), help and check are written once and the parser, the options, run.json and
+    the run context all read them."""
+
+    help: str
+    """The flag's help; `%(default)s` is the field's default."""
+    group: str = "run"
+    """The help section: run, queries (and unanswerable questions), weights."""
+    flag: str | None = None
+    """The flag where it is not the field's name with dashes (`--seed` for `random_seed`)."""
+    type: Callable[[str], Any] | None = None
+    choices: Sequence[Any] | None = None
+    metavar: str | None = None
+    switch: bool = False
+    """A flag without a value: given, the setting is True."""
+    repeat: bool = False
+    """A flag given once per value (a list)."""
+    read: Callable[[Any], Any] | None = None
+    """What the flag's value becomes (a file read, a key checked); with `spread`, a dict of fields."""
+    spread: bool = False
+    check: Callable[[Any], str | None] | None = None
+    """What is wrong with a value, said after the flag ("must be ..."); None when it is fine."""
+    context: bool = False
+    """The run context (`nodes.run_context.Context`) has a field of this name: it takes the value, and its
+    check (`field_problem`) is this setting's."""
+    new_run_only: bool = False
+    """A continued run keeps its own: asking for it again is refused."""
+    stored_as: str | None = None
+    """The key a run keeps it under where it is not the field's name."""
+    fallback: str | None = None
+    """The `Settings` field (triad.toml, environment) a new run takes when the flag is not given; a table is
+    merged under the flag's."""
+
+    def name_for(self, field_name: str) -> str:
+        return self.flag or "--" + field_name.replace("_", "-")
+
+    def dest_for(self, field_name: str) -> str:
+        """Where the parsed flag is: its name (`args.seed`, `args.node`), apart from the settings' fields."""
+        return self.name_for(field_name).removeprefix("--").replace("-", "_")
+
+    def problem(self, field_name: str, value: Any) -> str | None:
+        """What is wrong with `value`, in one line naming the flag; None when it is fine."""
+        wrong = field_problem(field_name, value) if self.context else None
+        wrong = wrong or (self.check(value) if self.check is not None else None)
+        return f"{self.name_for(field_name)} {wrong}" if wrong else None
+
+
+def option(default: Any = None, *, factory: Callable[[], Any] | None = None, **flag: Any) -> Any:
+    """A field of run options: its default, and with flag arguments its `Flag`."""
+    metadata = {"flag": Flag(**flag)} if flag else {}
+    if factory is not None:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def flag_of(item: Field[Any]) -> Flag | None:
+    flag = item.metadata.get("flag")
+    return flag if isinstance(flag, Flag) else None
+
+
+def field_default(item: Field[Any]) -> Any:
+    """A field's default value (made afresh for a field with a default factory)."""
+    if item.default_factory is not MISSING:
+        return item.default_factory()
+    return item.default
+
+
+def flagged(cls: type) -> list[tuple[Field[Any], Flag]]:
+    """The fields of a dataclass that a flag sets, with their flags, in field order."""
+    return [(item, flag) for item in fields(cls) if (flag := flag_of(item)) is not None]
+
+
+def _share(value: float) -> str | None:
+    return None if 0 <= value <= 1 else "is a share of --count from 0 to 1, e.g. 0.2"
+
+
+def _range_check(low: int, high: int) -> Callable[[int], str | None]:
+    return lambda value: None if low <= value <= high else f"must be from {low} to {high}, not {value!r}"
+
+
 @dataclass(frozen=True)
 class RunOptions:
-    """What a run is asked for, kept in the state database so `--resume` and workers need only the run id."""
+    """What a run is asked for, kept in the state database so `--resume` and workers need only the run id.
 
-    count: int = 6
-    """Accepted samples wanted."""
-    types: tuple[str, ...] = MULTI_HOP_TYPES
-    """Question types of the cells (default: the paper's three multi-hop types)."""
-    binary: str = "mixed"
-    """Binary modes of the plan: a key of `BINARY_MODES`."""
-    hops: int = 2
-    """Supporting chunks per question."""
-    role: str = DEFAULT_ROLE
-    """Who asks the questions."""
-    random_seed: int | None = None
-    """`--seed`: the random seed of the run's draws (seed chunks, derived personas, the language survey, coverage
-    clusters, retry jitter), for reproducible runs; kept as `seed`."""
-    max_revisions: int = Context.max_revisions
-    """Revisions of a rejected draft."""
-    max_restarts: int = Context.max_restarts
-    """Fresh seeds after a failed bridge search."""
-    nodes: dict[str, str] = field(default_factory=dict)
-    """Stage implementations chosen (`--node`, `[nodes]`)."""
-    dedup_threshold: float = 0.95
-    """Embedding cosine at which a question counts as a duplicate of an accepted one (0: exact only)."""
-    sufficiency_after_quality_reject: bool = False
-    """Run the sufficiency check even after a quality reject."""
-    unanswerable_share: float = 0.0
-    """Share of `count` that are generated unanswerable questions."""
-    retrieval_k: int = Context.retrieval_k
-    """Chunks retrieved per question by the collection's retriever: per query, and for the unanswerable check."""
-    queries: str | None = None
-    """The query file seeds are drawn from (its path); None: seeds uniform over the collection."""
-    queries_digest: str | None = None
-    """SHA-256 of that file, so a continued run reads the same queries."""
-    role_from_queries: bool = False
-    """The generator writes in the register of the real query nearest to each seed (the query is sent to it)."""
-    keep_queries: bool = False
-    """Records and the report show query texts; else their hashes."""
-    question_language: str | None = None
-    """ISO 639-1 code of the language every question and answer is written in; None: each sample's chunks' own."""
-    weight_by: str | None = None
-    """The metadata key seeds are weighted by (`--weight-by metadata.KEY`); None: by document, with `weights`."""
-    weights: dict[str, float] | None = None
-    """A weight per document or per `weight_by` value (`--weights FILE`, kept here as read); None: the metadata
-    value is the weight, or no weighting."""
-    personas: list[dict[str, Any]] | None = None
-    """Who asks (`--personas`): name, description and share each; None: `role` asks every question."""
-    personas_auto: bool = False
-    """`--personas auto`: the personas are derived from the collection when the run begins (then kept here)."""
-    query_styles: dict[str, float] | None = None
-    """Share of the samples asked in each query style (`state.query_styles`); None: every question as validated."""
+    Each field is one setting, defined here once: its flag, help and check are its `Flag`.
+    """
+
+    count: int = option(
+        6,
+        type=int,
+        help="accepted samples wanted (default %(default)s)",
+        check=lambda value: None if value > 0 else "must be a positive number of samples",
+    )
+    types: tuple[str, ...] = option(
+        MULTI_HOP_TYPES,
+        type=parse_types,
+        help="question types, comma-separated: comparison, intersection, composition (multi-hop, the default), "
+        "factual, procedural (one chunk each)",
+        check=lambda value: (
+            None
+            if value and all(t in QUESTION_TYPES for t in value)
+            else f"takes {', '.join(QUESTION_TYPES)}, not {', '.join(value) or 'nothing'}"
+        ),
+    )
+    binary: str = option(
+        "mixed",
+        choices=sorted(BINARY_MODES),
+        help="yes/no questions: mixed (half, default), yes (only), no (none)",
+        check=lambda value: (
+            None if value in BINARY_MODES else f"takes {', '.join(sorted(BINARY_MODES))}, not {value!r}"
+        ),
+    )
+    hops: int = option(
+        2,
+        type=int,
+        choices=range(MIN_HOPS, MAX_HOPS + 1),
+        metavar="{" + ",".join(str(n) for n in range(MIN_HOPS, MAX_HOPS + 1)) + "}",
+        help="supporting chunks per question (default %(default)s)",
+        check=_range_check(MIN_HOPS, MAX_HOPS),
+    )
+    role: str = option(DEFAULT_ROLE, help=f"who asks the questions (default {DEFAULT_ROLE!r})")
+    random_seed: int | None = option(
+        None,
+        flag="--seed",
+        type=int,
+        metavar="SEED",
+        stored_as="seed",
+        help="make seed selection reproducible: the random seed of the run's draws (seed chunks, derived personas, "
+        "the language survey, coverage clusters, retry jitter)",
+    )
+    max_revisions: int = option(
+        Context.max_revisions, type=int, context=True, help="revisions of a rejected draft (default %(default)s)"
+    )
+    max_restarts: int = option(
+        Context.max_restarts,
+        type=int,
+        context=True,
+        help="fresh seeds after a failed bridge search (default %(default)s)",
+    )
+    nodes: dict[str, str] = option(
+        factory=dict,
+        flag="--node",
+        repeat=True,
+        metavar="STAGE=IMPL",
+        read=parse_node_options,
+        fallback="nodes",
+        help="swap a stage: bridge=llm|entity_overlap, relevance=care|care_batched|direct|indirect, "
+        "or STAGE=package.module:function (repeatable; also [nodes] in triad.toml)",
+    )
+    dedup_threshold: float = option(
+        0.95,
+        type=float,
+        help="reject a question whose embedding cosine to an accepted one reaches this (0 = exact duplicates only; "
+        "default %(default)s)",
+        check=lambda value: None if 0 <= value <= 1 else "is a cosine similarity from 0 (exact duplicates only) to 1",
+    )
+    sufficiency_after_quality_reject: bool = option(
+        False,
+        switch=True,
+        context=True,
+        help="run the sufficiency check even after the quality judge rejected (more calls; as the reference code did)",
+    )
+    unanswerable_share: float = option(
+        0.0,
+        group="queries",
+        type=float,
+        new_run_only=True,
+        check=_share,
+        help="share of --count that are generated unanswerable questions, checked against the retriever's top k "
+        "(default %(default)s)",
+    )
+    retrieval_k: int = option(
+        Context.retrieval_k,
+        group="queries",
+        type=int,
+        context=True,
+        help="chunks retrieved per query and per unanswerable question (default %(default)s)",
+    )
+    queries: str | None = option(
+        None,
+        group="queries",
+        type=Path,
+        metavar="FILE",
+        read=query_file,
+        spread=True,
+        help="seed from real user queries: one per line, or JSON lines with query and an optional role; seeds are "
+        "drawn from the chunks they retrieve (weighted by how many queries did)",
+    )
+    queries_digest: str | None = option(None)
+    """SHA-256 of the query file, so a continued run reads the same queries."""
+    role_from_queries: bool = option(
+        False,
+        group="queries",
+        switch=True,
+        new_run_only=True,
+        help="write each question in the register of the nearest real query (that query is sent to the generator)",
+    )
+    keep_queries: bool = option(
+        False,
+        group="queries",
+        switch=True,
+        new_run_only=True,
+        help="records and the report show query texts (default: a hash; queries may hold personal data)",
+    )
+    question_language: str | None = option(
+        None,
+        metavar="CODE",
+        read=lambda code: code.strip().lower(),
+        context=True,
+        new_run_only=True,
+        fallback="question_language",
+        help="write every question and answer in this language (ISO 639-1, e.g. en, de); default: the language "
+        "of each sample's chunks (TRIAD_QUESTION_LANGUAGE, question_language in triad.toml)",
+    )
+    weight_by: str | None = option(
+        None,
+        group="weights",
+        metavar="metadata.KEY",
+        read=weight_key,
+        new_run_only=True,
+        help="seeds weighted by this metadata key: its value is the weight, or, with --weights, names it",
+    )
+    weights: dict[str, float] | None = option(
+        None,
+        group="weights",
+        type=Path,
+        metavar="FILE",
+        read=read_weights,
+        new_run_only=True,
+        help="a document's source (or a --weight-by value) and its weight per line: heavier documents seed "
+        "proportionally more questions",
+    )
+
+    personas: list[dict[str, Any]] | None = option(
+        None,
+        type=Path,
+        metavar="FILE",
+        read=read_persona_flag,
+        spread=True,
+        new_run_only=True,
+        help="the run's askers, from YAML or JSON: a list of name, description and share (optional); each "
+        "persona's description is the role of its share of the samples; `auto`: three to five derived from the "
+        "collection",
+    )
+    personas_auto: bool = option(False)
+    """`--personas auto`: the personas are derived from the collection when the run begins (then kept in
+    `personas`)."""
+    query_styles: dict[str, float] | None = option(
+        None,
+        metavar="STYLE=SHARE,...",
+        read=read_query_styles,
+        new_run_only=True,
+        help="ask the accepted questions the way users type them, each style a share of --count, e.g. "
+        f"natural=0.6,keyword=0.2,misspelled=0.2 ({', '.join(QUERY_STYLES)}); default: every question as validated",
+    )
 
     @property
     def weighted(self) -> bool:
@@ -138,26 +370,12 @@ class RunOptions:
 
     def problem(self) -> str | None:
         """What is wrong with these options, in one line naming the flag; None when a run can use them."""
-        if self.count <= 0:
-            return "--count must be a positive number of samples"
-        if not MIN_HOPS <= self.hops <= MAX_HOPS:
-            return f"--hops must be from {MIN_HOPS} to {MAX_HOPS}, not {self.hops!r}"
-        if not self.types or any(t not in QUESTION_TYPES for t in self.types):
-            return f"--types takes {', '.join(QUESTION_TYPES)}, not {', '.join(self.types) or 'nothing'}"
-        if self.binary not in BINARY_MODES:
-            return f"--binary takes {', '.join(sorted(BINARY_MODES))}, not {self.binary!r}"
+        for item, flag in flagged(RunOptions):
+            wrong = flag.problem(item.name, getattr(self, item.name))
+            if wrong:
+                return wrong
         if not cell_pairs(self.types, BINARY_MODES[self.binary]):
             return f"--binary {self.binary} leaves no cell: {', '.join(OPEN_ONLY_TYPES)} questions have no yes/no form"
-        if self.max_revisions < 0 or self.max_restarts < 0:
-            return "--max-revisions and --max-restarts cannot be negative"
-        if not 0 <= self.dedup_threshold <= 1:
-            return "--dedup-threshold is a cosine similarity from 0 (exact duplicates only) to 1"
-        if not 0 <= self.unanswerable_share <= 1:
-            return "--unanswerable-share is a share of --count from 0 to 1, e.g. 0.2"
-        if self.retrieval_k <= 0:
-            return "--retrieval-k must be at least 1"
-        if self.question_language is not None and (wrong := check_language_code(self.question_language)):
-            return f"--question-language: {wrong}"
         if (self.role_from_queries or self.keep_queries) and not self.queries:
             return "--role-from-queries and --keep-queries need a query file: give --queries FILE"
         if self.personas is not None and (wrong := personas_problem(self.personas)):
@@ -190,14 +408,8 @@ class RunOptions:
 
     def context_overrides(self) -> dict[str, Any]:
         """What these options change in the graph's run context."""
-        return {
-            "max_revisions": self.max_revisions,
-            "max_restarts": self.max_restarts,
-            "sufficiency_after_quality_reject": self.sufficiency_after_quality_reject,
-            "retrieval_k": self.retrieval_k,
-            "question_language": self.question_language,
-            **context_overrides(self.nodes),
-        }
+        chosen = {item.name: getattr(self, item.name) for item, flag in flagged(RunOptions) if flag.context}
+        return chosen | context_overrides(self.nodes)
 
     def stored(self, settings: Settings) -> dict[str, Any]:
         """The options as the run keeps them, with the settings and models its samples use."""
@@ -220,7 +432,7 @@ class RunOptions:
 #: The fields of `RunOptions`.
 RUN_OPTION_NAMES = tuple(f.name for f in fields(RunOptions))
 #: The key a run keeps a field under where it differs from the field's name (the `--seed` flag's).
-STORED_KEYS = {"random_seed": "seed"}
+STORED_KEYS = {item.name: flag.stored_as for item, flag in flagged(RunOptions) if flag.stored_as}
 
 
 def with_columns(settings: Settings) -> Settings:
@@ -241,31 +453,16 @@ def stored_settings(settings: Settings, stored: dict[str, Any], models_given: di
     return settings.model_copy(update=kept)
 
 
-class InvalidOptions(UserError, ValueError):
-    """Run options no run can use."""
-
-
 #: Options a continued run keeps from when it began: asking for them again is refused.
-NEW_RUN_ONLY = (
-    "role_from_queries",
-    "keep_queries",
-    "unanswerable_share",
-    "question_language",
-    "weight_by",
-    "weights",
-    "query_styles",
-    "personas",
-)
+NEW_RUN_ONLY = tuple(item.name for item, flag in flagged(RunOptions) if flag.new_run_only)
 
 
 def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
     """A continued run (`resume`) asked for options only a new run takes (`NEW_RUN_ONLY`, as `given`)."""
     if resume and any(given.get(name) for name in NEW_RUN_ONLY):
-        raise InvalidOptions(
-            "a continued run keeps the options it began with: --role-from-queries, --keep-queries, "
-            "--unanswerable-share, --question-language, --weight-by, --weights, --query-styles and --personas apply "
-            "to new runs"
-        )
+        names = [flag.name_for(item.name) for item, flag in flagged(RunOptions) if flag.new_run_only]
+        listed = f"{', '.join(names[:-1])} and {names[-1]}"
+        raise InvalidOptions(f"a continued run keeps the options it began with: {listed} apply to new runs")
 
 
 @dataclass(frozen=True)
@@ -274,14 +471,19 @@ class RunRequest:
 
     options: RunOptions
     """The options of a new run (a continued run's come from the state database)."""
-    run_id: str | None = None
-    """Name of a new run (or of one to continue when it exists)."""
-    resume: str | None = None
-    """The run to continue."""
-    worker: bool = False
-    """Join a run other processes work on too."""
-    concurrency: int = 1
-    """Samples in flight at once in this process."""
+    run_id: str | None = option(
+        None, help="name of the run folder and thread prefix (default: time stamp + random suffix)"
+    )
+    resume: str | None = option(
+        None, metavar="RUN_ID", help="continue an interrupted run (its options come from the state database)"
+    )
+    worker: bool = option(False, switch=True, help="with --resume: join a run other processes work on too")
+    concurrency: int = option(
+        1,
+        type=int,
+        help="samples in flight at once (default %(default)s)",
+        check=lambda value: None if value > 0 else "must be at least 1",
+    )
     record_llm: Path | None = None
     """Where every model request and reply is written."""
     log_json: bool = False
@@ -292,8 +494,9 @@ class RunRequest:
     """`--queries` as given now: a continued run may find its query file at another path (same contents)."""
 
     def __post_init__(self) -> None:
-        if self.concurrency <= 0:
-            raise InvalidOptions("--concurrency must be at least 1")
+        for item, flag in flagged(RunRequest):
+            if wrong := flag.problem(item.name, getattr(self, item.name)):
+                raise InvalidOptions(wrong)
         if self.worker and not self.resume:
             raise InvalidOptions("--worker joins an existing run: give --resume RUN_ID")
         refuse_new_run_options(self.resume, {name: getattr(self.options, name) for name in NEW_RUN_ONLY})

@@ -11,8 +11,7 @@ from typing import Any
 import yaml
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from graph.config.errors import UserError
-from graph.planning.options import InvalidOptions
+from graph.config.errors import InvalidOptions, UserError
 from nodes.ports import ModelCallFailed
 from prompts import UNTRUSTED_NOTE, delimit_all
 from prompts import personas as prompt

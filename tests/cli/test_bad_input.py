@@ -139,7 +139,7 @@ def test_files_that_cannot_be_read_are_one_line_each_and_end_in_one_error_when_n
     [
         (("--count", "-3"), "--count must be a positive number"),
         (("--count", "2", "--concurrency", "-1"), "--concurrency must be at least 1"),
-        (("--count", "2", "--max-revisions", "-1"), "cannot be negative"),
+        (("--count", "2", "--max-revisions", "-1"), "--max-revisions must be a whole number of at least 0"),
         (("--count", "2", "--llm", "nosuch:model"), "unknown model provider"),
         (("--count", "2", "--node", "bridge=nosuch"), "bridge"),
         (("--count", "2", "--max-cost-usd", "-5"), "invalid value for max_cost_usd"),
