@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from graph.config.cli import (
     add_database_options,
@@ -32,6 +31,7 @@ from graph.config.logs import configure_logging
 from graph.figures.funnel import cell_name
 from graph.folder.files import check_run_id
 from graph.running.replay import ReplayRequest, finished_samples, parse_edits, rejected_by, replay_samples
+from state.finished import FinishedSample
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _print_list(rows: list[dict[str, Any]]) -> None:
+def _print_list(rows: list[FinishedSample]) -> None:
     pending = [row for row in rows if row["outcome"] != "accepted"]
     print(f"{'sample':>6}  {'cell':<22}{'outcome':<10}{'ended by':<16}last reason")
     for row in pending:

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from graph.figures.style_figures import count_style, style_lines, style_summary
+from state.finished import SampleSummary
 from state.query_styles import QUERY_STYLES
 from state.sample import UNANSWERABLE
 from state.usage import ROLES
@@ -157,11 +158,11 @@ def format_funnel(
     return "\n".join(lines)
 
 
-def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
+def sample_summary(state: Mapping[str, Any]) -> SampleSummary:
     """What the funnel and the report need of a finished sample's state."""
-    return {
-        "question_type": state.get("question_type"),
-        "binary": state.get("binary"),
+    summary: SampleSummary = {
+        "question_type": state["question_type"],
+        "binary": state["binary"],
         "language": state.get("language"),
         "outcome": state.get("outcome", "failed"),
         "end_reason": state.get("end_reason", ""),
@@ -173,5 +174,6 @@ def sample_summary(state: dict[str, Any]) -> dict[str, Any]:
         ],
         "restarts": state.get("restarts", 0),
         "llm_calls": state.get("llm_calls", []),
-        **style_summary(state),
     }
+    summary.update(style_summary(state))
+    return summary

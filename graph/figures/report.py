@@ -13,6 +13,7 @@ from graph.folder.files import RunFolder
 from graph.webpage import document as page
 from graph.webpage import esc, table
 from graph.webpage.charts import bar_chart
+from state.finished import FinishedSample
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
 from state.location import where
 from state.sample import UNANSWERABLE
@@ -85,13 +86,12 @@ def _funnel_section(summary: Mapping[str, Any]) -> str:
     )
 
 
-def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finished: Sequence[Mapping[str, Any]]) -> str:
+def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finished: Sequence[FinishedSample]) -> str:
     """Per cell: wanted, accepted, started, rejected, no bridge, and for a yes/no cell its Yes/No split."""
     answers: dict[str, Counter[str]] = {}
     for row in finished:
-        if row.get("binary") and row.get("brief"):
-            brief = row["brief"]
-            said = polarity(str(brief.get("answer")), brief.get("language") or DEFAULT_LANGUAGE)
+        if row["binary"] and (brief := row["brief"]) is not None:
+            said = polarity(str(brief["answer"]), brief["language"] or DEFAULT_LANGUAGE)
             answers.setdefault(cell_name(row["question_type"], True), Counter())[said or "other"] += 1
     rows = []
     for cell, wanted in quotas.items():
@@ -114,7 +114,7 @@ def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finish
     )
 
 
-def _imbalance(cell: str, split: Counter[str], finished: Sequence[Mapping[str, Any]]) -> str | None:
+def _imbalance(cell: str, split: Counter[str], finished: Sequence[FinishedSample]) -> str | None:
     """Why a yes/no cell holds more of one answer than the other (by more than one): the samples asked for the
     scarcer answer that ended without a question, and how they ended most often."""
     if abs(split["yes"] - split["no"]) <= 1:
@@ -123,8 +123,8 @@ def _imbalance(cell: str, split: Counter[str], finished: Sequence[Mapping[str, A
     lost = [
         row
         for row in finished
-        if cell_name(row["question_type"], True) == cell and row.get("binary") and row.get("wanted") == scarce
-        and row.get("outcome") != "accepted"
+        if cell_name(row["question_type"], True) == cell and row["binary"] and row["wanted"] == scarce
+        and row["outcome"] != "accepted"
     ]  # fmt: skip
     said = f"{cell} holds {split['yes']} Yes and {split['no']} No"
     if not lost:
@@ -132,7 +132,9 @@ def _imbalance(cell: str, split: Counter[str], finished: Sequence[Mapping[str, A
             f"{said}: no sample asked for a {scarce.capitalize()} ended without a question; the run ended before it "
             "asked for more."
         )
-    ends = Counter(str((row.get("summary") or {}).get("end_reason") or "no end reason").split(":")[0] for row in lost)
+    ends = Counter(
+        ((kept["end_reason"] if (kept := row["summary"]) else "") or "no end reason").split(":")[0] for row in lost
+    )
     how = ", ".join(f"{reason} {count}" for reason, count in ends.most_common(3))
     return f"{said}: {len(lost)} samples asked for a {scarce.capitalize()} ended without a question ({how})."
 
@@ -252,18 +254,18 @@ def _place(chunk: dict[str, Any]) -> str:
 
 def render_report(
     document: Mapping[str, Any],
-    finished: Sequence[Mapping[str, Any]],
+    finished: Sequence[FinishedSample],
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,
 ) -> str:
     """The whole page as a string: `finished` as `Ledger.finished` gives it, `examples` whole records,
     `review` the human-validation table (HTML, escaped already) once people have reviewed the run."""
     summary = document["funnel"]
-    records = [row["brief"] for row in finished if row.get("brief") and row["brief"].get("answerable", True)]
+    records = [brief for row in finished if (brief := row["brief"]) is not None and brief["answerable"]]
     difficulty = Counter(r["difficulty"] for r in records)
     relevant = Counter(r["n_relevant"] for r in records)
-    temporal = sum(r["temporal"] for r in records)
-    revisions = Counter((row.get("summary") or {}).get("revisions", 0) for row in finished)
+    temporal = sum(bool(r["temporal"]) for r in records)
+    revisions = Counter(kept["revisions"] if (kept := row["summary"]) else 0 for row in finished)
     llm = summary["llm"]
     per_accepted = llm["cost_per_accepted_usd"]
     bodies = {
@@ -333,7 +335,7 @@ def render_report(
 def write_report(
     folder: RunFolder,
     document: Mapping[str, Any],
-    finished: Sequence[Mapping[str, Any]],
+    finished: Sequence[FinishedSample],
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from graph.webpage import table
 from state.query_styles import NATURAL
@@ -38,7 +38,14 @@ def style_lines(summary: Mapping[str, Any], styles: Mapping[str, int]) -> list[s
     return lines
 
 
-def style_summary(state: dict[str, Any]) -> dict[str, Any]:
+class StyleSummary(TypedDict, total=False):
+    """The query style a sample was asked for and the one its record kept (neither when the run asks for none)."""
+
+    query_style: str
+    styled: str | None
+
+
+def style_summary(state: Mapping[str, Any]) -> StyleSummary:
     """The query style a sample was asked for and the one its record kept (none when the run asks for none)."""
     if state.get("query_style") is None:
         return {}

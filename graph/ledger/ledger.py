@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import AsyncGenerator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from psycopg.rows import dict_row
@@ -33,6 +33,7 @@ from graph.ledger.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEM
 from graph.ledger.slots import CellQuota, Completion, Slot, completion_params
 from graph.ledger.uniqueness import RunUniqueness
 from graph.store.jsonb import jsonb
+from state.finished import FinishedSample
 from state.record import DatasetRecord
 
 #: Finished samples per fetch when a run's files are rewritten.
@@ -72,7 +73,7 @@ class Ledger:
             )
         return dict(row[0])
 
-    async def finished(self, run_id: str) -> list[dict[str, Any]]:
+    async def finished(self, run_id: str) -> list[FinishedSample]:
         """Every finished sample of the run still in its dataset (none retired), in slot order: cell, outcome,
         summary and `brief`.
 
@@ -85,7 +86,7 @@ class Ledger:
             cursor = conn.cursor(row_factory=dict_row)
             set_json_loads(orjson.loads, cursor)
             await cursor.execute(FINISHED_SQL, (run_id,))
-            return list(await cursor.fetchall())
+            return cast(list[FinishedSample], await cursor.fetchall())
 
 
 class RunLedger(RunUniqueness):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.store.jsonb import jsonb
+from state.finished import SampleSummary
 from state.threads import ThreadId
 
 
@@ -40,7 +41,7 @@ class Completion:
     outcome: str
     record: dict[str, Any] | None
     rejection: dict[str, Any] | None
-    summary: dict[str, Any]
+    summary: SampleSummary
     """What the funnel and the report read."""
 
 

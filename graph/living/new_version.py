@@ -46,6 +46,7 @@ from graph.running.queries import open_query_book, queries_of_run
 from graph.running.run_json import public_settings
 from graph.running.runner import build_runner
 from graph.services import RunServices, ServicesSpec, StateDatabase, open_services, open_state_database
+from state.finished import FinishedSample
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,7 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     return result.stopped_by_cost
 
 
-def funnel_of(document: dict[str, Any], finished: list[dict[str, Any]]) -> dict[str, Any]:
+def funnel_of(document: dict[str, Any], finished: list[FinishedSample]) -> dict[str, Any]:
     """run.json's funnel and shortfall for the samples the new version holds."""
     summary = funnel((row["summary"] for row in finished if row["summary"]), document.get("preflight_calls", []))
     quotas = document.get("quotas", {})

@@ -48,6 +48,7 @@ from graph.running.worker import SlotWorker, WorkerAssignment, WorkResult
 from graph.seeding.seeds import SEED_BATCH, with_procedural_seeds
 from graph.seeding.weights import coverage_by_weight, document_weights, seed_weights
 from graph.services import RunServices, ServicesSpec, StateDatabase, open_services, open_state_database
+from state.finished import FinishedSample
 from state.personas import persona_quotas
 from state.threads import ThreadId
 
@@ -147,13 +148,13 @@ def run_queries(run: Run, request: RunRequest) -> list[Query] | None:
 async def run_coverage(
     run: Run,
     services: RunServices,
-    finished: list[dict[str, Any]],
+    finished: list[FinishedSample],
     book: QueryBook | None,
     sources: dict[str | None, int],
 ) -> dict[str, Any]:
     """run.json's coverage: documents that supplied a supporting chunk; with queries, clusters near a question."""
-    briefs = [row["brief"] for row in finished if row.get("brief")]
-    used = {source for brief in briefs for source in brief.get("sources") or [] if isinstance(source, str)}
+    briefs = [brief for row in finished if (brief := row["brief"]) is not None]
+    used = {source for brief in briefs for source in brief["sources"] or [] if isinstance(source, str)}
     coverage: dict[str, Any] = {"documents": document_coverage(sources, used)}
     options = run.options
     if options.weighted:
@@ -165,7 +166,7 @@ async def run_coverage(
         model = services.embeddings
 
         async def embedded(answerable: bool) -> np.ndarray:
-            questions = [b["question"] for b in briefs if b.get("answerable", True) == answerable]
+            questions = [b["question"] for b in briefs if b["answerable"] == answerable]
             vectors = await asyncio.to_thread(embedded_queries, model, questions)
             return np.asarray(vectors, dtype=np.float32).reshape(len(questions), -1)
 
@@ -269,7 +270,7 @@ def slot_worker(
 async def sample_runner(
     run: Run,
     services: RunServices,
-    finished: list[dict[str, Any]],
+    finished: list[FinishedSample],
     embeddings: Embeddings | None,
     book: QueryBook | None = None,
     *,
@@ -300,7 +301,7 @@ async def sample_runner(
 
 async def rewrite_run_files(
     run: Run, database: StateDatabase
-) -> tuple[RunFolder, list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[RunFolder, list[FinishedSample], list[dict[str, Any]]]:
     """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
     ledger, this_run = database.ledger, database.ledger.run(run.run_id)
     outages = Outages(run.run_id, run.settings.database_wait_seconds, (database.bookkeeping,), tell)

@@ -12,6 +12,7 @@ from graph.figures.funnel import cell_name
 from graph.ledger.slots import CellQuota, Slot
 from graph.llm.gateway import LLMGateway
 from graph.running.runner import SampleResult
+from state.finished import FinishedSample
 
 
 class Progress:
@@ -20,7 +21,7 @@ class Progress:
     def __init__(
         self,
         cells: list[CellQuota],
-        finished: list[dict[str, Any]],
+        finished: list[FinishedSample],
         gateway: LLMGateway,
         *,
         live: bool,
@@ -38,7 +39,7 @@ class Progress:
             name = cell_name(row["question_type"], row["binary"])
             self.started[name] += 1
             self.accepted[name] += row["outcome"] == "accepted"
-            for call in (row.get("summary") or {}).get("llm_calls", []):
+            for call in row["summary"]["llm_calls"] if row["summary"] else []:
                 self.earlier_cost += call["cost_usd"]
                 self.earlier_tokens += call["input_tokens"] + call["output_tokens"]
         self.resumed_accepted = sum(self.accepted.values())

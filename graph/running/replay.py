@@ -29,6 +29,7 @@ from graph.running.runner import SampleResult, SampleRunner, build_runner
 from graph.seeding.weights import seed_weights
 from graph.services import RunServices, ServicesSpec, open_services, open_state_database
 from nodes.registry import NODES
+from state.finished import FinishedSample
 from state.sample import SampleState
 
 #: The node to fork before, by the check that rejected a sample.
@@ -43,17 +44,18 @@ REJECTING_NODE = {
 GRAPH_NODES = tuple(NODES)
 
 
-def rejected_by(row: dict[str, Any]) -> tuple[str, str]:
+def rejected_by(row: FinishedSample) -> tuple[str, str]:
     """(check or stage that ended the sample, its last reason) from a finished row."""
-    summary = row.get("summary") or {}
+    summary = row["summary"]
+    reason = summary["end_reason"] if summary else ""
     if row["outcome"] == "no_bridge":
-        return "bridge search", summary.get("end_reason", "")
+        return "bridge search", reason
     if row["outcome"] == "failed":
-        return "model call", summary.get("end_reason", "")
-    rejections = [v for v in summary.get("verdicts", []) if not v["accepted"]]
+        return "model call", reason
+    rejections = [v for v in summary["verdicts"] if not v["accepted"]] if summary else []
     if rejections:
         return rejections[-1]["judge"], rejections[-1]["reason"]
-    return "duplicate check", summary.get("end_reason", "")
+    return "duplicate check", reason
 
 
 def default_fork_node(state: dict[str, Any]) -> str:
@@ -144,7 +146,7 @@ class ReplayRequest:
     """`--queries`: where a query-seeded run's file is now, when it moved."""
 
 
-async def finished_samples(settings: Settings, run_id: str) -> list[dict[str, Any]]:
+async def finished_samples(settings: Settings, run_id: str) -> list[FinishedSample]:
     """The finished samples of a run, as `--list` shows them."""
     async with open_state_database(settings) as database:
         await database.ledger.options(run_id)  # an unknown run fails here with one line
@@ -206,7 +208,7 @@ async def replay_runner(
 
 
 async def replay_one(
-    runner: SampleRunner, ledger: RunLedger, request: ReplayRequest, row: dict[str, Any], say: Callable[[str], None]
+    runner: SampleRunner, ledger: RunLedger, request: ReplayRequest, row: FinishedSample, say: Callable[[str], None]
 ) -> bool:
     """Replay one finished sample; an accepted replay is recorded with its earlier history beside it."""
     slot = Slot(request.run_id, row["n"], row["question_type"], row["binary"])

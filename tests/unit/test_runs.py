@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from graph.config.errors import UserError
@@ -91,16 +93,25 @@ def test_a_request_refuses_what_only_a_new_run_or_a_shared_run_can_take() -> Non
         RunRequest(RunOptions(), run_id="../elsewhere")
 
 
+def finished_row(question_type: str, binary: bool, answer: str | None, **fields: Any) -> dict[str, Any]:
+    """A finished sample as `Ledger.finished` lists it; `answer` None: no record (its brief is None)."""
+    brief = None
+    if answer is not None:
+        brief = {"question": "?", "answer": answer, "language": "en", "difficulty": "hard", "n_relevant": 2,
+                 "temporal": False, "answerable": True, "sources": []}  # fmt: skip
+    summary = fields.pop("summary", None)
+    return {"n": 0, "question_type": question_type, "binary": binary, "wanted": None, "outcome": "accepted",
+            "summary": summary, "brief": brief, **fields}  # fmt: skip
+
+
 def test_the_report_shows_each_yes_no_cells_split_of_answers() -> None:
     from graph.figures.report import _cells_section
 
     quotas = {"comparison/open": 1, "comparison/binary": 3}
     summary = {"cells": {"comparison/binary": {"accepted": 3, "started": 4}, "comparison/open": {"accepted": 1}}}
-    finished = [
-        {"question_type": "comparison", "binary": True, "brief": {"answer": answer}} for answer in ("Yes", "No", "Yes")
-    ] + [
-        {"question_type": "comparison", "binary": True, "brief": None},  # a rejected sample has no record
-        {"question_type": "comparison", "binary": False, "brief": {"answer": "the Royal Society"}},
+    finished = [finished_row("comparison", True, answer) for answer in ("Yes", "No", "Yes")] + [
+        finished_row("comparison", True, None, outcome="rejected"),  # a rejected sample has no record
+        finished_row("comparison", False, "the Royal Society"),
     ]
     html = _cells_section(quotas, summary, finished)
     assert "<th>Yes / No</th>" in html
@@ -114,15 +125,13 @@ def test_a_yes_no_cell_that_could_not_be_balanced_says_why() -> None:
     quotas = {"intersection/binary": 6}
     summary = {"cells": {"intersection/binary": {"accepted": 4, "started": 7, "rejected": 3}}}
     accepted = [
-        {"question_type": "intersection", "binary": True, "wanted": wanted, "outcome": "accepted",
-         "brief": {"answer": answer}}
+        finished_row("intersection", True, answer, wanted=wanted)
         for wanted, answer in (("yes", "Yes"), ("yes", "Yes"), ("yes", "Yes"), ("no", "No"))
-    ]  # fmt: skip
+    ]
     lost = [
-        {"question_type": "intersection", "binary": True, "wanted": "no", "outcome": "rejected", "brief": None,
-         "summary": {"end_reason": reason}}
+        finished_row("intersection", True, None, wanted="no", outcome="rejected", summary={"end_reason": reason})
         for reason in ("judge_sufficiency: chunk B alone answers it", "judge_sufficiency: A alone", "lint: wanted")
-    ]  # fmt: skip
+    ]
     html = _cells_section(quotas, summary, accepted + lost)
     assert "<td>3 / 1</td>" in html
     assert (
