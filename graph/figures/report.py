@@ -10,6 +10,7 @@ from graph.figures.funnel import cell_name
 from graph.figures.style_figures import styles_section
 from graph.folder.check_file import current_check, with_drift
 from graph.folder.files import RunFolder
+from graph.folder.run_document import RunDocument
 from graph.webpage import document as page
 from graph.webpage import esc, table
 from graph.webpage.charts import bar_chart
@@ -139,7 +140,7 @@ def _imbalance(cell: str, split: Counter[str], finished: Sequence[FinishedSample
     return f"{said}: {len(lost)} samples asked for a {scarce.capitalize()} ended without a question ({how})."
 
 
-def _languages_section(document: Mapping[str, Any], summary: Mapping[str, Any]) -> str:
+def _languages_section(document: RunDocument, summary: Mapping[str, Any]) -> str:
     """The collection's languages as surveyed before the run, and the funnel per language of the questions."""
     surveyed = (document.get("languages") or {}).get("collection") or {}
     shares = surveyed.get("shares") or {}
@@ -253,7 +254,7 @@ def _place(chunk: dict[str, Any]) -> str:
 
 
 def render_report(
-    document: Mapping[str, Any],
+    document: RunDocument,
     finished: Sequence[FinishedSample],
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,
@@ -334,7 +335,7 @@ def render_report(
 
 def write_report(
     folder: RunFolder,
-    document: Mapping[str, Any],
+    document: RunDocument,
     finished: Sequence[FinishedSample],
     examples: Sequence[Mapping[str, Any]],
     review: str | None = None,

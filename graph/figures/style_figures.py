@@ -53,7 +53,14 @@ def style_summary(state: Mapping[str, Any]) -> StyleSummary:
     return {"query_style": state["query_style"], "styled": record.get("query_style")}
 
 
-def style_document(styles: dict[str, int], summary: dict[str, Any]) -> dict[str, Any]:
+class StyleDocument(TypedDict, total=False):
+    """run.json's query-style figures (none when the run asks for no query style)."""
+
+    query_style_quotas: dict[str, int]
+    query_style_shortfall: dict[str, int]
+
+
+def style_document(styles: dict[str, int], summary: dict[str, Any]) -> StyleDocument:
     """run.json's query-style quotas and shortfall; nothing when the run asks for no query style."""
     if not styles:
         return {}

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.folder.files import write_atomically
+from graph.folder.run_document import RunDocument, read_run_document
 from graph.webpage import esc, table
 from state.threads import ThreadId
 
@@ -22,7 +23,7 @@ def read_json(path: Path) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def version_collection(document: Mapping[str, Any]) -> dict[str, Any]:
+def version_collection(document: RunDocument) -> dict[str, Any]:
     """The collection the latest dataset version of a run was made on (a refresh may have moved it to another):
     its name and fingerprint, from run.json's latest version entry that names one, else its manifest."""
     for entry in reversed(document.get("versions") or []):
@@ -36,7 +37,7 @@ def version_collection(document: Mapping[str, Any]) -> dict[str, Any]:
 def last_fingerprint(folder: Any) -> dict[str, Any]:
     """The collection as the dataset in `folder` was last compared with it: at its latest check of the collection
     its latest version was made on, else when that version was made."""
-    made_on = version_collection(read_json(folder / "run.json"))
+    made_on = version_collection(read_run_document(folder))
     check = read_json(folder / "check.json").get("collection")
     if isinstance(check, dict) and check and (check.get("name") in (None, made_on.get("name")) or not made_on):
         return check

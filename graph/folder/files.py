@@ -16,7 +16,6 @@ import contextlib
 import errno
 import fcntl
 import functools
-import json
 import os
 import re
 from collections.abc import AsyncGenerator, Iterable, Iterator
@@ -29,6 +28,7 @@ from pydantic import BaseModel
 from typing_extensions import get_type_hints, is_typeddict
 
 from graph.config.errors import UserError, reason, writing
+from graph.folder.run_document import RunDocument, dump_run_document
 from state.record import DatasetRecord, Rejection
 
 LINE = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
@@ -268,8 +268,8 @@ class RunFolder:
         with self.writing(path):
             write_atomically(path, text)
 
-    def write_run_json(self, document: dict[str, Any]) -> None:
-        self.write(self.run_json, json.dumps(document, indent=2) + "\n")
+    def write_run_json(self, document: RunDocument) -> None:
+        self.write(self.run_json, dump_run_document(document))
 
 
 def as_written(record: dict[str, Any] | None, rejection: dict[str, Any] | None) -> FileLines:

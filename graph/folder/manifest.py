@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from graph.folder.run_document import RunDocument
 from nodes.versions import PROMPT_VERSION
 from state.record import DatasetRecord, text_digest
 
@@ -51,7 +52,7 @@ def changed_since(then: Mapping[str, Any], modifications: int | None) -> bool:
 
 
 def build_manifest(
-    run_document: Mapping[str, Any], records: Iterable[DatasetRecord], collection: Mapping[str, Any]
+    run_document: RunDocument, records: Iterable[DatasetRecord], collection: Mapping[str, Any]
 ) -> dict[str, Any]:
     """The manifest of a finished run, from its run.json document, its records and its collection's fingerprint."""
     chunks: dict[str, str] = {}

@@ -3,13 +3,13 @@ later command reads the store as the run did; a flag given now still wins."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError, without_password
 from graph.config.settings import COLUMN_SETTINGS, Settings
+from graph.folder.run_document import load_run_document
 
 
 def run_json_settings(run_json: Path) -> dict[str, Any]:
@@ -17,7 +17,7 @@ def run_json_settings(run_json: Path) -> dict[str, Any]:
     if not run_json.is_file():
         return {}
     try:
-        return dict(json.loads(run_json.read_text(encoding="utf-8")).get("settings") or {})
+        return dict(load_run_document(run_json).get("settings") or {})
     except (ValueError, AttributeError):
         raise UserError(
             f"{run_json} is not a run.json written by triad; restore it, or name collection= and embedding= in --setup"

@@ -19,25 +19,14 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.folder.files import make_folder, write_atomically
+from graph.folder.run_document import RunDocument, read_run_document
 from state.record import DatasetRecord
 
-#: The keys of run.json that say which dataset versions a run has: kept when a run's files are written again.
-VERSION_KEYS = ("dataset_version", "versions")
 
-
-def dataset_version(document: dict[str, Any]) -> int:
+def dataset_version(document: RunDocument) -> int:
     """The latest dataset version of a run, from its run.json document."""
     version = document.get("dataset_version", 1)
     return version if isinstance(version, int) and version >= 1 else 1
-
-
-def read_run_json(folder: Path) -> dict[str, Any]:
-    """A run folder's run.json, or an empty document when it has none (or one that is not JSON)."""
-    try:
-        document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return document if isinstance(document, dict) else {}
 
 
 def version_folder(folder: Path, version: int) -> Path:
@@ -57,7 +46,7 @@ def keep_version(folder: Path, version: int) -> Path:
 
 def version_dataset(folder: Path, version: int | None) -> Path:
     """The dataset.jsonl of version `version` of the run in `folder` (None: the latest)."""
-    latest = dataset_version(read_run_json(folder))
+    latest = dataset_version(read_run_document(folder))
     if version is None or version == latest:
         return folder / "dataset.jsonl"
     kept = version_folder(folder, version) / "dataset.jsonl"

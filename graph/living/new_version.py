@@ -20,7 +20,8 @@ from graph.figures.report import write_report
 from graph.folder.check_file import add_drift_section
 from graph.folder.files import RunFolder, write_atomically
 from graph.folder.manifest import build_manifest, collection_fingerprint
-from graph.folder.versions import changes, dataset_version, keep_version, read_run_json, version_folder, write_version
+from graph.folder.run_document import RunDocument, VersionEntry, read_run_document
+from graph.folder.versions import changes, dataset_version, keep_version, version_folder, write_version
 from graph.living.drift import check_records
 from graph.living.refresh import (
     DROP,
@@ -65,7 +66,7 @@ class RefreshRequest:
 async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) -> dict[str, Any]:
     """Refresh run `run_id` to its next dataset version; run.json's version entry."""
     folder = RunFolder(settings.runs_dir / run_id)
-    document = read_run_json(folder.folder)
+    document = read_run_document(folder.folder)
     version = dataset_version(document) + 1
     async with open_state_database(settings, concurrency=request.concurrency) as database:
         stored = await database.ledger.options(run_id)  # a run the state database does not know fails here
@@ -109,7 +110,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             entry["collection"] = {"name": settings.collection} | {
                 k: v for k, v in collection.items() if k != "sources"
             }
-            document = {**document, "dataset_version": version, "versions": [*document.get("versions", []), entry]}
+            document = document | {"dataset_version": version, "versions": [*document.get("versions", []), entry]}
             document["settings"] = {**document.get("settings", {}), **public_store_settings(settings, request.store)}
             await database.ledger.run(run_id).save_store_settings(public_store_settings(settings, request.store))
             document |= funnel_of(document, finished)
@@ -233,7 +234,7 @@ async def refill(run: Run, services: RunServices, new_sources: list[str], versio
     return result.stopped_by_cost
 
 
-def funnel_of(document: dict[str, Any], finished: list[FinishedSample]) -> dict[str, Any]:
+def funnel_of(document: RunDocument, finished: list[FinishedSample]) -> RunDocument:
     """run.json's funnel and shortfall for the samples the new version holds."""
     summary = funnel((row["summary"] for row in finished if row["summary"]), document.get("preflight_calls", []))
     quotas = document.get("quotas", {})
@@ -242,7 +243,7 @@ def funnel_of(document: dict[str, Any], finished: list[FinishedSample]) -> dict[
     return {"funnel": summary, "shortfall": shortfall}
 
 
-def version_entry(version: int, entries: list[dict[str, Any]], path: Path) -> dict[str, Any]:
+def version_entry(version: int, entries: list[dict[str, Any]], path: Path) -> VersionEntry:
     counts = {kind: sum(e["change"] == kind for e in entries) for kind in CHANGE_KINDS}
     return {
         "version": version,

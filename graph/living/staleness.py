@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import structlog
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
+from graph.folder.run_document import load_run_document
 from graph.living.drift import check_records, store_changed_since_check
 from graph.living.follow import Judge
 from graph.llm.from_settings import build_gateway
@@ -97,10 +97,10 @@ async def store_changed(settings: Settings, folder: Path) -> bool:
 def run_sources(run_json: Path) -> list[str] | None:
     """The documents the run's collection held (its manifest's), or None when run.json keeps no list."""
     try:
-        document = json.loads(run_json.read_text(encoding="utf-8"))
+        document = load_run_document(run_json)
     except (OSError, ValueError):
         return None
-    manifest = document.get("manifest") if isinstance(document, dict) else None
+    manifest = document.get("manifest")
     collection = manifest.get("collection") if isinstance(manifest, dict) else None
     sources = collection.get("sources") if isinstance(collection, dict) else None
     return [str(s) for s in sources] if isinstance(sources, list) else None

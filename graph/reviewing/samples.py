@@ -12,7 +12,7 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.figures.funnel import cell_name
-from graph.folder.versions import read_run_json
+from graph.folder.run_document import read_run_document
 from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
 from graph.running.dataset import read_lines, tell_skipped
 from state.record import ContextPassage, DatasetRecord, Rejection, SupportingChunk
@@ -143,7 +143,7 @@ def load_samples(folder: Path) -> dict[int, ReviewSample]:
     if not folder.is_dir():
         raise UserError(f"no run folder {folder}; give a run id under --runs-dir")
     samples: dict[int, ReviewSample] = {}
-    written = {entry.get("version"): entry.get("written_at") for entry in read_run_json(folder).get("versions", [])}
+    written = {entry.get("version"): entry.get("written_at") for entry in read_run_document(folder).get("versions", [])}
     skipped: list[str] = []
     dataset, rejected = folder / "dataset.jsonl", folder / "rejected.jsonl"
     entries: list[DatasetRecord | Rejection] = []

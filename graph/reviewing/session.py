@@ -16,6 +16,7 @@ from graph.config.errors import UserError, redact
 from graph.config.settings import Settings
 from graph.figures.report import REPORT_EXAMPLES, write_report
 from graph.folder.files import RunFolder
+from graph.folder.run_document import load_run_document
 from graph.folder.run_settings import as_the_run_read_it, flags_given, run_json_settings
 from graph.reviewing.calibration import calibration_html
 from graph.reviewing.labels import ReviewLabels
@@ -108,11 +109,9 @@ async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any
     """report.html written again with the human-validation table; False when the run's state or run.json is
     not there to write it from."""
     folder = settings.runs_dir / run_id
-    if not (folder / "run.json").is_file():
-        return False
     try:
-        document = json.loads((folder / "run.json").read_text(encoding="utf-8"))
-    except ValueError:
+        document = load_run_document(folder / "run.json")
+    except (OSError, ValueError):
         return False
     async with open_state_database(settings) as database:
         if not await database.ledger.exists(run_id):

@@ -18,7 +18,6 @@ by default), slowed to the requests and tokens per minute the quotas allow.
 from __future__ import annotations
 
 import asyncio
-import json
 import math
 import random
 from collections.abc import Callable, Mapping
@@ -27,6 +26,7 @@ from typing import Any
 
 from graph.config.errors import UserError
 from graph.demo import DEMO_COLLECTION
+from graph.folder.run_document import load_run_document
 from graph.llm.models import DEFAULT_PRICES, price_per_million
 from graph.planning.options import RunOptions
 from graph.services import ensure_demo, open_corpus
@@ -241,7 +241,7 @@ async def estimate_run(request: Any, settings: Any, like: str | None) -> list[st
     if like is not None:
         path = settings.runs_dir / like / "run.json"
         try:
-            funnel = json.loads(path.read_text(encoding="utf-8"))["funnel"]
+            funnel = load_run_document(path)["funnel"]
         except (OSError, ValueError, KeyError):
             raise UserError(f"no finished run {like!r} in {settings.runs_dir} to estimate from; check --like") from None
         if not funnel.get("accepted"):

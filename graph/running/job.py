@@ -29,7 +29,7 @@ from graph.figures.funnel import funnel
 from graph.figures.report import REPORT_EXAMPLES, write_report
 from graph.folder.files import RunFolder, make_folder
 from graph.folder.manifest import build_manifest, collection_fingerprint
-from graph.folder.versions import VERSION_KEYS, read_run_json
+from graph.folder.run_document import RunDocument, read_run_document
 from graph.ledger.questions import RunQuestions
 from graph.ledger.run_models import check_models_answer, share_model_modes
 from graph.ledger.slots import CellQuota, Slot
@@ -71,7 +71,7 @@ async def begin(request: RunRequest, settings: Settings, database: StateDatabase
 
 async def run_job(
     request: RunRequest, settings: Settings, gateway: LLMGateway | None = None
-) -> tuple[str, dict[str, Any]]:
+) -> tuple[str, RunDocument]:
     """Create or continue a run, work on it, rebuild its files, write run.json and the report."""
     started = time.monotonic()
     async with open_state_database(settings, concurrency=request.concurrency) as database:
@@ -113,7 +113,7 @@ async def run_job(
                 coverage = await run_coverage(run, services, finished, book, sources)
             except Exception as error:
                 tell(f"note: coverage not measured ({first_line(error)})")
-        earlier = read_run_json(folder.folder)
+        earlier = read_run_document(folder.folder)
         # The preflight calls of every start of the run (each start checks its models), counted with the samples'.
         preflights = [*earlier.get("preflight_calls", []), *preflight_calls]
         summary = funnel((row["summary"] for row in finished if row["summary"]), preflights)
@@ -122,7 +122,10 @@ async def run_job(
         modes = await database.ledger.run(run.run_id).model_modes()
         document["structured_output"] = modes | services.gateway.modes.in_use(services.gateway.roles.values())
         document["languages"] = work.languages
-        document |= {key: earlier[key] for key in VERSION_KEYS if key in earlier}  # a refreshed run's versions
+        if "dataset_version" in earlier:  # a refreshed run's versions
+            document["dataset_version"] = earlier["dataset_version"]
+        if "versions" in earlier:
+            document["versions"] = earlier["versions"]
         document["coverage"] = coverage
         try:  # the run's files are written whatever happens to its manifest
             document["manifest"] = build_manifest(document, dataset_records(folder.dataset), collection)

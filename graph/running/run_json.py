@@ -13,6 +13,7 @@ from graph.figures.coverage import coverage_lines
 from graph.figures.funnel import cell_name, format_funnel
 from graph.figures.style_figures import style_document
 from graph.folder.files import RunFolder
+from graph.folder.run_document import RunDocument
 from graph.ledger.slots import CellQuota
 from graph.planning.options import Run, RunRequest
 from graph.running.worker import WorkResult
@@ -30,12 +31,12 @@ def public_settings(settings: Settings) -> dict[str, Any]:
 
 def run_document(
     run: Run, cells: list[CellQuota], summary: dict[str, Any], started: float, stopped_by_cost: bool
-) -> dict[str, Any]:
+) -> RunDocument:
     """run.json: options, settings without secrets, models, quotas, shortfall and the funnel."""
     quotas = {cell_name(c.question_type, c.binary): c.quota for c in cells}
     accepted = {name: summary["cells"].get(name, {}).get("accepted", 0) for name in quotas}
     options = run.options.stored(run.settings)
-    return {
+    document: RunDocument = {
         "run_id": run.run_id,
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds_this_process": round(time.monotonic() - started, 1),
@@ -44,17 +45,18 @@ def run_document(
         "models": {role: run.settings.model_for(role) for role in ROLES},
         "quotas": quotas,
         "shortfall": {name: quota - accepted[name] for name, quota in quotas.items() if accepted[name] < quota},
-        **style_document(run.options.style_quotas(), summary),
-        "stopped_by_cost_limit": stopped_by_cost,
-        "funnel": summary,
     }
+    document.update(style_document(run.options.style_quotas(), summary))
+    document["stopped_by_cost_limit"] = stopped_by_cost
+    document["funnel"] = summary
+    return document
 
 
 def print_run_summary(
     run: Run,
     request: RunRequest,
     folder: RunFolder,
-    document: dict[str, Any],
+    document: RunDocument,
     summary: dict[str, Any],
     work: WorkResult,
 ) -> None:

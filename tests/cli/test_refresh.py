@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 import psycopg
 import pytest
@@ -13,6 +13,7 @@ import pytest
 import graph.living.new_version
 from graph.demo import load_demo_chunks
 from graph.figures.funnel import cell_name
+from graph.folder.run_document import RunDocument, VersionEntry
 from tests.cli.test_check import SCRIPTED, VECTORS, ingest, used_chunks, write_documents
 from tests.support.commands import assert_one_line_error, run_cli
 
@@ -140,6 +141,9 @@ def test_refresh_writes_a_version_true_to_the_changed_store(
     assert any(Path(NEW_PAGE).stem in c["sources"] for c in added)  # seeded first from the new document
     document = json.loads((run_folder / "run.json").read_text())
     assert document["dataset_version"] == 2 and document["versions"][0]["changes"]["added"] == len(added)
+    # run.json, its version entries too, hold only what its one type names
+    assert set(document) <= set(get_type_hints(RunDocument))
+    assert all(set(entry) <= set(get_type_hints(VersionEntry)) for entry in document["versions"])
 
     # The run's state holds version 2: a resumed run writes the same files and keeps the versions listed.
     resumed = run_cli("graph.run", "--resume", "refreshed", "--runs-dir", str(runs), "--database-url", pg_url)
