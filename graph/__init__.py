@@ -7,11 +7,13 @@
     services.py   the composition root: the state database, the corpus, the gateway a command runs on
     running/      the work loop: a run from start to end, the slot worker, the sample runner, lanes,
                   progress, real queries, flags, the estimate, replays
-    planning/     what a run is asked for: options, stages, personas, languages
+    planning/     what a run is asked for: options (each setting once, with its flag), stages, personas,
+                  languages, the query file
     seeding/      where samples start: seeds and document weights
     ledger/       the run ledger: runs, slots under leases, the seeds and questions used once, models' modes
     figures/      a run's figures: funnel, query styles, coverage, report.html
-    folder/       a run's folder: files written whole, run.json's store settings, manifest, versions, last check
+    folder/       a run's folder: files written whole, run.json's type and store settings, manifest, versions,
+                  last check
     living/       the living dataset: drift and staleness against the store now, followed facts, new versions
     exporting/    the export formats and the pushes to LangSmith and Langfuse
     store/        the databases: embedded server, the collection reader and corpus, embeddings, checkpoints

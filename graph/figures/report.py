@@ -172,10 +172,10 @@ def _named(code: str) -> str:
     return "unknown" if code == "und" else f"{language_name(code)} ({code})"
 
 
-def _rejections_section(rows: Sequence[Mapping[str, Any]]) -> str:
+def _rejections_section(rows: Sequence[FinishedSample]) -> str:
     reasons: dict[str, Counter[str]] = {"lint": Counter(), "quality": Counter(), "sufficiency": Counter()}
     for row in rows:
-        for verdict in (row.get("summary") or {}).get("verdicts", []):
+        for verdict in row["summary"]["verdicts"] if row["summary"] else []:
             if not verdict["accepted"]:
                 reasons.setdefault(verdict["judge"], Counter())[verdict["reason"][:160]] += 1
     parts = [bar_chart([(judge, sum(counter.values())) for judge, counter in reasons.items()])]

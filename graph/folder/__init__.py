@@ -1,4 +1,5 @@
-"""A run's folder: its files written whole (`files`), the settings its run.json keeps (`run_settings`), the
+"""A run's folder: its files written whole (`files`), run.json as one typed document (`run_document`), the
+settings its run.json keeps (`run_settings`), the
 manifest of the store it was made from (`manifest`), its dataset versions (`versions`) and its last check
 (`check_file`).
 

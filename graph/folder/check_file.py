@@ -12,6 +12,7 @@ from typing import Any
 from graph.folder.files import write_atomically
 from graph.folder.run_document import RunDocument, read_run_document
 from graph.webpage import esc, table
+from state.finished import FinishedSample
 from state.threads import ThreadId
 
 
@@ -44,7 +45,7 @@ def last_fingerprint(folder: Any) -> dict[str, Any]:
     return made_on
 
 
-def current_check(path: Path, run_id: str, finished: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+def current_check(path: Path, run_id: str, finished: Sequence[FinishedSample]) -> dict[str, Any] | None:
     """The run's last `graph.check` when it checked exactly the records the run has now, else None (a continued
     run has changed them since)."""
     try:
@@ -54,7 +55,7 @@ def current_check(path: Path, run_id: str, finished: Sequence[Mapping[str, Any]]
             return None
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    accepted = {str(ThreadId(run_id, row["n"])) for row in finished if row.get("outcome") == "accepted"}
+    accepted = {str(ThreadId(run_id, row["n"])) for row in finished if row["outcome"] == "accepted"}
     return check if checked == accepted else None
 
 

@@ -1,5 +1,6 @@
-"""What a run is asked for: its options (`options`), the stages a sample goes through (`stages`), the personas
-it asks as (`personas`) and the languages it writes in (`languages`).
+"""What a run is asked for: its options, each setting once with its flag (`options`), the stages a sample goes
+through (`stages`), the personas it asks as (`personas`), the languages it writes in (`languages`) and the query
+file it is seeded from (`query_file`).
 
 May import seeding, the ledger, store, config, nodes and state.
 """

@@ -217,7 +217,9 @@ class RunOptions:
         help="supporting chunks per question (default %(default)s)",
         check=_range_check(MIN_HOPS, MAX_HOPS),
     )
-    role: str = option(DEFAULT_ROLE, help=f"who asks the questions (default {DEFAULT_ROLE!r})")
+    role: str = option(
+        DEFAULT_ROLE, read=lambda role: role or DEFAULT_ROLE, help=f"who asks the questions (default {DEFAULT_ROLE!r})"
+    )
     random_seed: int | None = option(
         None,
         flag="--seed",
@@ -254,7 +256,7 @@ class RunOptions:
         check=lambda value: None if 0 <= value <= 1 else "is a cosine similarity from 0 (exact duplicates only) to 1",
     )
     sufficiency_after_quality_reject: bool = option(
-        False,
+        Context.sufficiency_after_quality_reject,
         switch=True,
         context=True,
         help="run the sufficiency check even after the quality judge rejected (more calls; as the reference code did)",
@@ -302,9 +304,9 @@ class RunOptions:
         help="records and the report show query texts (default: a hash; queries may hold personal data)",
     )
     question_language: str | None = option(
-        None,
+        Context.question_language,
         metavar="CODE",
-        read=lambda code: code.strip().lower(),
+        read=lambda code: code.strip().lower() or None,
         context=True,
         new_run_only=True,
         fallback="question_language",

@@ -1,4 +1,5 @@
-"""Real user queries as seeds (`graph.run --queries FILE`): read, embedded, and the chunks they retrieve.
+"""Real user queries as seeds (`graph.run --queries FILE`, read by `graph.planning.query_file`): embedded, and the
+chunks they retrieve.
 
 A query file holds one query per line, or JSON lines with `query` and an optional `role`. Each query
 is embedded with the collection's own embedding model and retrieves its top k chunks; a chunk's

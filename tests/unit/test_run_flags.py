@@ -13,6 +13,7 @@ from graph.planning.options import NEW_RUN_ONLY, STORED_KEYS, RunOptions, RunReq
 from graph.run import build_parser
 from graph.running.flags import run_request
 from nodes.run_context import Context
+from state.sample import DEFAULT_ROLE
 
 SETTINGS = resolve_settings({"collection": "docs"}, env={})
 
@@ -64,6 +65,8 @@ def test_a_new_run_takes_what_the_flags_leave_from_the_settings_and_a_continued_
     new = run_request(build_parser().parse_args(["--node", "relevance=direct"]), settings).options
     assert new.question_language == "fr"
     assert new.nodes == {"bridge": "entity_overlap", "relevance": "direct"}  # the flag's table over triad.toml's
+    blank = run_request(build_parser().parse_args(["--question-language", " ", "--role", ""]), settings).options
+    assert (blank.question_language, blank.role) == ("fr", DEFAULT_ROLE)  # an empty value is no value
     continued = run_request(build_parser().parse_args(["--resume", "docs-v1"]), settings).options
     assert continued.question_language is None and continued.nodes == {}
 
