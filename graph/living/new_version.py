@@ -35,7 +35,9 @@ from graph.living.refresh import (
     refresh_record,
 )
 from graph.living.staleness import judge_with, run_sources
-from graph.planning.options import ATTEMPT_FACTOR, Run, RunOptions, stored_settings
+from graph.planning.cells import ATTEMPT_FACTOR
+from graph.planning.options import RunOptions
+from graph.planning.request import Run, stored_settings
 from graph.reviewing.samples import load_samples
 from graph.reviewing.session import re_key_labels, refresh_report, run_labels
 from graph.reviewing.validation_table import summarise

@@ -1,71 +1,29 @@
-"""What a run is asked for: its options (kept with the run, so a resume needs only its id) and its cells' quotas;
-the request of one invocation (`RunRequest`); the run this process works on (`Run`)."""
+"""What a run is asked for: its options, each one setting defined once with its flag (`graph.planning.setting`), kept
+with the run so a resume needs only its id."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
-from dataclasses import MISSING, Field, dataclass, field, fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from graph.config.errors import InvalidOptions, UserError
-from graph.config.settings import COLUMN_SETTINGS, Settings
-from graph.folder.files import check_run_id
+from graph.config.settings import Settings
 from graph.ledger.slots import CellQuota
+from graph.planning.cells import BINARY_MODES, cell_pairs, cell_quotas
 from graph.planning.personas import AUTO, read_personas
 from graph.planning.query_file import query_file
+from graph.planning.setting import flagged, option
 from graph.planning.stages import context_overrides, parse_node_options
 from graph.seeding.weights import read_weights, weight_key
 from nodes.question_types import MULTI_HOP_TYPES, OPEN_ONLY_TYPES, QUESTION_TYPES
-from nodes.run_context import Context, field_problem
+from nodes.run_context import Context
 from state.personas import personas_problem
 from state.query_styles import QUERY_STYLES, parse_query_styles, shares_problem, style_quotas
-from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS, UNANSWERABLE
+from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS
 from state.usage import ROLES
-
-#: A cell may start this many samples per accepted sample it wants before it is given up.
-ATTEMPT_FACTOR = 3
-
-
-def cell_quotas(
-    count: int,
-    types: Sequence[str],
-    binary_modes: Sequence[bool],
-    attempt_factor: int = ATTEMPT_FACTOR,
-    unanswerable_share: float = 0.0,
-) -> list[CellQuota]:
-    """Equal shares of `count` over types x binary modes; the first cells take any remainder.
-
-    `unanswerable_share` of `count` (rounded, at least one when above 0) goes to generated unanswerable
-    questions first, a cell of their own.
-    """
-    unanswerable = min(count, max(1, round(count * unanswerable_share))) if unanswerable_share > 0 else 0
-    cells = [CellQuota(UNANSWERABLE, False, unanswerable, cap=attempt_factor * unanswerable)] if unanswerable else []
-    count -= unanswerable
-    if count == 0:
-        return cells
-    pairs = cell_pairs(types, binary_modes)
-    share, remainder = divmod(count, len(pairs))
-    for index, (question_type, binary) in enumerate(pairs):
-        quota = share + (1 if index < remainder else 0)
-        if quota:
-            cells.append(CellQuota(question_type, binary, quota, cap=attempt_factor * quota))
-    return cells
-
-
-def cell_pairs(types: Sequence[str], binary_modes: Sequence[bool]) -> list[tuple[str, bool]]:
-    """The plan's cells: every type in every binary mode, but a yes/no form only for types that have one."""
-    return [
-        (question_type, binary)
-        for question_type in types
-        for binary in binary_modes
-        if not (binary and question_type in OPEN_ONLY_TYPES)
-    ]
-
-
-#: --binary: which binary modes the cells cover.
-BINARY_MODES = {"mixed": (False, True), "yes": (True,), "no": (False,)}
 
 #: Settings a run keeps beside its options: what its samples were drawn from and with which models.
 STORED_SETTINGS = ("collection", "schema_name", "embedding", "thinking", "min_chunk_chars", "max_chunk_chars")
@@ -93,80 +51,6 @@ def read_persona_flag(value: Path) -> dict[str, Any]:
     if str(value) == AUTO:
         return {"personas": None, "personas_auto": True}
     return {"personas": read_personas(value), "personas_auto": False}
-
-
-@dataclass(frozen=True)
-class Flag:
-    """How a setting is asked for on the command line, and checked: the metadata of its field, so a setting's
-    name, type, default (the field's), help and check are written once and the parser, the options, run.json and
-    the run context all read them."""
-
-    help: str
-    """The flag's help; `%(default)s` is the field's default."""
-    group: str = "run"
-    """The help section: run, queries (and unanswerable questions), weights."""
-    flag: str | None = None
-    """The flag where it is not the field's name with dashes (`--seed` for `random_seed`)."""
-    type: Callable[[str], Any] | None = None
-    choices: Sequence[Any] | None = None
-    metavar: str | None = None
-    switch: bool = False
-    """A flag without a value: given, the setting is True."""
-    repeat: bool = False
-    """A flag given once per value (a list)."""
-    read: Callable[[Any], Any] | None = None
-    """What the flag's value becomes (a file read, a key checked); with `spread`, a dict of fields."""
-    spread: bool = False
-    check: Callable[[Any], str | None] | None = None
-    """What is wrong with a value, said after the flag ("must be ..."); None when it is fine."""
-    context: bool = False
-    """The run context (`nodes.run_context.Context`) has a field of this name: it takes the value, and its
-    check (`field_problem`) is this setting's."""
-    new_run_only: bool = False
-    """A continued run keeps its own: asking for it again is refused."""
-    stored_as: str | None = None
-    """The key a run keeps it under where it is not the field's name."""
-    fallback: str | None = None
-    """The `Settings` field (triad.toml, environment) a new run takes when the flag is not given; a table is
-    merged under the flag's."""
-
-    def name_for(self, field_name: str) -> str:
-        return self.flag or "--" + field_name.replace("_", "-")
-
-    def dest_for(self, field_name: str) -> str:
-        """Where the parsed flag is: its name (`args.seed`, `args.node`), apart from the settings' fields."""
-        return self.name_for(field_name).removeprefix("--").replace("-", "_")
-
-    def problem(self, field_name: str, value: Any) -> str | None:
-        """What is wrong with `value`, in one line naming the flag; None when it is fine."""
-        wrong = field_problem(field_name, value) if self.context else None
-        wrong = wrong or (self.check(value) if self.check is not None else None)
-        return f"{self.name_for(field_name)} {wrong}" if wrong else None
-
-
-def option(default: Any = None, *, factory: Callable[[], Any] | None = None, **flag: Any) -> Any:
-    """A field of run options: its default, and with flag arguments its `Flag`."""
-    metadata = {"flag": Flag(**flag)} if flag else {}
-    if factory is not None:
-        return field(default_factory=factory, metadata=metadata)
-    return field(default=default, metadata=metadata)
-
-
-def flag_of(item: Field[Any]) -> Flag | None:
-    flag = item.metadata.get("flag")
-    return flag if isinstance(flag, Flag) else None
-
-
-def field_default(item: Field[Any]) -> Any:
-    """A field's default value (made afresh for a field with a default factory)."""
-    if item.default_factory is not MISSING:
-        return item.default_factory()
-    return item.default
-
-
-def flagged(cls: type) -> list[tuple[Field[Any], Flag]]:
-    """The fields of a dataclass that a flag sets, with their flags, in field order."""
-    return [(item, flag) for item in fields(cls) if (flag := flag_of(item)) is not None]
 
 
 def _share(value: float) -> str | None:
@@ -437,24 +321,6 @@ RUN_OPTION_NAMES = tuple(f.name for f in fields(RunOptions))
 STORED_KEYS = {item.name: flag.stored_as for item, flag in flagged(RunOptions) if flag.stored_as}
 
 
-def with_columns(settings: Settings) -> Settings:
-    """`settings` with the collection's columns, as flags and triad.toml give them, in its `[collections]` table:
-    run.json then says how the store was read, for `graph.evaluate RUN_ID` and for a reader."""
-    collections = {**settings.collections, settings.collection or "": settings.column_settings()}
-    return settings.model_copy(update={"collections": collections})
-
-
-def stored_settings(settings: Settings, stored: dict[str, Any], models_given: dict[str, str]) -> Settings:
-    """The settings a stored run's samples use; model specs given now (`--llm`, `--ROLE-model`) still win.
-
-    The collection's columns and distance are the run's (its `[collections]` entry), whatever the
-    environment or triad.toml say now.
-    """
-    kept = dict(stored["settings"]) | dict.fromkeys(COLUMN_SETTINGS)
-    kept.update({f"{role}_model": spec for role, spec in models_given.items()})
-    return settings.model_copy(update=kept)
-
-
 #: Options a continued run keeps from when it began: asking for them again is refused.
 NEW_RUN_ONLY = tuple(item.name for item, flag in flagged(RunOptions) if flag.new_run_only)
 
@@ -465,54 +331,3 @@ def refuse_new_run_options(resume: str | None, given: dict[str, Any]) -> None:
         names = [flag.name_for(item.name) for item, flag in flagged(RunOptions) if flag.new_run_only]
         listed = f"{', '.join(names[:-1])} and {names[-1]}"
         raise InvalidOptions(f"a continued run keeps the options it began with: {listed} apply to new runs")
-
-
-@dataclass(frozen=True)
-class RunRequest:
-    """One invocation of `graph.run`: the run to make or continue, and how this process works on it."""
-
-    options: RunOptions
-    """The options of a new run (a continued run's come from the state database)."""
-    run_id: str | None = option(
-        None, help="name of the run folder and thread prefix (default: time stamp + random suffix)"
-    )
-    resume: str | None = option(
-        None, metavar="RUN_ID", help="continue an interrupted run (its options come from the state database)"
-    )
-    worker: bool = option(False, switch=True, help="with --resume: join a run other processes work on too")
-    concurrency: int = option(
-        1,
-        type=int,
-        help="samples in flight at once (default %(default)s)",
-        check=lambda value: None if value > 0 else "must be at least 1",
-    )
-    record_llm: Path | None = None
-    """Where every model request and reply is written."""
-    log_json: bool = False
-    """Structured logs take the place of the per-sample lines."""
-    models_given: dict[str, str] = field(default_factory=dict)
-    """Model specs given on the command line, per role; they win over a continued run's."""
-    queries_given: Path | None = None
-    """`--queries` as given now: a continued run may find its query file at another path (same contents)."""
-
-    def __post_init__(self) -> None:
-        for item, flag in flagged(RunRequest):
-            if wrong := flag.problem(item.name, getattr(self, item.name)):
-                raise InvalidOptions(wrong)
-        if self.worker and not self.resume:
-            raise InvalidOptions("--worker joins an existing run: give --resume RUN_ID")
-        refuse_new_run_options(self.resume, {name: getattr(self.options, name) for name in NEW_RUN_ONLY})
-        for run_id in (self.run_id, self.resume):
-            if run_id is not None:
-                check_run_id(run_id)
-
-
-@dataclass(frozen=True)
-class Run:
-    """The run this process works on: new, or continued with the options it was begun with."""
-
-    run_id: str
-    options: RunOptions
-    settings: Settings
-    """The settings its samples use (a continued run's collection and models)."""
-    continuing: bool

@@ -17,7 +17,8 @@ from typing import Any
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.llm.from_settings import check_models
-from graph.planning.options import RunOptions, stored_settings
+from graph.planning.options import RunOptions
+from graph.planning.request import stored_settings
 from graph.reviewing.calibration import DIMENSIONS, Judgement, Labelled, labelled_samples, score
 from graph.reviewing.samples import ReviewSample
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes

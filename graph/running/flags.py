@@ -4,45 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
 
 from graph.config.cli import add_model_server_options, models_from_args
 from graph.config.settings import Settings
 from graph.demo import DEMO_COLLECTION
-from graph.planning.options import (
-    InvalidOptions,
-    RunOptions,
-    RunRequest,
-    field_default,
-    flagged,
-    refuse_new_run_options,
-)
+from graph.planning.options import InvalidOptions, RunOptions, refuse_new_run_options
+from graph.planning.request import RunRequest
+from graph.planning.setting import add_flags, flag_values, flagged
 from nodes.run_context import DEFAULT_MODELS
 from state.usage import ROLES
-
-
-def add_flags(cls: type, groups: dict[str, argparse._ArgumentGroup]) -> None:
-    """One `add_argument` per flagged field of `cls` (`RunOptions`, `RunRequest`), in the group its flag names:
-    the flag's name, type, help and choices from the field's `Flag`. A flag not given reads None, so the field's
-    default (or the setting it falls back to) applies."""
-    for item, flag in flagged(cls):
-        shown = flag.help % {"default": field_default(item)}
-        name = flag.name_for(item.name)
-        if flag.switch:
-            groups[flag.group].add_argument(
-                name, dest=flag.dest_for(item.name), action="store_true", default=None, help=shown
-            )
-            continue
-        typed: dict[str, Any] = {"type": flag.type} if flag.type is not None else {}
-        groups[flag.group].add_argument(
-            name,
-            dest=flag.dest_for(item.name),
-            action="append" if flag.repeat else "store",
-            choices=flag.choices,
-            metavar=flag.metavar,
-            help=shown,
-            **typed,
-        )
 
 
 def add_run_options(groups: dict[str, argparse._ArgumentGroup]) -> None:
@@ -106,28 +76,6 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
         help="info: an event per finished sample, retry, unusable reply and outage; debug: also one per model "
         "call (default: warning, or info with --log-json)",
     )
-
-
-def flag_values(cls: type, args: argparse.Namespace, settings: Settings | None = None) -> dict[str, Any]:
-    """The fields of `cls` the flags give, read as their `Flag` says; with `settings`, a flag not given takes the
-    setting it falls back to (a table is merged under the flag's)."""
-    values: dict[str, Any] = {}
-    for item, flag in flagged(cls):
-        given = getattr(args, flag.dest_for(item.name), None)
-        if given is not None and flag.read is not None:
-            given = flag.read(given)
-        if flag.spread and given is not None:
-            values.update(given)
-            continue
-        if settings is not None and flag.fallback is not None:
-            kept = getattr(settings, flag.fallback)
-            if isinstance(kept, dict):
-                given = {**kept, **(given or {})}
-            elif given is None and kept is not None:
-                given = flag.read(kept) if flag.read is not None else kept
-        if given is not None:
-            values[item.name] = given
-    return values
 
 
 def run_request(args: argparse.Namespace, settings: Settings) -> RunRequest:

@@ -36,8 +36,9 @@ from graph.ledger.slots import CellQuota, Slot
 from graph.llm.errors import ProviderUnavailable
 from graph.llm.gateway import LLMGateway
 from graph.planning.languages import language_notes, survey_languages
-from graph.planning.options import Run, RunOptions, RunRequest, stored_settings, with_columns
+from graph.planning.options import RunOptions
 from graph.planning.personas import derive_personas
+from graph.planning.request import Run, RunRequest, stored_settings, with_columns
 from graph.running.dataset import dataset_records
 from graph.running.outages import Outages
 from graph.running.progress import Progress

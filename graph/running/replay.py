@@ -22,7 +22,8 @@ from graph.folder.files import RunFolder
 from graph.ledger.ledger import RunLedger
 from graph.ledger.questions import RunQuestions
 from graph.ledger.slots import Completion, Slot
-from graph.planning.options import RunOptions, stored_settings
+from graph.planning.options import RunOptions
+from graph.planning.request import stored_settings
 from graph.planning.stages import parse_node_options
 from graph.running.queries import QueryBook, open_query_book, queries_of_run
 from graph.running.runner import SampleResult, SampleRunner, build_runner

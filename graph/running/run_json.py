@@ -15,7 +15,7 @@ from graph.figures.style_figures import style_document
 from graph.folder.files import RunFolder
 from graph.folder.run_document import RunDocument
 from graph.ledger.slots import CellQuota
-from graph.planning.options import Run, RunRequest
+from graph.planning.request import Run, RunRequest
 from graph.running.worker import WorkResult
 from state.usage import ROLES
 

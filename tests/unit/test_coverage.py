@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from graph.figures.coverage import cluster_count, document_coverage, kmeans, query_coverage
-from graph.planning.options import cell_quotas
+from graph.planning.cells import cell_quotas
 
 
 def test_documents_are_counted_by_source_and_the_largest_uncovered_named() -> None:

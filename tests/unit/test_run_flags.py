@@ -9,7 +9,9 @@ import pytest
 
 from graph.config.errors import InvalidOptions
 from graph.config.settings import resolve_settings
-from graph.planning.options import NEW_RUN_ONLY, STORED_KEYS, RunOptions, RunRequest, field_default, flagged
+from graph.planning.options import NEW_RUN_ONLY, STORED_KEYS, RunOptions
+from graph.planning.request import RunRequest
+from graph.planning.setting import field_default, flagged
 from graph.run import build_parser
 from graph.running.flags import run_request
 from nodes.run_context import Context

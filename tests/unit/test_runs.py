@@ -9,7 +9,9 @@ import pytest
 from graph.config.errors import UserError
 from graph.config.settings import Settings
 from graph.figures.funnel import format_funnel, funnel
-from graph.planning.options import RunOptions, RunRequest, cell_quotas
+from graph.planning.cells import cell_quotas
+from graph.planning.options import RunOptions
+from graph.planning.request import RunRequest
 
 
 def test_equal_shares_over_six_cells_with_caps() -> None:
