@@ -177,9 +177,7 @@ async def judge_stale_records(
         tell(f"pointing {followed} record(s) at the chunks that hold their facts now; labelling their contexts again")
     if len(threads) > followed:
         tell(f"judging {len(threads) - followed} record(s) again on the store's new texts")
-    runner = build_runner(
-        services, services.seed_pool(), run_id=run.run_id, dataset_version=version, **run.options.context_overrides()
-    )
+    runner = build_runner(services, services.seed_pool(), run.options.context(run.run_id, dataset_version=version))
 
     async def work(decision: RecordDecision) -> RecordRefresh:
         return await refresh_record(runner, decision, services.corpus, version, run.options.max_revisions)

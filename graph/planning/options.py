@@ -16,7 +16,7 @@ from graph.planning.cells import BINARY_MODES, cell_pairs, cell_quotas
 from graph.planning.personas import AUTO, read_personas
 from graph.planning.query_file import query_file
 from graph.planning.setting import flagged, option
-from graph.planning.stages import context_overrides, parse_node_options
+from graph.planning.stages import context_fields, parse_node_options
 from graph.seeding.weights import read_weights, weight_key
 from nodes.question_types import MULTI_HOP_TYPES, OPEN_ONLY_TYPES, QUESTION_TYPES
 from nodes.run_context import Context
@@ -250,7 +250,7 @@ class RunOptions:
         if problem:
             raise InvalidOptions(problem)
         try:
-            context_overrides(self.nodes)  # an unknown stage or implementation fails here, before any work
+            context_fields(self.nodes)  # an unknown stage or implementation fails here, before any work
         except UserError as error:
             raise InvalidOptions(str(error)) from None
 
@@ -292,10 +292,11 @@ class RunOptions:
             self.count, self.types, BINARY_MODES[self.binary], unanswerable_share=self.unanswerable_share
         )
 
-    def context_overrides(self) -> dict[str, Any]:
-        """What these options change in the graph's run context."""
+    def context(self, run_id: str = "adhoc", *, dataset_version: int = 1) -> Context:
+        """The run context these options give the nodes of run `run_id`, writing into `dataset_version`; the
+        models and the collection's settings are filled in when the runner is built (`context_for`)."""
         chosen = {item.name: getattr(self, item.name) for item, flag in flagged(RunOptions) if flag.context}
-        return chosen | context_overrides(self.nodes)
+        return Context(run_id=run_id, dataset_version=dataset_version, **chosen | context_fields(self.nodes))
 
     def stored(self, settings: Settings) -> dict[str, Any]:
         """The options as the run keeps them, with the settings and models its samples use."""

@@ -70,7 +70,7 @@ def check_implementation(stage_name: str, name: str) -> None:
         )
 
 
-def context_overrides(chosen: Mapping[str, str]) -> dict[str, str]:
+def context_fields(chosen: Mapping[str, str]) -> dict[str, str]:
     """Checked choices as Context fields (bridge_proposer, relevance_labeller)."""
     for stage_name, name in chosen.items():
         check_implementation(stage_name, name)

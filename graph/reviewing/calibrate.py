@@ -144,9 +144,7 @@ async def calibrate(
             say(f"judging {len(ours)} labelled samples with {spec}")
             # The judges read the sample's chunks from its state: no store is opened.
             async with open_gateway(spec_settings, database, random_seed=options.random_seed) as gateway:
-                context = context_for(
-                    spec_settings, gateway, run_id=stored.get("run_id", "calibration"), **options.context_overrides()
-                )
+                context = context_for(spec_settings, gateway, options.context(stored.get("run_id", "calibration")))
                 runner = judging_runner(database.saver, gateway, context)
 
                 async def work(sample: Labelled, runner: SampleRunner = runner, spec: str = spec) -> Judgement:

@@ -159,7 +159,7 @@ def estimate(
     like: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The run's expected calls, tokens, USD and time, per role and in all, each likely with a low and a high."""
-    context = Context(**options.context_overrides())
+    context = options.context()
     shared = run_profile(like) if like is not None else None
     empty = {"calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "thinking_tokens": 0.0, "usd": 0.0}
     roles = {role: dict(empty) for role in ROLES}

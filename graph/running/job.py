@@ -279,12 +279,12 @@ async def sample_runner(
     book: QueryBook | None = None,
     *,
     preferred: Iterable[str] = (),
-    **overrides: Any,
+    dataset_version: int = 1,
 ) -> SampleRunner:
     """The runner of the run's samples, with its seeds and accepted questions as the state database has them.
 
     With queries, seeds are drawn only among the chunks they retrieved; `preferred` chunks are drawn first.
-    `overrides` change the run context beyond the run's options.
+    The records written go into `dataset_version`.
     """
     assert services.database is not None
     ledger, options = services.database.ledger.run(run.run_id), run.options
@@ -298,9 +298,8 @@ async def sample_runner(
     seeds = services.seed_pool(
         run.run_id, used=used, random_seed=options.random_seed, batch=SEED_BATCH, weights=weights, preferred=preferred
     )
-    return build_runner(
-        services, seeds, run_id=run.run_id, questions=questions, queries=book, **options.context_overrides() | overrides
-    )
+    context = options.context(run.run_id, dataset_version=dataset_version)
+    return build_runner(services, seeds, context, questions=questions, queries=book)
 
 
 async def rewrite_run_files(

@@ -203,9 +203,7 @@ async def replay_runner(
     )
     seeds = services.seed_pool(run_id, used=await ledger.used_seeds(), random_seed=options.random_seed, weights=weights)
     questions = RunQuestions(ledger, threshold=options.dedup_threshold)
-    return build_runner(
-        services, seeds, run_id=run_id, questions=questions, queries=book, **options.context_overrides()
-    )
+    return build_runner(services, seeds, options.context(run_id), questions=questions, queries=book)
 
 
 async def replay_one(

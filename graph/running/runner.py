@@ -126,20 +126,28 @@ class SampleRunner:
         )
 
 
-def context_for(settings: Settings, gateway: LLMGateway, **overrides: Any) -> Context:
-    """The run context: paper defaults, the resolved model specs, and any overrides.
+def context_for(settings: Settings, gateway: LLMGateway, parameters: Context) -> Context:
+    """The run context of `parameters` (what the run chose) with the resolved model specs and the collection's
+    settings."""
+    roles = gateway.roles
+    return replace(
+        parameters,
+        generator_model=roles["generator"].spec,
+        validator_model=roles["validator"].spec,
+        extractor_model=roles["extractor"].spec,
+        thinking={role: model.thinking for role, model in roles.items() if model.thinking is not None},
+        embedding=settings.embedding,
+        min_chunk_chars=settings.min_chunk_chars,
+    )
+
+
+def run_context(**fields: Any) -> Context:
+    """A run context from its fields by name (the Python API's keyword arguments).
 
     A setting outside its range is a `UserError` naming it (a `ValueError` too, for the Python API).
     """
-    roles = gateway.roles
     try:
-        return Context(
-            generator_model=roles["generator"].spec,
-            validator_model=roles["validator"].spec,
-            extractor_model=roles["extractor"].spec,
-            thinking={role: model.thinking for role, model in roles.items() if model.thinking is not None},
-            **{"embedding": settings.embedding, "min_chunk_chars": settings.min_chunk_chars, **overrides},
-        )
+        return Context(**fields)
     except ValueError as invalid:
         raise InvalidSetting(str(invalid)) from None
 
@@ -180,15 +188,14 @@ def judging_runner(saver: BaseCheckpointSaver, gateway: LLMGateway, context: Con
 def build_runner(
     services: RunServices,
     seeds: SeedPool,
+    parameters: Context,
     *,
-    run_id: str = "adhoc",
     questions: QuestionRegistry | None = None,
     queries: QueryGuide | None = None,
-    **overrides: Any,
 ) -> SampleRunner:
     """The one way a sample's runner is built (`graph.run`, replay, the Python API, the tests' harness):
-    the run context from the settings, the resolved models and `overrides`; the ports its nodes use;
-    the state database's checkpointer."""
+    the run context from what the run chose (`parameters`), the settings and the resolved models; the ports
+    its nodes use; the state database's checkpointer."""
     assert services.database is not None, "samples are checkpointed in a state database"
-    context = context_for(services.settings, services.gateway, run_id=run_id, **overrides)
+    context = context_for(services.settings, services.gateway, parameters)
     return SampleRunner(services.ports_for(seeds, questions, queries), services.database.saver, context)

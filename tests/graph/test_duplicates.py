@@ -13,6 +13,7 @@ from graph.llm.models import resolve_roles
 from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import SampleResult, build_runner
 from graph.services import ServicesSpec, open_services, open_state_database
+from nodes.run_context import Context
 from tests.support.scripts import GOOD_QUESTION, script
 
 _runs = itertools.count()
@@ -34,7 +35,7 @@ def run_samples(url: str, collection: str, seed_id: str, scripts: list[dict]) ->
             async with open_services(ServicesSpec(settings, gateway=gateway)) as services:
                 assert services.database is not None
                 questions = RunQuestions(services.database.ledger.run(run_id), threshold=0)
-                runner = build_runner(services, services.seed_pool(run_id), run_id=run_id, questions=questions)
+                runner = build_runner(services, services.seed_pool(run_id), Context(run_id=run_id), questions=questions)
                 thread = f"{run_id}/{n}"
                 result = await runner.run({"question_type": "composition", "binary": False, "seed_id": seed_id}, thread)
                 visits = [

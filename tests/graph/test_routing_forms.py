@@ -13,6 +13,7 @@ from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
 from graph.llm.offline.scripted import ScriptedChatModel
 from graph.running.runner import build_runner
 from graph.services import ServicesSpec, open_services
+from nodes.run_context import Context
 from tests.graph.test_restyle import ANSWER_CHANGED, SAME, rewrite
 from tests.graph.test_sample_paths import NO_TOPIC
 from tests.support.harness import scripted_gateway
@@ -88,7 +89,7 @@ def test_an_edit_goes_through_the_editable_form_and_the_run_goes_on_from_it(harn
         async with open_services(
             ServicesSpec(harness.settings(), gateway=scripted_gateway(model, max_attempts=2))
         ) as services:
-            runner = build_runner(services, services.seed_pool("edits", random_seed=0), run_id="edits")
+            runner = build_runner(services, services.seed_pool("edits", random_seed=0), Context(run_id="edits"))
             paused = {}
             for thread_id in ("edits/0", "edits/1"):
                 config = runner.config(thread_id)

@@ -16,10 +16,11 @@ from graph.llm.gateway import LLMGateway
 from graph.llm.limits import RetryPolicy
 from graph.llm.models import resolve_roles
 from graph.llm.offline.scripted import ScriptedChatModel
-from graph.running.runner import SampleResult, build_runner
+from graph.running.runner import SampleResult, build_runner, run_context
 from graph.services import ServicesSpec, open_services
 from nodes.builder import compile_graph
 from nodes.ports import QueryGuide
+from nodes.run_context import Context
 
 _threads = itertools.count()
 
@@ -60,7 +61,7 @@ class Harness:
             async with open_services(ServicesSpec(settings, gateway=gateway)) as services:
                 assert services.database is not None
                 seeds = services.seed_pool(thread_id.split("/")[0], random_seed=random_seed)
-                runner = build_runner(services, seeds, run_id="test", queries=queries, **context)
+                runner = build_runner(services, seeds, run_context(run_id="test", **context), queries=queries)
                 if editable:
                     runner.graph = compile_graph(services.database.saver, editable=True)
                 result = await runner.run(sample, thread_id, fresh=True)  # type: ignore[arg-type]
@@ -86,9 +87,8 @@ class Harness:
         async def go() -> tuple[RecordRefresh, list[str]]:
             gateway, settings = scripted_gateway(model, max_attempts=1), self.settings()
             async with open_services(ServicesSpec(settings, gateway=gateway)) as services:
-                runner = build_runner(
-                    services, services.seed_pool(), run_id=run_id, dataset_version=version, max_revisions=max_revisions
-                )
+                parameters = Context(run_id=run_id, dataset_version=version, max_revisions=max_revisions)
+                runner = build_runner(services, services.seed_pool(), parameters)
                 outcome = await refresh_record(runner, decision, services.corpus, version, max_revisions)
                 visits = []
                 if outcome.thread_id:

@@ -81,9 +81,10 @@ def test_the_run_context_takes_the_settings_it_has_a_field_for_with_its_defaults
     }  # fmt: skip
     for item in taken:
         assert field_default(item) == field_default(context_fields[item.name])
-    chosen = RunOptions(max_revisions=3, retrieval_k=2, nodes={"relevance": "direct"}).context_overrides()
-    context = Context(**chosen)
+    chosen = RunOptions(max_revisions=3, retrieval_k=2, nodes={"relevance": "direct"})
+    context = chosen.context("flags", dataset_version=2)
     assert (context.max_revisions, context.retrieval_k, context.relevance_labeller) == (3, 2, "direct")
+    assert (context.run_id, context.dataset_version, context.bridge_proposer) == ("flags", 2, "llm")
 
 
 @pytest.mark.parametrize(
