@@ -11,7 +11,16 @@ from state.evidence import Evidence
 from state.languages import DEFAULT_LANGUAGE, answer_words
 from state.location import where
 from state.query_styles import NATURAL, QueryStyle
-from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Construction, Difficulty, SampleKind
+from state.sample import (
+    MAX_HOPS,
+    MIN_HOPS,
+    SINGLE_HOP_TYPES,
+    UNANSWERABLE,
+    Construction,
+    Difficulty,
+    SampleKind,
+    Verdict,
+)
 
 
 def text_digest(text: str) -> str:
@@ -139,7 +148,7 @@ class Validation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     revisions: int = Field(ge=0)
-    verdicts: list[dict[str, Any]]
+    verdicts: list[Verdict]
     re_pointed: RePointed | None = None
     """Set when a refresh followed the record's facts into another cutting; None for a record as judged."""
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, NotRequired
 
+from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict
 
 from state.languages import Polarity
+from state.query_styles import QueryStyle
 from state.usage import ModelCall
 
 QuestionType = Literal["comparison", "intersection", "composition", "factual", "procedural"]
@@ -118,8 +120,9 @@ class Draft(TypedDict):
     earlier" here and "Yes" as the answer)."""
 
 
+@with_config(ConfigDict(extra="allow"))
 class Verdict(TypedDict):
-    """One judgement of one draft."""
+    """One judgement of one draft (a record keeps any other key a verdict has)."""
 
     judge: Judge
     revision: int
@@ -189,7 +192,7 @@ class Turn(TypedDict):
 class Restyle(TypedDict):
     """The accepted question rewritten in the sample's query style (restyle_question)."""
 
-    query_style: str
+    query_style: QueryStyle
     question: str
     attempt: int
     """0 for the first rewrite, 1 for the one written from its check's verdict."""
@@ -229,7 +232,7 @@ class SampleInput(TypedDict):
     """A manual seed chunk id; random when absent."""
     thread_id: NotRequired[str]
     """The sample's thread id, `<run_id>/<n>`, repeated in its record."""
-    query_style: NotRequired[str]
+    query_style: NotRequired[QueryStyle]
     """How the accepted question is to be asked (`state.query_styles`); absent or `natural`: as validated."""
     persona: NotRequired[str]
     """The name of the persona who asks (`--personas`); its description is `role`."""
@@ -254,7 +257,7 @@ class SampleState(TypedDict):
     hops: NotRequired[int]
     seed_id: NotRequired[str | None]
     thread_id: NotRequired[str]
-    query_style: NotRequired[str]
+    query_style: NotRequired[QueryStyle]
     persona: NotRequired[str]
 
     # -- seed and bridge ------------------------------------------------------------------------
@@ -317,7 +320,9 @@ class SampleState(TypedDict):
     question_claimed: NotRequired[bool]
     """check_duplicate claimed the latest draft's question for this sample (no earlier sample asked it)."""
     record: NotRequired[dict[str, Any] | None]
-    """The dataset record (SPEC section 3) of an accepted sample."""
+    """The dataset record (SPEC section 3) of an accepted sample: a `state.record.DatasetRecord`, built and
+    validated as one by finalize_sample, kept as its JSON (a checkpoint holds plain data, which LangGraph Studio and
+    the state database show as it is)."""
     llm_calls: Annotated[list[ModelCall], operator.add]
     """Every model call of this sample with its tokens and cost."""
 

@@ -6,10 +6,11 @@ import asyncio
 import functools
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 from pydantic import ValidationError
+from typing_extensions import TypedDict
 
 from nodes.common import Update, normalised_answer
 from nodes.language import sample_language
@@ -17,14 +18,28 @@ from nodes.run_context import Context
 from nodes.steps.duplicate import check_duplicate
 from nodes.steps.restyle import kept_restyle
 from nodes.versions import PROMPT_VERSION
-from state.evidence import locate, offset
+from state.evidence import Evidence, Location, locate, offset
 from state.location import where
 from state.query_styles import NATURAL
-from state.record import DatasetRecord
+from state.record import (
+    ContextPassage,
+    DatasetRecord,
+    EvidenceStatus,
+    Provenance,
+    RePointed,
+    RestyleNote,
+    RetrievalCheck,
+    SupportingChunk,
+    Turn,
+    Unanswerable,
+    Validation,
+)
 from state.sample import (
     DEFAULT_ROLE,
     ChunkRef,
+    Construction,
     ContextItem,
+    Difficulty,
     Draft,
     SampleState,
     is_unanswerable,
@@ -33,49 +48,49 @@ from state.sample import (
 )
 
 
-def provenance(state: SampleState, context: Context) -> dict[str, Any]:
+def provenance(state: SampleState, context: Context) -> Provenance:
     """Where a sample came from: run, thread, models per role, prompts, implementations."""
-    return {
-        "run_id": context.run_id,
-        "thread_id": state.get("thread_id", ""),
-        "models": {
+    return Provenance(
+        run_id=context.run_id,
+        thread_id=state.get("thread_id", ""),
+        models={
             "generator": context.generator_model,
             "validator": context.validator_model,
             "extractor": context.extractor_model,
         },
-        "thinking": dict(context.thinking),
-        "prompt_version": PROMPT_VERSION,
-        "implementations": {
+        thinking=dict(context.thinking),
+        prompt_version=PROMPT_VERSION,
+        implementations={
             "bridge_proposer": context.bridge_proposer,
             "relevance_labeller": context.relevance_labeller,
         },
-        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "replayed_from": context.replayed_from,
-    }
+        created_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        replayed_from=context.replayed_from,
+    )
 
 
-def unanswerable_variant(state: SampleState, context: Context) -> dict[str, Any] | None:
+def unanswerable_variant(state: SampleState, context: Context) -> Unanswerable | None:
     """Up to N non-relevant contexts a RAG system must abstain on; None with fewer than two."""
     irrelevant = [item["id"] for item in state["contexts"] if not item["relevant"]]
     if len(irrelevant) < 2:
         return None
-    return {"contexts": irrelevant[: context.max_unanswerable_contexts], "expected": "abstain"}
+    return Unanswerable(contexts=irrelevant[: context.max_unanswerable_contexts])
 
 
-def location(chunk_id: str, text: str, source: Any, start_index: Any, quote: str) -> dict[str, Any] | None:
+def location(chunk_id: str, text: str, source: Any, start_index: Any, quote: str) -> Location | None:
     """Where `quote` stands in the chunk and, where the chunk's place in its document is known, in the document."""
     span = locate(quote, text)
     if span is None:
         return None
     start = offset(start_index)
-    return {
-        "chunk_id": chunk_id,
-        "chunk_start": span[0],
-        "chunk_end": span[1],
-        "source": source if isinstance(source, str) and source else None,
-        "document_start": None if start is None else start + span[0],
-        "document_end": None if start is None else start + span[1],
-    }
+    return Location(
+        chunk_id=chunk_id,
+        chunk_start=span[0],
+        chunk_end=span[1],
+        source=source if isinstance(source, str) and source else None,
+        document_start=None if start is None else start + span[0],
+        document_end=None if start is None else start + span[1],
+    )
 
 
 #: Documents a ready-cut chunk (one without `start_index`) is looked for in, where its `source` is such a file on
@@ -114,7 +129,7 @@ def start_in_source(chunk: ChunkRef) -> int | None:
 
 def chunk_evidence(
     chunk: ChunkRef, draft: Draft, contexts: list[ContextItem], start: int | None = None
-) -> list[dict[str, Any]]:
+) -> list[Evidence]:
     """The facts of one supporting chunk: each quote of it, where it stands (in its document from `start`, the
     chunk's place there, or its `start_index`), and the other chunks of the context list, labelled relevant, whose
     text holds the same words (other locations of that fact, found by text)."""
@@ -131,7 +146,7 @@ def chunk_evidence(
             for c in others
             if (place := location(c["id"], c["text"], c.get("source"), c.get("start_index"), quote)) is not None
         ]
-        facts.append({"quote": quote, "location": found, "also_in": also_in})
+        facts.append(Evidence(quote=quote, location=found, also_in=also_in))
     return facts
 
 
@@ -140,126 +155,152 @@ def document_starts(state: SampleState) -> dict[str, int | None]:
     return {chunk["id"]: start_in_source(chunk) for chunk in state.get("supporting") or []}
 
 
-def evidence_status(state: SampleState, supporting: list[dict[str, Any]]) -> str:
+def evidence_status(state: SampleState, supporting: list[SupportingChunk]) -> EvidenceStatus:
     """`quoted` when every supporting chunk carries a fact; `unrecorded` for a draft written without quotes."""
-    quoted = "evidence" in latest_draft(state) and all(chunk["evidence"] for chunk in supporting)
+    quoted = "evidence" in latest_draft(state) and all(chunk.evidence for chunk in supporting)
     return "quoted" if quoted else "unrecorded"
 
 
-def answerable_record(state: SampleState, context: Context, starts: dict[str, int | None]) -> dict[str, Any]:
-    """The record of a typed multi-hop question: supporting chunks with their evidence (`starts`: each chunk's
-    place in its document, where known), labelled contexts, difficulty, its variant."""
+class Grounding(TypedDict, total=False):
+    """The fields of a record that say what its answer rests on: an answerable question's or a generated
+    unanswerable one's (`DatasetRecord`'s fields of the same names)."""
+
+    answer: str
+    temporal: bool | None
+    bridge_topic: str
+    hops: int
+    supporting: list[SupportingChunk]
+    evidence_status: EvidenceStatus
+    contexts: list[ContextPassage]
+    n_relevant: int
+    difficulty: Difficulty | None
+    unanswerable: Unanswerable | None
+    answerable: bool
+    expected: Literal["answer", "abstain"]
+    retrieval_check: RetrievalCheck
+
+
+def answerable_grounding(state: SampleState, context: Context, starts: dict[str, int | None]) -> Grounding:
+    """What a typed question rests on: supporting chunks with their evidence (`starts`: each chunk's place in its
+    document, where known), labelled contexts, difficulty, its variant."""
     draft = latest_draft(state)
     supporting = [
-        {
-            "id": c["id"],
-            "text": c["text"],
-            "metadata": c["metadata"],
-            "evidence": chunk_evidence(c, draft, state["contexts"], starts.get(c["id"])),
-        }
+        SupportingChunk(
+            id=c["id"],
+            text=c["text"],
+            metadata=c["metadata"],
+            evidence=chunk_evidence(c, draft, state["contexts"], starts.get(c["id"])),
+        )
         for c in state["supporting"]
     ]
-    return {
-        "answer": normalised_answer(draft["answer"], binary=state["binary"], language=sample_language(state, context)),
-        "temporal": state["temporal"],
-        "bridge_topic": state["bridge_topic"],
-        "hops": len(state["supporting"]),
-        "supporting": supporting,
-        "evidence_status": evidence_status(state, supporting),
-        "contexts": state["contexts"],
-        "n_relevant": state["n_relevant"],
-        "difficulty": state["difficulty"],
-        "unanswerable": unanswerable_variant(state, context),
-    }
+    return Grounding(
+        answer=normalised_answer(draft["answer"], binary=state["binary"], language=sample_language(state, context)),
+        temporal=state["temporal"],
+        bridge_topic=state["bridge_topic"],
+        hops=len(state["supporting"]),
+        supporting=supporting,
+        evidence_status=evidence_status(state, supporting),
+        contexts=[ContextPassage(**item) for item in state["contexts"]],
+        n_relevant=state["n_relevant"],
+        difficulty=state["difficulty"],
+        unanswerable=unanswerable_variant(state, context),
+    )
 
 
-def unanswerable_record(state: SampleState, context: Context) -> dict[str, Any]:
-    """The record of a generated unanswerable question: the chunks the retriever returned, none answering it."""
+def unanswerable_grounding(state: SampleState, context: Context) -> Grounding:
+    """What a generated unanswerable question was checked on: the chunks the retriever returned, none answering
+    it."""
     retrieved = state["retrieved"]
-    return {
-        "answer": "",
-        "temporal": None,
-        "bridge_topic": "",
-        "hops": 0,
-        "supporting": [],
-        "evidence_status": "none",
-        "contexts": [
-            {"id": c["id"], "text": c["text"], "relevant": False, "origin": "retrieved", "where": where(c["metadata"])}
+    return Grounding(
+        answer="",
+        temporal=None,
+        bridge_topic="",
+        hops=0,
+        supporting=[],
+        evidence_status="none",
+        contexts=[
+            ContextPassage(id=c["id"], text=c["text"], relevant=False, origin="retrieved", where=where(c["metadata"]))
             for c in retrieved
         ],
-        "n_relevant": 0,
-        "difficulty": None,
-        "unanswerable": None,
-        "answerable": False,
-        "expected": "abstain",
-        "retrieval_check": {
-            "k": context.retrieval_k,
-            "chunk_ids": [c["id"] for c in retrieved],
-            "embedding": context.embedding,
-            "seed_id": state["seed"]["id"],
-        },
-    }
+        n_relevant=0,
+        difficulty=None,
+        unanswerable=None,
+        answerable=False,
+        expected="abstain",
+        retrieval_check=RetrievalCheck(
+            k=context.retrieval_k,
+            chunk_ids=[c["id"] for c in retrieved],
+            embedding=context.embedding,
+            seed_id=state["seed"]["id"],
+        ),
+    )
 
 
-async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Update:
-    """Assemble and validate the SPEC section 3 record."""
-    context = runtime.context
+def dataset_record(state: SampleState, context: Context, starts: dict[str, int | None]) -> DatasetRecord:
+    """The SPEC section 3 record of an accepted sample; a `ValidationError` says what it lacks."""
     draft = latest_draft(state)
     guide = context.require_ports().queries
     kept = kept_restyle(state)
-    record: dict[str, Any] = {
-        "id": state.get("thread_id") or f"{context.run_id}/adhoc",
-        "question": kept["question"] if kept else draft["question"],
-        "canonical_question": draft["question"],
-        "query_style": kept["query_style"] if kept else NATURAL,
-        "restyle": restyle_note(state),
-        "turns": [*kept["turns"], {"role": "user", "content": kept["question"]}]
+    re_pointing = state.get("re_pointing")
+    return DatasetRecord(
+        id=state.get("thread_id") or f"{context.run_id}/adhoc",
+        question=kept["question"] if kept else draft["question"],
+        canonical_question=draft["question"],
+        query_style=kept["query_style"] if kept else NATURAL,
+        restyle=restyle_note(state),
+        turns=[*(Turn(**turn) for turn in kept["turns"]), Turn(role="user", content=kept["question"])]
         if kept and kept.get("turns")
         else None,
-        "question_type": state["question_type"],
-        "binary": state["binary"],
-        "language": sample_language(state, context),
-        "role": state.get("style_role") or state.get("role") or DEFAULT_ROLE,
-        "persona": state.get("persona"),
-        "construction": draft.get("construction") or {},
+        question_type=state["question_type"],
+        binary=state["binary"],
+        language=sample_language(state, context),
+        role=state.get("style_role") or state.get("role") or DEFAULT_ROLE,
+        persona=state.get("persona"),
+        construction=draft.get("construction") or Construction(compared_entities=[], hidden_entities=[]),
         **(
-            unanswerable_record(state, context)
+            unanswerable_grounding(state, context)
             if is_unanswerable(state)
-            else answerable_record(state, context, await asyncio.to_thread(document_starts, state))
+            else answerable_grounding(state, context, starts)
         ),
-        "seed_query": guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
-        "validation": {
-            "revisions": state.get("revisions", 0),
-            "verdicts": state["verdicts"],
-            **({"re_pointed": state["re_pointing"]} if state.get("re_pointing") else {}),
-        },
-        "version": context.dataset_version,
-        "validated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "provenance": provenance(state, context),
-    }
+        seed_query=guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
+        validation=Validation(
+            revisions=state.get("revisions", 0),
+            verdicts=state["verdicts"],
+            re_pointed=RePointed(**re_pointing) if re_pointing else None,
+        ),
+        version=context.dataset_version,
+        validated_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        provenance=provenance(state, context),
+    )
+
+
+async def finalize_sample(state: SampleState, runtime: Runtime[Context]) -> Update:
+    """Assemble and validate the SPEC section 3 record; the state keeps its JSON (checkpoints hold plain data)."""
+    context = runtime.context
+    starts = {} if is_unanswerable(state) else await asyncio.to_thread(document_starts, state)
     try:
-        validated = DatasetRecord.model_validate(record)
+        record = dataset_record(state, context, starts)
     except ValidationError as invalid:
         return {"outcome": "failed", "end_reason": f"the record is invalid: {invalid.errors()[0]['msg']}"}
     if not state.get("question_claimed"):  # a thread checkpointed before check_duplicate was a node of its own
         duplicate = await check_duplicate(state, runtime)
         if duplicate.get("outcome"):
             return duplicate
-    return {"record": validated.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
+    return {"record": record.model_dump(mode="json"), "outcome": "accepted", "end_reason": "accepted"}
 
 
-def restyle_note(state: SampleState) -> dict[str, Any] | None:
+def restyle_note(state: SampleState) -> RestyleNote | None:
     """How the question was rewritten in the sample's query style; None when it was asked for none."""
     if not wants_restyle(state):
         return None
     checks = state.get("restyle_checks", [])
     kept = bool(checks) and checks[-1]["accepted"]
-    return {
-        "wanted": state["query_style"],  # type: ignore[typeddict-item]
-        "attempts": len(state.get("restyles", [])),
-        "kept": kept,
-        "reason": "" if kept or not checks else checks[-1]["reason"],
-    }
+    return RestyleNote(
+        wanted=state.get("query_style", NATURAL),
+        attempts=len(state.get("restyles", [])),
+        kept=kept,
+        reason="" if kept or not checks else checks[-1]["reason"],
+    )
 
 
 def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
@@ -284,5 +325,5 @@ def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
         "verdicts": state.get("verdicts", []),
         "failure_raw": state.get("failure_raw"),
         "llm_calls": state.get("llm_calls", []),
-        "provenance": provenance(state, context),  # type: ignore[arg-type]
+        "provenance": provenance(state, context).model_dump(),  # type: ignore[arg-type]
     }

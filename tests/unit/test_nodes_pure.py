@@ -74,10 +74,10 @@ def test_a_fact_is_placed_in_its_chunk_and_document_and_found_again_in_relevant_
          "origin": "distractor", "source": "faq.html", "start_index": 40},
     ]  # fmt: skip
     (fact,) = chunk_evidence(chunk, draft, contexts)  # type: ignore[arg-type]
-    assert fact["location"] == {"chunk_id": "a", "chunk_start": 7, "chunk_end": 50, "source": "guide.html",
+    assert fact.location.model_dump() == {"chunk_id": "a", "chunk_start": 7, "chunk_end": 50, "source": "guide.html",
                                 "document_start": 107, "document_end": 150}  # fmt: skip
     # b differs by case (not the same words), c is not relevant: d alone is another location, placed in its document
-    assert fact["also_in"] == [
+    assert [place.model_dump() for place in fact.also_in] == [
         {"chunk_id": "d", "chunk_start": 11, "chunk_end": 53, "source": "faq.html", "document_start": 51,
          "document_end": 93}
     ]  # fmt: skip
@@ -95,6 +95,6 @@ def test_a_ready_cut_chunk_is_placed_in_its_plain_text_source_when_the_file_is_a
     assert start == source.read_text().index(text)
     draft = {"evidence": [{"chunk_id": "a", "quote": "sleeps for naptime seconds"}]}
     (fact,) = chunk_evidence(chunk, draft, [], start)  # type: ignore[arg-type]
-    assert fact["location"]["document_start"] == start + 13 and fact["location"]["source"] == str(source)
+    assert fact.location.document_start == start + 13 and fact.location.source == str(source)
     assert start_in_source({"id": "b", "text": text, "metadata": {"source": str(tmp_path / "gone.md")}}) is None  # type: ignore[arg-type]
     assert start_in_source({"id": "c", "text": text, "metadata": {"source": "guide.pdf"}}) is None  # type: ignore[arg-type]
