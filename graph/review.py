@@ -48,6 +48,7 @@ from graph.folder.files import check_run_id, write_atomically
 from graph.reviewing.app import Review, build_app, check_port, is_loopback
 from graph.reviewing.calibrate import calibrate
 from graph.reviewing.calibration import format_calibration
+from graph.reviewing.labels import SavedLabels
 from graph.reviewing.samples import load_samples, review_set
 from graph.reviewing.session import open_labels, refresh_report, run_store
 from graph.reviewing.validation_table import format_summary, summarise
@@ -150,7 +151,7 @@ async def _main(args: argparse.Namespace, settings: Settings) -> None:
 
 
 async def _calibrate(
-    args: argparse.Namespace, settings: Settings, samples: dict[int, Any], reviews: list[dict[str, Any]]
+    args: argparse.Namespace, settings: Settings, samples: dict[int, Any], reviews: list[SavedLabels]
 ) -> None:
     try:
         calibration = await calibrate(

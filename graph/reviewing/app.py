@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from graph.config.errors import UserError
-from graph.reviewing.labels import ReviewLabels, clean_labels
+from graph.reviewing.labels import Labels, ReviewLabels, clean_labels
 from graph.reviewing.pages import FILTERS, list_page, sample_page, summary_page
 from graph.reviewing.quotes import correction_problem
 from graph.reviewing.samples import ReviewSample
@@ -72,7 +72,7 @@ def build_app(review: Review) -> Starlette:
         at = order.index(n)
         previous = order[at - 1] if at > 0 else None
         following = order[at + 1] if at + 1 < len(order) else None
-        labels: dict[str, Any] = mine[0]["labels"] if mine else {}
+        labels: Labels = mine[0]["labels"] if mine else {}
         shown = review.samples[n]
         if shown.rejection is not None and review.chunks is not None and shown.rejection.supporting_ids:
             shown = replace(shown, fetched=tuple(await review.chunks(shown.rejection.supporting_ids)))

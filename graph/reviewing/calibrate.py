@@ -19,7 +19,8 @@ from graph.config.settings import Settings
 from graph.llm.from_settings import check_models
 from graph.planning.options import RunOptions
 from graph.planning.request import stored_settings
-from graph.reviewing.calibration import DIMENSIONS, Judgement, Labelled, labelled_samples, score
+from graph.reviewing.calibration import DIMENSIONS, Calibration, Judgement, Labelled, labelled_samples, score
+from graph.reviewing.labels import SavedLabels
 from graph.reviewing.samples import ReviewSample
 from graph.running.lanes import Budget, CostLimitReached, run_in_lanes
 from graph.running.runner import SampleRunner, context_for, judging_runner
@@ -106,12 +107,12 @@ async def calibrate(
     run_id: str,
     settings: Settings,
     samples: dict[int, ReviewSample],
-    reviews: list[dict[str, Any]],
+    reviews: list[SavedLabels],
     specs: list[str],
     *,
     concurrency: int = 1,
     say: Callable[[str], None] = print,
-) -> dict[str, Any]:
+) -> Calibration:
     """Every validator's figures against the reviewers: the run's own (from its recorded verdicts) and each
     of `specs` (judging again). Raises `CostLimitReached` when the budget runs out first."""
     async with open_state_database(settings, concurrency=concurrency) as database:
@@ -157,4 +158,4 @@ async def calibrate(
             if stopped:
                 raise CostLimitReached(limit, "what was judged is kept", "run the calibration again")
             validators[spec] = score(ours, {s.n: j for s, j in zip(ours, results, strict=True)})
-    return {"run_id": run_id, "labelled": len(ours), "validators": validators}
+    return Calibration(run_id=run_id, labelled=len(ours), validators=validators)

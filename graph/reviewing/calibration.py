@@ -17,11 +17,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from graph.reviewing.labels import CRITERIA, criteria_for
+from graph.reviewing.labels import CRITERIA, Labels, SavedLabels, criteria_for
 from graph.reviewing.samples import current_reviews
-from graph.reviewing.validation_table import PAPER_REJECTIONS_RIGHT, cohen_kappa, share
+from graph.reviewing.validation_table import PAPER_REJECTIONS_RIGHT, Share, cohen_kappa, share
 from graph.statistics.intervals import Z95
 from graph.webpage import esc, table
 
@@ -40,7 +40,7 @@ class Labelled:
 
     n: int
     accepted: bool
-    labels: dict[str, dict[str, Any]]
+    labels: dict[str, Labels]
     """reviewer -> their labels."""
     question_type: str = "comparison"
 
@@ -74,9 +74,9 @@ class Judgement:
     """The model calls it took (ModelCall)."""
 
 
-def labelled_samples(samples: dict[int, Any], reviews: Iterable[dict[str, Any]]) -> list[Labelled]:
+def labelled_samples(samples: dict[int, Any], reviews: Iterable[SavedLabels]) -> list[Labelled]:
     """The typed samples reviewers labelled (generated unanswerable questions have a judge of their own)."""
-    by_sample: dict[int, dict[str, dict[str, Any]]] = {}
+    by_sample: dict[int, dict[str, Labels]] = {}
     for review in current_reviews(samples, reviews):
         sample = samples.get(review["n"])
         if sample is None or sample.generated_unanswerable or sample.outcome in ("no_bridge", "failed"):
@@ -106,18 +106,46 @@ def kappa_interval(pairs: Sequence[tuple[bool, bool]]) -> tuple[float | None, fl
     return kappa, max(-1.0, kappa - spread), min(1.0, kappa + spread)
 
 
-def agreement(pairs: Sequence[tuple[bool, bool]]) -> dict[str, Any]:
-    """Accuracy (with its Wilson interval) and kappa (with its interval) of (validator, people) pairs."""
+class Agreement(TypedDict):
+    """How often a validator agrees with people: accuracy (with its Wilson interval) and kappa (with its interval)."""
+
+    accuracy: Share
+    kappa: float | None
+    kappa_low: float | None
+    kappa_high: float | None
+
+
+class ValidatorFigures(Agreement):
+    """One validator against the reviewers (`score`)."""
+
+    samples: int
+    reviewers: dict[str, Agreement]
+    """Against each reviewer, where more than one labelled."""
+    dimensions: dict[str, Agreement]
+    """`<dimension>/<criterion>`: a quality dimension against the criterion people ticked."""
+    rejections_right: Share
+    calls_per_sample: float
+    tokens_per_sample: float
+    cost_per_sample_usd: float
+
+
+class Calibration(TypedDict):
+    """calibration.json: every validator's figures on a run's labelled samples."""
+
+    run_id: str
+    labelled: int
+    validators: dict[str, ValidatorFigures]
+
+
+def agreement(pairs: Sequence[tuple[bool, bool]]) -> Agreement:
+    """Accuracy and kappa, each with its interval, of (validator, people) pairs."""
     kappa, low, high = kappa_interval(pairs)
-    return {
-        "accuracy": share(sum(a == b for a, b in pairs), len(pairs)),
-        "kappa": kappa,
-        "kappa_low": low,
-        "kappa_high": high,
-    }
+    return Agreement(
+        accuracy=share(sum(a == b for a, b in pairs), len(pairs)), kappa=kappa, kappa_low=low, kappa_high=high
+    )
 
 
-def score(labelled: Sequence[Labelled], judged: dict[int, Judgement]) -> dict[str, Any]:
+def score(labelled: Sequence[Labelled], judged: dict[int, Judgement]) -> ValidatorFigures:
     """One validator's figures on the labelled samples it judged (`judged`: slot -> its judgement)."""
     samples = [s for s in labelled if s.n in judged]
     pairs = [(judged[s.n].accepted, s.people_accept) for s in samples]
@@ -138,9 +166,13 @@ def score(labelled: Sequence[Labelled], judged: dict[int, Judgement]) -> dict[st
     rejected = [s for s in samples if not judged[s.n].accepted]
     calls = [call for s in samples for call in judged[s.n].calls]
     count = len(samples) or 1
+    overall = agreement(pairs)
     return {
         "samples": len(samples),
-        **agreement(pairs),
+        "accuracy": overall["accuracy"],
+        "kappa": overall["kappa"],
+        "kappa_low": overall["kappa_low"],
+        "kappa_high": overall["kappa_high"],
         "reviewers": each if len(reviewers) > 1 else {},
         "dimensions": dimensions,
         "rejections_right": share(sum(not s.people_accept for s in rejected), len(rejected)),
@@ -157,7 +189,7 @@ def _figure(value: float | None, low: float | None = None, high: float | None = 
     return shown(value) + (f" [{shown(low)}, {shown(high)}]" if low is not None and high is not None else "")
 
 
-def rows(calibration: dict[str, Any]) -> list[list[str]]:
+def rows(calibration: Calibration) -> list[list[str]]:
     """One row per validator: samples, accuracy, kappa, rejections right, calls, tokens and cost per sample."""
     shown = []
     for name, figures in calibration["validators"].items():
@@ -182,7 +214,7 @@ def rows(calibration: dict[str, Any]) -> list[list[str]]:
 HEADER = ["validator", "samples", "accuracy", "kappa", "rejections right", "calls", "tokens", "USD"]
 
 
-def format_calibration(calibration: dict[str, Any]) -> str:
+def format_calibration(calibration: Calibration) -> str:
     """The table as the terminal shows it, per dimension and per reviewer below it."""
     widths = [max(len(row[i]) for row in [HEADER, *rows(calibration)]) + 2 for i in range(len(HEADER))]
     lines = ["".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)) for row in [HEADER]]
@@ -201,7 +233,7 @@ def format_calibration(calibration: dict[str, Any]) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def calibration_html(calibration: dict[str, Any]) -> str:
+def calibration_html(calibration: Calibration) -> str:
     """The report's section: the table, then kappa per dimension and per reviewer."""
     body = table(HEADER, rows(calibration))
     detail = []

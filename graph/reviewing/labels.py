@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Literal, TypedDict
 
 from psycopg_pool import AsyncConnectionPool
 
@@ -10,19 +11,52 @@ from graph.store.jsonb import jsonb
 from nodes.question_types import SINGLE_HOP_TYPES
 from state.sample import UNANSWERABLE
 
+#: What a reviewer can tick yes or no: the criteria below, and whether a rejection was right.
+Criterion = Literal[
+    "answerable", "correct", "multi_hop", "unambiguous", "plausible", "unanswered", "restyle_right", "rejection_right"
+]
 #: The paper's four criteria for an accepted sample (SPEC section 10), in the order keys 1-4 toggle them.
-CRITERIA = ("answerable", "correct", "multi_hop", "unambiguous")
+CRITERIA: tuple[Criterion, ...] = ("answerable", "correct", "multi_hop", "unambiguous")
 #: A generated unanswerable question's: a user of the collection could ask it, and nothing retrieved answers it.
-UNANSWERABLE_CRITERIA = ("plausible", "unanswered")
+UNANSWERABLE_CRITERIA: tuple[Criterion, ...] = ("plausible", "unanswered")
 #: A single-hop question's (factual, procedural): the paper's criteria but multi-hop.
-SINGLE_HOP_CRITERIA = ("answerable", "correct", "unambiguous")
+SINGLE_HOP_CRITERIA: tuple[Criterion, ...] = ("answerable", "correct", "unambiguous")
 
 
 #: A sample asked in a query style: the question as asked means what the validated one means, with its answer.
-RESTYLE_CRITERION = "restyle_right"
+RESTYLE_CRITERION: Criterion = "restyle_right"
 
 
-def criteria_for(question_type: str) -> tuple[str, ...]:
+class Labels(TypedDict, total=False):
+    """What one reviewer said of one sample: only what they gave (`clean_labels` keeps nothing else)."""
+
+    answerable: bool
+    correct: bool
+    multi_hop: bool
+    unambiguous: bool
+    plausible: bool
+    unanswered: bool
+    restyle_right: bool
+    rejection_right: bool
+    """A rejected sample: whether the run was right to reject it."""
+    relevance: dict[str, bool]
+    """Relevance flips: context id -> relevant."""
+    evidence: dict[str, dict[str, str]]
+    """Quote corrections: supporting chunk id -> the quote as the record has it -> the reviewer's."""
+    note: str
+
+
+class SavedLabels(TypedDict):
+    """One reviewer's labels of one sample, as the state database keeps them."""
+
+    n: int
+    reviewer: str
+    labels: Labels
+    updated_at: str
+    """When the labels were last saved (ISO 8601)."""
+
+
+def criteria_for(question_type: str) -> tuple[Criterion, ...]:
     """The criteria a reviewer ticks for an accepted sample of this cell kind."""
     if question_type == UNANSWERABLE:
         return UNANSWERABLE_CRITERIA
@@ -41,15 +75,14 @@ CREATE TABLE IF NOT EXISTS triad_reviews (
 """
 
 
-def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
-    """What a review may hold: the criteria, whether a rejection was right, relevance flips (context id -> relevant),
-    quote corrections (supporting chunk id -> the quote as the record has it -> the reviewer's), a note."""
-    labels: dict[str, Any] = {}
-    for name in (*CRITERIA, *UNANSWERABLE_CRITERIA, RESTYLE_CRITERION):
-        if isinstance(given.get(name), bool):
-            labels[name] = given[name]
-    if isinstance(given.get("rejection_right"), bool):
-        labels["rejection_right"] = given["rejection_right"]
+def clean_labels(given: Mapping[str, object]) -> Labels:
+    """What a review may hold (`Labels`), from what a reviewer's page sent: values of another type are left out,
+    a note is cut to 4000 characters."""
+    labels: Labels = {}
+    for name in (*CRITERIA, *UNANSWERABLE_CRITERIA, RESTYLE_CRITERION, "rejection_right"):
+        value = given.get(name)
+        if isinstance(value, bool):
+            labels[name] = value
     relevance = given.get("relevance")
     if isinstance(relevance, dict):
         labels["relevance"] = {str(k): v for k, v in relevance.items() if isinstance(v, bool)}
@@ -60,8 +93,9 @@ def clean_labels(given: dict[str, Any]) -> dict[str, Any]:
             for chunk_id, fixes in evidence.items()
             if isinstance(fixes, dict)
         }
-    if isinstance(given.get("note"), str):
-        labels["note"] = given["note"][:4000]
+    note = given.get("note")
+    if isinstance(note, str):
+        labels["note"] = note[:4000]
     return labels
 
 
@@ -75,7 +109,7 @@ class ReviewLabels:
         async with self.pool.connection() as conn:
             await conn.execute(SCHEMA)
 
-    async def save(self, run_id: str, n: int, reviewer: str, labels: dict[str, Any]) -> dict[str, Any]:
+    async def save(self, run_id: str, n: int, reviewer: str, labels: Mapping[str, object]) -> Labels:
         cleaned = clean_labels(labels)
         async with self.pool.connection() as conn:
             await conn.execute(
@@ -109,7 +143,7 @@ class ReviewLabels:
                         (jsonb(labels), run_id, n, reviewer),
                     )
 
-    async def of_run(self, run_id: str) -> list[dict[str, Any]]:
+    async def of_run(self, run_id: str) -> list[SavedLabels]:
         """Every review of the run: n, reviewer, labels, updated_at (ISO), by sample then reviewer."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
@@ -118,6 +152,8 @@ class ReviewLabels:
             )
             rows = await cursor.fetchall()
         return [
-            {"n": n, "reviewer": reviewer, "labels": dict(labels), "updated_at": at.isoformat(timespec="seconds")}
+            SavedLabels(
+                n=n, reviewer=reviewer, labels=clean_labels(labels), updated_at=at.isoformat(timespec="seconds")
+            )
             for n, reviewer, labels, at in rows
         ]

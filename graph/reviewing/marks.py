@@ -5,8 +5,8 @@ chunk holding markup shows as text."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from graph.reviewing.labels import Labels, SavedLabels
 from graph.reviewing.quotes import quote_votes
 from graph.webpage import esc
 from nodes.common import letter_labels
@@ -40,12 +40,14 @@ def quoted_html(text: str, spans: list[tuple[int, int]], bridge: str, answer: st
     return "".join(pieces)
 
 
-def evidence_list(record: DatasetRecord, fixes: dict[str, Any], others: list[dict[str, Any]], saved: bool) -> str:
+def evidence_list(
+    record: DatasetRecord, fixes: dict[str, dict[str, str]], others: list[SavedLabels], saved: bool
+) -> str:
     """The facts the answer needs, where each stands, and a field per quote for the reviewer's correction; the
     other reviewers' corrections beside it, and a tie among them said."""
     labels = dict(zip((c.id for c in record.supporting), letter_labels(len(record.supporting)), strict=True))
-    mine = [{"labels": {"evidence": fixes}}] if saved else []  # a reviewer who has saved nothing casts no vote
-    votes = {(v.chunk_id, v.original): v for v in quote_votes(record, [*mine, *others])}
+    mine = [Labels(evidence=fixes)] if saved else []  # a reviewer who has saved nothing casts no vote
+    votes = {(v.chunk_id, v.original): v for v in quote_votes(record, [*mine, *(o["labels"] for o in others)])}
     items = []
     for chunk in record.supporting:
         for fact in chunk.evidence:

@@ -7,12 +7,10 @@ are marked in them, so a chunk holding markup shows as text.
 
 from __future__ import annotations
 
-from typing import Any
-
-from graph.reviewing.labels import CRITERIA
+from graph.reviewing.labels import CRITERIA, Labels, SavedLabels
 from graph.reviewing.marks import evidence_list, marked, quoted_html
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, ReviewSample
-from graph.reviewing.validation_table import PAPER, PAPER_REJECTIONS_RIGHT
+from graph.reviewing.validation_table import PAPER, PAPER_REJECTIONS_RIGHT, Share, ValidationSummary
 from graph.webpage import asset, document, esc
 from state.evidence import locate
 from state.languages import DEFAULT_LANGUAGE, language_name
@@ -134,7 +132,7 @@ def _history(sample: ReviewSample) -> str:
     return f"<h2>History</h2><ul>{items}</ul>" if items else ""
 
 
-def _criteria(sample: ReviewSample, labels: dict[str, Any]) -> str:
+def _criteria(sample: ReviewSample, labels: Labels) -> str:
     """The labels' boxes (keys 1-4), the note and the save status: at the top, where the keys act."""
     if sample.accepted:
         boxes = "".join(
@@ -181,11 +179,11 @@ def _canonical_line(record: DatasetRecord | None) -> str:
 def sample_page(
     run_id: str,
     sample: ReviewSample,
-    labels: dict[str, Any],
+    labels: Labels,
     previous: int | None,
     next_: int | None,
     reviewed_at: str | None = None,
-    others: list[dict[str, Any]] | None = None,
+    others: list[SavedLabels] | None = None,
 ) -> str:
     """A sample's page; `others`: the other reviewers' reviews of it (their quote corrections are shown)."""
     others = others or []
@@ -276,10 +274,10 @@ def _kappa(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def summary_html(summary: dict[str, Any]) -> str:
+def summary_html(summary: ValidationSummary) -> str:
     """The human-validation table beside the paper's figures, as HTML (the app's page and report.html)."""
 
-    def cell(figure: dict[str, Any]) -> str:
+    def cell(figure: Share) -> str:
         if not figure["total"]:
             return "-"
         return (
@@ -338,6 +336,6 @@ def summary_html(summary: dict[str, Any]) -> str:
     )
 
 
-def summary_page(run_id: str, summary: dict[str, Any]) -> str:
+def summary_page(run_id: str, summary: ValidationSummary) -> str:
     body = f"<h1>Human validation of run {esc(run_id)}</h1>{summary_html(summary)}"
     return page(f"{run_id} · summary", body)

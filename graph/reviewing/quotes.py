@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from graph.reviewing.labels import Labels
 from state.evidence import locate
 from state.record import DatasetRecord, SupportingChunk
 
 
-def correction_problem(record: DatasetRecord, evidence: Mapping[str, Any]) -> str:
+def correction_problem(record: DatasetRecord, evidence: Mapping[str, Mapping[str, str]]) -> str:
     """Why a reviewer's corrections cannot be kept (one line), or "" when each is verbatim in its chunk."""
     chunks = {chunk.id: chunk for chunk in record.supporting}
     for chunk_id, fixes in evidence.items():
@@ -46,9 +46,10 @@ class QuoteVote:
     tie: bool
 
 
-def quote_votes(record: DatasetRecord, reviews: Iterable[Mapping[str, Any]]) -> list[QuoteVote]:
-    """Every quote of the record that some reviewer corrected, as the reviewers settle it (the module's rule)."""
-    given = [dict(review["labels"].get("evidence") or {}) for review in reviews]
+def quote_votes(record: DatasetRecord, reviews: Iterable[Labels]) -> list[QuoteVote]:
+    """Every quote of the record that some reviewer corrected, as the reviewers settle it (the module's rule);
+    `reviews`: each reviewer's labels of the record."""
+    given = [labels.get("evidence") or {} for labels in reviews]
     settled = []
     for chunk in record.supporting:
         for fact in chunk.evidence:

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
 
-from graph.reviewing.labels import criteria_for
+from graph.reviewing.labels import SavedLabels, criteria_for
 from graph.reviewing.quotes import quote_votes, requoted
 from state.record import MIN_UNANSWERABLE_CONTEXTS, DatasetRecord
 from state.reviewed import ReviewedRecord, ReviewNote
 from state.threads import slot_number
 
 
-def reviewed_records(records: list[DatasetRecord], reviews: Iterable[dict[str, Any]]) -> list[DatasetRecord]:
+def reviewed_records(records: list[DatasetRecord], reviews: Iterable[SavedLabels]) -> list[DatasetRecord]:
     """The records every reviewer of which passed all its criteria (the paper's four; plausible and unanswered
     for a generated unanswerable question), each with its contexts' relevance as the reviewers' majority has
     it (a tie keeps the labeller's), its quotes as they settle them (`graph.reviewing.quotes`) and a `review`
@@ -22,7 +21,7 @@ def reviewed_records(records: list[DatasetRecord], reviews: Iterable[dict[str, A
     A context relabelled relevant leaves the unanswerable variant, which is dropped when fewer than two
     non-relevant contexts remain; it drops a generated unanswerable question altogether.
     """
-    by_sample: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    by_sample: dict[int, list[SavedLabels]] = defaultdict(list)
     for review in reviews:
         by_sample[review["n"]].append(review)
     kept: list[DatasetRecord] = []
@@ -51,7 +50,7 @@ def reviewed_records(records: list[DatasetRecord], reviews: Iterable[dict[str, A
                 if len(remaining) >= MIN_UNANSWERABLE_CONTEXTS
                 else None
             )
-        settled = quote_votes(record, given)
+        settled = quote_votes(record, [r["labels"] for r in given])
         note = ReviewNote(
             reviewers=sorted(r["reviewer"] for r in given),
             criteria=dict.fromkeys(criteria, True),

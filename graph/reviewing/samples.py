@@ -8,12 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from graph.config.errors import UserError
 from graph.figures.funnel import cell_name
 from graph.folder.run_document import read_run_document
-from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, criteria_for
+from graph.reviewing.labels import RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, SavedLabels, criteria_for
 from graph.running.dataset import read_lines, tell_skipped
 from state.record import ContextPassage, DatasetRecord, Rejection, SupportingChunk
 from state.threads import slot_number
@@ -126,7 +125,7 @@ class ReviewSample:
         return provenance.thread_id if provenance is not None and provenance.thread_id else self.entry.id
 
 
-def current_reviews(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+def current_reviews(samples: dict[int, ReviewSample], reviews: Iterable[SavedLabels]) -> list[SavedLabels]:
     """The reviews that are of their sample's current record: one saved before graph.refresh rewrote the
     record is of an earlier version, and left out."""
     return [

@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-from typing import Any
 
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -19,8 +18,9 @@ from graph.folder.files import RunFolder
 from graph.folder.run_document import load_run_document
 from graph.folder.run_settings import as_the_run_read_it, flags_given, run_json_settings
 from graph.reviewing.calibration import calibration_html
-from graph.reviewing.labels import ReviewLabels
+from graph.reviewing.labels import ReviewLabels, SavedLabels
 from graph.reviewing.pages import summary_html
+from graph.reviewing.validation_table import ValidationSummary
 from graph.services import open_state_database
 from graph.store.corpus import Corpus
 from graph.store.database import CONNECT_TIMEOUT_S, database_url, in_schema, prepare_state_schema, state_url
@@ -96,7 +96,7 @@ async def re_key_labels(
         await pool.close()
 
 
-async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
+async def run_labels(settings: Settings, run_id: str) -> list[SavedLabels]:
     """Every review label of a run, from the state database."""
     labels, pool = await open_labels(settings)
     try:
@@ -105,7 +105,7 @@ async def run_labels(settings: Settings, run_id: str) -> list[dict[str, Any]]:
         await pool.close()
 
 
-async def refresh_report(settings: Settings, run_id: str, figures: dict[str, Any]) -> bool:
+async def refresh_report(settings: Settings, run_id: str, figures: ValidationSummary) -> bool:
     """report.html written again with the human-validation table; False when the run's state or run.json is
     not there to write it from."""
     folder = settings.runs_dir / run_id

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
-from graph.reviewing.labels import CRITERIA, RESTYLE_CRITERION, UNANSWERABLE_CRITERIA
+from graph.reviewing.labels import CRITERIA, RESTYLE_CRITERION, UNANSWERABLE_CRITERIA, Labels, SavedLabels
 from graph.reviewing.samples import ReviewSample, current_reviews
 from graph.statistics.intervals import wilson
 
@@ -27,9 +27,50 @@ PAPER = {
 PAPER_REJECTIONS_RIGHT = "85-90%"
 
 
-def share(passed: int, total: int) -> dict[str, Any]:
+class Share(TypedDict):
+    """`passed` of `total`, their share (None of none) and its 95% Wilson interval."""
+
+    passed: int
+    total: int
+    share: float | None
+    low: float
+    high: float
+
+
+def share(passed: int, total: int) -> Share:
     low, high = wilson(passed, total)
-    return {"passed": passed, "total": total, "share": passed / total if total else None, "low": low, "high": high}
+    return Share(passed=passed, total=total, share=passed / total if total else None, low=low, high=high)
+
+
+class Agreement(TypedDict):
+    """Two reviewers' agreement on one criterion: the samples both labelled, and Cohen's kappa."""
+
+    pairs: int
+    kappa: float | None
+
+
+class RelevanceFigures(TypedDict):
+    """The relevance labeller against the reviewers' corrections, over the contexts either called relevant."""
+
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    contexts: int
+
+
+class ValidationSummary(TypedDict):
+    """The human-validation table's figures (`summarise`)."""
+
+    criteria: dict[str, Share]
+    cells: dict[str, dict[str, Share]]
+    """Cell -> criterion -> its share."""
+    rejections_right: Share
+    restyles_right: Share
+    unanswerable: dict[str, Share]
+    """The generated unanswerable questions' own criteria."""
+    relevance: RelevanceFigures
+    agreement: dict[str, Agreement]
+    reviewed_samples: int
 
 
 def cohen_kappa(pairs: list[tuple[bool, bool]]) -> float | None:
@@ -43,7 +84,7 @@ def cohen_kappa(pairs: list[tuple[bool, bool]]) -> float | None:
     return None if chance == 1 else (observed - chance) / (1 - chance)
 
 
-def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def summarise(samples: dict[int, ReviewSample], reviews: Iterable[SavedLabels]) -> ValidationSummary:
     """The table's figures from every reviewer's labels (each reviewer's label of a sample counts once); a label
     saved before its record was refreshed is of an earlier version and does not count."""
     by_criterion: dict[str, list[bool]] = defaultdict(list)
@@ -52,7 +93,7 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
     unanswerable: dict[str, list[bool]] = defaultdict(list)
     restyles: list[bool] = []
     true_pos = false_pos = false_neg = 0
-    per_sample: dict[int, dict[str, dict[str, Any]]] = defaultdict(dict)
+    per_sample: dict[int, dict[str, Labels]] = defaultdict(dict)
     for review in current_reviews(samples, reviews):
         sample = samples.get(review["n"])
         if sample is None:
@@ -82,14 +123,14 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
     precision = true_pos / (true_pos + false_pos) if true_pos + false_pos else None
     recall = true_pos / (true_pos + false_neg) if true_pos + false_neg else None
     f1 = 2 * precision * recall / (precision + recall) if precision and recall else None
-    agreement: dict[str, Any] = {}
+    agreement: dict[str, Agreement] = {}
     for name in CRITERIA:
         pairs = []
-        for labels in per_sample.values():
-            given = [value[name] for value in labels.values() if isinstance(value.get(name), bool)]
+        for reviewers in per_sample.values():
+            given = [value for labels in reviewers.values() if isinstance(value := labels.get(name), bool)]
             if len(given) >= 2:
                 pairs.append((given[0], given[1]))
-        agreement[name] = {"pairs": len(pairs), "kappa": cohen_kappa(pairs)}
+        agreement[name] = Agreement(pairs=len(pairs), kappa=cohen_kappa(pairs))
     return {
         "criteria": {name: share(sum(v), len(v)) for name, v in ((n, by_criterion[n]) for n in CRITERIA)},
         "cells": {
@@ -101,13 +142,15 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[dict[str, Any]
         "unanswerable": {
             name: share(sum(unanswerable[name]), len(unanswerable[name])) for name in UNANSWERABLE_CRITERIA
         },
-        "relevance": {"precision": precision, "recall": recall, "f1": f1, "contexts": true_pos + false_pos + false_neg},
+        "relevance": RelevanceFigures(
+            precision=precision, recall=recall, f1=f1, contexts=true_pos + false_pos + false_neg
+        ),
         "agreement": agreement,
         "reviewed_samples": len(per_sample),
     }
 
 
-def _percent(figure: dict[str, Any]) -> str:
+def _percent(figure: Share) -> str:
     if not figure["total"]:
         return "no labels"
     return (
@@ -115,11 +158,11 @@ def _percent(figure: dict[str, Any]) -> str:
     )
 
 
-def _short(figure: dict[str, Any]) -> str:
+def _short(figure: Share) -> str:
     return f"{figure['share']:.0%} ({figure['total']})" if figure["total"] else "-"
 
 
-def format_summary(summary: dict[str, Any]) -> str:
+def format_summary(summary: ValidationSummary) -> str:
     """The table as the terminal shows it."""
     lines = [
         f"reviewed samples: {summary['reviewed_samples']}",
@@ -129,27 +172,27 @@ def format_summary(summary: dict[str, Any]) -> str:
     for name in CRITERIA:
         lines.append(f"{name:<18}{_percent(summary['criteria'][name]):<36}{PAPER[name]}")
     lines.append(f"{'rejections right':<18}{_percent(summary['rejections_right']):<36}{PAPER_REJECTIONS_RIGHT}")
-    for name, figure in summary.get("unanswerable", {}).items():
+    for own, figure in summary["unanswerable"].items():
         if figure["total"]:
-            lines.append(f"{'unanswerable: ' + name:<18}{_percent(figure):<36}not in the paper")
-    restyled = summary.get("restyles_right") or {"total": 0}
+            lines.append(f"{'unanswerable: ' + own:<18}{_percent(figure):<36}not in the paper")
+    restyled = summary["restyles_right"]
     if restyled["total"]:
         lines.append(f"{'rewrites right':<18}{_percent(restyled):<36}not in the paper")
     relevance = summary["relevance"]
     if relevance["contexts"]:
-        figures = ", ".join(
-            f"{name} {relevance[name]:.2f}" if relevance[name] is not None else f"{name} -"
-            for name in ("precision", "recall", "f1")
+        shown = ", ".join(
+            f"{figure} {relevance[figure]:.2f}" if relevance[figure] is not None else f"{figure} -"
+            for figure in ("precision", "recall", "f1")
         )
-        lines.append(f"relevance labels against the reviewers': {figures}")
-    for name, figure in summary["agreement"].items():
-        if figure["pairs"]:
-            kappa = "-" if figure["kappa"] is None else f"{figure['kappa']:.2f}"
-            lines.append(f"agreement on {name}: Cohen's kappa {kappa} over {figure['pairs']} samples")
+        lines.append(f"relevance labels against the reviewers': {shown}")
+    for criterion, agreed in summary["agreement"].items():
+        if agreed["pairs"]:
+            kappa = "-" if agreed["kappa"] is None else f"{agreed['kappa']:.2f}"
+            lines.append(f"agreement on {criterion}: Cohen's kappa {kappa} over {agreed['pairs']} samples")
     if summary["cells"]:
         lines += ["", f"{'cell':<22}" + "".join(f"{name:>14}" for name in CRITERIA)]
-        for cell, figures in summary["cells"].items():
-            row = "".join(f"{_short(figure):>14}" for figure in figures.values())
+        for cell, shares in summary["cells"].items():
+            row = "".join(f"{_short(figure):>14}" for figure in shares.values())
 
             lines.append(f"{cell:<22}{row}")
     return "\n".join(lines)
