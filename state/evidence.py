@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Required
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
@@ -81,6 +81,22 @@ class DocumentPlace(TypedDict, total=False):
     """The document (`metadata.source`)."""
     start_index: int
     """Where the chunk starts in the document's text (`metadata.start_index`, as `graph.ingest` writes it)."""
+
+
+class Passage(DocumentPlace):
+    """A text a retriever returned, as it is scored: its chunk id (None where the retriever gave none: it is then
+    matched by its text), its text, and its place in its document where its metadata gives it."""
+
+    id: Required[str | None]
+    text: Required[str]
+
+
+class LabelledPassage(TypedDict):
+    """A context that retrieval is scored against: a record's, or a retrieved chunk the judge labelled."""
+
+    id: str
+    text: str
+    relevant: bool
 
 
 def offset(value: Any) -> int | None:

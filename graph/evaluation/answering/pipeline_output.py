@@ -18,7 +18,7 @@ from langchain_core.messages import BaseMessage
 
 from graph.config.errors import UserError
 from graph.evaluation.setups import Setup
-from state.evidence import document_place
+from state.evidence import Passage, document_place
 
 #: Output keys read for the answer and for the documents when the setup names none, in this order.
 ANSWER_KEYS = ("answer", "result", "output", "generation", "messages")
@@ -130,7 +130,7 @@ def answer_text(value: Any) -> str | None:
     return None
 
 
-def as_context(setup: Setup, item: Any) -> dict[str, Any]:
+def as_context(setup: Setup, item: Any) -> Passage:
     """A returned document as a context: its chunk id (the document's id, or `id_key` of its metadata), text, and
     its place in its document where its metadata gives it (`source`, `start_index`).
 
@@ -153,4 +153,4 @@ def as_context(setup: Setup, item: Any) -> dict[str, Any]:
             "LangChain Documents, dicts with page_content or text, or strings"
         )
     chunk_id = metadata.get(setup.id_key, own_id) if setup.id_key and isinstance(metadata, Mapping) else own_id
-    return {"id": None if chunk_id in (None, "") else str(chunk_id), "text": text} | document_place(metadata)
+    return Passage(id=None if chunk_id in (None, "") else str(chunk_id), text=text, **document_place(metadata))

@@ -26,6 +26,7 @@ from graph.config.errors import UserError, first_line
 from graph.config.imports import import_object
 from graph.evaluation.answering.pipeline_output import RetrievedDocuments, as_context, described, read_output
 from graph.evaluation.setups import Setup
+from state.evidence import Passage
 
 #: A graph's input key when the setup names none (the state of LangChain's RAG tutorial graph).
 GRAPH_INPUT_KEY = "question"
@@ -72,7 +73,7 @@ class Pipeline:
             return True
         return key in (self.target.get_input_jsonschema().get("properties") or {})
 
-    async def retrieve(self, question: str) -> list[dict[str, Any]]:
+    async def retrieve(self, question: str) -> list[Passage]:
         """A retriever setup's documents for the question, as contexts (id, text)."""
         output, _ = await call_pipeline(self.setup, self.target, question)
         if isinstance(output, (str, bytes, Mapping)) or not isinstance(output, Sequence):
@@ -82,7 +83,7 @@ class Pipeline:
             )
         return [as_context(self.setup, item) for item in output]
 
-    async def ask(self, question: str, history: Sequence[Mapping[str, str]]) -> tuple[str, list[dict[str, Any]]]:
+    async def ask(self, question: str, history: Sequence[Mapping[str, str]]) -> tuple[str, list[Passage]]:
         """A chain or graph setup's answer and the documents it retrieved."""
         output, seen = await call_pipeline(self.setup, self.target, pipeline_input(self.setup, question, history))
         answer, documents = read_output(self.setup, output, seen, self.gave_documents)

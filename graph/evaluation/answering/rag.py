@@ -12,7 +12,7 @@ from typing_extensions import TypedDict
 from nodes.common import Update, instructed
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
-from state.evidence import document_place
+from state.evidence import Passage, document_place
 from state.schemas import RagAnswer
 from state.usage import ModelCall
 
@@ -24,8 +24,8 @@ class RagState(TypedDict, total=False):
     history: list[dict[str, str]]
     """Earlier turns of a conversation the question follows up (role, content); the answerer reads them, the
     retriever only the question."""
-    contexts: list[dict[str, Any]]
-    """Retrieved chunks: id, text, and `source` and `start_index` where their metadata gives them."""
+    contexts: list[Passage]
+    """The retrieved chunks."""
     answer: str
     llm_calls: list[ModelCall]
 
@@ -40,7 +40,7 @@ class RagContext:
 
 
 async def answer_from(
-    question: str, contexts: list[dict[str, Any]], llm: Any, history: Sequence[dict[str, str]] = ()
+    question: str, contexts: Sequence[Passage], llm: Any, history: Sequence[dict[str, str]] = ()
 ) -> tuple[str, ModelCall]:
     """The answering model's reply given exactly these contexts (and, for a follow-up, the turns before it)."""
     asked = delimit("question", "Q", question)
@@ -63,9 +63,9 @@ async def retrieve(state: RagState, runtime: Runtime[RagContext]) -> Update:
     return {"contexts": [retrieved_context(hit.chunk) for hit in hits]}
 
 
-def retrieved_context(chunk: Any) -> dict[str, Any]:
+def retrieved_context(chunk: Any) -> Passage:
     """A retrieved chunk as a context: id, text, and its place in its document where its metadata says."""
-    return {"id": chunk.id, "text": chunk.text, **document_place(chunk.metadata)}
+    return Passage(id=chunk.id, text=chunk.text, **document_place(chunk.metadata))
 
 
 async def answer(state: RagState, runtime: Runtime[RagContext]) -> Update:

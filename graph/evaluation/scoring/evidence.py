@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from state.evidence import Evidence, Location, locate, offset
+from state.evidence import Evidence, Location, Passage, locate, offset
 
 #: A stretch of one text: (text key, start, end); the end is not included.
 Span = tuple[str, int, int]
@@ -87,7 +87,7 @@ def document_name(source: str, documents: Mapping[str, str]) -> str | None:
 
 
 def place_context(
-    context: Mapping[str, Any], documents: Mapping[str, str] | None = None, *, by_offsets: bool = True
+    context: Passage, documents: Mapping[str, str] | None = None, *, by_offsets: bool = True
 ) -> Placement:
     """Where a retrieved context stands: by its document offsets (where they count in the same text as the
     evidence, `by_offsets`), else by finding its text in its document at hand (as it is, then with white space and
@@ -176,7 +176,7 @@ def _own_key(spans: Sequence[Span]) -> str:
 
 def score_evidence(
     facts: Sequence[Evidence],
-    contexts: Sequence[Mapping[str, Any]],
+    contexts: Sequence[Passage],
     documents: Mapping[str, str] | None = None,
     *,
     by_offsets: bool = True,

@@ -13,6 +13,7 @@ from typing import Any
 
 from graph.statistics.intervals import mean_interval, share_interval
 from nodes.common import normalise_text
+from state.evidence import LabelledPassage, Passage
 
 #: Plain abstentions, in English, German, French, Spanish and Japanese; other wordings go to the abstention judge.
 _ABSTAIN = re.compile(
@@ -33,9 +34,7 @@ _ABSTAIN = re.compile(
 )
 
 
-def retrieval_scores(
-    retrieved: Sequence[Mapping[str, Any]], contexts: Sequence[Mapping[str, Any]]
-) -> tuple[float, float]:
+def retrieval_scores(retrieved: Sequence[Passage], contexts: Sequence[LabelledPassage]) -> tuple[float, float]:
     """(precision, recall) of a retrieval against a record's labelled contexts.
 
     precision = |retrieved ∩ relevant| / |retrieved| and recall = |retrieved ∩ relevant| / |relevant|,

@@ -33,6 +33,7 @@ from graph.store.embeddings import DeferredEmbeddings, embedding_keys
 from nodes.steps.unanswerable import answering_chunks, unanswerable_messages
 from prompts import delimit, delimit_all
 from prompts import evaluate as prompt
+from state.evidence import Passage
 from state.languages import DEFAULT_LANGUAGE
 from state.record import DatasetRecord
 from state.schemas import (
@@ -121,7 +122,7 @@ async def evaluate_sample(
     )
     variant = record.unanswerable
     if variant is not None and not setup.answers_for_itself:
-        shown_only = [{"text": record.context(i).text} for i in variant.contexts]
+        shown_only = [Passage(id=i, text=record.context(i).text) for i in variant.contexts]
         reply, _ = await answer_from(record.question, shown_only, gateway, history_of(record))
         row |= {"unanswerable_answer": reply, "abstained": await abstains(gateway, reply)}
     return row

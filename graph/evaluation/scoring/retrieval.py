@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -15,6 +15,7 @@ from graph.config.settings import Settings
 from graph.evaluation.scoring.evidence import file_stem, place_context, score_evidence
 from graph.evaluation.scoring.metrics import retrieval_scores
 from graph.evaluation.setups import Setup
+from state.evidence import LabelledPassage, Passage
 from state.record import DatasetRecord
 
 
@@ -30,7 +31,7 @@ class RetrievalScoring:
     `graph.ingest` made from the same files); a span CSV counts in the raw files, placed by text instead."""
 
     def fields(
-        self, record: DatasetRecord, retrieved: list[dict[str, Any]], contexts: list[dict[str, Any]]
+        self, record: DatasetRecord, retrieved: Sequence[Passage], contexts: Sequence[LabelledPassage]
     ) -> dict[str, Any]:
         """The row's retrieval fields: what was retrieved and where it stands, and the retrieval metrics."""
         row: dict[str, Any] = {
