@@ -38,7 +38,7 @@ from graph.evaluation.confidence.gate import (
 )
 from graph.evaluation.external import InputFormat, is_saved_dataset, read_documents, read_external
 from graph.evaluation.scoring.retrieval import DocumentsAtHand
-from graph.evaluation.scoring.rows import GROUPS, METRICS
+from graph.evaluation.scoring.rows import GROUPS, METRICS, SetupSummary
 from graph.evaluation.session import EvaluationFiles, Scored, evaluate_setups, load_pipelines
 from graph.evaluation.setups import Setup, check_answering_model, parse_setup, parse_sweep, swept_setups
 from graph.folder.run_settings import as_the_run_read_it, run_json_settings
@@ -48,7 +48,7 @@ from graph.running.dataset import read_dataset
 from state.record import DatasetRecord
 
 
-class Table(list[dict[str, Any]]):
+class Table(list[Mapping[str, object]]):
     """Rows of one kind (dicts of the same keys), with `to_pandas()` where pandas is installed."""
 
     def to_pandas(self) -> Any:
@@ -72,7 +72,7 @@ class Evaluation:
     """For a dataset file: its lines scored (the skipped ones are in `notes`)."""
 
     @property
-    def summaries(self) -> dict[str, Any]:
+    def summaries(self) -> dict[str, SetupSummary]:
         """Per setup, as eval-summary.json holds it."""
         return self.scored.summaries
 
@@ -90,11 +90,11 @@ class Evaluation:
             ]
             for group, value, means in slices:
                 for metric in METRICS:
-                    if means.get(metric) is None:
+                    if (mean := means.get(metric)) is None:
                         continue
                     low, high = (means.get("intervals") or {}).get(metric) or (None, None)
                     found.append(
-                        {"setup": setup, "group": group, "value": value, "metric": metric, "mean": means[metric],
+                        {"setup": setup, "group": group, "value": value, "metric": metric, "mean": mean,
                          "low": low, "high": high, "n": (means.get("counts") or {}).get(metric),
                          "clusters": means.get("clusters")}
                     )  # fmt: skip

@@ -3,23 +3,22 @@ lines, and a section per metric with its means, intervals and records drawn by `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from graph.evaluation.confidence.comparisons import DEFAULT_DETECT, OVERALL, Comparison, chance_line
 from graph.evaluation.scoring.diagnosis import diagnose
-from graph.evaluation.scoring.rows import GROUPS, METRICS
+from graph.evaluation.scoring.rows import GROUPS, METRICS, Group, Means, Metric, SetupSummary
 from graph.webpage import document, esc, table
 from graph.webpage.charts import Line, Point, interval_chart, sweep_chart
 
 
-def shown_metrics(summaries: dict[str, Any]) -> list[str]:
+def shown_metrics(summaries: Mapping[str, SetupSummary]) -> list[Metric]:
     """The metrics some setup has a figure of (a retrieval-only evaluation has no correctness; a dataset without
     evidence no evidence metrics; another collection no chunk-id recall)."""
     return [m for m in METRICS if any(summary["all"].get(m) is not None for summary in summaries.values())]
 
 
-def format_summaries(summaries: dict[str, Any]) -> str:
+def format_summaries(summaries: Mapping[str, SetupSummary]) -> str:
     """One line per setup: samples, then each metric's mean over the samples it applies to ("-": none); below it,
     a line per query style when the dataset asks its questions in more than one. Metrics no setup has are left
     out."""
@@ -28,13 +27,14 @@ def format_summaries(summaries: dict[str, Any]) -> str:
     header = f"{'setup':<16}{'n':>5}" + "".join(f"{m:>{widths[m]}}" for m in metrics)
     lines = [header]
 
-    def row(label: str, means: dict[str, Any]) -> str:
+    def row(label: str, means: Means) -> str:
         cells = "".join(
-            f"{means[m]:>{widths[m]}.3f}" if means.get(m) is not None else f"{'-':>{widths[m]}}" for m in metrics
+            f"{value:>{widths[m]}.3f}" if (value := means.get(m)) is not None else f"{'-':>{widths[m]}}"
+            for m in metrics
         )
-        return f"{label:<16}{int(means['n']):>5}{cells}"
+        return f"{label:<16}{int(means.get('n', 0)):>5}{cells}"
 
-    def spread(means: dict[str, Any]) -> str:
+    def spread(means: Means) -> str:
         """The 95% intervals under the means, and the records each is over."""
         cells = "".join(f"{interval_text(means, m):>{widths[m]}}" for m in metrics)
         counts = "".join(f"{(means.get('counts') or {}).get(m, '-'):>{widths[m]}}" for m in metrics)
@@ -49,21 +49,21 @@ def format_summaries(summaries: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def interval_text(means: dict[str, Any], metric: str) -> str:
+def interval_text(means: Means, metric: Metric) -> str:
     """A mean's 95% interval as "0.52-0.85"; "-" where it has none (no records, or one document)."""
     low, high = ((means.get("intervals") or {}).get(metric)) or (None, None)
     return "-" if low is None or high is None else f"{low:.2f}-{high:.2f}"
 
 
-def _shown_with_interval(means: dict[str, Any] | None, metric: str) -> str:
+def _shown_with_interval(means: Means | None, metric: Metric) -> str:
     """A mean with its 95% interval and its records, as a report's table cell shows it."""
-    if not means or means.get(metric) is None:
+    if not means or (value := means.get(metric)) is None:
         return "-"
     records = (means.get("counts") or {}).get(metric)
-    return f"{means[metric]:.3f} [{interval_text(means, metric)}] n={records}"
+    return f"{value:.3f} [{interval_text(means, metric)}] n={records}"
 
 
-def diagnosis_section(summaries: dict[str, Any]) -> str:
+def diagnosis_section(summaries: Mapping[str, SetupSummary]) -> str:
     """What the figures suggest, per setup (`graph.evaluation.scoring.diagnosis`)."""
     items = "".join(
         f"<li><b>{esc(name)}</b>: "
@@ -74,27 +74,29 @@ def diagnosis_section(summaries: dict[str, Any]) -> str:
     return f'<section id="diagnosis"><h2>What the figures suggest</h2><ul>{items}</ul></section>'
 
 
-def _proper_groups(summaries: dict[str, Any], groups: list[tuple[str, str]]) -> list[tuple[str, str]]:
+def _proper_groups(summaries: Mapping[str, SetupSummary], groups: list[tuple[Group, str]]) -> list[tuple[Group, str]]:
     """The groups that are not every record (a dataset all in English has language=en as its whole): what a
     chart draws beside the overall figure."""
     first = summaries[next(iter(summaries))]
-    return [(field, value) for field, value in groups if first[field][value]["n"] < first["all"]["n"]]
+    whole = first["all"].get("n", 0)
+    return [(field, value) for field, value in groups if first.get(field, {})[value].get("n", 0) < whole]
 
 
-def _points(summaries: dict[str, Any], metric: str, groups: list[tuple[str, str]]) -> list[Point]:
+def _points(summaries: Mapping[str, SetupSummary], metric: Metric, groups: list[tuple[Group, str]]) -> list[Point]:
     """A metric's means, overall and by the groups that are not every record, one per setup, each with its
     interval and records."""
     names = list(summaries)
     points = []
-    for field, value in [("all", ""), *_proper_groups(summaries, groups)]:
+    slices: list[tuple[Group | None, str]] = [(None, ""), *_proper_groups(summaries, groups)]
+    for field, value in slices:
         for colour, name in enumerate(names):
-            means = summaries[name]["all"] if field == "all" else summaries[name][field].get(value)
-            if not means or means.get(metric) is None:
+            means = summaries[name]["all"] if field is None else summaries[name].get(field, {}).get(value)
+            if not means or (mean := means.get(metric)) is None:
                 continue
             low, high = ((means.get("intervals") or {}).get(metric)) or (None, None)
-            label = f"all / {name}" if field == "all" else f"{field}={value} / {name}"
+            label = f"all / {name}" if field is None else f"{field}={value} / {name}"
             count = (means.get("counts") or {}).get(metric)
-            points.append(Point(label, float(means[metric]), low, high, count, colour))
+            points.append(Point(label, float(mean), low, high, count, colour))
     return points
 
 
@@ -164,9 +166,9 @@ def comparisons_section(comparisons: Sequence[Comparison], detect: float) -> str
     )
 
 
-def sweep_section(summaries: dict[str, Any]) -> str:
+def sweep_section(summaries: Mapping[str, SetupSummary]) -> str:
     """Each metric along each swept key, a line per combination of the other keys' values, with interval bands."""
-    swept = {name: summary["swept"] for name, summary in summaries.items() if summary.get("swept")}
+    swept = {name: point for name, summary in summaries.items() if (point := summary.get("swept"))}
     if not swept:
         return ""
     keys = list(next(iter(swept.values())))
@@ -187,7 +189,7 @@ def sweep_section(summaries: dict[str, Any]) -> str:
                         ),
                         None,
                     )
-                    means.append(summaries[name]["all"] if name else {})
+                    means.append(summaries[name]["all"] if name else Means())
                 label = ", ".join(f"{k}={v}" for k, v in other) or metric
                 lines.append(
                     Line(
@@ -203,21 +205,21 @@ def sweep_section(summaries: dict[str, Any]) -> str:
 
 
 def render_eval_report(
-    summaries: dict[str, Any], comparisons: Sequence[Comparison] = (), detect: float = DEFAULT_DETECT
+    summaries: Mapping[str, SetupSummary], comparisons: Sequence[Comparison] = (), detect: float = DEFAULT_DETECT
 ) -> str:
     """The diagnosis, the paired differences, a sweep's lines; then one section per metric: each setup's mean with
     its 95% interval and records, overall and by group, the table of them, and the paired differences drawn as a
     forest plot (the groups too small to compare left out of it). Groups that hold every record are in the table,
     not drawn again."""
     names = list(summaries)
-    groups = [(field, value) for field in GROUPS for value in summaries[names[0]][field]]
+    groups = [(field, value) for field in GROUPS for value in summaries[names[0]].get(field, {})]
     parts = ["<h1>triad evaluation</h1>", diagnosis_section(summaries), comparisons_section(comparisons, detect)]
     parts.append(sweep_section(summaries))
     for metric in shown_metrics(summaries):
         chart = interval_chart(_points(summaries, metric, groups), xlabel=f"{metric}, mean and 95% interval")
         rows = [["all"] + [_shown_with_interval(summaries[n]["all"], metric) for n in names]]
         rows += [
-            [f"{field}={value}"] + [_shown_with_interval(summaries[n][field].get(value), metric) for n in names]
+            [f"{field}={value}"] + [_shown_with_interval(summaries[n].get(field, {}).get(value), metric) for n in names]
             for field, value in groups
         ]
         parts.append(f'<section id="{metric}"><h2>{esc(metric)}</h2>{chart}{table(["group", *names], rows)}')

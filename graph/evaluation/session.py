@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from graph.config.cli import run_async
 from graph.config.errors import UserError, writing
@@ -21,17 +21,27 @@ from graph.evaluation.report import render_eval_report
 from graph.evaluation.scoring.metrics import grouped_means
 from graph.evaluation.scoring.records import evaluate_setup
 from graph.evaluation.scoring.retrieval import DocumentsAtHand, QuestionVectors
-from graph.evaluation.scoring.rows import GROUPS, METRICS, SHARE_METRICS, group_value, record_cluster
+from graph.evaluation.scoring.rows import (
+    GROUPS,
+    METRICS,
+    SHARE_METRICS,
+    EvalRow,
+    Group,
+    Judges,
+    SetupSummary,
+    group_value,
+    record_cluster,
+)
 from graph.evaluation.setups import Setup
 from graph.folder.files import write_atomically, write_jsonl
 from nodes import versions as prompt_versions
 from state.record import DatasetRecord
 
 #: Groups a record has that rows judged by an earlier version may lack.
-LATER_GROUPS = ("answerable", "query_style", "persona")
+LATER_GROUPS: tuple[Group, ...] = ("answerable", "query_style", "persona")
 
 
-def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
+def cached_rows(eval_path: Path) -> list[EvalRow]:
     """Judgements of earlier evaluations of this dataset (eval.jsonl), reused when their setup is the same."""
     if not eval_path.is_file():
         return []
@@ -45,7 +55,7 @@ def cached_rows(eval_path: Path) -> list[dict[str, Any]]:
             raise UserError(
                 f"line {number} of {eval_path} is not an earlier judgement; remove the file to evaluate afresh"
             )
-        rows.append(row)
+        rows.append(cast(EvalRow, row))
     return rows
 
 
@@ -88,7 +98,7 @@ def load_pipelines(setups: list[Setup]) -> dict[str, Pipeline]:
 
 
 def setup_notes(
-    setup: Setup, records: list[DatasetRecord], rows: list[dict[str, Any]], pipeline: Pipeline | None = None
+    setup: Setup, records: list[DatasetRecord], rows: list[EvalRow], pipeline: Pipeline | None = None
 ) -> list[str]:
     """What a user should know of how a setup was read: documents without ids, follow-ups it cannot follow."""
     notes = []
@@ -128,8 +138,8 @@ def setup_notes(
 class Scored:
     """An evaluation's outcome: each setup's rows (one per record) and summary, and the paired comparisons."""
 
-    rows: dict[str, list[dict[str, Any]]]
-    summaries: dict[str, Any]
+    rows: dict[str, list[EvalRow]]
+    summaries: dict[str, SetupSummary]
     """Per setup, as eval-summary.json holds it: the means overall and by group, with intervals and counts."""
     comparisons: list[Comparison]
     detect: float = DEFAULT_DETECT
@@ -178,13 +188,13 @@ def evaluate_setups(
     reusable = {(row["signature"], row["sample_id"], row.get("sample_version", 1)): row for row in earlier}
     vectors = QuestionVectors()
     placed = (at_hand or DocumentsAtHand()).signature()
-    summaries: dict[str, Any] = {}
-    judged_rows: dict[str, list[dict[str, Any]]] = {}
+    summaries: dict[str, SetupSummary] = {}
+    judged_rows: dict[str, list[EvalRow]] = {}
     for setup in setups:
         signature = setup.signature(judge_model, judge_unlabelled, retrieval_only, placed)
         named = setup.signature(judge_model, judge_unlabelled, retrieval_only, placed, named=True)
 
-        def found(record: DatasetRecord, signature: str = signature, named: str = named) -> dict[str, Any] | None:
+        def found(record: DatasetRecord, signature: str = signature, named: str = named) -> EvalRow | None:
             key = (record.id, record.version)
             return reusable.get((signature, *key)) or reusable.get((named, *key))
 
@@ -210,41 +220,35 @@ def evaluate_setups(
             versions = {r.id: r.version for r in missing}
             for row in fresh:
                 version = versions[row["sample_id"]]
-                reusable[(signature, row["sample_id"], version)] = {**row, "signature": signature} | (
-                    {"sample_version": version} if version > 1 else {}
-                )
+                kept: EvalRow = {**row, "signature": signature}
+                if version > 1:
+                    kept["sample_version"] = version
+                reusable[(signature, row["sample_id"], version)] = kept
         # Kept under this setup's name, latest last: a baseline reads a setup's rows of its latest signature.
         for record in records:
-            row = {**found(record), "setup": setup.name, "signature": signature}  # type: ignore[dict-item]
-            stored.pop(_stored_key(row), None)
-            stored[_stored_key(row)] = row
+            earlier_row = found(record)
+            assert earlier_row is not None  # every record was judged above, or earlier
+            named_row: EvalRow = {**earlier_row, "setup": setup.name, "signature": signature}
+            stored.pop(_stored_key(named_row), None)
+            stored[_stored_key(named_row)] = named_row
         with writing(eval_path, MAKE_ROOM):  # as each setup ends: a later setup that fails loses none of these
             write_jsonl(eval_path, stored.values())
         # Rows judged before a record field became a group take the field from the record.
-        judged = [
-            {
-                **stored[(setup.name, signature, r.id, r.version)],
-                **{field: group_value(r, field) for field in LATER_GROUPS},
-                "cluster": record_cluster(r),  # rows judged before rows kept it take it from the record
-            }
-            for r in records
-        ]
+        judged = [with_record_fields(stored[(setup.name, signature, r.id, r.version)], r) for r in records]
         judged_rows[setup.name] = judged
-        judges = (
-            {"model": None, "prompts": None, "retrieval_only": True}
+        summary = grouped_means(judged, METRICS, GROUPS, SHARE_METRICS)
+        summary["judges"] = (
+            Judges(model=None, prompts=None, retrieval_only=True)
             if retrieval_only
-            else {"model": judge_model, "prompts": prompt_versions.EVALUATION_VERSION}
+            else Judges(model=judge_model, prompts=prompt_versions.EVALUATION_VERSION)
         )
-        summaries[setup.name] = (
-            grouped_means(judged, METRICS, GROUPS, SHARE_METRICS)
-            | {
-                "judges": judges,
-                "scored_by": dict(Counter(row["scored_by"] for row in judged if row.get("scored_by"))),
-                "unplaced_contexts": sum(row.get("evidence_unplaced") or 0 for row in judged),
-            }
-            | ({} if files.skipped_lines is None else {"skipped_lines": files.skipped_lines})
-            | ({"swept": swept[setup.name]} if swept and setup.name in swept else {})
-        )
+        summary["scored_by"] = dict(Counter(by for row in judged if (by := row.get("scored_by"))))
+        summary["unplaced_contexts"] = sum(row.get("evidence_unplaced") or 0 for row in judged)
+        if files.skipped_lines is not None:
+            summary["skipped_lines"] = files.skipped_lines
+        if swept and setup.name in swept:
+            summary["swept"] = swept[setup.name]
+        summaries[setup.name] = summary
     comparisons = compare_setups(judged_rows, METRICS, GROUPS, detect)
     scored = Scored(judged_rows, summaries, comparisons, detect)
     summary_path, report_path = files.summary, files.report
@@ -255,5 +259,15 @@ def evaluate_setups(
     return scored
 
 
-def _stored_key(row: dict[str, Any]) -> tuple[str, str, str, int]:
+def with_record_fields(row: EvalRow, record: DatasetRecord) -> EvalRow:
+    """A row with the groups and the cluster its record has now: a row judged before a record field became a
+    group, or before rows kept their cluster, takes them from the record."""
+    row = EvalRow(**row)
+    for field in LATER_GROUPS:
+        row[field] = group_value(record, field)
+    row["cluster"] = record_cluster(record)
+    return row
+
+
+def _stored_key(row: EvalRow) -> tuple[str, str, str, int]:
     return (row.get("setup", ""), row["signature"], row["sample_id"], row.get("sample_version", 1))

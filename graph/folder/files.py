@@ -18,7 +18,7 @@ import fcntl
 import functools
 import os
 import re
-from collections.abc import AsyncGenerator, Iterable, Iterator
+from collections.abc import AsyncGenerator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, get_args
@@ -51,7 +51,7 @@ def check_run_id(run_id: str) -> str:
     return run_id
 
 
-def json_lines(entries: Iterable[dict[str, Any]]) -> str:
+def json_lines(entries: Iterable[Mapping[str, object]]) -> str:
     """One compact JSON object per line, UTF-8 as is.
 
     orjson: a dataset record carries its contexts' texts, and the rewrite of a large run's files at
@@ -60,12 +60,12 @@ def json_lines(entries: Iterable[dict[str, Any]]) -> str:
     return json_line_bytes(entries).decode()
 
 
-def json_line_bytes(entries: Iterable[dict[str, Any]]) -> bytes:
+def json_line_bytes(entries: Iterable[Mapping[str, object]]) -> bytes:
     """`json_lines` encoded in UTF-8."""
     return b"".join(orjson.dumps(entry, option=LINE) for entry in entries)
 
 
-def append_lines(path: Path, entries: list[dict[str, Any]]) -> None:
+def append_lines(path: Path, entries: Sequence[Mapping[str, object]]) -> None:
     """Append JSON lines, each whole: the file locked once for all of them, written without a buffer.
 
     Not synced: the state database is what a run keeps, and the end of a run and every resume rewrite
@@ -188,7 +188,7 @@ def write_atomically(path: Path, text: str) -> None:
         replacement.discard()
 
 
-def write_jsonl(path: Path, entries: Iterable[dict[str, Any]]) -> None:
+def write_jsonl(path: Path, entries: Iterable[Mapping[str, object]]) -> None:
     write_atomically(path, json_lines(entries))
 
 

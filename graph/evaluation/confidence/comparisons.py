@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
+from graph.evaluation.scoring.rows import EvalRow, Group, Metric
 from graph.statistics.intervals import Interval, QuestionsNeeded, paired_interval, questions_needed
 
 #: Fewer questions than this in a group and a comparison on it is flagged as too small.
@@ -101,23 +102,22 @@ class Comparison:
         }
 
 
-def record_key(row: Mapping[str, Any]) -> tuple[str, int]:
+def record_key(row: EvalRow) -> tuple[str, int]:
     """A row's record: its id and version (rows keep `sample_version` from the second version on)."""
     return (str(row["sample_id"]), int(row.get("sample_version") or 1))
 
 
-def pair_rows(
-    first: Sequence[Mapping[str, Any]], second: Sequence[Mapping[str, Any]], metric: str
-) -> tuple[list[float], list[str]]:
+def pair_rows(first: Sequence[EvalRow], second: Sequence[EvalRow], metric: Metric) -> tuple[list[float], list[str]]:
     """The per-record differences (second minus first) of the records both have the metric for, and their
     clusters; a record is paired with the same version of itself (a refreshed record is another question)."""
-    before = {record_key(row): row for row in first if row.get(metric) is not None}
+    before = {record_key(row): (row, value) for row in first if (value := row.get(metric)) is not None}
     differences, clusters = [], []
     for row in second:
-        then = before.get(record_key(row))
-        if then is None or row.get(metric) is None:
+        earlier = before.get(record_key(row))
+        if earlier is None or (now := row.get(metric)) is None:
             continue
-        differences.append(float(row[metric]) - float(then[metric]))
+        then, was = earlier
+        differences.append(float(now) - float(was))
         clusters.append(str(row.get("cluster") or then.get("cluster") or row["sample_id"]))
     return differences, clusters
 
@@ -125,8 +125,8 @@ def pair_rows(
 def compare_rows(
     first: str,
     second: str,
-    rows: tuple[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]]],
-    metric: str,
+    rows: tuple[Sequence[EvalRow], Sequence[EvalRow]],
+    metric: Metric,
     group: str,
     detect: float,
 ) -> Comparison | None:
@@ -142,9 +142,9 @@ def compare_rows(
 
 
 def compare_setups(
-    rows: Mapping[str, Sequence[Mapping[str, Any]]],
-    metrics: Sequence[str],
-    groups: Sequence[str],
+    rows: Mapping[str, Sequence[EvalRow]],
+    metrics: Sequence[Metric],
+    groups: Sequence[Group],
     detect: float = DEFAULT_DETECT,
 ) -> list[Comparison]:
     """Every pair of setups (in the order given: the later minus the earlier), every metric, overall and for every
@@ -152,11 +152,9 @@ def compare_setups(
     found = []
     for first, second in combinations(rows, 2):
         pair = (rows[first], rows[second])
-        slices: list[tuple[str, tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]]] = [
-            (OVERALL, (list(pair[0]), list(pair[1])))
-        ]
+        slices: list[tuple[str, tuple[list[EvalRow], list[EvalRow]]]] = [(OVERALL, (list(pair[0]), list(pair[1])))]
         for field in groups:
-            values = sorted({str(row[field]) for row in pair[1] if row.get(field) is not None})
+            values = sorted({str(value) for row in pair[1] if (value := row.get(field)) is not None})
             slices += [
                 (
                     f"{field}={value}",

@@ -28,14 +28,14 @@ from xml.etree import ElementTree
 
 from graph.config.errors import UserError, writing
 from graph.evaluation.confidence.comparisons import pair_rows, record_key
-from graph.evaluation.scoring.rows import GROUPS, METRICS
+from graph.evaluation.scoring.rows import GROUPS, METRICS, EvalRow, Means, Metric, SetupSummary, is_metric
 from graph.folder.files import write_atomically
 from graph.statistics.intervals import paired_interval
 
 
 @dataclass(frozen=True)
 class Threshold:
-    metric: str
+    metric: Metric
     least: float
     slice: str | None = None
     """A breakdown's value (e.g. composition); None: over every sample."""
@@ -82,7 +82,7 @@ def parse_thresholds(text: str) -> list[Threshold]:
             least = float(value)
         except ValueError:
             least = float("nan")
-        if metric not in METRICS or not 0 <= least <= 1:
+        if not is_metric(metric) or not 0 <= least <= 1:
             raise UserError(
                 f"--fail-under takes METRIC=VALUE or SLICE.METRIC=VALUE, comma-separated, with a value from 0 to 1 "
                 f"and a metric among {', '.join(METRICS)}; not {part!r}"
@@ -93,17 +93,17 @@ def parse_thresholds(text: str) -> list[Threshold]:
     return thresholds
 
 
-def slice_means(summary: Mapping[str, Any], slice_name: str | None) -> Mapping[str, Any] | None:
+def slice_means(summary: SetupSummary, slice_name: str | None) -> Means | None:
     """The means of one slice of a setup's summary (None: overall); None when no breakdown has that value."""
     if slice_name is None:
         return summary["all"]
     for field in GROUPS:
-        if slice_name in (summary.get(field) or {}):
-            return summary[field][slice_name]
+        if slice_name in (groups := summary.get(field) or {}):
+            return groups[slice_name]
     return None
 
 
-def threshold_checks(summaries: Mapping[str, Any], thresholds: Sequence[Threshold]) -> list[Check]:
+def threshold_checks(summaries: Mapping[str, SetupSummary], thresholds: Sequence[Threshold]) -> list[Check]:
     checks = []
     for setup, summary in summaries.items():
         for threshold in thresholds:
@@ -115,15 +115,15 @@ def threshold_checks(summaries: Mapping[str, Any], thresholds: Sequence[Threshol
 
 
 #: The metrics a baseline holds a setup to unless `--gate-metrics` names others.
-GATE_METRICS = ("recall", "correctness")
+GATE_METRICS: tuple[Metric, ...] = ("recall", "correctness")
 
 
-def parse_gate_metrics(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
-    wrong = [name for name in names if name not in METRICS]
-    if not names or wrong:
+def parse_gate_metrics(text: str) -> tuple[Metric, ...]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    metrics = tuple(name for name in names if is_metric(name))
+    if not names or len(metrics) < len(names):
         raise UserError(f"--gate-metrics takes metric names, comma-separated, among {', '.join(METRICS)}; not {text!r}")
-    return names
+    return metrics
 
 
 @dataclass(frozen=True)
@@ -131,20 +131,20 @@ class Baseline:
     """An earlier evaluation: its rows per setup (of each setup's latest signature), its summaries, or both."""
 
     path: Path
-    rows: dict[str, list[dict[str, Any]]] | None
-    summaries: dict[str, Any] | None
+    rows: dict[str, list[EvalRow]] | None
+    summaries: dict[str, SetupSummary] | None
 
 
-def _latest_rows(lines: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def _latest_rows(lines: list[EvalRow]) -> dict[str, list[EvalRow]]:
     """Each setup's rows of the signature it was last evaluated with (rows are written latest last)."""
     latest = {row.get("setup"): row["signature"] for row in lines}
-    kept: dict[tuple[str, str], dict[str, Any]] = {}
+    kept: dict[tuple[str, str], EvalRow] = {}
     for row in lines:  # of a record refreshed into versions, its latest
         if row["signature"] == latest[row.get("setup")]:
             key = (str(row.get("setup")), str(row["sample_id"]))
             if key not in kept or int(row.get("sample_version") or 1) >= int(kept[key].get("sample_version") or 1):
                 kept[key] = row
-    rows: dict[str, list[dict[str, Any]]] = {}
+    rows: dict[str, list[EvalRow]] = {}
     for (setup, _), row in kept.items():
         rows.setdefault(setup, []).append(row)
     return rows
@@ -196,11 +196,11 @@ def read_baseline(path: Path) -> Baseline:
 
 
 def baseline_checks(
-    summaries: Mapping[str, Any],
+    summaries: Mapping[str, SetupSummary],
     baseline: Baseline,
     max_drop: float,
-    rows: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
-    metrics: Sequence[str] = GATE_METRICS,
+    rows: Mapping[str, Sequence[EvalRow]] | None = None,
+    metrics: Sequence[Metric] = GATE_METRICS,
 ) -> tuple[list[Check], list[str]]:
     """Each gate metric of every setup the baseline holds too: paired per question where the rows pair, by means
     otherwise; and a note for each setup compared by means, saying why."""
@@ -223,7 +223,10 @@ def baseline_checks(
             continue
         before = (baseline.summaries or {}).get(setup)
         if before is None and then_rows is not None:  # rows of another dataset, and no summary: their own means
-            before = {"all": {metric: _mean(then_rows, metric) for metric in metrics}}
+            means = Means()
+            for metric in metrics:
+                means[metric] = _mean(then_rows, metric)
+            before = SetupSummary(all=means)
         if before is None:
             continue
         why = (
@@ -241,17 +244,17 @@ def baseline_checks(
     return checks, notes
 
 
-def _mean(rows: Sequence[Mapping[str, Any]], metric: str) -> float | None:
-    values = [float(row[metric]) for row in rows if row.get(metric) is not None]
+def _mean(rows: Sequence[EvalRow], metric: Metric) -> float | None:
+    values = [float(value) for row in rows if (value := row.get(metric)) is not None]
     return sum(values) / len(values) if values else None
 
 
 def _paired_check(
     setup: str,
-    metric: str,
-    then_rows: Sequence[Mapping[str, Any]],
-    now_rows: Sequence[Mapping[str, Any]],
-    summary: Mapping[str, Any],
+    metric: Metric,
+    then_rows: Sequence[EvalRow],
+    now_rows: Sequence[EvalRow],
+    summary: SetupSummary,
     max_drop: float,
 ) -> Check:
     """Fails only when the whole paired interval of now minus then lies below -max_drop."""
@@ -275,7 +278,7 @@ def _paired_check(
     return Check(setup, metric, now, bound, passed, detail, noise)
 
 
-def baseline_notes(summaries: Mapping[str, Any], baseline: Mapping[str, Any] | None) -> list[str]:
+def baseline_notes(summaries: Mapping[str, SetupSummary], baseline: Mapping[str, SetupSummary] | None) -> list[str]:
     """A line for each setup the baseline judged with another judge model or other evaluation prompts: its
     comparison sets different judgements side by side."""
     notes: list[str] = []

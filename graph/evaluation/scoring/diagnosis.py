@@ -13,8 +13,8 @@ The thresholds are rules of thumb, stated with each finding so a reader can weig
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from graph.evaluation.scoring.rows import Means, Metric, SetupSummary
 from nodes.question_types import MULTI_HOP_TYPES, SINGLE_HOP_TYPES
 
 LOW_RECALL, LOW_CORRECT = 0.6, 0.5
@@ -26,18 +26,18 @@ HOP_GAP = 0.2
 STYLE_GAP = 0.2
 
 
-def _weighted(groups: Mapping[str, Mapping[str, Any]], types: tuple[str, ...], metric: str) -> tuple[float, int] | None:
+def _weighted(groups: Mapping[str, Means], types: tuple[str, ...], metric: Metric) -> tuple[float, int] | None:
     """The metric's mean over the question types given, weighted by their samples; None without samples."""
     total = count = 0.0
     for question_type in types:
-        group = groups.get(question_type) or {}
-        if group.get(metric) is not None and group.get("n"):
-            total += float(group[metric]) * float(group["n"])
-            count += float(group["n"])
+        group = groups.get(question_type) or Means()
+        if (mean := group.get(metric)) is not None and (n := group.get("n")):
+            total += mean * n
+            count += n
     return (total / count, int(count)) if count else None
 
 
-def diagnose(summary: Mapping[str, Any]) -> list[str]:
+def diagnose(summary: SetupSummary) -> list[str]:
     """The findings of one setup's summary (`grouped_means`), each one sentence with its figures."""
     overall = summary["all"]
     # Recall of the evidence where the records carry it (it reads any collection), else by chunk id.
@@ -55,8 +55,11 @@ def diagnose(summary: Mapping[str, Any]) -> list[str]:
             f"high recall ({recall:.2f} >= {HIGH_RECALL}) with low faithfulness ({faithful:.2f} < {LOW_FAITHFUL}): "
             "the right chunks arrive but the generator strays from them; tighten its prompt or its model"
         )
-    for metric, what in (("abstained", "the simulated unanswerable variants"), ("abstained_generated",
-                         "the generated unanswerable questions")):  # fmt: skip
+    abstentions: tuple[tuple[Metric, str], ...] = (
+        ("abstained", "the simulated unanswerable variants"),
+        ("abstained_generated", "the generated unanswerable questions"),
+    )
+    for metric, what in abstentions:
         share = overall.get(metric)
         if share is not None and share < LOW_ABSTAINED:
             findings.append(
@@ -74,14 +77,15 @@ def diagnose(summary: Mapping[str, Any]) -> list[str]:
     return findings + _style_gaps(summary.get("query_style") or {})
 
 
-def _style_gaps(styles: Mapping[str, Mapping[str, Any]]) -> list[str]:
+def _style_gaps(styles: Mapping[str, Means]) -> list[str]:
     """A query style whose recall or correctness is STYLE_GAP or more below the natural questions'."""
-    natural = styles.get("natural") or {}
+    natural = styles.get("natural") or Means()
     findings = []
     for style, group in styles.items():
         if style == "natural":
             continue
-        for metric, what in (("recall", "recall"), ("correct", "correctness")):
+        gaps: tuple[tuple[Metric, str], ...] = (("recall", "recall"), ("correct", "correctness"))
+        for metric, what in gaps:
             base, value = natural.get(metric), group.get(metric)
             if base is not None and value is not None and base - value >= STYLE_GAP:
                 findings.append(
@@ -92,7 +96,7 @@ def _style_gaps(styles: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return findings
 
 
-def diagnosis_lines(summaries: Mapping[str, Any]) -> list[str]:
+def diagnosis_lines(summaries: Mapping[str, SetupSummary]) -> list[str]:
     """The terminal's lines: each setup's findings, or that its figures show none of the patterns."""
     lines = []
     for name, summary in summaries.items():

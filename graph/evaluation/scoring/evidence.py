@@ -22,15 +22,18 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Literal, TypedDict
 
 from state.evidence import Evidence, Location, Passage, locate, offset
 
 #: A stretch of one text: (text key, start, end); the end is not included.
 Span = tuple[str, int, int]
 
+EvidenceMetric = Literal[
+    "evidence_recall", "evidence_precision", "evidence_iou", "all_evidence_found", "hit@k", "mrr", "ndcg@k"
+]
 #: The evidence metrics, in the order the reports show them.
-EVIDENCE_METRICS = (
+EVIDENCE_METRICS: tuple[EvidenceMetric, ...] = (
     "evidence_recall",
     "evidence_precision",
     "evidence_iou",
@@ -69,8 +72,18 @@ class Placement:
     end: int | None = None
     """Its place in its document's text, where known (kept in eval.jsonl so the figures can be recomputed)."""
 
-    def row(self, context_id: str | None) -> dict[str, Any]:
-        return {"id": context_id, "source": self.source, "start": self.start, "end": self.end, "length": self.length}
+    def row(self, context_id: str | None) -> PlacedContext:
+        return PlacedContext(id=context_id, source=self.source, start=self.start, end=self.end, length=self.length)
+
+
+class PlacedContext(TypedDict):
+    """A retrieved context's place as an evaluation's row keeps it (`retrieved_placement`)."""
+
+    id: str | None
+    source: str | None
+    start: int | None
+    end: int | None
+    length: int
 
 
 def file_stem(source: str) -> str:
@@ -157,7 +170,7 @@ class Scored:
     """A record's evidence metrics; how many retrieved contexts stand in no text a fact stands in; and, per
     context, the facts it holds the quote of while placed in none of their texts (found by text)."""
 
-    metrics: dict[str, float | bool]
+    metrics: dict[EvidenceMetric, float | bool]
     unplaced: int
     found_by_text: list[list[int]]
 
@@ -249,7 +262,7 @@ def _retrieved_characters(per_rank: Sequence[Sequence[Span]]) -> int:
     return sum(end - start for runs in in_documents.values() for start, end in runs) + sum(own.values())
 
 
-def fact_metrics(found: Sequence[int | None], k: int) -> dict[str, float | bool]:
+def fact_metrics(found: Sequence[int | None], k: int) -> dict[EvidenceMetric, float | bool]:
     """all_evidence_found, hit@k, mrr and ndcg@k from the rank at which each fact was found (None: not found).
 
     ndcg@k: a gain of 1 at the rank each fact is found, over the best order of the same finds (the contexts that

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
+from graph.evaluation.scoring.rows import EvalRow, Group, Means, Metric, SetupSummary
 from graph.statistics.intervals import mean_interval, share_interval
 from nodes.common import normalise_text
 from state.evidence import LabelledPassage, Passage
@@ -88,8 +88,8 @@ def says_abstain(answer: str) -> bool:
 
 
 def grouped_means(
-    rows: Iterable[Mapping[str, Any]], metrics: Sequence[str], by: Sequence[str], shares: Sequence[str] = ()
-) -> dict[str, Any]:
+    rows: Iterable[EvalRow], metrics: Sequence[Metric], by: Sequence[Group], shares: Sequence[Metric] = ()
+) -> SetupSummary:
     """Mean of each metric overall and per value of each grouping field, each with its 95% interval and the records
     it is over (`intervals`: [low, high], null with fewer than two clusters; `counts`).
 
@@ -100,17 +100,17 @@ def grouped_means(
     """
     rows = list(rows)
 
-    def means(subset: list[Mapping[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {"n": float(len(subset))}
+    def means(subset: list[EvalRow]) -> Means:
+        result = Means(n=float(len(subset)))
         intervals: dict[str, list[float | None]] = {}
         counts: dict[str, int] = {}
         for metric in metrics:
-            scored = [row for row in subset if row.get(metric) is not None]
-            values = [float(row[metric]) for row in scored]
+            scored = [(row, value) for row in subset if (value := row.get(metric)) is not None]
+            values = [float(value) for _, value in scored]
             result[metric] = sum(values) / len(values) if values else None
             if not values:
                 continue
-            clusters = [row.get("cluster") or f"row {index}" for index, row in enumerate(scored)]
+            clusters = [row.get("cluster") or f"row {index}" for index, (row, _) in enumerate(scored)]
             # every metric of an evaluation lies between 0 and 1, and so does its interval
             interval = share_interval(values, clusters) if metric in shares else mean_interval(values, clusters, (0, 1))
             intervals[metric], counts[metric] = [interval.low, interval.high], interval.n
@@ -118,11 +118,11 @@ def grouped_means(
         result["clusters"] = len({row.get("cluster") or f"row {index}" for index, row in enumerate(subset)})
         return result
 
-    summary: dict[str, Any] = {"all": means(rows)}
+    summary = SetupSummary(all=means(rows))
     for field in by:
-        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        groups: dict[str, list[EvalRow]] = defaultdict(list)
         for row in rows:
-            if row.get(field) is not None:
-                groups[str(row[field])].append(row)
+            if (value := row.get(field)) is not None:
+                groups[str(value)].append(row)
         summary[field] = {value: means(members) for value, members in sorted(groups.items())}
     return summary

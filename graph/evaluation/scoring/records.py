@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
@@ -25,7 +24,7 @@ from graph.evaluation.scoring.retrieval import (
     retrieval_scoring,
     with_collection_documents,
 )
-from graph.evaluation.scoring.rows import empty_row
+from graph.evaluation.scoring.rows import EvalRow, empty_row
 from graph.evaluation.setups import Setup
 from graph.llm.gateway import LLMGateway
 from graph.services import ServicesSpec, open_collection, open_gateway, open_services
@@ -47,9 +46,7 @@ from state.usage import Role
 CONCURRENT_SAMPLES = 8
 
 
-async def score_retrieval(
-    setup: Setup, record: DatasetRecord, where: Retrieval, scoring: RetrievalScoring
-) -> dict[str, Any]:
+async def score_retrieval(setup: Setup, record: DatasetRecord, where: Retrieval, scoring: RetrievalScoring) -> EvalRow:
     """A retrieval-only row: what the setup retrieved, scored against the labelled contexts and the evidence; no
     model judges it. A generated unanswerable question has nothing to find: its row holds what was retrieved."""
     retrieved = await retrieved_for(setup, record, where)
@@ -60,7 +57,7 @@ async def score_retrieval(
 
 async def evaluate_generated_unanswerable(
     setup: Setup, record: DatasetRecord, gateway: LLMGateway, where: Retrieval
-) -> dict[str, Any]:
+) -> EvalRow:
     """A generated unanswerable question: the setup retrieves and answers as it would for a user; it should abstain.
 
     The question was checked against the run's own retrieval. A setup that retrieves chunks that check
@@ -90,7 +87,7 @@ async def evaluate_sample(
     judge_unlabelled: bool,
     embeddings: Embeddings,
     scoring: RetrievalScoring,
-) -> dict[str, Any]:
+) -> EvalRow:
     """One row: retrieval scores (`scoring`), the judges' correctness (verdict and graded, the graded one's
     semantic part from `embeddings`, the run's model) and faithfulness, abstention on the unanswerable variant."""
     if not record.answerable:
@@ -138,7 +135,7 @@ async def evaluate_setup(
     at_hand: DocumentsAtHand | None = None,
     vectors: QuestionVectors | None = None,
     seed: int | None = None,
-) -> list[dict[str, Any]]:
+) -> list[EvalRow]:
     """One row per record for one setup, `CONCURRENT_SAMPLES` records at a time; `pipeline` is the object a
     retriever, chain or graph setup names (`pipelines.load_pipeline`). `retrieval_only` scores what the setup
     retrieves and asks no chat model of triad's: no gateway is opened. `at_hand` says what evidence is placed
@@ -180,7 +177,7 @@ async def _retrieval_only(
     scoring: RetrievalScoring,
     documents_from_collection: bool,
     vectors: QuestionVectors,
-) -> list[dict[str, Any]]:
+) -> list[EvalRow]:
     if setup.kind != "builtin":
         if pipeline is not None:
             await pipeline.ready()
@@ -194,14 +191,12 @@ async def _retrieval_only(
         return await _each(records, lambda record: score_retrieval(setup, record, corpus, scoring))
 
 
-async def _each(
-    records: list[DatasetRecord], score: Callable[[DatasetRecord], Awaitable[dict[str, Any]]]
-) -> list[dict[str, Any]]:
+async def _each(records: list[DatasetRecord], score: Callable[[DatasetRecord], Awaitable[EvalRow]]) -> list[EvalRow]:
     """Every record's row, `CONCURRENT_SAMPLES` at a time; the first alone, so that a setup that answers in a
     shape triad cannot read says so after one call, not eight."""
     gate = asyncio.Semaphore(CONCURRENT_SAMPLES)
 
-    async def one(record: DatasetRecord) -> dict[str, Any]:
+    async def one(record: DatasetRecord) -> EvalRow:
         async with gate:
             return await score(record)
 
@@ -219,7 +214,7 @@ async def _score(
     judge_unlabelled: bool,
     embeddings: Embeddings,
     scoring: RetrievalScoring,
-) -> list[dict[str, Any]]:
+) -> list[EvalRow]:
     return await _each(
         records, lambda record: evaluate_sample(setup, record, gateway, where, judge_unlabelled, embeddings, scoring)
     )

@@ -14,6 +14,7 @@ from langchain_core.embeddings import Embeddings
 from graph.config.settings import Settings
 from graph.evaluation.scoring.evidence import file_stem, place_context, score_evidence
 from graph.evaluation.scoring.metrics import retrieval_scores
+from graph.evaluation.scoring.rows import EvalRow
 from graph.evaluation.setups import Setup
 from state.evidence import LabelledPassage, Passage
 from state.record import DatasetRecord
@@ -32,29 +33,26 @@ class RetrievalScoring:
 
     def fields(
         self, record: DatasetRecord, retrieved: Sequence[Passage], contexts: Sequence[LabelledPassage]
-    ) -> dict[str, Any]:
+    ) -> EvalRow:
         """The row's retrieval fields: what was retrieved and where it stands, and the retrieval metrics."""
-        row: dict[str, Any] = {
-            "retrieved_ids": [c.get("id") for c in retrieved],
-            "retrieved_placement": [
-                place_context(c, self.documents, by_offsets=self.by_offsets).row(c.get("id")) for c in retrieved
+        row = EvalRow(
+            retrieved_ids=[c["id"] for c in retrieved],
+            retrieved_placement=[
+                place_context(c, self.documents, by_offsets=self.by_offsets).row(c["id"]) for c in retrieved
             ],
-        }
-        if self.by_chunk_id:
-            precision, recall = retrieval_scores(retrieved, contexts)
-            row |= {"precision": precision, "recall": recall}
-        if record.evidence_status != "quoted":  # written before records carried evidence
-            return row | {"scored_by": "chunk id" if self.by_chunk_id else "none"}
-        scored = score_evidence(record.facts(), retrieved, self.documents, by_offsets=self.by_offsets)
-        return (
-            row
-            | scored.metrics
-            | {
-                "evidence_unplaced": scored.unplaced,
-                "evidence_found_by_text": scored.found_by_text,
-                "scored_by": "evidence",
-            }
         )
+        if self.by_chunk_id:
+            row["precision"], row["recall"] = retrieval_scores(retrieved, contexts)
+        if record.evidence_status != "quoted":  # written before records carried evidence
+            row["scored_by"] = "chunk id" if self.by_chunk_id else "none"
+            return row
+        scored = score_evidence(record.facts(), retrieved, self.documents, by_offsets=self.by_offsets)
+        for metric, value in scored.metrics.items():
+            row[metric] = value
+        row["evidence_unplaced"] = scored.unplaced
+        row["evidence_found_by_text"] = scored.found_by_text
+        row["scored_by"] = "evidence"
+        return row
 
 
 @dataclass(frozen=True)
