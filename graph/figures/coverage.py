@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import numpy as np
+
+from graph.folder.run_document import Coverage, DocumentCoverage, QueryCoverage, UncoveredCluster, UncoveredDocument
 
 #: Uncovered clusters the report names.
 UNCOVERED_SHOWN = 5
@@ -26,7 +27,7 @@ REACH_PERCENTILE = 10
 KMEANS_ROUNDS, KMEANS_STARTS = 50, 10
 
 
-def document_coverage(sources: Mapping[str | None, int], used: set[str]) -> dict[str, Any]:
+def document_coverage(sources: Mapping[str | None, int], used: set[str]) -> DocumentCoverage:
     """Which share of the collection's documents supplied a supporting chunk: `sources` is chunks per document."""
     documents = {source: count for source, count in sources.items() if source is not None}
     covered = sorted(source for source in documents if source in used)
@@ -36,7 +37,7 @@ def document_coverage(sources: Mapping[str | None, int], used: set[str]) -> dict
         "covered": len(covered),
         "share": len(covered) / len(documents) if documents else None,
         "chunks_without_source": sources.get(None, 0),
-        "largest_uncovered": [{"source": s, "chunks": documents[s]} for s in uncovered[:UNCOVERED_SHOWN]],
+        "largest_uncovered": [UncoveredDocument(source=s, chunks=documents[s]) for s in uncovered[:UNCOVERED_SHOWN]],
     }
 
 
@@ -92,7 +93,7 @@ def query_coverage(
     unanswerable: np.ndarray,
     names: Sequence[str],
     random_seed: int = 0,
-) -> dict[str, Any]:
+) -> QueryCoverage:
     """Clusters of the queries, and which of them have an accepted question near them.
 
     A cluster is covered when an answerable question is near it; one that only generated unanswerable
@@ -105,7 +106,7 @@ def query_coverage(
     similarity = queries @ centres.T
     # A cluster of one query would reach no further than that query: it gets at least the typical reach.
     typical_reach = float(np.median(similarity[np.arange(len(queries)), assignment]))
-    clusters: list[dict[str, Any]] = []
+    clusters: list[QueryCluster] = []
     for cluster in range(k):
         members = np.flatnonzero(assignment == cluster)
         if not len(members):
@@ -114,12 +115,12 @@ def query_coverage(
         reach = min(float(np.percentile(similarity[members, cluster], REACH_PERCENTILE)), typical_reach)
         typical = int(members[np.argmax(similarity[members, cluster])])
         clusters.append(
-            {
-                "queries": len(members),
-                "questions_near": _near(answerable, centres[cluster], reach),
-                "unanswerable_near": _near(unanswerable, centres[cluster], reach),
-                "typical_query": names[typical],
-            }
+            QueryCluster(
+                queries=len(members),
+                questions_near=_near(answerable, centres[cluster], reach),
+                unanswerable_near=_near(unanswerable, centres[cluster], reach),
+                typical_query=names[typical],
+            )
         )
     uncovered = sorted((c for c in clusters if not c["questions_near"]), key=lambda c: -c["queries"])
     covered = len(clusters) - len(uncovered)
@@ -130,10 +131,18 @@ def query_coverage(
         "share": covered / len(clusters) if clusters else None,
         "only_unanswerable_near": sum(1 for c in uncovered if c["unanswerable_near"]),
         "largest_uncovered": [
-            {"queries": c["queries"], "unanswerable_near": c["unanswerable_near"], "typical_query": c["typical_query"]}
+            UncoveredCluster(
+                queries=c["queries"], unanswerable_near=c["unanswerable_near"], typical_query=c["typical_query"]
+            )
             for c in uncovered[:UNCOVERED_SHOWN]
         ],
     }
+
+
+class QueryCluster(UncoveredCluster):
+    """A cluster of the run's real queries: its queries, the questions near it, its typical query."""
+
+    questions_near: int
 
 
 def _near(questions: np.ndarray, centre: np.ndarray, reach: float) -> int:
@@ -143,7 +152,7 @@ def _near(questions: np.ndarray, centre: np.ndarray, reach: float) -> int:
     return int(np.sum(unit_rows(questions.astype(np.float64)) @ centre >= reach))
 
 
-def coverage_lines(coverage: Mapping[str, Any]) -> list[str]:
+def coverage_lines(coverage: Coverage) -> list[str]:
     """The coverage as the end of a run tells it."""
     lines = []
     documents = coverage.get("documents")

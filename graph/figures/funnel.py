@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from graph.figures.style_figures import count_style, style_lines, style_summary
+from graph.folder.run_document import Funnel
 from state.finished import SampleSummary
 from state.query_styles import QUERY_STYLES
 from state.sample import UNANSWERABLE
-from state.usage import ROLES
+from state.usage import ROLES, ModelCall
 
-OUTCOMES = ("accepted", "rejected", "no_bridge", "failed")
 JUDGES = ("lint", "quality", "sufficiency", "unanswerable")
 
 
+Counted = Literal["input_tokens", "output_tokens", "cached_tokens", "thinking_tokens", "cost_usd", "thinking_cost_usd"]
 #: What the funnel adds up per role and per node, from every model call.
-COUNTED = ("input_tokens", "output_tokens", "cached_tokens", "thinking_tokens", "cost_usd", "thinking_cost_usd")
+COUNTED: tuple[Counted, ...] = (
+    "input_tokens", "output_tokens", "cached_tokens", "thinking_tokens", "cost_usd", "thinking_cost_usd"
+)  # fmt: skip
 EMPTY_TOTALS: dict[str, float] = {"calls": 0, **dict.fromkeys(COUNTED, 0)}
 
 
@@ -27,7 +30,7 @@ def cell_name(question_type: str, binary: bool) -> str:
     return f"{question_type}/{'binary' if binary else 'open'}"
 
 
-def count_call(call: Mapping[str, Any], *totals: dict[str, float]) -> None:
+def count_call(call: ModelCall, *totals: dict[str, float]) -> None:
     """One call added to each of `totals` (a call recorded before some fields existed lacks them)."""
     for each in totals:
         each["calls"] += 1
@@ -35,13 +38,13 @@ def count_call(call: Mapping[str, Any], *totals: dict[str, float]) -> None:
             each[name] += call.get(name, 0)
 
 
-def funnel(states: Iterable[Mapping[str, Any]], other_calls: Iterable[Mapping[str, Any]] = ()) -> dict[str, Any]:
+def funnel(states: Iterable[SampleSummary], other_calls: Iterable[ModelCall] = ()) -> Funnel:
     """Counts, rates, revisions and costs over the final states of a run's samples; `other_calls` are the run's
     calls outside any sample (the preflight's), counted in the calls, tokens and cost."""
     outcomes: Counter[str] = Counter()
     rejected_by: Counter[str] = Counter()
     cells: dict[str, Counter[str]] = defaultdict(Counter)
-    per_role = {role: dict(EMPTY_TOTALS) for role in ROLES}
+    per_role: dict[str, dict[str, float]] = {role: dict(EMPTY_TOTALS) for role in ROLES}
     per_node: dict[str, dict[str, float]] = defaultdict(lambda: dict(EMPTY_TOTALS))
     # Per language: the samples that reached a draft (a sample's language is set with its first draft).
     languages: dict[str, Counter[str]] = defaultdict(Counter)
@@ -55,7 +58,7 @@ def funnel(states: Iterable[Mapping[str, Any]], other_calls: Iterable[Mapping[st
         cell["started"] += 1
         cell[outcome] += 1
         drafts += len(state.get("drafts", []))
-        language = languages[state["language"]] if state.get("language") else Counter()
+        language = languages[code] if (code := state.get("language")) else Counter()
         language["drafted"] += 1
         language[outcome] += 1
         language["drafts"] += len(state.get("drafts", []))
@@ -78,7 +81,10 @@ def funnel(states: Iterable[Mapping[str, Any]], other_calls: Iterable[Mapping[st
     calls = sum(role["calls"] for role in per_role.values())
     return {
         "samples_started": started,
-        **{outcome: outcomes[outcome] for outcome in OUTCOMES},
+        "accepted": outcomes["accepted"],
+        "rejected": outcomes["rejected"],
+        "no_bridge": outcomes["no_bridge"],
+        "failed": outcomes["failed"],
         "acceptance_rate": accepted / started if started else 0.0,
         "questions_generated": drafts,
         "unanswerable_drafts": unanswerable_drafts,
@@ -109,9 +115,7 @@ def _language_lines(languages: Mapping[str, Mapping[str, int]]) -> list[str]:
     return [f"languages              {listed}  (accepted of drafted)"]
 
 
-def format_funnel(
-    summary: Mapping[str, Any], quotas: Mapping[str, int], styles: Mapping[str, int] | None = None
-) -> str:
+def format_funnel(summary: Funnel, quotas: Mapping[str, int], styles: Mapping[str, int] | None = None) -> str:
     """The funnel as the text a run prints at its end; `styles` the run's query-style quotas."""
     lines = [
         f"samples started        {summary['samples_started']}",

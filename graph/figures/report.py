@@ -10,7 +10,7 @@ from graph.figures.funnel import cell_name
 from graph.figures.style_figures import styles_section
 from graph.folder.check_file import current_check, with_drift
 from graph.folder.files import RunFolder
-from graph.folder.run_document import RunDocument
+from graph.folder.run_document import Coverage, Funnel, RunDocument
 from graph.webpage import document as page
 from graph.webpage import esc, table
 from graph.webpage.charts import bar_chart
@@ -42,7 +42,7 @@ SECTIONS = (
 REPORT_EXAMPLES = 3
 
 
-def _funnel_section(summary: Mapping[str, Any]) -> str:
+def _funnel_section(summary: Funnel) -> str:
     rejected = summary["drafts_rejected_by"]
     # Beside the paper's funnels: the typed multi-hop questions only (generated unanswerable ones are not in it).
     unanswerable_drafts = summary.get("unanswerable_drafts", 0)
@@ -87,7 +87,7 @@ def _funnel_section(summary: Mapping[str, Any]) -> str:
     )
 
 
-def _cells_section(quotas: Mapping[str, int], summary: Mapping[str, Any], finished: Sequence[FinishedSample]) -> str:
+def _cells_section(quotas: Mapping[str, int], summary: Funnel, finished: Sequence[FinishedSample]) -> str:
     """Per cell: wanted, accepted, started, rejected, no bridge, and for a yes/no cell its Yes/No split."""
     answers: dict[str, Counter[str]] = {}
     for row in finished:
@@ -140,12 +140,12 @@ def _imbalance(cell: str, split: Counter[str], finished: Sequence[FinishedSample
     return f"{said}: {len(lost)} samples asked for a {scarce.capitalize()} ended without a question ({how})."
 
 
-def _languages_section(document: RunDocument, summary: Mapping[str, Any]) -> str:
+def _languages_section(document: RunDocument, summary: Funnel) -> str:
     """The collection's languages as surveyed before the run, and the funnel per language of the questions."""
-    surveyed = (document.get("languages") or {}).get("collection") or {}
-    shares = surveyed.get("shares") or {}
+    surveyed = (document.get("languages") or {}).get("collection")
+    shares = surveyed["shares"] if surveyed else {}
     collection = (
-        f'<p class="note">The collection, from {surveyed.get("sampled_chunks", 0)} random chunks: '
+        f'<p class="note">The collection, from {surveyed["sampled_chunks"] if surveyed else 0} random chunks: '
         + esc(", ".join(f"{_named(code)} {share:.0%}" for code, share in shares.items()))
         + ".</p>"
         if shares
@@ -186,7 +186,7 @@ def _rejections_section(rows: Sequence[FinishedSample]) -> str:
     return "".join(parts)
 
 
-def _coverage_section(coverage: Mapping[str, Any] | None) -> str:
+def _coverage_section(coverage: Coverage | None) -> str:
     """Documents that supplied a supporting chunk; with queries, the query clusters a question is near."""
     if not coverage:
         return '<p class="note">not measured for this run</p>'

@@ -7,11 +7,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
+from graph.folder.run_document import Funnel
 from graph.webpage import table
+from state.finished import SampleSummary
 from state.query_styles import NATURAL
 
 
-def count_style(styles: dict[str, Counter[str]], state: Mapping[str, Any]) -> None:
+def count_style(styles: dict[str, Counter[str]], state: SampleSummary) -> None:
     """Per query style: samples asked for it, accepted ones that kept it, accepted ones that fell back to natural."""
     asked = state.get("query_style")
     if asked is None:
@@ -25,7 +27,7 @@ def count_style(styles: dict[str, Counter[str]], state: Mapping[str, Any]) -> No
         styles[asked]["fell_back"] += 1
 
 
-def style_lines(summary: Mapping[str, Any], styles: Mapping[str, int]) -> list[str]:
+def style_lines(summary: Funnel, styles: Mapping[str, int]) -> list[str]:
     """Wanted and got per query style, when the run asks for any."""
     if not styles:
         return []
@@ -60,7 +62,7 @@ class StyleDocument(TypedDict, total=False):
     query_style_shortfall: dict[str, int]
 
 
-def style_document(styles: dict[str, int], summary: dict[str, Any]) -> StyleDocument:
+def style_document(styles: dict[str, int], summary: Funnel) -> StyleDocument:
     """run.json's query-style quotas and shortfall; nothing when the run asks for no query style."""
     if not styles:
         return {}
@@ -71,7 +73,7 @@ def style_document(styles: dict[str, int], summary: dict[str, Any]) -> StyleDocu
     }
 
 
-def styles_section(styles: Mapping[str, int], summary: Mapping[str, Any]) -> str:
+def styles_section(styles: Mapping[str, int], summary: Funnel) -> str:
     """Per query style: wanted, accepted in it, and samples whose rewrite fell back to the canonical question."""
     if not styles:
         return '<p class="note">Every question is asked as validated (no --query-styles).</p>'

@@ -7,10 +7,10 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from graph.folder.files import write_atomically
-from graph.folder.run_document import RunDocument, read_run_document
+from graph.folder.run_document import Fingerprint, RunDocument, read_run_document
 from graph.webpage import esc, table
 from state.finished import FinishedSample
 from state.threads import ThreadId
@@ -24,24 +24,24 @@ def read_json(path: Path) -> dict[str, Any]:
     return found if isinstance(found, dict) else {}
 
 
-def version_collection(document: RunDocument) -> dict[str, Any]:
+def version_collection(document: RunDocument) -> Fingerprint:
     """The collection the latest dataset version of a run was made on (a refresh may have moved it to another):
     its name and fingerprint, from run.json's latest version entry that names one, else its manifest."""
     for entry in reversed(document.get("versions") or []):
         if isinstance(entry, dict) and isinstance(entry.get("collection"), dict):
-            return dict(entry["collection"])
+            return entry["collection"]
     manifest = document.get("manifest")
     found = manifest.get("collection") if isinstance(manifest, dict) else None
-    return dict(found) if isinstance(found, dict) else {}
+    return found if isinstance(found, dict) else Fingerprint()
 
 
-def last_fingerprint(folder: Any) -> dict[str, Any]:
+def last_fingerprint(folder: Any) -> Fingerprint:
     """The collection as the dataset in `folder` was last compared with it: at its latest check of the collection
     its latest version was made on, else when that version was made."""
     made_on = version_collection(read_run_document(folder))
     check = read_json(folder / "check.json").get("collection")
     if isinstance(check, dict) and check and (check.get("name") in (None, made_on.get("name")) or not made_on):
-        return check
+        return cast(Fingerprint, check)
     return made_on
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.folder.run_document import RunDocument
+from graph.folder.run_document import Fingerprint, Manifest, RunDocument
 from nodes.versions import PROMPT_VERSION
 from state.record import DatasetRecord, text_digest
 
@@ -34,26 +34,23 @@ def triad_version() -> str:
         return "unknown"
 
 
-async def collection_fingerprint(corpus: Any, sources: Mapping[str | None, int]) -> dict[str, Any]:
+async def collection_fingerprint(corpus: Any, sources: Mapping[str | None, int]) -> Fingerprint:
     """The collection as it is now, from `sources` (chunks per document: one pass gives the rows too) and its
     table's change counter."""
-    return {
-        "rows": sum(sources.values()),
-        "modifications": await corpus.reader.modifications(),
-        "sources": sorted(source for source in sources if source is not None),
-    }
-
-
-def changed_since(then: Mapping[str, Any], modifications: int | None) -> bool:
-    """Whether the collection's table changed since a fingerprint was taken (its change counter moved)."""
-    return (
-        then.get("modifications") is not None and modifications is not None and modifications != then["modifications"]
+    return Fingerprint(
+        rows=sum(sources.values()),
+        modifications=await corpus.reader.modifications(),
+        sources=sorted(source for source in sources if source is not None),
     )
 
 
-def build_manifest(
-    run_document: RunDocument, records: Iterable[DatasetRecord], collection: Mapping[str, Any]
-) -> dict[str, Any]:
+def changed_since(then: Fingerprint, modifications: int | None) -> bool:
+    """Whether the collection's table changed since a fingerprint was taken (its change counter moved)."""
+    earlier = then.get("modifications")
+    return earlier is not None and modifications is not None and modifications != earlier
+
+
+def build_manifest(run_document: RunDocument, records: Iterable[DatasetRecord], collection: Fingerprint) -> Manifest:
     """The manifest of a finished run, from its run.json document, its records and its collection's fingerprint."""
     chunks: dict[str, str] = {}
     for record in records:
@@ -69,6 +66,6 @@ def build_manifest(
         "structured_output": run_document.get("structured_output", {}),
         "options": options,
         "settings": run_document["settings"],
-        "collection": {"name": run_document["settings"].get("collection"), **collection},
+        "collection": Fingerprint(name=run_document["settings"].get("collection"), **collection),
         "chunks": dict(sorted(chunks.items())),
     }

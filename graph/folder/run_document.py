@@ -10,6 +10,127 @@ from typing import Any, TypedDict, cast
 from state.usage import ModelCall
 
 
+class Fingerprint(TypedDict, total=False):
+    """A collection as it was when a dataset was made or checked: its name, rows, change counter and documents."""
+
+    name: str | None
+    rows: int
+    modifications: int | None
+    """The table's change counter; None where the store does not keep one."""
+    sources: list[str]
+
+
+class LlmFigures(TypedDict):
+    """The funnel's model calls: totals per role and per node, and what an accepted sample cost."""
+
+    per_role: dict[str, dict[str, float]]
+    per_node: dict[str, dict[str, float]]
+    calls: float
+    repeated_requests: int
+    cost_usd: float
+    calls_per_accepted: float | None
+    cost_per_accepted_usd: float | None
+
+
+class Funnel(TypedDict, total=False):
+    """The funnel of every finished sample (`graph.figures.funnel.funnel`); an earlier version wrote fewer keys."""
+
+    samples_started: int
+    accepted: int
+    rejected: int
+    no_bridge: int
+    failed: int
+    acceptance_rate: float
+    questions_generated: int
+    unanswerable_drafts: int
+    drafts_rejected_by: dict[str, int]
+    revisions_used: int
+    cells: dict[str, dict[str, int]]
+    """Cell -> started, and the count of each outcome."""
+    query_styles: dict[str, dict[str, int]]
+    languages: dict[str, dict[str, int]]
+    """Language -> drafted, each outcome, drafts and rejections per judge."""
+    llm: LlmFigures
+
+
+class UncoveredDocument(TypedDict):
+    source: str
+    chunks: int
+
+
+class DocumentCoverage(TypedDict):
+    """Which share of the collection's documents supplied a supporting chunk."""
+
+    documents: int
+    covered: int
+    share: float | None
+    chunks_without_source: int
+    largest_uncovered: list[UncoveredDocument]
+
+
+class WeightCoverage(TypedDict):
+    """The documents of one seed weight, and how many supplied a supporting chunk."""
+
+    weight: float
+    documents: int
+    covered: int
+    share: float
+
+
+class UncoveredCluster(TypedDict):
+    queries: int
+    unanswerable_near: int
+    typical_query: str
+
+
+class QueryCoverage(TypedDict):
+    """Clusters of the run's real queries, and which have an accepted question near them."""
+
+    queries: int
+    clusters: int
+    covered: int
+    share: float | None
+    only_unanswerable_near: int
+    largest_uncovered: list[UncoveredCluster]
+
+
+class Coverage(TypedDict, total=False):
+    documents: DocumentCoverage
+    by_weight: list[WeightCoverage]
+    queries: QueryCoverage
+
+
+class LanguageShares(TypedDict):
+    """The languages of a sample of the collection's chunks."""
+
+    sampled_chunks: int
+    shares: dict[str, float]
+    """ISO 639-1 code (or "und") -> share of the sampled chunks."""
+
+
+class Languages(TypedDict, total=False):
+    """run.json's languages: the collection's, as surveyed before the run."""
+
+    collection: LanguageShares
+
+
+class Manifest(TypedDict, total=False):
+    """What a finished run was made of: versions, models, options, settings, the collection, every chunk's digest."""
+
+    triad_version: str
+    prompt_version: str
+    created_at: str
+    seed: int | None
+    models: dict[str, str]
+    thinking: dict[str, str]
+    structured_output: dict[str, str]
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    collection: Fingerprint
+    chunks: dict[str, str]
+    """Chunk id -> the digest of its text (`state.record.text_digest`)."""
+
+
 class VersionEntry(TypedDict, total=False):
     """A dataset version after the first, as run.json lists it (`versions`)."""
 
@@ -18,8 +139,8 @@ class VersionEntry(TypedDict, total=False):
     changes: dict[str, int]
     """Records per kind of change (kept, updated, replaced, dropped, added)."""
     changes_file: str
-    collection: dict[str, Any]
-    """The collection the version was written against: its name and fingerprint."""
+    collection: Fingerprint
+    """The collection the version was written against."""
 
 
 class RunDocument(TypedDict, total=False):
@@ -39,13 +160,12 @@ class RunDocument(TypedDict, total=False):
     query_style_quotas: dict[str, int]
     query_style_shortfall: dict[str, int]
     stopped_by_cost_limit: bool
-    funnel: dict[str, Any]
-    """The funnel of every finished sample (`graph.figures.funnel.funnel`)."""
+    funnel: Funnel
     preflight_calls: list[ModelCall]
     structured_output: dict[str, str]
-    languages: dict[str, Any] | None
-    coverage: dict[str, Any] | None
-    manifest: dict[str, Any]
+    languages: Languages | None
+    coverage: Coverage | None
+    manifest: Manifest
     """The collection's fingerprint and the records' chunks (`graph.folder.manifest`)."""
     dataset_version: int
     versions: list[VersionEntry]

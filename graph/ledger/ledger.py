@@ -29,6 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from graph.config.errors import UserError
 from graph.folder.files import FileLines, as_written
+from graph.folder.run_document import Manifest
 from graph.ledger.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
 from graph.ledger.slots import CellQuota, Completion, Slot, completion_params
 from graph.ledger.uniqueness import RunUniqueness
@@ -108,7 +109,7 @@ class RunLedger(RunUniqueness):
             if cursor.rowcount == 0:
                 raise UserError(f"run {self.run_id!r} exists already; continue it with --resume {self.run_id}")
 
-    async def save_manifest(self, manifest: dict[str, Any]) -> None:
+    async def save_manifest(self, manifest: Manifest) -> None:
         """Keep the run's manifest (`graph.folder.manifest`) with it: what it was made with and what it read."""
         async with self.pool.connection() as conn:
             await conn.execute("UPDATE triad_runs SET manifest = %s WHERE run_id = %s", (jsonb(manifest), self.run_id))

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from graph.folder.run_document import LanguageShares
 from graph.planning.options import RunOptions
 from graph.store.embeddings import ENGLISH_ONLY_EMBEDDINGS
 from nodes.language import language_shares
@@ -31,8 +32,10 @@ class LanguageSurvey:
     """(ISO 639-1 code or "und", share of the sampled chunks), most common first."""
     sampled: int
 
-    def as_json(self) -> dict[str, Any]:
-        return {"sampled_chunks": self.sampled, "shares": {code: round(share, 4) for code, share in self.shares}}
+    def as_json(self) -> LanguageShares:
+        return LanguageShares(
+            sampled_chunks=self.sampled, shares={code: round(share, 4) for code, share in self.shares}
+        )
 
     def line(self, collection: str) -> str:
         listed = ", ".join(

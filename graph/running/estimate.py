@@ -22,11 +22,11 @@ import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from graph.config.errors import UserError
 from graph.demo import DEMO_COLLECTION
-from graph.folder.run_document import load_run_document
+from graph.folder.run_document import Funnel, load_run_document
 from graph.llm.models import DEFAULT_PRICES, price_per_million
 from graph.planning.options import RunOptions
 from graph.services import ensure_demo, open_corpus
@@ -130,7 +130,7 @@ def restyle_nodes(
     return [node("restyle_question", styled, 0), node("check_restyle", styled, max(1, chunks))]
 
 
-def run_profile(funnel: Mapping[str, Any]) -> Profile:
+def run_profile(funnel: Funnel) -> Profile:
     """A finished run's own profile (its run.json funnel): every kind of sample alike."""
     started, accepted = funnel["samples_started"], funnel["accepted"]
     if not accepted:
@@ -150,19 +150,31 @@ def run_profile(funnel: Mapping[str, Any]) -> Profile:
     return Profile(nodes, started / accepted, (max(0.05, 1 - half), 1 + half), f"a finished run ({accepted} accepted)")
 
 
+class Estimate(TypedDict):
+    """A run's expected calls, tokens and USD per role and in all, with the factors of their likely range."""
+
+    profile: str
+    """What the figures scale: the paper's funnel, or a finished run's."""
+    range: list[float]
+    """[low, high]: each figure times these is its likely range."""
+    roles: dict[str, dict[str, float]]
+    total: dict[str, float]
+    minutes: float
+
+
 def estimate(
     options: RunOptions,
     settings: Any,
     chunk_tokens: float,
     *,
     concurrency: int = 1,
-    like: Mapping[str, Any] | None = None,
-) -> dict[str, Any]:
+    like: Funnel | None = None,
+) -> Estimate:
     """The run's expected calls, tokens, USD and time, per role and in all, each likely with a low and a high."""
     context = options.context()
     shared = run_profile(like) if like is not None else None
     empty = {"calls": 0.0, "input_tokens": 0.0, "output_tokens": 0.0, "thinking_tokens": 0.0, "usd": 0.0}
-    roles = {role: dict(empty) for role in ROLES}
+    roles: dict[str, dict[str, float]] = {role: dict(empty) for role in ROLES}
     seconds = 0.0
     spread = (1.0, 1.0)
     for cell in options.cells():
@@ -184,13 +196,13 @@ def estimate(
     total = {key: sum(figures[key] for figures in roles.values()) for key in roles["generator"]}
     minutes = wall_minutes(total, seconds, concurrency, settings)
     low, high = spread
-    return {
-        "profile": (shared.source if shared else "the paper's funnel"),
-        "range": [low, high],
-        "roles": roles,
-        "total": total,
-        "minutes": minutes,
-    }
+    return Estimate(
+        profile=shared.source if shared else "the paper's funnel",
+        range=[low, high],
+        roles=roles,
+        total=total,
+        minutes=minutes,
+    )
 
 
 def wall_minutes(total: Mapping[str, float], seconds: float, concurrency: int, settings: Any) -> float:
@@ -213,7 +225,7 @@ async def mean_chunk_tokens(corpus: Any, min_chars: int, random_seed: int = 0, s
     return sum(len(chunk.text) for chunk in chunks) / len(chunks) / CHARS_PER_TOKEN
 
 
-def estimate_lines(figures: Mapping[str, Any]) -> list[str]:
+def estimate_lines(figures: Estimate) -> list[str]:
     """The estimate as the terminal shows it: per role and in all, likely [low, high]."""
     low, high = figures["range"]
 

@@ -29,7 +29,7 @@ from graph.figures.funnel import funnel
 from graph.figures.report import REPORT_EXAMPLES, write_report
 from graph.folder.files import RunFolder, make_folder
 from graph.folder.manifest import build_manifest, collection_fingerprint
-from graph.folder.run_document import RunDocument, read_run_document
+from graph.folder.run_document import Coverage, Fingerprint, RunDocument, read_run_document
 from graph.ledger.questions import RunQuestions
 from graph.ledger.run_models import check_models_answer, share_model_modes
 from graph.ledger.slots import CellQuota, Slot
@@ -106,8 +106,8 @@ async def run_job(
                 raise RunCannotWork(f"{error}; continue the run after the fix with --resume {run.run_id}") from None
             folder, finished, examples = await rewrite_run_files(run, database)
             # The samples are kept whatever happens here: a failure costs only the coverage and the fingerprint.
-            coverage: dict[str, Any] | None = None
-            collection: dict[str, Any] = {}
+            coverage: Coverage | None = None
+            collection = Fingerprint()
             try:
                 sources = await services.corpus.reader.sources()
                 collection = await collection_fingerprint(services.corpus, sources)
@@ -155,11 +155,11 @@ async def run_coverage(
     finished: list[FinishedSample],
     book: QueryBook | None,
     sources: dict[str | None, int],
-) -> dict[str, Any]:
+) -> Coverage:
     """run.json's coverage: documents that supplied a supporting chunk; with queries, clusters near a question."""
     briefs = [brief for row in finished if (brief := row["brief"]) is not None]
     used = {source for brief in briefs for source in brief["sources"] or [] if isinstance(source, str)}
-    coverage: dict[str, Any] = {"documents": document_coverage(sources, used)}
+    coverage = Coverage(documents=document_coverage(sources, used))
     options = run.options
     if options.weighted:
         _, weighted = await document_weights(

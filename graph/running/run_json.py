@@ -13,7 +13,7 @@ from graph.figures.coverage import coverage_lines
 from graph.figures.funnel import cell_name, format_funnel
 from graph.figures.style_figures import style_document
 from graph.folder.files import RunFolder
-from graph.folder.run_document import RunDocument
+from graph.folder.run_document import Funnel, RunDocument
 from graph.ledger.slots import CellQuota
 from graph.planning.request import Run, RunRequest
 from graph.running.worker import WorkResult
@@ -30,7 +30,7 @@ def public_settings(settings: Settings) -> dict[str, Any]:
 
 
 def run_document(
-    run: Run, cells: list[CellQuota], summary: dict[str, Any], started: float, stopped_by_cost: bool
+    run: Run, cells: list[CellQuota], summary: Funnel, started: float, stopped_by_cost: bool
 ) -> RunDocument:
     """run.json: options, settings without secrets, models, quotas, shortfall and the funnel."""
     quotas = {cell_name(c.question_type, c.binary): c.quota for c in cells}
@@ -57,7 +57,7 @@ def print_run_summary(
     request: RunRequest,
     folder: RunFolder,
     document: RunDocument,
-    summary: dict[str, Any],
+    summary: Funnel,
     work: WorkResult,
 ) -> None:
     """The funnel on stdout; the cost stop, any shortfall and the files written on stderr."""

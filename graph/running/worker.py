@@ -22,6 +22,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from graph.config.errors import RunCannotWork, first_line
 from graph.figures.funnel import cell_name, sample_summary
 from graph.folder.files import RunFolder
+from graph.folder.run_document import Languages
 from graph.ledger.ledger import RunLedger
 from graph.ledger.slots import CellQuota, Completion, Slot
 from graph.llm.gateway import LLMGateway
@@ -137,7 +138,7 @@ class WorkResult:
     finished: int = 0
     stopped_by_cost: bool = False
     database_outages: int = 0
-    languages: dict[str, Any] | None = None
+    languages: Languages | None = None
     """The collection's languages as surveyed before the run started (run.json's `languages`)."""
 
 

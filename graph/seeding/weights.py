@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from graph.config.errors import UserError
+from graph.folder.run_document import WeightCoverage
 
 #: The metadata key weights are read from without --weight-by: the chunk's document.
 SOURCE_KEY = "source"
@@ -105,7 +106,7 @@ async def seed_weights(
     return combined(documents, query_weights)
 
 
-def coverage_by_weight(chunks: Iterable[tuple[str | None, float]], used: set[str]) -> list[dict[str, Any]]:
+def coverage_by_weight(chunks: Iterable[tuple[str | None, float]], used: set[str]) -> list[WeightCoverage]:
     """Per weight, heaviest first: the documents whose chunks carry it and how many supplied a supporting chunk
     (`chunks`: (source, weight) of every chunk)."""
     documents: dict[float, set[str]] = {}
@@ -113,11 +114,8 @@ def coverage_by_weight(chunks: Iterable[tuple[str | None, float]], used: set[str
         if source is not None:
             documents.setdefault(weight, set()).add(source)
     return [
-        {
-            "weight": weight,
-            "documents": len(sources),
-            "covered": len(sources & used),
-            "share": len(sources & used) / len(sources),
-        }
+        WeightCoverage(
+            weight=weight, documents=len(sources), covered=len(sources & used), share=len(sources & used) / len(sources)
+        )
         for weight, sources in sorted(documents.items(), reverse=True)
     ]
