@@ -7,13 +7,25 @@ query-style rewrite's asker); its name goes in the record (`persona`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import NotRequired, TypedDict
+
+
+class Persona(TypedDict):
+    """Who asks some of a run's questions."""
+
+    name: str
+    """What the record calls them (`persona`)."""
+    description: str
+    """Who they are and what they ask about: the asker the prompts of their samples name."""
+    share: NotRequired[float]
+    """Their share of the run's samples, 0 to 1; absent for every persona: equal shares."""
+
 
 #: How close given shares must sum to 1.
 SUM_TOLERANCE = 1e-6
 
 
-def personas_problem(personas: Sequence[Mapping[str, Any]]) -> str | None:
+def personas_problem(personas: Sequence[Mapping[str, object]]) -> str | None:
     """What is wrong with a run's personas, in one line naming the fix; None when a run can use them."""
     if not personas:
         return "--personas: the file lists no persona; give each a name and a description"
@@ -38,10 +50,10 @@ def personas_problem(personas: Sequence[Mapping[str, Any]]) -> str | None:
     return None
 
 
-def persona_order(personas: Sequence[Mapping[str, Any]], count: int) -> list[int]:
+def persona_order(personas: Sequence[Persona], count: int) -> list[int]:
     """Which persona (its index) asks each of `count` places, spread so that every prefix keeps close to the shares
     (equal shares when none are given)."""
-    shares = [float(p["share"]) if p.get("share") is not None else 1 / len(personas) for p in personas]
+    shares = [float(share) if (share := p.get("share")) is not None else 1 / len(personas) for p in personas]
     given = [0] * len(personas)
     order = []
     for place in range(1, count + 1):
@@ -52,7 +64,7 @@ def persona_order(personas: Sequence[Mapping[str, Any]], count: int) -> list[int
     return order
 
 
-def persona_quotas(personas: Sequence[Mapping[str, Any]], count: int) -> dict[str, int]:
+def persona_quotas(personas: Sequence[Persona], count: int) -> dict[str, int]:
     """Samples per persona, by name: `count` split by the shares (equal when none are given), summing to it."""
     order = persona_order(personas, count)
-    return {str(persona["name"]): order.count(index) for index, persona in enumerate(personas)}
+    return {persona["name"]: order.count(index) for index, persona in enumerate(personas)}

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Literal
 
 from graph.figures.style_figures import count_style, style_lines, style_summary
 from graph.folder.run_document import Funnel
 from state.finished import SampleSummary
 from state.query_styles import QUERY_STYLES
-from state.sample import UNANSWERABLE
+from state.sample import UNANSWERABLE, SampleState
 from state.usage import ROLES, ModelCall
 
 JUDGES = ("lint", "quality", "sufficiency", "unanswerable")
@@ -162,7 +162,7 @@ def format_funnel(summary: Funnel, quotas: Mapping[str, int], styles: Mapping[st
     return "\n".join(lines)
 
 
-def sample_summary(state: Mapping[str, Any]) -> SampleSummary:
+def sample_summary(state: SampleState) -> SampleSummary:
     """What the funnel and the report need of a finished sample's state."""
     summary: SampleSummary = {
         "question_type": state["question_type"],

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from graph.folder.run_document import Funnel
 from graph.webpage import table
 from state.finished import SampleSummary
 from state.query_styles import NATURAL
+from state.sample import SampleState
 
 
 def count_style(styles: dict[str, Counter[str]], state: SampleSummary) -> None:
@@ -47,7 +48,7 @@ class StyleSummary(TypedDict, total=False):
     styled: str | None
 
 
-def style_summary(state: Mapping[str, Any]) -> StyleSummary:
+def style_summary(state: SampleState) -> StyleSummary:
     """The query style a sample was asked for and the one its record kept (none when the run asks for none)."""
     if state.get("query_style") is None:
         return {}

@@ -20,7 +20,7 @@ from graph.planning.stages import context_fields, parse_node_options
 from graph.seeding.weights import read_weights, weight_key
 from nodes.question_types import MULTI_HOP_TYPES, OPEN_ONLY_TYPES, QUESTION_TYPES
 from nodes.run_context import Context
-from state.personas import personas_problem
+from state.personas import Persona, personas_problem
 from state.query_styles import QUERY_STYLES, parse_query_styles, shares_problem, style_quotas
 from state.sample import DEFAULT_ROLE, MAX_HOPS, MIN_HOPS
 from state.usage import ROLES
@@ -216,7 +216,7 @@ class RunOptions:
         "proportionally more questions",
     )
 
-    personas: list[dict[str, Any]] | None = option(
+    personas: list[Persona] | None = option(
         None,
         type=Path,
         metavar="FILE",

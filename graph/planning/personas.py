@@ -15,14 +15,14 @@ from graph.config.errors import InvalidOptions, UserError
 from nodes.ports import ModelCallFailed
 from prompts import UNTRUSTED_NOTE, delimit_all
 from prompts import personas as prompt
-from state.personas import personas_problem
+from state.personas import Persona, personas_problem
 from state.schemas import PersonaSet
 
 #: `--personas auto`: the run derives its personas from its collection.
 AUTO = "auto"
 
 
-def read_personas(path: Path) -> list[dict[str, Any]]:
+def read_personas(path: Path) -> list[Persona]:
     """The personas of a file: a list of {name, description, share}, or such a list under `personas`; a file
     that cannot be read or holds no such list is one `error:` line naming the fix."""
     try:
@@ -43,10 +43,12 @@ def read_personas(path: Path) -> list[dict[str, Any]]:
     if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
         raise InvalidOptions(f"--personas: {path} holds no list of personas; list each with name, description, share")
     personas = [
-        {"name": str(item.get("name") or "").strip(), "description": str(item.get("description") or "").strip()}
-        | ({"share": item["share"]} if item.get("share") is not None else {})
+        Persona(name=str(item.get("name") or "").strip(), description=str(item.get("description") or "").strip())
         for item in listed
     ]
+    for persona, item in zip(personas, listed, strict=True):
+        if item.get("share") is not None:
+            persona["share"] = item["share"]
     if problem := personas_problem(personas):
         raise InvalidOptions(problem)
     return personas
@@ -58,7 +60,7 @@ SAMPLED_CHUNKS, WORDS_PER_CHUNK = 50, 40
 FEWEST_PERSONAS, MOST_PERSONAS = 3, 5
 
 
-async def derive_personas(corpus: Any, gateway: Any, random_seed: int = 0) -> list[dict[str, Any]]:
+async def derive_personas(corpus: Any, gateway: Any, random_seed: int = 0) -> list[Persona]:
     """`--personas auto`: three to five askers from one generator call over about 50 random chunks, equal shares."""
     ids = await corpus.sample_ids(SAMPLED_CHUNKS, rng=random.Random(random_seed))
     chunks = await corpus.get(ids)
@@ -74,7 +76,7 @@ async def derive_personas(corpus: Any, gateway: Any, random_seed: int = 0) -> li
             f"--personas auto: the generator gave no usable personas ({failure}); give --personas FILE"
         ) from None
     personas = [
-        {"name": p.name.strip(), "description": p.description.strip()}
+        Persona(name=p.name.strip(), description=p.description.strip())
         for p in reply.personas[:MOST_PERSONAS]
         if p.name.strip() and p.description.strip()
     ]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+
+from state.sample import SampleState
 
 #: Samples that must fail alike, with no other outcome among them, before a run is stopped.
 FAILED_ALIKE = 5
@@ -61,7 +62,7 @@ class SameFailure:
         if slot not in self.ended:
             self.order.append(slot)
 
-    def note(self, slot: int, thread_id: str, outcome: str, state: dict[str, Any]) -> None:
+    def note(self, slot: int, thread_id: str, outcome: str, state: SampleState) -> None:
         if not state.get("llm_calls"):
             self.ended[slot] = NO_MODEL
         elif outcome != "failed":
@@ -102,8 +103,8 @@ class SameFailure:
         return [sample for slot, sample in self.failed.items() if self.ended.get(slot) == kind]
 
 
-def released_sample(slot: int, thread_id: str, state: dict[str, Any]) -> ReleasedSample:
+def released_sample(slot: int, thread_id: str, state: SampleState) -> ReleasedSample:
     seeds = {str(attempt["seed_id"]) for attempt in state.get("bridge_attempts") or [] if attempt.get("seed_id")}
-    if (state.get("seed") or {}).get("id"):
-        seeds.add(str(state["seed"]["id"]))
+    if (seed := state.get("seed")) and seed.get("id"):
+        seeds.add(str(seed["id"]))
     return ReleasedSample(slot, thread_id, sorted(seeds))

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
 from typing_extensions import get_type_hints
@@ -128,7 +128,7 @@ async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, e
     context = replace(runner.context, replayed_from=f"{thread_id}@{checkpoint_id}")
     await runner.graph.ainvoke(None, fork_config, context=context, durability="async")
     final = await runner.graph.aget_state(config)
-    return await runner.ended(thread_id, final.values)
+    return await runner.ended(thread_id, cast(SampleState, final.values))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -33,8 +33,11 @@ class SampleResult:
     thread_id: str
     outcome: str
     record: dict[str, Any] | None
+    """The JSON of the accepted sample's `state.record.DatasetRecord`, as dataset.jsonl holds it."""
     rejection: dict[str, Any] | None
-    state: dict[str, Any]
+    """The rejected.jsonl line (`state.record.Rejection`) of a sample that ended without a record."""
+    state: SampleState
+    """The state its thread ended with."""
 
 
 class SampleRunner:
@@ -70,7 +73,7 @@ class SampleRunner:
         if not fresh:
             snapshot = await self.graph.aget_state(config)
             if snapshot.values and not snapshot.next:
-                return self.result(thread_id, snapshot.values)  # finished before: nothing to repeat
+                return self.result(thread_id, cast(SampleState, snapshot.values))  # finished before: nothing to repeat
             if snapshot.next:
                 payload = None
         saver = self.graph.checkpointer
@@ -83,14 +86,17 @@ class SampleRunner:
             async with holding:
                 if payload is None:
                     # Asked for every state key, the graph returns the values its last checkpoint holds.
-                    final = await self.graph.ainvoke(
-                        None, config, context=self.context, durability="async", output_keys=STATE_KEYS
+                    final = cast(
+                        SampleState,
+                        await self.graph.ainvoke(
+                            None, config, context=self.context, durability="async", output_keys=STATE_KEYS
+                        ),
                     )
                 else:
                     final = await self._new_thread(payload, config)
         return await self.ended(thread_id, final)
 
-    async def _new_thread(self, sample: SampleInput, config: RunnableConfig) -> dict[str, Any]:
+    async def _new_thread(self, sample: SampleInput, config: RunnableConfig) -> SampleState:
         """The state a new thread ends with: its input, then each step's update as the graph's channels take it.
 
         The same values its last checkpoint holds, gathered from the steps' updates: asked for its values, the
@@ -104,17 +110,17 @@ class SampleRunner:
             for update in step.values():
                 if isinstance(update, dict):
                     state = updates.applied(state, update)
-        return state
+        return cast(SampleState, state)
 
-    async def ended(self, thread_id: str, state: dict[str, Any]) -> SampleResult:
+    async def ended(self, thread_id: str, state: SampleState) -> SampleResult:
         """The result of a sample that has just run to its end; one that claimed its question and ended without a
         record frees the question, so that a later draft asking the same is not blocked by it."""
         questions = self.ports.questions
         if state.get("question_claimed") and state.get("outcome") != "accepted" and questions is not None:
-            await questions.release(latest_draft(state)["question"], thread_id)  # type: ignore[arg-type]
+            await questions.release(latest_draft(state)["question"], thread_id)
         return self.result(thread_id, state)
 
-    def result(self, thread_id: str, state: dict[str, Any]) -> SampleResult:
+    def result(self, thread_id: str, state: SampleState) -> SampleResult:
         outcome = state.get("outcome", "failed")
         accepted = outcome == "accepted"
         return SampleResult(

@@ -303,7 +303,7 @@ def restyle_note(state: SampleState) -> RestyleNote | None:
     )
 
 
-def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
+def rejection_entry(state: SampleState, context: Context) -> dict[str, Any]:
     """The rejected.jsonl line of a sample that ended without a record (`state.record.Rejection`): history and end
     reason."""
     return {
@@ -325,5 +325,5 @@ def rejection_entry(state: dict[str, Any], context: Context) -> dict[str, Any]:
         "verdicts": state.get("verdicts", []),
         "failure_raw": state.get("failure_raw"),
         "llm_calls": state.get("llm_calls", []),
-        "provenance": provenance(state, context).model_dump(),  # type: ignore[arg-type]
+        "provenance": provenance(state, context).model_dump(),
     }
