@@ -5,15 +5,76 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from graph.folder.files import write_atomically
 from graph.folder.run_document import Fingerprint, RunDocument, read_run_document
 from graph.webpage import esc, table
 from state.finished import FinishedSample
 from state.threads import ThreadId
+
+FactCheck = TypedDict("FactCheck", {"quote": str, "from": str, "to": list[str], "quotes": list[str], "how": str})
+"""Where one quoted fact stands now: the quote, the supporting chunk it was quoted from, the chunks that hold it now
+(two where a cut split it) with the part each holds, and how it was found."""
+
+
+class RecordCheck(TypedDict, total=False):
+    """One record's entry of a check: its status and why, its chunks' changes, and, for a record with evidence,
+    where its facts stand now."""
+
+    id: str
+    status: str
+    """fresh, re-pointed, flagged or stale."""
+    question_type: str
+    checked_by: str
+    """`evidence`, or `chunk ids` for a record without it."""
+    reason: str
+    changed: list[str]
+    gone: list[str]
+    moved: dict[str, str]
+    """Old chunk id -> the id its text is under now."""
+    unchecked: list[str]
+    """Generated unanswerable: chunks now retrieved for it that its judge never read."""
+    unchanged: int
+    facts: list[FactCheck]
+    supporting: dict[str, list[str]]
+    """Each supporting chunk -> the chunks that hold its facts now."""
+    shared: list[str]
+    judged: bool | None
+    collection: str | None
+
+
+class ChunkCounts(TypedDict):
+    unchanged: int
+    changed: int
+    moved: int
+    gone: int
+
+
+class CheckSummary(TypedDict, total=False):
+    records: int
+    fresh: int
+    re_pointed: int
+    flagged: int
+    stale: int
+    by_evidence: int
+    judge_calls: int
+    chunks: ChunkCounts
+    unanswerable_unchecked: int
+    new_sources: list[str] | None
+    """Documents of the collection the run did not read; None when the run kept no list of its documents."""
+
+
+class CheckDocument(TypedDict, total=False):
+    """check.json: how a dataset stands against its store (`graph.living.drift.check_records`)."""
+
+    run_id: str
+    checked_at: str
+    collection: Fingerprint
+    summary: CheckSummary
+    records: list[RecordCheck]
 
 
 def read_json(path: Path) -> dict[str, Any]:
@@ -45,7 +106,7 @@ def last_fingerprint(folder: Any) -> Fingerprint:
     return made_on
 
 
-def current_check(path: Path, run_id: str, finished: Sequence[FinishedSample]) -> dict[str, Any] | None:
+def current_check(path: Path, run_id: str, finished: Sequence[FinishedSample]) -> CheckDocument | None:
     """The run's last `graph.check` when it checked exactly the records the run has now, else None (a continued
     run has changed them since)."""
     try:
@@ -56,19 +117,19 @@ def current_check(path: Path, run_id: str, finished: Sequence[FinishedSample]) -
     except (OSError, ValueError, KeyError, TypeError):
         return None
     accepted = {str(ThreadId(run_id, row["n"])) for row in finished if row["outcome"] == "accepted"}
-    return check if checked == accepted else None
+    return cast(CheckDocument, check) if checked == accepted else None
 
 
 _DRIFT = re.compile(r'<section id="drift">.*?</section>', re.DOTALL)
 
 
-def now_in(entry: Mapping[str, Any]) -> str:
+def now_in(entry: RecordCheck) -> str:
     """Where a record's chunks are now: each supporting chunk's new chunks (by evidence), else the moved ids."""
-    moved = entry.get("supporting") or {old: [new] for old, new in entry["moved"].items()}
+    moved = entry.get("supporting") or {old: [new] for old, new in entry.get("moved", {}).items()}
     return "; ".join(f"{old} → {', '.join(new) or '-'}" for old, new in moved.items() if new != [old])
 
 
-def drift_section(check: Mapping[str, Any]) -> str:
+def drift_section(check: CheckDocument) -> str:
     """The drift section of report.html: how the dataset stands against the store (`graph.check`)."""
     summary = check["summary"]
     chunks = summary["chunks"]
@@ -93,7 +154,7 @@ def drift_section(check: Mapping[str, Any]) -> str:
     )
 
 
-def with_drift(html: str, check: Mapping[str, Any]) -> str:
+def with_drift(html: str, check: CheckDocument) -> str:
     """A report page with the drift section of `check`, in place of an earlier one, before the page's script."""
     section = drift_section(check)
     if _DRIFT.search(html):
@@ -102,6 +163,6 @@ def with_drift(html: str, check: Mapping[str, Any]) -> str:
     return html[:at] + section + html[at:]
 
 
-def add_drift_section(path: Path, check: Mapping[str, Any]) -> None:
+def add_drift_section(path: Path, check: CheckDocument) -> None:
     """report.html with the drift section of `check`."""
     write_atomically(path, with_drift(path.read_text(encoding="utf-8"), check))

@@ -37,8 +37,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.folder.check_file import last_fingerprint
+from graph.folder.check_file import CheckDocument, ChunkCounts, RecordCheck, last_fingerprint
 from graph.folder.manifest import changed_since, collection_fingerprint, text_digest
+from graph.folder.run_document import Fingerprint
 from graph.living.follow import IN_PLACE, CollectionTexts, Follower, Judge, RecordFollow
 from graph.store.reader import Chunk
 from state.record import DatasetRecord
@@ -100,9 +101,9 @@ class RecordDrift:
         others = sum(status != "unchanged" for status in self.chunks.values())
         return f"facts found: {found}" + (f"; {others} of its chunks not as they were" if others else "")
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> RecordCheck:
         counts = Counter(self.chunks.values())
-        entry: dict[str, Any] = {
+        entry: RecordCheck = {
             "id": self.id,
             "status": self.status,
             "question_type": self.question_type,
@@ -128,7 +129,7 @@ async def check_records(
     known_sources: Sequence[str] | None,
     judge: Judge,
     collection: str | None = None,
-) -> dict[str, Any]:
+) -> CheckDocument:
     """The drift of every record, in sum, and the collection's new sources (`known_sources`: the run's; None
     when the run kept none, and new sources are then not reported). `judge` decides whether a quoted record's new
     chunks still answer it; `collection` is the checked collection's name."""
@@ -167,7 +168,9 @@ async def check_records(
     chunk_statuses = Counter(status for drift in drifts for status in drift.chunks.values())
     return {
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "collection": {"name": collection} | {k: v for k, v in fingerprint.items() if k != "sources"},
+        "collection": Fingerprint(
+            name=collection, rows=fingerprint["rows"], modifications=fingerprint["modifications"]
+        ),
         "summary": {
             "records": len(drifts),
             "fresh": statuses["fresh"],
@@ -176,12 +179,24 @@ async def check_records(
             "stale": statuses["stale"],
             "by_evidence": sum(drift.follow is not None for drift in drifts),
             "judge_calls": follower.judge_calls,
-            "chunks": {status: chunk_statuses[status] for status in ("unchanged", "changed", "moved", "gone")},
+            "chunks": ChunkCounts(
+                unchanged=chunk_statuses["unchanged"],
+                changed=chunk_statuses["changed"],
+                moved=chunk_statuses["moved"],
+                gone=chunk_statuses["gone"],
+            ),
             "unanswerable_unchecked": sum(1 for drift in drifts if drift.unchecked),
             "new_sources": new_sources,
         },
-        "records": [drift.as_json() | ({"collection": collection} if drift.follow else {}) for drift in drifts],
+        "records": [with_collection(drift.as_json(), collection if drift.follow else None) for drift in drifts],
     }
+
+
+def with_collection(entry: RecordCheck, collection: str | None) -> RecordCheck:
+    """A followed record's entry names the collection its facts were followed into."""
+    if collection is not None:
+        entry["collection"] = collection
+    return entry
 
 
 async def unchecked_chunks(record: DatasetRecord, corpus: Any) -> list[str]:
@@ -198,7 +213,7 @@ async def unchecked_chunks(record: DatasetRecord, corpus: Any) -> list[str]:
     ]
 
 
-def drift_lines(report: dict[str, Any]) -> list[str]:
+def drift_lines(report: CheckDocument) -> list[str]:
     """The check as the terminal shows it: the records that are not fresh, then the sums."""
     summary = report["summary"]
     lines = []

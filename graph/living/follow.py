@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graph.folder.check_file import FactCheck
 from graph.store.reader import Chunk
 from nodes.question_types import TYPES
 from state.evidence import Evidence, contains, document_place, laid_out, locate
@@ -63,7 +64,7 @@ class FactFollow:
     def found(self) -> bool:
         return bool(self.parts)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> FactCheck:
         return {
             "quote": self.quote,
             "from": self.old_chunk,

@@ -26,6 +26,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from graph.folder.check_file import RecordCheck
 from graph.running.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
 from nodes.starts import state_after
@@ -54,7 +55,7 @@ class RecordDecision:
     n: int
     """The record's slot in the run (`<run_id>/<n>`)."""
     record: DatasetRecord
-    drift: dict[str, Any]
+    drift: RecordCheck
     """Its entry of the check (`check_records`)."""
     action: str
     reason: str
@@ -71,7 +72,7 @@ def slot_of(record: DatasetRecord) -> int:
     return ThreadId.parse(record.id).n
 
 
-def decide(record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
+def decide(record: DatasetRecord, drift: RecordCheck) -> RecordDecision:
     """What to do with `record`, from its drift."""
     n = slot_of(record)
     status = drift["status"]
@@ -96,7 +97,7 @@ def decide(record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
     return RecordDecision(n, record, drift, RELABEL, "a context changed or is gone")
 
 
-def _decide_by_evidence(n: int, record: DatasetRecord, drift: dict[str, Any]) -> RecordDecision:
+def _decide_by_evidence(n: int, record: DatasetRecord, drift: RecordCheck) -> RecordDecision:
     """A quoted record: re-pointed without a call where every chunk's text is unchanged under its id or another;
     followed into the chunks that hold its facts where they moved or their neighbours changed; judged again where
     a quote changed in a chunk that is still there; else dropped (its cell is filled again)."""

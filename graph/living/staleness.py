@@ -11,6 +11,7 @@ import structlog
 
 from graph.config.errors import UserError
 from graph.config.settings import Settings
+from graph.folder.check_file import CheckDocument
 from graph.folder.run_document import load_run_document
 from graph.living.drift import check_records, store_changed_since_check
 from graph.living.follow import Judge
@@ -67,7 +68,7 @@ def record_judge(settings: Settings, validator: str | None) -> Judge:
 
 async def check_run(
     settings: Settings, records: list[DatasetRecord], known_sources: list[str] | None, validator: str | None = None
-) -> dict[str, Any]:
+) -> CheckDocument:
     corpus = await open_run_store(settings)
     try:
         return await check_records(
