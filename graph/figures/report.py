@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from graph.figures.funnel import cell_name
 from graph.figures.style_figures import styles_section
@@ -17,6 +16,7 @@ from graph.webpage.charts import bar_chart
 from state.finished import FinishedSample
 from state.languages import DEFAULT_LANGUAGE, language_name, polarity
 from state.location import where
+from state.record import DatasetRecord, SupportingChunk
 from state.sample import UNANSWERABLE
 
 #: The TRIAD paper's funnels (SPEC section 8), shown beside the run's for orientation.
@@ -221,42 +221,42 @@ def _coverage_section(coverage: Coverage | None) -> str:
     return "".join(parts)
 
 
-def _example(record: Mapping[str, Any]) -> str:
-    if not record.get("answerable", True):
+def _example(record: DatasetRecord) -> str:
+    if not record.answerable:
         facts = (
-            f"generated unanswerable ({record['construction'].get('unanswerable_kind') or 'kind not given'}); "
-            f"none of the {len(record['contexts'])} chunks the retriever returned answers it"
+            f"generated unanswerable ({record.construction.get('unanswerable_kind') or 'kind not given'}); "
+            f"none of the {len(record.contexts)} chunks the retriever returned answers it"
         )
-        missing = record["construction"].get("missing") or ""
+        missing = record.construction.get("missing") or ""
         return (
-            f'<div class="example"><p><b>{esc(record["question"])}</b><br>expected: abstain</p>'
+            f'<div class="example"><p><b>{esc(record.question)}</b><br>expected: abstain</p>'
             f'<p class="note">{esc(facts)}</p><p class="note">not in the collection: {esc(missing)}</p></div>'
         )
     supporting = "".join(
-        f"<li>{_place(c)}<code>{esc(c['id'])}</code> {esc(c['text'][:220])}…</li>" for c in record["supporting"]
+        f"<li>{_place(c)}<code>{esc(c.id)}</code> {esc(c.text[:220])}…</li>" for c in record.supporting
     )
     facts = (
-        f"{record['question_type']}, binary {record['binary']}, "
-        + (f"language {record['language']}, " if record.get("language") else "")
-        + f"temporal {record['temporal']}, "
-        f"difficulty {record['difficulty']}, {record['n_relevant']} relevant contexts, bridge: {record['bridge_topic']}"
+        f"{record.question_type}, binary {record.binary}, "
+        + (f"language {record.language}, " if record.language else "")
+        + f"temporal {record.temporal}, "
+        f"difficulty {record.difficulty}, {record.n_relevant} relevant contexts, bridge: {record.bridge_topic}"
     )
     return (
-        f'<div class="example"><p><b>{esc(record["question"])}</b><br>answer: {esc(record["answer"])}</p>'
+        f'<div class="example"><p><b>{esc(record.question)}</b><br>answer: {esc(record.answer)}</p>'
         f'<p class="note">{esc(facts)}</p><ul>{supporting}</ul></div>'
     )
 
 
-def _place(chunk: dict[str, Any]) -> str:
+def _place(chunk: SupportingChunk) -> str:
     """Where a supporting chunk comes from, as the lead of its line; "" when its metadata does not say."""
-    place = where(chunk.get("metadata"))
+    place = where(chunk.metadata)
     return f"<b>{esc(place)}</b> " if place else ""
 
 
 def render_report(
     document: RunDocument,
     finished: Sequence[FinishedSample],
-    examples: Sequence[Mapping[str, Any]],
+    examples: Sequence[DatasetRecord],
     review: str | None = None,
 ) -> str:
     """The whole page as a string: `finished` as `Ledger.finished` gives it, `examples` whole records,
@@ -337,7 +337,7 @@ def write_report(
     folder: RunFolder,
     document: RunDocument,
     finished: Sequence[FinishedSample],
-    examples: Sequence[Mapping[str, Any]],
+    examples: Sequence[DatasetRecord],
     review: str | None = None,
 ) -> None:
     html = render_report(document, finished, examples, review)

@@ -316,7 +316,7 @@ class RunLedger(RunUniqueness):
             while rows := await cursor.fetchmany(batch):
                 yield [as_written(record, rejection) for record, rejection in rows]
 
-    async def accepted_records(self, slots: list[int], limit: int) -> list[dict[str, Any]]:
+    async def accepted_records(self, slots: list[int], limit: int) -> list[DatasetRecord]:
         """The first `limit` accepted records among the finished `slots`, in slot order."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
@@ -324,7 +324,7 @@ class RunLedger(RunUniqueness):
                 " AND record IS NOT NULL ORDER BY n LIMIT %s",
                 (self.run_id, slots, limit),
             )
-            return [record for (record,) in await cursor.fetchall()]
+            return [DatasetRecord.model_validate(record) for (record,) in await cursor.fetchall()]
 
     async def rejection(self, n: int) -> dict[str, Any] | None:
         """The rejected.jsonl entry of slot `n`, None when it has none."""

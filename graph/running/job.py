@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -51,6 +50,7 @@ from graph.seeding.weights import coverage_by_weight, document_weights, seed_wei
 from graph.services import RunServices, ServicesSpec, StateDatabase, open_services, open_state_database
 from state.finished import FinishedSample
 from state.personas import persona_quotas
+from state.record import DatasetRecord
 from state.threads import ThreadId
 
 
@@ -304,7 +304,7 @@ async def sample_runner(
 
 async def rewrite_run_files(
     run: Run, database: StateDatabase
-) -> tuple[RunFolder, list[FinishedSample], list[dict[str, Any]]]:
+) -> tuple[RunFolder, list[FinishedSample], list[DatasetRecord]]:
     """The run's files rewritten from the state database: exactly the finished slots the funnel counts."""
     ledger, this_run = database.ledger, database.ledger.run(run.run_id)
     outages = Outages(run.run_id, run.settings.database_wait_seconds, (database.bookkeeping,), tell)

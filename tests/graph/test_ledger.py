@@ -170,14 +170,15 @@ def test_a_runs_file_lines_come_in_batches_in_slot_order_for_the_slots_asked(pg_
         for _ in range(7):
             slot = await ledger.run(run_id).claim(cells, "w")
             assert slot is not None
-            await ledger.run(run_id).complete(Completion(slot, "accepted", {"id": f"r{slot.n}"}, None, {}))
+            record = answerable_record(f"r{slot.n}").model_dump(mode="json")
+            await ledger.run(run_id).complete(Completion(slot, "accepted", record, None, {}))
         sizes, ids = [], []
         async for batch in ledger.run(run_id).file_lines(list(range(7)), batch=3):
             sizes.append(len(batch))
             ids.extend(record["id"] for record, _ in batch)
         # Only the slots asked for: a sample another worker finishes meanwhile waits for the next rewrite.
         some = [record["id"] async for batch in ledger.run(run_id).file_lines([5, 1, 3]) for record, _ in batch]
-        examples = [record["id"] for record in await ledger.run(run_id).accepted_records([6, 2, 4], 2)]
+        examples = [record.id for record in await ledger.run(run_id).accepted_records([6, 2, 4], 2)]
         return sizes, ids, some, examples
 
     sizes, ids, some, examples = with_ledger(pg_url, body)
