@@ -15,7 +15,7 @@ import shutil
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from graph.config.errors import UserError
 from graph.folder.files import make_folder, write_atomically
@@ -55,13 +55,40 @@ def version_dataset(folder: Path, version: int | None) -> Path:
     return kept
 
 
-def changes(
-    decisions: Iterable[dict[str, Any]], before: list[DatasetRecord], after: list[DatasetRecord]
-) -> list[dict[str, Any]]:
+class Decided(TypedDict):
+    """What a refresh decided of one record of the earlier version, as its change entry says it."""
+
+    id: str
+    reason: str
+    chunks: list[str]
+    status: str
+    """Its check's status: fresh, re-pointed, flagged or stale."""
+    thread_id: str | None
+    """The thread that judged it again, where one did."""
+
+
+class Change(TypedDict, total=False):
+    """A line of changes.jsonl: what happened to one record between two versions, and why."""
+
+    change: str
+    """kept, updated, replaced, dropped or added."""
+    id: str
+    question_type: str
+    binary: bool
+    status: str
+    reason: str
+    chunks: list[str]
+    thread_id: str
+    replaced_by: str
+    replaces: str | None
+    sources: list[str]
+
+
+def changes(decisions: Iterable[Decided], before: list[DatasetRecord], after: list[DatasetRecord]) -> list[Change]:
     """changes.jsonl: every record of the version `before` (kept, updated, replaced or dropped) and every record
     `after` adds, from the refresh's `decisions` (per record: id, its check's status (fresh, re-pointed, flagged,
     stale), reason, chunks, thread_id)."""
-    why = {decision["id"]: decision for decision in decisions}
+    why: dict[str, Decided] = {decision["id"]: decision for decision in decisions}
     now = {record.id: record for record in after}
     earlier = {record.id for record in before}
     added = [record for record in after if record.id not in earlier]
@@ -70,40 +97,48 @@ def changes(
         free[(record.question_type, record.binary)].append(record)
     replaced_by: dict[str, str] = {}
     entries = []
+    unchanged = Decided(id="", reason="unchanged", chunks=[], status="fresh", thread_id=None)
     for record in before:
-        decision = why.get(record.id, {"reason": "unchanged", "chunks": []})
-        entry: dict[str, Any] = {"id": record.id, "question_type": record.question_type}
-        entry |= {"binary": record.binary, "status": decision.get("status", "fresh"), "reason": decision["reason"]}
-        entry["chunks"] = decision["chunks"]
+        decision = why.get(record.id, unchanged)
         if record.id in now:
-            entry["change"] = "kept" if now[record.id] == record else "updated"
-            if entry["change"] == "updated" and decision.get("thread_id"):
-                entry["thread_id"] = decision["thread_id"]
-        elif substitutes := free[(record.question_type, record.binary)]:
-            entry["change"] = "replaced"
-            entry["replaced_by"] = replaced_by[record.id] = substitutes.pop(0).id
+            change = "kept" if now[record.id] == record else "updated"
+        elif free[(record.question_type, record.binary)]:
+            change = "replaced"
         else:
-            entry["change"] = "dropped"
-        entries.append({"change": entry.pop("change"), **entry})
+            change = "dropped"
+        entry = Change(
+            change=change,
+            id=record.id,
+            question_type=record.question_type,
+            binary=record.binary,
+            status=decision["status"],
+            reason=decision["reason"],
+            chunks=decision["chunks"],
+        )
+        if change == "updated" and (thread_id := decision["thread_id"]):
+            entry["thread_id"] = thread_id
+        if change == "replaced":
+            entry["replaced_by"] = replaced_by[record.id] = free[(record.question_type, record.binary)].pop(0).id
+        entries.append(entry)
     replaces = {new: old for old, new in replaced_by.items()}
     for record in added:
         sources = sorted({str(c.metadata.get("source")) for c in record.supporting} - {"None"})
         entries.append(
-            {
-                "change": "added",
-                "id": record.id,
-                "question_type": record.question_type,
-                "binary": record.binary,
-                "reason": "fills its cell back to its quota",
-                "chunks": [c.id for c in record.supporting] or [c.id for c in record.contexts],
-                "replaces": replaces.get(record.id),
-                "sources": sources,
-            }
+            Change(
+                change="added",
+                id=record.id,
+                question_type=record.question_type,
+                binary=record.binary,
+                reason="fills its cell back to its quota",
+                chunks=[c.id for c in record.supporting] or [c.id for c in record.contexts],
+                replaces=replaces.get(record.id),
+                sources=sources,
+            )
         )
     return entries
 
 
-def write_version(folder: Path, version: int, entries: list[dict[str, Any]]) -> Path:
+def write_version(folder: Path, version: int, entries: list[Change]) -> Path:
     """Version `version`: the latest dataset.jsonl copied into its folder, beside its changes.jsonl."""
     target = version_folder(folder, version)
     make_folder(target)

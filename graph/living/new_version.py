@@ -21,7 +21,15 @@ from graph.folder.check_file import add_drift_section
 from graph.folder.files import RunFolder, write_atomically
 from graph.folder.manifest import build_manifest, collection_fingerprint
 from graph.folder.run_document import Fingerprint, RunDocument, VersionEntry, read_run_document
-from graph.folder.versions import changes, dataset_version, keep_version, version_folder, write_version
+from graph.folder.versions import (
+    Change,
+    Decided,
+    changes,
+    dataset_version,
+    keep_version,
+    version_folder,
+    write_version,
+)
 from graph.living.drift import check_records
 from graph.living.refresh import (
     DROP,
@@ -99,8 +107,8 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             if after == base:  # nothing to judge, drop or add: no new version
                 return {"version": version - 1, "changes": {}, "unchanged": True}
             entries = changes(
-                [{"id": p.record.id, "reason": done[p.n].reason if p.n in done else p.reason, "chunks": p.chunks,
-                  "status": p.drift["status"], "thread_id": done[p.n].thread_id if p.n in done else None}
+                [Decided(id=p.record.id, reason=done[p.n].reason if p.n in done else p.reason, chunks=p.chunks,
+                         status=p.drift["status"], thread_id=done[p.n].thread_id if p.n in done else None)
                  for p in decisions],
                 base, after,
             )  # fmt: skip
@@ -243,7 +251,7 @@ def funnel_of(document: RunDocument, finished: list[FinishedSample]) -> RunDocum
     return {"funnel": summary, "shortfall": shortfall}
 
 
-def version_entry(version: int, entries: list[dict[str, Any]], path: Path) -> VersionEntry:
+def version_entry(version: int, entries: list[Change], path: Path) -> VersionEntry:
     counts = {kind: sum(e["change"] == kind for e in entries) for kind in CHANGE_KINDS}
     return {
         "version": version,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from graph.config.errors import UserError
-from graph.folder.versions import changes, keep_version, version_dataset
+from graph.folder.versions import Decided, changes, keep_version, version_dataset
 from graph.living.refresh import DROP, KEEP, RE_JUDGE, RE_POINT, RELABEL, decide, re_pointed
 from graph.reviewing.pages import list_page, sample_page
 from graph.reviewing.samples import CHANGED_SINCE_REVIEWED, current_reviews, load_samples
@@ -78,11 +78,14 @@ def test_changes_pair_each_dropped_record_with_a_new_one_of_its_cell() -> None:
     added = record(7).model_copy(update={"version": 2})
     added.supporting[0].metadata = {"source": "appendix"}
     after = [record(0), updated, added]
-    decisions = [
-        {"id": "run/1", "reason": "supporting chunk s1a changed", "chunks": ["s1a"], "thread_id": "run/1@v2"},
-        {"id": "run/2", "reason": "supporting chunk s2a is gone", "chunks": ["s2a"], "thread_id": None},
-        {"id": "run/3", "reason": "supporting chunk s3a is gone", "chunks": ["s3a"], "thread_id": None},
-    ]
+    decisions: list[Decided] = [
+        {"id": "run/1", "reason": "supporting chunk s1a changed", "chunks": ["s1a"], "status": "stale",
+         "thread_id": "run/1@v2"},
+        {"id": "run/2", "reason": "supporting chunk s2a is gone", "chunks": ["s2a"], "status": "stale",
+         "thread_id": None},
+        {"id": "run/3", "reason": "supporting chunk s3a is gone", "chunks": ["s3a"], "status": "stale",
+         "thread_id": None},
+    ]  # fmt: skip
     entries = {(e["change"], e["id"]): e for e in changes(decisions, before, after)}
     assert set(entries) == {
         ("kept", "run/0"), ("updated", "run/1"), ("replaced", "run/2"), ("dropped", "run/3"), ("added", "run/7"),
@@ -92,6 +95,7 @@ def test_changes_pair_each_dropped_record_with_a_new_one_of_its_cell() -> None:
     assert entries[("added", "run/7")]["replaces"] == "run/2"
     assert entries[("added", "run/7")]["sources"] == ["appendix"]
     assert entries[("dropped", "run/3")]["chunks"] == ["s3a"]
+    assert entries[("kept", "run/0")]["status"] == "fresh" and entries[("dropped", "run/3")]["status"] == "stale"
 
 
 def test_versions_are_kept_and_read_back(tmp_path: Path) -> None:
