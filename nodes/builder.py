@@ -32,6 +32,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
+from nodes.common import Update
 from nodes.ports import Ports
 from nodes.registry import FIRST_NODE, NODE_SPECS
 from nodes.run_context import Context
@@ -44,13 +45,11 @@ CompiledSampleGraph = CompiledStateGraph[SampleState, Context, SampleInput, Samp
 PortsFactory = Callable[[Context], Awaitable[Ports]]
 
 
-def with_ports(
-    node: Callable[..., Awaitable[dict[str, Any]]], factory: PortsFactory
-) -> Callable[..., Awaitable[dict[str, Any]]]:
+def with_ports(node: Callable[..., Awaitable[Update]], factory: PortsFactory) -> Callable[..., Awaitable[Update]]:
     """The node, given ports from `factory` when the run's context brings none (LangGraph Studio)."""
 
     @functools.wraps(node)
-    async def wrapped(state: SampleState, runtime: Runtime[Context]) -> dict[str, Any]:
+    async def wrapped(state: SampleState, runtime: Runtime[Context]) -> Update:
         if runtime.context.ports is None:
             ports = await factory(runtime.context)
             runtime = runtime.override(context=replace(runtime.context, ports=ports))
@@ -114,7 +113,7 @@ class StateUpdates:
 
 
 def routed_by(
-    node: Callable[..., Awaitable[dict[str, Any]]], route: Callable[..., str], updates: StateUpdates
+    node: Callable[..., Awaitable[Update]], route: Callable[..., str], updates: StateUpdates
 ) -> Callable[..., Awaitable[Command[str]]]:
     """The node, returning its update together with where `route` sends the sample after it (a `Command`).
 

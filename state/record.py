@@ -19,7 +19,6 @@ from state.sample import (
     Construction,
     Difficulty,
     SampleKind,
-    Verdict,
 )
 
 
@@ -148,7 +147,9 @@ class Validation(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     revisions: int = Field(ge=0)
-    verdicts: list[Verdict]
+    verdicts: list[dict[str, Any]]
+    """The judges' verdicts in order (`state.sample.Verdict`); read as they are, so a record whose verdicts an earlier
+    version or another tool wrote with fewer keys reads."""
     re_pointed: RePointed | None = None
     """Set when a refresh followed the record's facts into another cutting; None for a record as judged."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import ConfigDict, with_config
 from typing_extensions import TypedDict
 
 from state.languages import Polarity
@@ -51,6 +50,14 @@ class ChunkRef(TypedDict):
 
 #: How a bridge attempt looked for its bridge (see `BridgeAttempt.method`).
 BridgeMethod = Literal["proposal", "exact_match"]
+
+
+class Proposal(TypedDict):
+    """What the bridge proposer named for a seed: the common topic ("" when none) and the entities of each chunk."""
+
+    topic: str
+    entities: dict[str, list[str]]
+    """Chunk id -> the entities it names."""
 
 
 class BridgeAttempt(TypedDict):
@@ -120,9 +127,8 @@ class Draft(TypedDict):
     earlier" here and "Yes" as the answer)."""
 
 
-@with_config(ConfigDict(extra="allow"))
 class Verdict(TypedDict):
-    """One judgement of one draft (a record keeps any other key a verdict has)."""
+    """One judgement of one draft."""
 
     judge: Judge
     revision: int
@@ -265,8 +271,8 @@ class SampleState(TypedDict):
     """The current seed chunk (the latest, after restarts)."""
     neighbours: NotRequired[list[ChunkRef]]
     """The seed's nearest chunks, seed and duplicate texts excluded."""
-    proposal: NotRequired[dict[str, Any]]
-    """The bridge proposer's answer for the current seed: topic, chunk ids, entities per chunk."""
+    proposal: NotRequired[Proposal]
+    """The bridge proposer's answer for the current seed."""
     bridge_attempts: Annotated[list[BridgeAttempt], operator.add]
     """Every bridge attempt, in order; failed ones explain the restarts."""
     restarts: NotRequired[int]

@@ -17,7 +17,7 @@ from graph.config.cli import tell
 from graph.config.settings import Settings
 from graph.figures.funnel import funnel
 from graph.figures.report import write_report
-from graph.folder.check_file import add_drift_section
+from graph.folder.check_file import CheckDocument, add_drift_section
 from graph.folder.files import RunFolder, write_atomically
 from graph.folder.manifest import build_manifest, collection_fingerprint
 from graph.folder.run_document import Fingerprint, RunDocument, VersionEntry, read_run_document
@@ -73,7 +73,14 @@ class RefreshRequest:
     """Store settings given now (`STORE_SETTINGS`)."""
 
 
-async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) -> dict[str, Any]:
+class Refreshed(VersionEntry, total=False):
+    """What a refresh made: the new version's entry and its check, or that the dataset needed no new version."""
+
+    unchanged: bool
+    check: CheckDocument
+
+
+async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) -> Refreshed:
     """Refresh run `run_id` to its next dataset version; run.json's version entry."""
     folder = RunFolder(settings.runs_dir / run_id)
     document = read_run_document(folder.folder)
@@ -105,7 +112,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             folder, finished, examples = await rewrite_run_files(run, database)
             after = list(dataset_records(folder.dataset))
             if after == base:  # nothing to judge, drop or add: no new version
-                return {"version": version - 1, "changes": {}, "unchanged": True}
+                return Refreshed(version=version - 1, changes={}, unchanged=True)
             entries = changes(
                 [Decided(id=p.record.id, reason=done[p.n].reason if p.n in done else p.reason, chunks=p.chunks,
                          status=p.drift["status"], thread_id=done[p.n].thread_id if p.n in done else None)
@@ -134,7 +141,9 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
     check["run_id"] = run_id
     write_atomically(folder.folder / "check.json", json.dumps(check, indent=1, ensure_ascii=False) + "\n")
     add_drift_section(folder.report, check)
-    return entry | {"check": check}
+    refreshed = Refreshed(**entry)
+    refreshed["check"] = check
+    return refreshed
 
 
 def public_store_settings(settings: Settings, given: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 import structlog
 from langchain_core.messages import BaseMessage
@@ -26,6 +26,24 @@ log = structlog.get_logger("triad.llm")
 def message_payload(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
     """Messages as plain data, for hashing and recording."""
     return [{"type": message.type, "content": message.content} for message in messages]
+
+
+class TokenUsage(TypedDict, total=False):
+    """The tokens a response cost when it was first paid for."""
+
+    input_tokens: int
+    output_tokens: int
+    cached_tokens: int
+    thinking_tokens: int
+
+
+class StoredResponse(TypedDict):
+    """A model's response as the cache and the recorded files keep it: its text, its tokens, and why it ended where
+    the provider said."""
+
+    content: str
+    usage: TokenUsage
+    finish_reason: NotRequired[str]
 
 
 @lru_cache(maxsize=64)
@@ -59,7 +77,7 @@ class LLMCache:
             )
         return self._conn
 
-    async def get(self, key: str) -> dict[str, Any] | None:
+    async def get(self, key: str) -> StoredResponse | None:
         """The cached response, or None (also while the database is away: the cache is only a saving)."""
         import psycopg
 
@@ -71,9 +89,9 @@ class LLMCache:
             except (psycopg.OperationalError, psycopg.InterfaceError) as error:
                 log.info("llm_cache_unavailable", error=first_line(error))
                 return None
-        return row[0] if row else None
+        return cast(StoredResponse, row[0]) if row else None
 
-    async def put(self, key: str, model: str, response: dict[str, Any]) -> None:
+    async def put(self, key: str, model: str, response: StoredResponse) -> None:
         import psycopg
 
         from graph.store.jsonb import jsonb
@@ -94,15 +112,15 @@ class LLMCache:
             await self._conn.close()
 
 
-def load_recorded_calls(path: Path) -> dict[str, dict[str, Any]]:
+def load_recorded_calls(path: Path) -> dict[str, StoredResponse]:
     """Recorded responses by request key (the first one recorded for a key wins)."""
-    answers: dict[str, dict[str, Any]] = {}
+    answers: dict[str, StoredResponse] = {}
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
         try:
             entry = json.loads(line)
-            answers.setdefault(entry["key"], dict(entry["response"]))
+            answers.setdefault(entry["key"], cast(StoredResponse, dict(entry["response"])))
         except (json.JSONDecodeError, KeyError, TypeError):
             raise UserError(
                 f"{path} line {number} is not a recorded request; record the file again with --record-llm"

@@ -28,7 +28,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from pydantic import BaseModel
 
 from graph.config.errors import first_line
-from graph.llm.cache import LLMCache, request_key
+from graph.llm.cache import LLMCache, StoredResponse, request_key
 from graph.llm.errors import ModeRefused, ProviderUnavailable
 from graph.llm.limits import (
     AdaptiveLimiter,
@@ -229,7 +229,7 @@ class LLMGateway:
         if cache is not None and (hit := await cache.get(cache_key)) is not None:
             return stored_reply(hit, "cache")
         reply = await self._call_provider(model, node, schema, conversation)
-        response: dict[str, Any] = {"content": reply.text, "usage": reply.usage()}
+        response = StoredResponse(content=reply.text, usage=reply.usage())
         if reply.finish_reason:
             response["finish_reason"] = reply.finish_reason
         if cache is not None and reply.finish_reason not in BLOCKED_FINISH_REASONS | CUT_OFF_FINISH_REASONS:

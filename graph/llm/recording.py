@@ -6,14 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables.config import var_child_runnable_config
 from pydantic import BaseModel
 
 from graph.config.errors import UserError, reason
-from graph.llm.cache import append_text, load_recorded_calls, message_payload
+from graph.llm.cache import StoredResponse, append_text, load_recorded_calls, message_payload
 from graph.llm.errors import RecordingMiss
 from graph.llm.models import RoleModel
 
@@ -23,10 +22,10 @@ class Recordings:
 
     def __init__(self, recording_path: Path | None = None) -> None:
         self.recording_path = recording_path
-        self._files: dict[Path, dict[str, dict[str, Any]]] = {}
+        self._files: dict[Path, dict[str, StoredResponse]] = {}
         self._lock = asyncio.Lock()
 
-    def answer(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> dict[str, Any]:
+    def answer(self, model: RoleModel, node: str, schema: type[BaseModel], key: str) -> StoredResponse:
         """The recorded response to the request `key` of a `recorded:FILE` model; `RecordingMiss` when it has none."""
         assert model.recorded_file is not None
         if model.recorded_file not in self._files:
@@ -46,7 +45,7 @@ class Recordings:
         node: str,
         schema: type[BaseModel],
         conversation: list[BaseMessage],
-        response: dict[str, Any],
+        response: StoredResponse,
     ) -> None:
         """Append one request and its response, with the sample thread that asked, to the recording."""
         entry = {

@@ -9,6 +9,8 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
+from graph.llm.cache import StoredResponse, TokenUsage
+
 
 def reply_text(message: BaseMessage) -> str:
     """The text of a reply, whether its content is a string or a list of parts."""
@@ -56,14 +58,14 @@ class Reply:
         self.attempts += other.attempts
         self.source, self.text, self.finish_reason = other.source, other.text, other.finish_reason
 
-    def usage(self) -> dict[str, int]:
+    def usage(self) -> TokenUsage:
         """The tokens as the cache and recordings keep them."""
-        return {
-            "input_tokens": self.input_tokens,
-            "output_tokens": self.output_tokens,
-            "cached_tokens": self.cached_tokens,
-            "thinking_tokens": self.thinking_tokens,
-        }
+        return TokenUsage(
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cached_tokens=self.cached_tokens,
+            thinking_tokens=self.thinking_tokens,
+        )
 
 
 def tool_arguments(message: BaseMessage) -> str:
@@ -116,7 +118,7 @@ def finish_reason_error(error: BaseException, attempts: int) -> Reply | None:
     )
 
 
-def stored_reply(response: dict[str, Any], source: str) -> Reply:
+def stored_reply(response: StoredResponse, source: str) -> Reply:
     """A recorded or cached response, with the tokens it cost when it was first paid for."""
     usage = response.get("usage") or {}
     return Reply(

@@ -59,7 +59,7 @@ def rejected_by(row: FinishedSample) -> tuple[str, str]:
     return "duplicate check", reason
 
 
-def default_fork_node(state: dict[str, Any]) -> str:
+def default_fork_node(state: SampleState) -> str:
     """The node whose decision ended the sample."""
     outcome = state.get("outcome")
     if outcome == "no_bridge":
@@ -111,7 +111,7 @@ async def fork_and_run(runner: SampleRunner, thread_id: str, node: str | None, e
     current = await runner.graph.aget_state(config)
     if not current.values:
         raise UserError(f"no checkpoints for sample {thread_id}; check the run id and --state-url")
-    target = node or default_fork_node(current.values)
+    target = node or default_fork_node(cast(SampleState, current.values))
     if target not in GRAPH_NODES:
         raise UserError(f"unknown node {target!r}; use one of {', '.join(GRAPH_NODES)}")
     fork = None

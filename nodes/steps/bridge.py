@@ -19,7 +19,7 @@ from nodes.common import Update, chunk_ref, instructed, mentions, records_failur
 from nodes.implementations import resolve_implementation
 from nodes.run_context import Context
 from prompts import bridge, delimit_all
-from state.sample import BridgeAttempt, BridgeMethod, ChunkRef, SampleState
+from state.sample import BridgeAttempt, BridgeMethod, ChunkRef, Proposal, SampleState
 from state.schemas import BridgeProposal
 
 #: Spans that look like entities in technical and general prose: identifiers with underscores,
@@ -102,7 +102,7 @@ async def propose_with_llm(state: SampleState, runtime: Runtime[Context]) -> Upd
         for label in dict.fromkeys(proposal.chunks)
         if label in labels and mentions(labels[label]["text"], topic)
     ]
-    update: Update = {"llm_calls": [call], "proposal": {"topic": proposal.topic, "entities": entities}}
+    update: Update = {"llm_calls": [call], "proposal": Proposal(topic=proposal.topic, entities=entities)}
     if topic and len(named) >= hops_of(state):
         # The seed leads when it is among the named chunks: it is what the sample was drawn from.
         ordered = sorted(named, key=lambda chunk: chunk["id"] != state["seed"]["id"])
@@ -115,7 +115,7 @@ async def propose_by_entity_overlap(state: SampleState, runtime: Runtime[Context
     chunks = candidates_of(state)
     entities = {chunk["id"]: entity_spans(chunk["text"]) for chunk in chunks}
     counts = Counter(span for spans in entities.values() for span in spans)
-    update: Update = {"proposal": {"topic": "", "entities": entities}}
+    update: Update = {"proposal": Proposal(topic="", entities=entities)}
     for span in sorted(counts, key=lambda s: (-len(s), s)):
         sharing = [chunk for chunk in chunks if mentions(chunk["text"], span)]
         if len(sharing) >= hops_of(state) and sharing[0]["id"] == state["seed"]["id"]:
@@ -146,7 +146,8 @@ async def match_bridge(state: SampleState, runtime: Runtime[Context]) -> Update:
     """Exact word-boundary matches of each chunk's candidate entities in that chunk's neighbours."""
     ports = runtime.context.require_ports()
     hops = hops_of(state)
-    entities: dict[str, list[str]] = state.get("proposal", {}).get("entities", {})
+    proposal = state.get("proposal")
+    entities = proposal.get("entities", {}) if proposal is not None else {}
     for chunk in candidates_of(state):
         own = [entity for entity in entities.get(chunk["id"], []) if mentions(chunk["text"], entity)]
         if not own:

@@ -265,7 +265,7 @@ def dataset_record(state: SampleState, context: Context, starts: dict[str, int |
         seed_query=guide.link(state["seed"]["id"]) if guide is not None and "seed" in state else None,
         validation=Validation(
             revisions=state.get("revisions", 0),
-            verdicts=state["verdicts"],
+            verdicts=[dict(verdict) for verdict in state["verdicts"]],
             re_pointed=RePointed(**re_pointing) if re_pointing else None,
         ),
         version=context.dataset_version,

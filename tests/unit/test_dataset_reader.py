@@ -70,6 +70,17 @@ def test_a_record_without_the_fields_added_since_takes_their_defaults(tmp_path: 
     )
 
 
+def test_verdicts_read_as_they_were_written_with_fewer_keys_or_more(tmp_path: Path) -> None:
+    verdicts = [
+        {"judge": "quality", "accepted": True, "reason": "", "revision": 0},  # no details
+        {"judge": "sufficiency", "accepted": True, "reason": "", "revision": 0, "details": {}, "by": "a tool"},
+    ]
+    path = tmp_path / "dataset.jsonl"
+    path.write_text(json.dumps(RECORD | {"validation": {"revisions": 0, "verdicts": verdicts}}) + "\n", "utf-8")
+    (record,) = read_dataset(path)
+    assert record.validation.verdicts == verdicts
+
+
 def test_a_bad_line_is_named_and_skipped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "dataset.jsonl"
     good = json.dumps(RECORD)
