@@ -58,7 +58,8 @@ def run_sample(
     The database is `settings.database_url` or the embedded one; the sample is checkpointed as
     thread `thread_id` (a new `adhoc/<hex>` by default; an existing thread is continued).
     Keyword arguments such as `max_revisions=2` set fields of the run context (`nodes.run_context.Context`),
-    checked before anything runs.
+    checked before anything runs; the models come from `models` and `settings`, the embedding and the shortest
+    seed from `settings`.
     """
     return run_async(
         arun_sample(

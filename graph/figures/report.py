@@ -9,7 +9,7 @@ from graph.figures.funnel import cell_name
 from graph.figures.style_figures import styles_section
 from graph.folder.check_file import current_check, with_drift
 from graph.folder.files import RunFolder
-from graph.folder.run_document import Coverage, Funnel, RunDocument
+from graph.folder.run_document import Coverage, Funnel, LanguageShares, RunDocument
 from graph.webpage import document as page
 from graph.webpage import esc, table
 from graph.webpage.charts import bar_chart
@@ -142,10 +142,10 @@ def _imbalance(cell: str, split: Counter[str], finished: Sequence[FinishedSample
 
 def _languages_section(document: RunDocument, summary: Funnel) -> str:
     """The collection's languages as surveyed before the run, and the funnel per language of the questions."""
-    surveyed = (document.get("languages") or {}).get("collection")
-    shares = surveyed["shares"] if surveyed else {}
+    surveyed = (document.get("languages") or {}).get("collection") or LanguageShares(sampled_chunks=0, shares={})
+    shares = surveyed.get("shares") or {}
     collection = (
-        f'<p class="note">The collection, from {surveyed["sampled_chunks"] if surveyed else 0} random chunks: '
+        f'<p class="note">The collection, from {surveyed.get("sampled_chunks", 0)} random chunks: '
         + esc(", ".join(f"{_named(code)} {share:.0%}" for code, share in shares.items()))
         + ".</p>"
         if shares

@@ -97,9 +97,10 @@ def changes(decisions: Iterable[Decided], before: list[DatasetRecord], after: li
         free[(record.question_type, record.binary)].append(record)
     replaced_by: dict[str, str] = {}
     entries = []
-    unchanged = Decided(id="", reason="unchanged", chunks=[], status="fresh", thread_id=None)
     for record in before:
-        decision = why.get(record.id, unchanged)
+        decision = why.get(record.id) or Decided(
+            id=record.id, reason="unchanged", chunks=[], status="fresh", thread_id=None
+        )
         if record.id in now:
             change = "kept" if now[record.id] == record else "updated"
         elif free[(record.question_type, record.binary)]:

@@ -26,6 +26,7 @@ import orjson
 from psycopg.rows import dict_row
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
+from pydantic import ValidationError
 
 from graph.config.errors import UserError
 from graph.folder.files import FileLines, as_written
@@ -317,14 +318,23 @@ class RunLedger(RunUniqueness):
                 yield [as_written(record, rejection) for record, rejection in rows]
 
     async def accepted_records(self, slots: list[int], limit: int) -> list[DatasetRecord]:
-        """The first `limit` accepted records among the finished `slots`, in slot order."""
+        """The first `limit` accepted records among the finished `slots`, in slot order; a record that does not
+        validate (edited in the database) is passed over, as the dataset's reader skips its line."""
+        found: list[DatasetRecord] = []
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT record FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
-                " AND record IS NOT NULL ORDER BY n LIMIT %s",
-                (self.run_id, slots, limit),
+                " AND record IS NOT NULL ORDER BY n",
+                (self.run_id, slots),
             )
-            return [DatasetRecord.model_validate(record) for (record,) in await cursor.fetchall()]
+            async for (record,) in cursor:
+                try:
+                    found.append(DatasetRecord.model_validate(record))
+                except ValidationError:
+                    continue
+                if len(found) == limit:
+                    break
+        return found
 
     async def rejection(self, n: int) -> dict[str, Any] | None:
         """The rejected.jsonl entry of slot `n`, None when it has none."""

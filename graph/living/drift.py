@@ -188,14 +188,16 @@ async def check_records(
             "unanswerable_unchecked": sum(1 for drift in drifts if drift.unchecked),
             "new_sources": new_sources,
         },
-        "records": [with_collection(drift.as_json(), collection if drift.follow else None) for drift in drifts],
+        "records": [
+            with_collection(drift.as_json(), collection) if drift.follow else drift.as_json() for drift in drifts
+        ],
     }
 
 
 def with_collection(entry: RecordCheck, collection: str | None) -> RecordCheck:
-    """A followed record's entry names the collection its facts were followed into."""
-    if collection is not None:
-        entry["collection"] = collection
+    """A followed record's entry, naming the collection its facts were followed into (None where the check was
+    given no name)."""
+    entry["collection"] = collection
     return entry
 
 

@@ -106,7 +106,7 @@ def kappa_interval(pairs: Sequence[tuple[bool, bool]]) -> tuple[float | None, fl
     return kappa, max(-1.0, kappa - spread), min(1.0, kappa + spread)
 
 
-class Agreement(TypedDict):
+class ValidatorAgreement(TypedDict):
     """How often a validator agrees with people: accuracy (with its Wilson interval) and kappa (with its interval)."""
 
     accuracy: Share
@@ -115,13 +115,13 @@ class Agreement(TypedDict):
     kappa_high: float | None
 
 
-class ValidatorFigures(Agreement):
+class ValidatorFigures(ValidatorAgreement):
     """One validator against the reviewers (`score`)."""
 
     samples: int
-    reviewers: dict[str, Agreement]
+    reviewers: dict[str, ValidatorAgreement]
     """Against each reviewer, where more than one labelled."""
-    dimensions: dict[str, Agreement]
+    dimensions: dict[str, ValidatorAgreement]
     """`<dimension>/<criterion>`: a quality dimension against the criterion people ticked."""
     rejections_right: Share
     calls_per_sample: float
@@ -137,10 +137,10 @@ class Calibration(TypedDict):
     validators: dict[str, ValidatorFigures]
 
 
-def agreement(pairs: Sequence[tuple[bool, bool]]) -> Agreement:
+def agreement(pairs: Sequence[tuple[bool, bool]]) -> ValidatorAgreement:
     """Accuracy and kappa, each with its interval, of (validator, people) pairs."""
     kappa, low, high = kappa_interval(pairs)
-    return Agreement(
+    return ValidatorAgreement(
         accuracy=share(sum(a == b for a, b in pairs), len(pairs)), kappa=kappa, kappa_low=low, kappa_high=high
     )
 

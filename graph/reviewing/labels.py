@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, cast
 
 from psycopg_pool import AsyncConnectionPool
 
@@ -144,7 +144,8 @@ class ReviewLabels:
                     )
 
     async def of_run(self, run_id: str) -> list[SavedLabels]:
-        """Every review of the run: n, reviewer, labels, updated_at (ISO), by sample then reviewer."""
+        """Every review of the run: n, reviewer, labels (as `save` cleaned them), updated_at (ISO), by sample then
+        reviewer."""
         async with self.pool.connection() as conn:
             cursor = await conn.execute(
                 "SELECT n, reviewer, labels, updated_at FROM triad_reviews WHERE run_id = %s ORDER BY n, reviewer",
@@ -153,7 +154,7 @@ class ReviewLabels:
             rows = await cursor.fetchall()
         return [
             SavedLabels(
-                n=n, reviewer=reviewer, labels=clean_labels(labels), updated_at=at.isoformat(timespec="seconds")
+                n=n, reviewer=reviewer, labels=cast(Labels, dict(labels)), updated_at=at.isoformat(timespec="seconds")
             )
             for n, reviewer, labels, at in rows
         ]

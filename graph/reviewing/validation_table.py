@@ -42,7 +42,7 @@ def share(passed: int, total: int) -> Share:
     return Share(passed=passed, total=total, share=passed / total if total else None, low=low, high=high)
 
 
-class Agreement(TypedDict):
+class ReviewerAgreement(TypedDict):
     """Two reviewers' agreement on one criterion: the samples both labelled, and Cohen's kappa."""
 
     pairs: int
@@ -69,12 +69,12 @@ class ValidationSummary(TypedDict):
     unanswerable: dict[str, Share]
     """The generated unanswerable questions' own criteria."""
     relevance: RelevanceFigures
-    agreement: dict[str, Agreement]
+    agreement: dict[str, ReviewerAgreement]
     reviewed_samples: int
 
 
 def cohen_kappa(pairs: list[tuple[bool, bool]]) -> float | None:
-    """Agreement of two raters on yes/no labels beyond chance; None without pairs or when chance is certain."""
+    """ReviewerAgreement of two raters on yes/no labels beyond chance; None without pairs or when chance is certain."""
     if not pairs:
         return None
     observed = sum(a == b for a, b in pairs) / len(pairs)
@@ -123,14 +123,14 @@ def summarise(samples: dict[int, ReviewSample], reviews: Iterable[SavedLabels]) 
     precision = true_pos / (true_pos + false_pos) if true_pos + false_pos else None
     recall = true_pos / (true_pos + false_neg) if true_pos + false_neg else None
     f1 = 2 * precision * recall / (precision + recall) if precision and recall else None
-    agreement: dict[str, Agreement] = {}
+    agreement: dict[str, ReviewerAgreement] = {}
     for name in CRITERIA:
         pairs = []
         for reviewers in per_sample.values():
             given = [value for labels in reviewers.values() if isinstance(value := labels.get(name), bool)]
             if len(given) >= 2:
                 pairs.append((given[0], given[1]))
-        agreement[name] = Agreement(pairs=len(pairs), kappa=cohen_kappa(pairs))
+        agreement[name] = ReviewerAgreement(pairs=len(pairs), kappa=cohen_kappa(pairs))
     return {
         "criteria": {name: share(sum(v), len(v)) for name, v in ((n, by_criterion[n]) for n in CRITERIA)},
         "cells": {

@@ -147,11 +147,26 @@ def context_for(settings: Settings, gateway: LLMGateway, parameters: Context) ->
     )
 
 
+#: The context's fields the runner fills in, and where a caller gives them instead.
+FILLED_IN = {
+    "generator_model": "models=",
+    "validator_model": "models=",
+    "extractor_model": "models=",
+    "thinking": "the settings' thinking",
+    "embedding": "the settings' embedding",
+    "min_chunk_chars": "the settings' min_chunk_chars",
+    "ports": "the services the runner opens",
+}
+
+
 def run_context(**fields: Any) -> Context:
     """A run context from its fields by name (the Python API's keyword arguments).
 
-    A setting outside its range is a `UserError` naming it (a `ValueError` too, for the Python API).
+    A setting outside its range, or one the runner fills in from the models and settings, is a `UserError`
+    naming it (a `ValueError` too, for the Python API).
     """
+    for name in fields.keys() & FILLED_IN.keys():
+        raise InvalidSetting(f"{name} is not a keyword of its own: the run takes it from {FILLED_IN[name]}")
     try:
         return Context(**fields)
     except ValueError as invalid:

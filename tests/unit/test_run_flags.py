@@ -14,6 +14,7 @@ from graph.planning.request import RunRequest
 from graph.planning.setting import field_default, flagged
 from graph.run import build_parser
 from graph.running.flags import run_request
+from graph.running.runner import run_context
 from nodes.run_context import Context
 from state.sample import DEFAULT_ROLE
 
@@ -113,3 +114,12 @@ def test_what_only_a_new_run_takes_and_the_stored_keys_come_from_the_fields() ->
     assert STORED_KEYS == {"random_seed": "seed"}
     with pytest.raises(InvalidOptions, match="--unanswerable-share, .* and --query-styles apply to new runs"):
         RunRequest(RunOptions(unanswerable_share=0.2), resume="docs-v1")
+
+
+@pytest.mark.parametrize(
+    ("field", "where"), [("generator_model", "models="), ("embedding", "embedding"), ("min_chunk_chars", "min_chunk")]
+)
+def test_the_python_apis_context_refuses_what_the_runner_fills_in(field: str, where: str) -> None:
+    with pytest.raises(ValueError, match=f"{field} is not a keyword of its own: the run takes it from .*{where}"):
+        run_context(**{field: "x"})
+    assert run_context(max_revisions=2, run_id="api").max_revisions == 2

@@ -163,6 +163,10 @@ class Judges(TypedDict, total=False):
 
 
 class SetupSummary(TypedDict, total=False):
+    """One setup's summary as eval-summary.json holds it: the means overall (`all`) and per value of each group,
+    who judged, how the rows were scored; `swept`: the values a sweep gave the setup. A summary an earlier version
+    wrote may lack some keys."""
+
     all: Means
     answerable: dict[str, Means]
     question_type: dict[str, Means]
@@ -177,11 +181,6 @@ class SetupSummary(TypedDict, total=False):
     unplaced_contexts: int
     skipped_lines: int
     swept: dict[str, str]
-
-
-"""One setup's summary as eval-summary.json holds it: the means overall (`all`) and per value of each group, who
-judged, how the rows were scored; `swept`: the values a sweep gave the setup. A summary an earlier version wrote
-may lack some keys."""
 
 
 def empty_row(setup: Setup, record: DatasetRecord) -> EvalRow:
