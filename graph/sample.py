@@ -30,13 +30,13 @@ async def arun_sample(
     models: dict[Role, str | BaseChatModel] | None = None,
     settings: Settings | None = None,
     thread_id: str | None = None,
-    **context_fields: Any,
+    **context: Any,
 ) -> SampleResult:
     """Run one sample in-process (see `run_sample`)."""
     problem = input_problem(spec)
     if problem:
         raise ValueError(problem)
-    parameters = run_context(**context_fields)
+    parameters = run_context(**context)
     thread_id = thread_id or f"adhoc/{uuid.uuid4().hex[:12]}"
     settings = (settings or resolve_settings({})).model_copy(update={"collection": collection})
     async with open_services(ServicesSpec(settings, models=models)) as services:
@@ -51,7 +51,7 @@ def run_sample(
     models: dict[Role, str | BaseChatModel] | None = None,
     settings: Settings | None = None,
     thread_id: str | None = None,
-    **context_fields: Any,
+    **context: Any,
 ) -> SampleResult:
     """Run one sample with models given per role (specs or `BaseChatModel` instances).
 
@@ -62,7 +62,5 @@ def run_sample(
     seed from `settings`.
     """
     return run_async(
-        arun_sample(
-            spec, collection=collection, models=models, settings=settings, thread_id=thread_id, **context_fields
-        )
+        arun_sample(spec, collection=collection, models=models, settings=settings, thread_id=thread_id, **context)
     )
