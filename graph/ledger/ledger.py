@@ -321,20 +321,24 @@ class RunLedger(RunUniqueness):
         """The first `limit` accepted records among the finished `slots`, in slot order; a record that does not
         validate (edited in the database) is passed over, as the dataset's reader skips its line."""
         found: list[DatasetRecord] = []
+        read = 0
         async with self.pool.connection() as conn:
-            cursor = await conn.execute(
-                "SELECT record FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
-                " AND record IS NOT NULL ORDER BY n",
-                (self.run_id, slots),
-            )
-            async for (record,) in cursor:
-                try:
-                    found.append(DatasetRecord.model_validate(record))
-                except ValidationError:
-                    continue
-                if len(found) == limit:
+            while len(found) < limit:  # one page of `limit` unless some record is passed over
+                cursor = await conn.execute(
+                    "SELECT record FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
+                    " AND record IS NOT NULL ORDER BY n LIMIT %s OFFSET %s",
+                    (self.run_id, slots, limit, read),
+                )
+                page = [record for (record,) in await cursor.fetchall()]
+                if not page:
                     break
-        return found
+                read += len(page)
+                for record in page:
+                    try:
+                        found.append(DatasetRecord.model_validate(record))
+                    except ValidationError:
+                        continue
+        return found[:limit]
 
     async def rejection(self, n: int) -> dict[str, Any] | None:
         """The rejected.jsonl entry of slot `n`, None when it has none."""
