@@ -44,6 +44,12 @@ async def collection_fingerprint(corpus: Any, sources: Mapping[str | None, int])
     )
 
 
+def named(fingerprint: Fingerprint, name: str | None) -> Fingerprint:
+    """A fingerprint as a check or a dataset version keeps it: the collection's name, its rows and change counter,
+    without the list of its documents."""
+    return Fingerprint(name=name, rows=fingerprint["rows"], modifications=fingerprint["modifications"])
+
+
 def changed_since(then: Fingerprint, modifications: int | None) -> bool:
     """Whether the collection's table changed since a fingerprint was taken (its change counter moved)."""
     earlier = then.get("modifications")

@@ -38,8 +38,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graph.folder.check_file import CheckDocument, ChunkCounts, RecordCheck, last_fingerprint
-from graph.folder.manifest import changed_since, collection_fingerprint, text_digest
-from graph.folder.run_document import Fingerprint
+from graph.folder.manifest import changed_since, collection_fingerprint, named, text_digest
 from graph.living.follow import IN_PLACE, CollectionTexts, Follower, Judge, RecordFollow
 from graph.store.reader import Chunk
 from state.record import DatasetRecord
@@ -168,9 +167,7 @@ async def check_records(
     chunk_statuses = Counter(status for drift in drifts for status in drift.chunks.values())
     return {
         "checked_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "collection": Fingerprint(
-            name=collection, rows=fingerprint["rows"], modifications=fingerprint["modifications"]
-        ),
+        "collection": named(fingerprint, collection),
         "summary": {
             "records": len(drifts),
             "fresh": statuses["fresh"],

@@ -19,8 +19,8 @@ from graph.figures.funnel import funnel
 from graph.figures.report import write_report
 from graph.folder.check_file import CheckDocument, add_drift_section
 from graph.folder.files import RunFolder, write_atomically
-from graph.folder.manifest import build_manifest, collection_fingerprint
-from graph.folder.run_document import Fingerprint, RunDocument, VersionEntry, read_run_document
+from graph.folder.manifest import build_manifest, collection_fingerprint, named
+from graph.folder.run_document import RunDocument, VersionEntry, read_run_document
 from graph.folder.versions import (
     Change,
     Decided,
@@ -124,9 +124,7 @@ async def refresh_run(run_id: str, settings: Settings, request: RefreshRequest) 
             sources = await services.corpus.reader.sources()
             collection = await collection_fingerprint(services.corpus, sources)
             entry = version_entry(version, entries, path)
-            entry["collection"] = Fingerprint(
-                name=settings.collection, rows=collection["rows"], modifications=collection["modifications"]
-            )
+            entry["collection"] = named(collection, settings.collection)
             document = document | {"dataset_version": version, "versions": [*document.get("versions", []), entry]}
             document["settings"] = {**document.get("settings", {}), **public_store_settings(settings, request.store)}
             await database.ledger.run(run_id).save_store_settings(public_store_settings(settings, request.store))
