@@ -165,8 +165,8 @@ def run_context(**fields: Any) -> Context:
     A setting outside its range, or one the runner fills in from the models and settings, is a `UserError`
     naming it (a `ValueError` too, for the Python API).
     """
-    for name in fields.keys() & FILLED_IN.keys():
-        raise InvalidSetting(f"{name} is not a keyword of its own: the run takes it from {FILLED_IN[name]}")
+    if filled := [name for name in FILLED_IN if name in fields]:
+        raise InvalidSetting(f"{filled[0]} is not a keyword of its own: the run takes it from {FILLED_IN[filled[0]]}")
     try:
         return Context(**fields)
     except ValueError as invalid:
