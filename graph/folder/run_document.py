@@ -114,18 +114,27 @@ class Languages(TypedDict, total=False):
     collection: LanguageShares
 
 
-class Manifest(TypedDict, total=False):
+class MadeWith(TypedDict, total=False):
+    """What a run was made with, as run.json and its manifest both hold it."""
+
+    options: dict[str, Any]
+    """The run's options as the state database keeps them (`RunOptions.stored`), without the settings."""
+    settings: dict[str, Any]
+    """The settings without secrets (`public_settings`)."""
+    models: dict[str, str]
+    """The model spec of each role."""
+    structured_output: dict[str, str]
+    """The structured-output mode each model's server answered in."""
+
+
+class Manifest(MadeWith, total=False):
     """What a finished run was made of: versions, models, options, settings, the collection, every chunk's digest."""
 
     triad_version: str
     prompt_version: str
     created_at: str
     seed: int | None
-    models: dict[str, str]
     thinking: dict[str, str]
-    structured_output: dict[str, str]
-    options: dict[str, Any]
-    settings: dict[str, Any]
     collection: Fingerprint
     chunks: dict[str, str]
     """Chunk id -> the digest of its text (`state.record.text_digest`)."""
@@ -143,18 +152,13 @@ class VersionEntry(TypedDict, total=False):
     """The collection the version was written against."""
 
 
-class RunDocument(TypedDict, total=False):
+class RunDocument(MadeWith, total=False):
     """run.json. Every key is optional to a reader: a run that stopped early, or an earlier version of triad,
     wrote fewer."""
 
     run_id: str
     finished_at: str
     seconds_this_process: float
-    options: dict[str, Any]
-    """The run's options as the state database keeps them (`RunOptions.stored`), without the settings."""
-    settings: dict[str, Any]
-    """The settings without secrets (`public_settings`)."""
-    models: dict[str, str]
     quotas: dict[str, int]
     shortfall: dict[str, int]
     query_style_quotas: dict[str, int]
@@ -162,7 +166,6 @@ class RunDocument(TypedDict, total=False):
     stopped_by_cost_limit: bool
     funnel: Funnel
     preflight_calls: list[ModelCall]
-    structured_output: dict[str, str]
     languages: Languages | None
     coverage: Coverage | None
     manifest: Manifest
