@@ -19,27 +19,22 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import Mapping
 from typing import Any, cast
 
 import orjson
 from psycopg.rows import dict_row
 from psycopg.types.json import set_json_loads
 from psycopg_pool import AsyncConnectionPool
-from pydantic import ValidationError
 
 from graph.config.errors import UserError
-from graph.folder.files import FileLines, as_written
 from graph.folder.run_document import Manifest
 from graph.ledger.ledger_sql import CLAIM_SQL, COMPLETE_SQL, FINISHED_SQL, SCHEMA
+from graph.ledger.records import RunRecords
 from graph.ledger.slots import CellQuota, Completion, Slot, completion_params
 from graph.ledger.uniqueness import RunUniqueness
 from graph.store.jsonb import jsonb
 from state.finished import FinishedSample
-from state.record import DatasetRecord
-
-#: Finished samples per fetch when a run's files are rewritten.
-LINES_BATCH = 50
 
 
 class Ledger:
@@ -91,9 +86,9 @@ class Ledger:
             return cast(list[FinishedSample], await cursor.fetchall())
 
 
-class RunLedger(RunUniqueness):
+class RunLedger(RunUniqueness, RunRecords):
     """One run's bookkeeping, on the state database's pool (`Ledger.run`); the run-wide uniqueness of its seeds and
-    questions is `RunUniqueness`'s."""
+    questions is `RunUniqueness`'s, the reading of its records for its files `RunRecords`'."""
 
     def __init__(self, pool: AsyncConnectionPool, run_id: str, *, lease_seconds: float = 30.0) -> None:
         self.pool = pool
@@ -277,16 +272,6 @@ class RunLedger(RunUniqueness):
             )
             await conn.execute("DELETE FROM triad_questions WHERE run_id = %s AND n = ANY(%s)", (self.run_id, slots))
 
-    async def update_records(self, records: dict[int, DatasetRecord]) -> None:
-        """Put a new version of each slot's record in place of the one it holds."""
-        async with self.pool.connection() as conn, conn.transaction():
-            for n, record in records.items():
-                await conn.execute(
-                    "UPDATE triad_samples SET record = %s, styled = %s, updated_at = now()"
-                    " WHERE run_id = %s AND n = %s",
-                    (jsonb(record.model_dump(mode="json")), record.query_style, self.run_id, n),
-                )
-
     async def retired_per_cell(self) -> dict[tuple[str, bool], int]:
         """Slots retired so far, per cell (question type, binary)."""
         async with self.pool.connection() as conn:
@@ -296,58 +281,6 @@ class RunLedger(RunUniqueness):
                 (self.run_id,),
             )
             return {(question_type, binary): int(count) for question_type, binary, count in await cursor.fetchall()}
-
-    async def file_lines(self, slots: list[int], batch: int = LINES_BATCH) -> AsyncGenerator[list[FileLines], None]:
-        """The (record, rejection) pairs of the finished `slots`, in slot order, `batch` at a time.
-
-        `slots` are those `finished` gave: the files then hold exactly the samples the funnel counts,
-        even while other workers finish more. A server-side cursor keeps one batch in memory.
-        """
-        async with (
-            self.pool.connection() as conn,
-            conn.transaction(),
-            conn.cursor("triad_file_lines") as cursor,
-        ):
-            set_json_loads(orjson.loads, cursor)  # faster than json.loads on long records
-            await cursor.execute(
-                "SELECT record, rejection FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
-                " ORDER BY n",
-                (self.run_id, slots),
-            )
-            while rows := await cursor.fetchmany(batch):
-                yield [as_written(record, rejection) for record, rejection in rows]
-
-    async def accepted_records(self, slots: list[int], limit: int) -> list[DatasetRecord]:
-        """The first `limit` accepted records among the finished `slots`, in slot order; a record that does not
-        validate (edited in the database) is passed over, as the dataset's reader skips its line."""
-        found: list[DatasetRecord] = []
-        read = 0
-        async with self.pool.connection() as conn:
-            while len(found) < limit:  # one page of `limit` unless some record is passed over
-                cursor = await conn.execute(
-                    "SELECT record FROM triad_samples WHERE run_id = %s AND n = ANY(%s) AND status = 'done'"
-                    " AND record IS NOT NULL ORDER BY n LIMIT %s OFFSET %s",
-                    (self.run_id, slots, limit, read),
-                )
-                page = [record for (record,) in await cursor.fetchall()]
-                if not page:
-                    break
-                read += len(page)
-                for record in page:
-                    try:
-                        found.append(DatasetRecord.model_validate(record))
-                    except ValidationError:
-                        continue
-        return found[:limit]
-
-    async def rejection(self, n: int) -> dict[str, Any] | None:
-        """The rejected.jsonl entry of slot `n`, None when it has none."""
-        async with self.pool.connection() as conn:
-            cursor = await conn.execute(
-                "SELECT rejection FROM triad_samples WHERE run_id = %s AND n = %s", (self.run_id, n)
-            )
-            row = await cursor.fetchone()
-            return row[0] if row else None
 
 
 def _process_alive(pid: int) -> bool:
