@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from state.sample import Draft
+from state.draft import Draft
 from state.usage import ModelCall
 
 

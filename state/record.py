@@ -7,19 +7,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from state.draft import Construction
 from state.evidence import Evidence
 from state.languages import DEFAULT_LANGUAGE, answer_words
 from state.location import where
 from state.query_styles import NATURAL, QueryStyle
-from state.sample import (
-    MAX_HOPS,
-    MIN_HOPS,
-    SINGLE_HOP_TYPES,
-    UNANSWERABLE,
-    Construction,
-    Difficulty,
-    SampleKind,
-)
+from state.sample import MAX_HOPS, MIN_HOPS, SINGLE_HOP_TYPES, UNANSWERABLE, Difficulty, SampleKind
 
 
 def text_digest(text: str) -> str:
@@ -200,7 +193,7 @@ class DatasetRecord(BaseModel):
     """The name of the persona who asks (`--personas`); its description is `role`. None: no persona."""
     bridge_topic: str
     construction: Construction = Field(default_factory=dict, validate_default=True)
-    """How the generator says it built the question (`state.sample.Construction`), every fact present."""
+    """How the generator says it built the question (`state.draft.Construction`), every fact present."""
     hops: int = Field(ge=0, le=MAX_HOPS)
     """Supporting chunks; 1 for a single-hop question (factual, procedural), 0 for a generated unanswerable one."""
     supporting: list[SupportingChunk]

@@ -30,19 +30,10 @@ from graph.folder.check_file import RecordCheck
 from graph.running.runner import SampleResult, SampleRunner
 from nodes.common import chunk_ref
 from nodes.starts import state_after
+from state.draft import Draft, QuoteRef
 from state.query_styles import NATURAL
 from state.record import DatasetRecord, text_digest
-from state.sample import (
-    UNANSWERABLE,
-    Draft,
-    KnownRelevance,
-    QuoteRef,
-    RePointing,
-    Restyle,
-    RestyleCheck,
-    SampleInput,
-    Turn,
-)
+from state.sample import UNANSWERABLE, KnownRelevance, RePointing, Restyle, RestyleCheck, SampleInput, Turn
 from state.threads import ThreadId
 
 KEEP, RE_POINT, FOLLOW, RE_JUDGE, RELABEL, DROP = "keep", "re-point", "follow", "re-judge", "relabel", "drop"

@@ -23,9 +23,9 @@ from graph.store.reader import Chunk
 from nodes.common import chunk_ref
 from nodes.ports import StructuredChat
 from nodes.steps.judges import judge_together
+from state.draft import Draft, QuoteRef
 from state.languages import DEFAULT_LANGUAGE
 from state.record import DatasetRecord
-from state.sample import Draft, QuoteRef
 from state.usage import ROLES
 
 log = structlog.get_logger("triad.check")

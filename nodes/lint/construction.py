@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from nodes.lint.entities import names
 from nodes.lint.rules import Finding, LintRules
-from state.sample import Construction
+from state.draft import Construction
 
 #: A type's rule: the findings on a draft of that type.
 ConstructionRule = Callable[[str, Construction, int, LintRules | None], list[Finding]]

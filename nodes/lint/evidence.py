@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from nodes.common import letter_labels
 from nodes.lint.rules import Finding
+from state.draft import Draft
 from state.evidence import locate
-from state.sample import Draft
 
 
 def evidence_problems(draft: Draft, supporting: Sequence[tuple[str, str]]) -> list[Finding]:

@@ -23,8 +23,9 @@ from nodes.lint.languages import LINT_RULES
 from nodes.lint.rules import Finding, LintRules, joined_question, second_sentence
 from nodes.question_types import type_spec
 from nodes.run_context import Context
+from state.draft import Draft
 from state.languages import answer_words, leading_polarity, polarity
-from state.sample import UNANSWERABLE, ChunkRef, Draft, SampleState, latest_draft
+from state.sample import UNANSWERABLE, ChunkRef, SampleState, latest_draft
 
 
 def opening_pronoun(question: str, rules: LintRules) -> str | None:

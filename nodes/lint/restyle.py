@@ -20,7 +20,8 @@ from nodes.lint.entities import names
 from nodes.lint.languages import LINT_RULES
 from nodes.lint.question import Finding, opening_pronoun
 from nodes.lint.rules import LintRules, second_question
-from state.sample import UNANSWERABLE, Construction
+from state.draft import Construction
+from state.sample import UNANSWERABLE
 
 #: How much of the canonical question's letters a misspelled rewrite keeps (difflib's ratio, accents folded):
 #: two to four typos in a question keep about 0.9; a reworded question falls well below.

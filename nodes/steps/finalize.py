@@ -18,6 +18,7 @@ from nodes.run_context import Context
 from nodes.steps.duplicate import check_duplicate
 from nodes.steps.restyle import kept_restyle
 from nodes.versions import PROMPT_VERSION
+from state.draft import Construction, Draft
 from state.evidence import Evidence, Location, locate, offset
 from state.location import where
 from state.query_styles import NATURAL
@@ -37,10 +38,8 @@ from state.record import (
 from state.sample import (
     DEFAULT_ROLE,
     ChunkRef,
-    Construction,
     ContextItem,
     Difficulty,
-    Draft,
     SampleState,
     is_unanswerable,
     latest_draft,

@@ -14,17 +14,9 @@ from nodes.language import decided_language, quoted_yes_no
 from nodes.question_types import TYPES
 from nodes.run_context import Context
 from prompts import EVIDENCE_BLOCK, delimit, delimit_all, generate, revise
+from state.draft import Construction, Draft, HiddenEntity, QuoteRef
 from state.languages import language_name, leading_polarity
-from state.sample import (
-    DEFAULT_ROLE,
-    Construction,
-    Draft,
-    HiddenEntity,
-    QuoteRef,
-    SampleState,
-    is_single_hop,
-    latest_draft,
-)
+from state.sample import DEFAULT_ROLE, SampleState, is_single_hop, latest_draft
 from state.schemas import QuestionDraft
 
 

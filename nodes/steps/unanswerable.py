@@ -17,8 +17,9 @@ from nodes.run_context import Context
 from nodes.steps.generate import asker, revision_feedback, style_block, style_of, style_update
 from prompts import delimit, delimit_all
 from prompts import unanswerable as prompt
+from state.draft import Construction, Draft
 from state.languages import language_name
-from state.sample import Construction, Draft, SampleState, latest_draft
+from state.sample import SampleState, latest_draft
 from state.schemas import UnanswerableDraft, UnanswerableVerdict
 
 #: The kinds of generated unanswerable question; another reply is kept as the generator wrote it.
