@@ -1,7 +1,7 @@
 """A plausible script: answers like a cautious model would, from what each prompt holds.
 
-A bridge from entities the chunks really share, questions built from the chunks' section headings,
-judges that accept well-formed drafts. The demo's recorded calls, the run benchmark and the command tests
+A bridge from entities the chunks really share, questions built from the chunks' section headings, and the
+judges of `judges` that accept well-formed drafts. The demo's recorded calls, the run benchmark and the command tests
 use it.
 """
 
@@ -12,31 +12,26 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage
 
-from graph.llm.offline.reading import prompt, tagged
+from graph.llm.offline.judges import (
+    judge_abstention,
+    judge_correctness,
+    judge_quality,
+    judge_single_hop,
+    judge_sufficiency,
+    judge_unanswerable,
+    label_relevance,
+    rag_answer,
+)
+from graph.llm.offline.reading import asked_language, heading, prompt, section, tagged
 from graph.llm.offline.restyles import check_restyle, restyle
 from graph.llm.offline.scripted import Faults, ScriptedChatModel
-from graph.llm.offline.wordings import PROCEDURAL, SINGLE_HOP, TEMPLATES, WHO_WROTE
+from graph.llm.offline.wordings import PROCEDURAL, SINGLE_HOP, TEMPLATES, TOO_LONG, WHO_WROTE
 from nodes.common import mentions
-from nodes.language import detect_language
 from nodes.steps.bridge import entity_spans
-from prompts.evaluate import DECLINES
-from prompts.judge_sufficiency import EVERY_CHUNK
-from state.evidence import contains
-from state.languages import DEFAULT_LANGUAGE, LANGUAGE_NAMES, answer_words
+from state.languages import answer_words
 
-#: The quality judge's feedback on a long question, and how many words of a heading the revision keeps.
-TOO_LONG = "too long; shorten it"
+#: How many words of a heading a revision told the question is too long (`TOO_LONG`) keeps.
 SHORT_TITLE_WORDS = 4
-
-
-def heading(text: str) -> str:
-    return text.split("\n", 1)[0].strip()
-
-
-def section(text: str) -> tuple[str, str]:
-    """(number, title) of a chunk's first line, e.g. ("25.1", "Routine Vacuuming")."""
-    match = re.match(r"(\d+(?:\.\d+)*)\.\s+(.*)", heading(text))
-    return (match.group(1), match.group(2)) if match else ("", heading(text)[:60])
 
 
 def propose(messages: list[BaseMessage]) -> dict[str, Any]:
@@ -50,15 +45,6 @@ def propose(messages: list[BaseMessage]) -> dict[str, Any]:
         if len(numbered) >= hops:
             return {"topic": span, "chunks": numbered[:hops], "entities": listed}
     return {"topic": "", "chunks": [], "entities": listed}
-
-
-_CODES_BY_NAME = {name: code for code, name in LANGUAGE_NAMES.items()}
-
-
-def asked_language(text: str) -> str:
-    """The language a request asks the question in (its English name in the prompt), as a code."""
-    match = re.search(r"(?:answer|would ask it,) in ([A-Z][A-Za-z ]+?)[,(.]", text)
-    return _CODES_BY_NAME.get(match.group(1).strip(), "en") if match else "en"
 
 
 _STEP = re.compile(r"^\s*(?:\d+[.)]|step\s+\d+[.:)]?|[-*•])\s+(.*)$", re.IGNORECASE | re.MULTILINE)
@@ -184,138 +170,6 @@ def write_unanswerable(messages: list[BaseMessage]) -> dict[str, Any]:
         "kind": "missing_attribute",
         "missing": "the manual names no author of its sections",
     }
-
-
-#: Phrases that would answer the plausible unanswerable questions (who wrote a section, when it was published).
-_ANSWERING = ("written by", "authored by", "first published in")
-
-
-def judge_unanswerable(messages: list[BaseMessage]) -> dict[str, Any]:
-    answering = [
-        label for label, text in tagged(messages, "chunk").items() if any(p in text.casefold() for p in _ANSWERING)
-    ]
-    return {
-        "reasoning": "the question asks for an author or a year; checked each retrieved chunk for one",
-        "plausible": True,
-        "answered_by": answering,
-        "answerable": bool(answering),
-        "accepted": not answering,
-        "reason": f"chunk {', '.join(answering)} states it" if answering else "",
-    }
-
-
-def label_relevance(messages: list[BaseMessage]) -> dict[str, Any]:
-    supporting = {heading(text) for text in tagged(messages, "chunk").values()}
-    candidate = next(iter(tagged(messages, "candidate").values()))
-    same_section = heading(candidate) in supporting
-    return {"relevant": same_section, "reason": "same manual section" if same_section else "another section"}
-
-
-_QUOTED = re.compile(r'"[^"]*"|«[^»]*»|「[^」]*」')
-
-
-def judge_quality(messages: list[BaseMessage]) -> dict[str, Any]:
-    """Accepts a short question written in the language asked for (its quoted headings aside)."""
-    question = next(iter(tagged(messages, "question").values()))
-    short = len(question.split()) <= 30
-    asked = re.search(r"Language of the question and answer: (.+)", prompt(messages))
-    asked_code = _CODES_BY_NAME.get(asked.group(1).strip(), "en") if asked else "en"
-    written = detect_language(_QUOTED.sub(" ", question))
-    in_language = written is None or written == asked_code
-    accepted = short and in_language
-    reason = "" if accepted else TOO_LONG if not short else f"F: written in {written}, not {asked_code}"
-    return {
-        "reasoning": f"{len(question.split())} words; each chunk holds one of the two section headings",
-        "asks_for": ["the one answer the question names"],
-        "quality": accepted,
-        "multi_hop": True,
-        "unambiguous": short,
-        "accepted": accepted,
-        "reason": reason,
-    }
-
-
-def judge_single_hop(messages: list[BaseMessage]) -> dict[str, Any]:
-    """Accepts a short question written in the language asked for, as `judge_quality` does."""
-    verdict = judge_quality(messages)
-    return {key: value for key, value in verdict.items() if key != "multi_hop"}
-
-
-def rag_answer(messages: list[BaseMessage]) -> dict[str, str]:
-    """Answer with the section number of a context whose heading the question quotes, else decline."""
-    asked = tagged(messages, "question")
-    question = asked.get("Q") or next(iter(asked.values()), "")
-    # A follow-up names its section in an earlier turn: the answerer reads the conversation.
-    question += " " + asked.get("earlier turns of this conversation", "")
-    for text in tagged(messages, "chunk").values():
-        number, title = section(text)
-        if number and f'"{title}"' in question and not question.startswith(_UNANSWERED):
-            return {"answer": number}
-    return {"answer": decline(question)}
-
-
-#: The questions no context answers (no context names authors or years), however they quote a heading.
-_UNANSWERED = ("Who wrote", "In which year")
-
-
-def decline(question: str) -> str:
-    """ "I don't know" as the answering prompt asks for it: in the question's language (English where its words
-    are not listed)."""
-    language = detect_language(_QUOTED.sub(" ", question)) or DEFAULT_LANGUAGE
-    return DECLINES.get(language, DECLINES[DEFAULT_LANGUAGE])
-
-
-def judge_abstention(messages: list[BaseMessage]) -> dict[str, bool]:
-    """Declined: an answer that says it does not know (the phrase check has passed over it already)."""
-    answer = next(iter(tagged(messages, "answer").values()), "")
-    return {"abstained": re.search(r"\bknow\b", answer, re.IGNORECASE) is not None}
-
-
-def judge_correctness(messages: list[BaseMessage]) -> dict[str, Any]:
-    answers = tagged(messages, "answer")
-    same = (
-        " ".join(answers.get("reference", "").split()).casefold()
-        == " ".join(answers.get("candidate", "").split()).casefold()
-    )
-    candidate = f"the answer is {answers.get('candidate', '').strip()}"
-    reference = f"the answer is {answers.get('reference', '').strip()}"
-    return {
-        "true_positive": [candidate] if same else [],
-        "false_positive": [] if same else [candidate],
-        "false_negative": [] if same else [reference],
-        "correct": same,
-        "reason": "same answer" if same else "different answer",
-    }
-
-
-def judge_sufficiency(messages: list[BaseMessage]) -> dict[str, Any]:
-    """One chunk never answers a question built from two headings. Asked about every chunk the question rests on
-    (`graph.check` after a new cutting), the chunks answer it when they hold every quote shown and every title the
-    question quotes."""
-    text = prompt(messages)
-    if EVERY_CHUNK.format(tested="") not in text:
-        return {"reasoning": "the question needs two section headings; the text holds fewer", "sufficient": False,
-                "reason": "one heading is missing"}  # fmt: skip
-    held = "\n".join(tagged(messages, "chunk").values())
-    question = next(iter(tagged(messages, "question").values()), "")
-    needed = [*tagged(messages, "quote").values(), *("".join(found) for found in _QUOTED_TITLE.findall(question))]
-    missing = [
-        part
-        for need in needed
-        for part in need.split("...")
-        if len(part.strip()) > 3 and not contains(held, part.strip())
-    ]
-    if missing:
-        return {
-            "reasoning": f"the text does not state {missing[0]!r}",
-            "sufficient": False,
-            "reason": f"{missing[0]!r} is missing",
-        }
-    return {"reasoning": "every heading the question names is in the text", "sufficient": True, "reason": "all stated"}
-
-
-#: A title a plausible question quotes: "...", « ... » or 「...」.
-_QUOTED_TITLE = re.compile(r'"([^"]+)"|« ([^»]+) »|「([^」]+)」')
 
 
 def name_personas(messages: list[BaseMessage]) -> dict[str, Any]:

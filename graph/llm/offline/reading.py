@@ -1,4 +1,5 @@
-"""What a scripted model reads of a request: its material, and the parts inside delimiting tags."""
+"""What a scripted model reads of a request: its material, the parts inside delimiting tags, a chunk's heading and
+section, and the language it asks for."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import functools
 import re
 
 from langchain_core.messages import BaseMessage
+
+from state.languages import LANGUAGE_NAMES
 
 _OPENING = re.compile(r'<(chunk|candidate|question|answer) label="([^"]+)">\n')
 
@@ -33,3 +36,24 @@ def _tagged_parts(text: str) -> tuple[tuple[str, str, str], ...]:
         parts.append((tag, opening.group(2), text[opening.end() : end]))
         position = end + len(closing)
     return tuple(parts)
+
+
+def heading(text: str) -> str:
+    """A chunk's first line."""
+    return text.split("\n", 1)[0].strip()
+
+
+def section(text: str) -> tuple[str, str]:
+    """(number, title) of a chunk's first line, e.g. ("25.1", "Routine Vacuuming")."""
+    match = re.match(r"(\d+(?:\.\d+)*)\.\s+(.*)", heading(text))
+    return (match.group(1), match.group(2)) if match else ("", heading(text)[:60])
+
+
+#: A language's English name, as a request names it -> its ISO 639-1 code.
+CODES_BY_NAME = {name: code for code, name in LANGUAGE_NAMES.items()}
+
+
+def asked_language(text: str) -> str:
+    """The language a request asks the question in (its English name in the prompt), as a code."""
+    match = re.search(r"(?:answer|would ask it,) in ([A-Z][A-Za-z ]+?)[,(.]", text)
+    return CODES_BY_NAME.get(match.group(1).strip(), "en") if match else "en"

@@ -1,5 +1,8 @@
 """The wording of the plausible script's questions (`graph.llm.offline.plausible`), per language and kind."""
 
+#: The quality judge's feedback on a long question (a revision told so quotes less of each heading).
+TOO_LONG = "too long; shorten it"
+
 #: Question templates per language: the English ones name the demo's manual; the others any manual.
 TEMPLATES = {
     "en": {
