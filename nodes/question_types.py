@@ -2,10 +2,10 @@
 shows, what a draft's plan and answer hold, its hop bounds, its answer's form, its own lint rules, how a seed is
 drawn for it, and its names in breakdowns and exports.
 
-Every place that lists the types reads this table: the prompts' texts are named per type in `prompts`, the lint
+Every place that lists the types reads this table: a type's texts are its block in `prompts.generate`, its lint
 rules in `nodes.lint.construction`; `state.sample` names the types for the state and the dataset record (it may
-import nothing), and a test holds its names to this table's. A new type is one entry here, its texts in `prompts`
-and, if it has any, its rules.
+import nothing), and a test holds its names to this table's. A new type is one entry here, its block of texts in
+`prompts.generate` and its name in `state.sample`; and, if it has any, its rules.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nodes.lint.construction import ConstructionRule, hidden_entity_declared_and_unnamed, one_compared_entity_per_chunk
-from prompts import criteria, generate, judge_quality
+from prompts import generate, judge_quality
 from state.sample import MAX_HOPS, MIN_HOPS, QuestionType
 
 #: A type's family, the breakdown that sets single-hop questions beside the paper's multi-hop ones.
@@ -68,27 +68,33 @@ class QuestionTypeSpec:
 
 TYPE_SPECS: tuple[QuestionTypeSpec, ...] = (
     QuestionTypeSpec(
-        "comparison", "multi-hop", criteria.COMPARISON, generate.COMPARISON_SHAPE, generate.COMPARISON_YES_NO_SHAPE,
-        generate.COMPARISON_PLAN, generate.COMPARISON_ANSWER, (MIN_HOPS, MAX_HOPS),
+        "comparison", "multi-hop", generate.COMPARISON_DEFINITION,
+        shape=generate.COMPARISON_SHAPE, yes_no_shape=generate.COMPARISON_YES_NO_SHAPE,
+        plan=generate.COMPARISON_PLAN, answer=generate.COMPARISON_ANSWER, hops=(MIN_HOPS, MAX_HOPS),
         lint=(one_compared_entity_per_chunk,), names_alternatives=True, hotpotqa="comparison",
     ),
     QuestionTypeSpec(
-        "intersection", "multi-hop", criteria.INTERSECTION, generate.INTERSECTION_SHAPE,
-        generate.INTERSECTION_YES_NO_SHAPE, generate.INTERSECTION_PLAN, generate.INTERSECTION_ANSWER,
-        (MIN_HOPS, MAX_HOPS), yes_no_note=criteria.YES_NO_INTERSECTION, hotpotqa="intersection",
+        "intersection", "multi-hop", generate.INTERSECTION_DEFINITION,
+        shape=generate.INTERSECTION_SHAPE, yes_no_shape=generate.INTERSECTION_YES_NO_SHAPE,
+        plan=generate.INTERSECTION_PLAN, answer=generate.INTERSECTION_ANSWER, hops=(MIN_HOPS, MAX_HOPS),
+        yes_no_note=generate.INTERSECTION_YES_NO_NOTE, hotpotqa="intersection",
     ),
     QuestionTypeSpec(
-        "composition", "multi-hop", criteria.COMPOSITION, generate.COMPOSITION_SHAPE,
-        generate.COMPOSITION_YES_NO_SHAPE, generate.COMPOSITION_PLAN, generate.COMPOSITION_ANSWER,
-        (MIN_HOPS, MAX_HOPS), lint=(hidden_entity_declared_and_unnamed,), hotpotqa="bridge",
+        "composition", "multi-hop", generate.COMPOSITION_DEFINITION,
+        shape=generate.COMPOSITION_SHAPE, yes_no_shape=generate.COMPOSITION_YES_NO_SHAPE,
+        plan=generate.COMPOSITION_PLAN, answer=generate.COMPOSITION_ANSWER, hops=(MIN_HOPS, MAX_HOPS),
+        lint=(hidden_entity_declared_and_unnamed,), hotpotqa="bridge",
     ),
     QuestionTypeSpec(
-        "factual", "single-hop", criteria.FACTUAL, generate.FACTUAL_SHAPE, generate.FACTUAL_YES_NO_SHAPE,
-        generate.FACTUAL_PLAN, generate.FACTUAL_ANSWER, (1, 1),
+        "factual", "single-hop", generate.FACTUAL_DEFINITION,
+        shape=generate.FACTUAL_SHAPE, yes_no_shape=generate.FACTUAL_YES_NO_SHAPE,
+        plan=generate.FACTUAL_PLAN, answer=generate.FACTUAL_ANSWER, hops=(1, 1),
     ),
     QuestionTypeSpec(
-        "procedural", "single-hop", criteria.PROCEDURAL, generate.PROCEDURAL_SHAPE, None,
-        generate.PROCEDURAL_PLAN, generate.PROCEDURAL_ANSWER, (1, 1), steps_answer=True, procedure_seed=True,
+        "procedural", "single-hop", generate.PROCEDURAL_DEFINITION,
+        shape=generate.PROCEDURAL_SHAPE, yes_no_shape=None,
+        plan=generate.PROCEDURAL_PLAN, answer=generate.PROCEDURAL_ANSWER, hops=(1, 1),
+        steps_answer=True, procedure_seed=True,
     ),
 )  # fmt: skip
 

@@ -2,9 +2,10 @@
 prompt templates and the JSON schemas (with their field descriptions) that reach the provider.
 
 `PROMPT_VERSION` stands in every record's provenance and the run's manifest: the label `prompts.PROMPT_VERSION`
-and a digest of the generation side (every prompt module but the evaluation's, every schema a sample's graph
-asks for). `EVALUATION_VERSION` keys the evaluation's cached rows: a digest of `prompts.evaluate` and the
-schemas its requests send. An edit of a template or of a schema's description changes the version it belongs to.
+and a digest of the generation side (every prompt module but the evaluation's own, the texts of `prompts` itself,
+every schema a sample's graph asks for). `EVALUATION_VERSION` keys the evaluation's cached rows: a digest of the
+prompt modules and the schemas its requests send. An edit of a template or of a schema's description changes the
+version it belongs to.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ EVALUATION_SCHEMAS: tuple[type[BaseModel], ...] = (
     schemas.RelevanceVerdict,
     schemas.UnanswerableVerdict,
 )
-#: The prompt modules the evaluation's requests quote.
-EVALUATION_PROMPTS = ("evaluate", "relevance", "unanswerable", "criteria", "examples")
+#: The prompt modules whose templates the evaluation's requests send (a criterion they state stands inlined in them).
+EVALUATION_PROMPTS = ("evaluate", "relevance", "unanswerable")
 #: The prompt modules only the evaluation quotes: the generation side's digest leaves them out.
 _EVALUATION_ONLY = ("evaluate",)
 
@@ -63,6 +64,14 @@ def template_texts(module_names: Iterable[str]) -> Iterator[str]:
             if attribute.isupper():
                 yield f"{name}.{attribute}"
                 yield from _texts(value)
+
+
+def package_texts() -> Iterator[str]:
+    """The texts `prompts` itself holds beside its label (the untrusted-text note, the evidence block)."""
+    for attribute, value in sorted(vars(prompts).items()):
+        if attribute.isupper() and attribute != "PROMPT_VERSION" and isinstance(value, str):
+            yield f"prompts.{attribute}"
+            yield value
 
 
 def schema_texts(models: Iterable[type[BaseModel]]) -> Iterator[str]:
@@ -91,7 +100,7 @@ def _generation_prompts() -> list[str]:
 
 
 PROMPT_VERSION = f"{prompts.PROMPT_VERSION}+" + digest(
-    [*template_texts(_generation_prompts()), prompts.UNTRUSTED_NOTE, *schema_texts(_generation_schemas())]
+    [*template_texts(_generation_prompts()), *package_texts(), *schema_texts(_generation_schemas())]
 )
 EVALUATION_VERSION = digest(
     [*template_texts(EVALUATION_PROMPTS), prompts.UNTRUSTED_NOTE, *schema_texts(EVALUATION_SCHEMAS)]

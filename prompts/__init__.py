@@ -29,6 +29,11 @@ Evidence (the writer's quotes, by chunk):
 _TAG = re.compile(r"<(/?)(chunk|candidate|question|answer|quote)\b", re.IGNORECASE)
 
 
+def flow(text: str) -> str:
+    """A rule as one paragraph: its line breaks and indentation folded to single spaces."""
+    return " ".join(text.split())
+
+
 def neutralise(text: str) -> str:
     """Text with anything that looks like one of our delimiting tags defused."""
     return _TAG.sub(lambda match: f"‹{match.group(1)}{match.group(2)}", text)

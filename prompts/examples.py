@@ -1,26 +1,15 @@
-"""Every example question the prompts show, with the names a copy of it would carry.
+"""The example questions the criteria and the judges show, with the names a copy of each would carry; a question
+type's own examples stand in its block of `prompts.generate` (`TYPE_EXAMPLES`).
 
 Real models copy a prompt's example verbatim, so each example is written so that a copy is refused by
 lint (`nodes.lint.examples`): it holds placeholders (X, Y, Z, "..."), or names an entity no team's chunks
 are likely to hold, or, when it names nothing, it is refused as it stands. The prompts quote these
-constants; tests/unit/test_prompt_examples.py holds every quoted question of every prompt to this list.
+constants; tests/unit/test_prompt_examples.py holds every question a prompt quotes to this list and the types'.
 The examples vary the attribute and the domain, so that no shape pulls a corpus towards one kind of fact.
 """
 
-# -- generation: the type's shape, with placeholders ---------------------------------------------
-COMPARISON = "Which has more members, X or Y?"
-COMPARISON_THREE = "Which of X, Y and Z ...?"
-COMPARISON_YES_NO = "Does X allow more connections than Y?"
+# -- the criteria's: one question or two (an intersection's shape quotes the first) ------------------------
 INTERSECTION = "Which city hosted both X and Y?"
-INTERSECTION_BOTH = "Is X both ... and ...?"
-INTERSECTION_YES_NO = "Is the company that X founded listed in Y?"
-COMPOSITION = "Which release introduced the setting that controls X?"
-COMPOSITION_OTHER = "Where was the architect of Y born?"
-COMPOSITION_YES_NO = "Was the architect of X born in Y?"
-FACTUAL = "What is the default value of X?"
-FACTUAL_OTHER = "Which release introduced Y?"
-FACTUAL_YES_NO = "Is X enabled by default?"
-PROCEDURAL = "How do you restore X from a base backup?"
 TWO_THINGS = "Which setting controls X, and what is its default?"
 SINGLE_HOP_TWO_THINGS = "What is X, and when was it added?"
 
@@ -39,19 +28,7 @@ GOOD_PROCEDURAL = "How do you rotate the logs of an nginx server?"
 #: chunk names copies the example; the names are given as English, German, French and Spanish write them. An
 #: example without names is refused when a question is the example itself.
 EXAMPLES: dict[str, tuple[str, ...]] = {
-    COMPARISON: (),
-    COMPARISON_THREE: (),
-    COMPARISON_YES_NO: (),
     INTERSECTION: (),
-    INTERSECTION_BOTH: (),
-    INTERSECTION_YES_NO: (),
-    COMPOSITION: (),
-    COMPOSITION_OTHER: (),
-    COMPOSITION_YES_NO: (),
-    FACTUAL: (),
-    FACTUAL_OTHER: (),
-    FACTUAL_YES_NO: (),
-    PROCEDURAL: (),
     TWO_THINGS: (),
     SINGLE_HOP_TWO_THINGS: (),
     BAD_META: (),

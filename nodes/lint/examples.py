@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from nodes.lint.entities import names
 from nodes.lint.rules import LintRules
-from prompts.examples import EXAMPLES
+from prompts import examples, generate
 
 #: A failed check: the rule's name and the feedback for the reviser.
 Finding = tuple[str, str]
@@ -108,6 +108,10 @@ def _plain(side: re.Match[str] | None, *, capitalised: bool) -> bool:
 def _normal(question: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", question.casefold()))
 
+
+#: Every example question a prompt shows, with the names a copy carries: the criteria's and the judges', and each
+#: question type's (which name nothing).
+EXAMPLES: dict[str, tuple[str, ...]] = {**examples.EXAMPLES, **dict.fromkeys(generate.TYPE_EXAMPLES, ())}
 
 #: Each example that names nothing, by its words (a question copies it when its words are the same).
 _WORDED_EXAMPLES = {_normal(example): example for example, example_names in EXAMPLES.items() if not example_names}

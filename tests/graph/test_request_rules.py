@@ -11,7 +11,7 @@ import pytest
 from langchain_core.messages import BaseMessage
 
 from graph.llm.offline.plausible import PLAUSIBLE_SCRIPT
-from prompts import criteria, examples
+from prompts import criteria, examples, generate
 from state.languages import answer_words
 from tests.support.harness import Harness
 
@@ -25,16 +25,16 @@ CELLS = [
     ("factual", True, "no"),
 ]
 OPEN_SHAPES = {
-    "comparison": examples.COMPARISON,
+    "comparison": generate.COMPARISON_EXAMPLE,
     "intersection": examples.INTERSECTION,
-    "composition": examples.COMPOSITION,
-    "factual": examples.FACTUAL,
+    "composition": generate.COMPOSITION_EXAMPLE,
+    "factual": generate.FACTUAL_EXAMPLE,
 }
 YES_NO_SHAPES = {
-    "comparison": examples.COMPARISON_YES_NO,
-    "intersection": examples.INTERSECTION_YES_NO,
-    "composition": examples.COMPOSITION_YES_NO,
-    "factual": examples.FACTUAL_YES_NO,
+    "comparison": generate.COMPARISON_YES_NO_EXAMPLE,
+    "intersection": generate.INTERSECTION_YES_NO_EXAMPLE,
+    "composition": generate.COMPOSITION_YES_NO_EXAMPLE,
+    "factual": generate.FACTUAL_YES_NO_EXAMPLE,
 }
 
 

@@ -7,8 +7,10 @@ import importlib
 import pkgutil
 from pathlib import Path
 
+import pytest
+
 import prompts
-from nodes.question_types import TYPES
+from nodes.question_types import TYPE_SPECS
 from nodes.steps.generate import draft_schema
 from nodes.versions import EVALUATION_VERSION, PROMPT_VERSION
 from prompts import criteria, evaluate, generate, judge_quality, judge_sufficiency, relevance, restyle, revise
@@ -43,25 +45,25 @@ STATED_BY: dict[str, list[str]] = {
     "STRICT": _JUDGES + [judge_sufficiency.SYSTEM],
     "EVIDENCE": _WRITERS + _SINGLE_HOP_WRITERS,
     "EVIDENCE_SHOWN": _JUDGES + [judge_sufficiency.SYSTEM],
-    "COMPARISON": [TYPES["comparison"].instruction(b) for b in (False, True)]
-    + [TYPES["comparison"].judged_definition(b) for b in (False, True)],
-    "INTERSECTION": [TYPES["intersection"].instruction(b) for b in (False, True)]
-    + [TYPES["intersection"].judged_definition(b) for b in (False, True)],
-    "COMPOSITION": [TYPES["composition"].instruction(b) for b in (False, True)]
-    + [TYPES["composition"].judged_definition(b) for b in (False, True)],
-    "FACTUAL": [TYPES["factual"].instruction(b) for b in (False, True)]
-    + [TYPES["factual"].judged_definition(b) for b in (False, True)],
-    "PROCEDURAL": [TYPES["procedural"].instruction(False), TYPES["procedural"].judged_definition(False)],
-    "YES_NO_INTERSECTION": [
-        TYPES["intersection"].instruction(True),
-        TYPES["intersection"].judged_definition(True),
-    ],
     "RELEVANT": [relevance.CARE_SYSTEM, relevance.CARE_BATCHED_SYSTEM, relevance.DIRECT_SYSTEM],
     "SAME_REQUEST": [restyle.WRITE_SYSTEM, restyle.CHECK_SYSTEM],
     "SAME_ANSWER": [restyle.WRITE_SYSTEM, restyle.CHECK_SYSTEM],
     "SAME_SOURCES": [restyle.WRITE_SYSTEM, restyle.CHECK_SYSTEM],
     "RESTYLE_CRITERIA": [restyle.WRITE_SYSTEM, restyle.CHECK_SYSTEM],
 }
+
+
+def test_each_question_type_s_definition_is_stated_by_its_writer_and_its_judge_alike() -> None:
+    """A type's definition (and a yes/no note) is written once, in its block of `prompts.generate`: a cell's request
+    and the quality judge read the same words, open and yes/no."""
+    for spec in TYPE_SPECS:
+        forms = (False, True) if spec.yes_no_shape is not None else (False,)
+        for binary in forms:
+            assert spec.definition in spec.instruction(binary), spec.name
+            assert spec.definition in spec.judged_definition(binary), spec.name
+        if spec.yes_no_note:
+            assert spec.yes_no_note in spec.instruction(True) and spec.yes_no_note in spec.judged_definition(True)
+            assert spec.yes_no_note not in spec.judged_definition(False), spec.name
 
 
 def _criteria() -> dict[str, str]:
@@ -130,4 +132,22 @@ def test_a_schema_description_is_part_of_the_version_its_requests_carry(monkeypa
         monkeypatch.undo()
         schemas.RagAnswer.model_rebuild(force=True)
         schemas.TemporalLabel.model_rebuild(force=True)
+        importlib.reload(nodes.versions)
+
+
+@pytest.mark.parametrize(("module", "attribute"), [(prompts, "EVIDENCE_BLOCK"), (generate, "COMPARISON_DEFINITION")])
+def test_a_generation_text_is_part_of_the_prompt_version_and_not_of_the_evaluation_s(
+    monkeypatch: pytest.MonkeyPatch, module: object, attribute: str
+) -> None:
+    """The evidence block `prompts` itself holds and a question type's definition reach only a sample's requests:
+    an edit changes the records' version and leaves the evaluation's cached rows as they are."""
+    import nodes.versions
+
+    monkeypatch.setattr(module, attribute, "another text")
+    try:
+        reloaded = importlib.reload(nodes.versions)
+        assert reloaded.PROMPT_VERSION != PROMPT_VERSION
+        assert reloaded.EVALUATION_VERSION == EVALUATION_VERSION
+    finally:
+        monkeypatch.undo()
         importlib.reload(nodes.versions)

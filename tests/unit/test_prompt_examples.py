@@ -1,6 +1,6 @@
-"""The prompts' example questions: each one the prompts quote is listed in `prompts.examples`, and lint refuses a
-copy of every one of them, in the languages lint has rules for, while real names and syntax with the same
-letters pass."""
+"""The prompts' example questions: each one the prompts quote is listed (`nodes.lint.examples.EXAMPLES`: those of
+`prompts.examples` and each question type's in `prompts.generate`), and lint refuses a copy of every one of them,
+in the languages lint has rules for, while real names and syntax with the same letters pass."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 import prompts
+from nodes.lint.examples import EXAMPLES
 from nodes.lint.question import lint_problems
-from prompts.examples import EXAMPLES
 
 _QUOTED_QUESTION = re.compile(r'"([^"\n]{4,200}\?)"')
 
