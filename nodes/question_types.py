@@ -5,7 +5,8 @@ drawn for it, and its names in breakdowns and exports.
 Every place that lists the types reads this table: a type's texts are its block in `prompts.generate`, its lint
 rules in `nodes.lint.construction`; `state.sample` names the types for the state and the dataset record (it may
 import nothing), and a test holds its names to this table's. A new type is one entry here, its block of texts in
-`prompts.generate` and its name in `state.sample`; and, if it has any, its rules.
+`prompts.generate` and its name in `state.sample` (in `QuestionType`, `SampleKind` and its family's tuples); and, if
+it has any, its rules.
 """
 
 from __future__ import annotations

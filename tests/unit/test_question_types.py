@@ -14,7 +14,11 @@ def test_state_names_the_types_the_registry_holds_in_its_order() -> None:
     assert sample.MULTI_HOP_TYPES == question_types.MULTI_HOP_TYPES
     assert sample.SINGLE_HOP_TYPES == question_types.SINGLE_HOP_TYPES
     assert sample.OPEN_ONLY_TYPES == question_types.OPEN_ONLY_TYPES
-    assert (*question_types.QUESTION_TYPES, sample.UNANSWERABLE) == sample.SAMPLE_KINDS
+    assert (
+        (*question_types.QUESTION_TYPES, sample.UNANSWERABLE)
+        == sample.SAMPLE_KINDS
+        == typing.get_args(sample.SampleKind)
+    )
 
 
 def test_each_type_has_its_texts_and_hop_bounds_within_the_record_s() -> None:

@@ -84,7 +84,7 @@ def _question(messages: list[BaseMessage]) -> dict[str, Any]:
     text = prompt(messages)
     kind = asked_type(text)
     chunks = tagged(messages, "chunk")
-    if len(chunks) == 1:  # a single-hop type, whichever: its one chunk is A
+    if "Bridging topic:" not in text:  # a single-hop type's request, whichever type: its one chunk is A
         return _single_hop_question(text, chunks["A"])
     topic = re.search(r"Bridging topic: (.*)", text).group(1).strip()  # type: ignore[union-attr]
     (number_a, title_a), (number_b, title_b) = section(chunks["A"]), section(chunks["B"])
