@@ -15,7 +15,7 @@ from graph.ledger.slots import CellQuota
 from graph.planning.cells import BINARY_MODES, cell_pairs, cell_quotas
 from graph.planning.personas import AUTO, read_personas
 from graph.planning.query_file import query_file
-from graph.planning.setting import flagged, option
+from graph.planning.setting import fields_problem, flagged, option
 from graph.planning.stages import context_fields, parse_node_options
 from graph.seeding.weights import read_weights, weight_key
 from nodes.question_types import MULTI_HOP_TYPES, OPEN_ONLY_TYPES, QUESTION_TYPES
@@ -256,10 +256,8 @@ class RunOptions:
 
     def problem(self) -> str | None:
         """What is wrong with these options, in one line naming the flag; None when a run can use them."""
-        for item, flag in flagged(RunOptions):
-            wrong = flag.problem(item.name, getattr(self, item.name))
-            if wrong:
-                return wrong
+        if wrong := fields_problem(self):
+            return wrong
         if not cell_pairs(self.types, BINARY_MODES[self.binary]):
             return f"--binary {self.binary} leaves no cell: {', '.join(OPEN_ONLY_TYPES)} questions have no yes/no form"
         if (self.role_from_queries or self.keep_queries) and not self.queries:

@@ -11,7 +11,7 @@ from graph.config.errors import InvalidOptions
 from graph.config.settings import COLUMN_SETTINGS, Settings
 from graph.folder.files import check_run_id
 from graph.planning.options import NEW_RUN_ONLY, RunOptions, refuse_new_run_options
-from graph.planning.setting import flagged, option
+from graph.planning.setting import fields_problem, option
 
 
 def with_columns(settings: Settings) -> Settings:
@@ -61,9 +61,8 @@ class RunRequest:
     """`--queries` as given now: a continued run may find its query file at another path (same contents)."""
 
     def __post_init__(self) -> None:
-        for item, flag in flagged(RunRequest):
-            if wrong := flag.problem(item.name, getattr(self, item.name)):
-                raise InvalidOptions(wrong)
+        if wrong := fields_problem(self):
+            raise InvalidOptions(wrong)
         if self.worker and not self.resume:
             raise InvalidOptions("--worker joins an existing run: give --resume RUN_ID")
         refuse_new_run_options(self.resume, {name: getattr(self.options, name) for name in NEW_RUN_ONLY})

@@ -87,6 +87,15 @@ def flagged(cls: type) -> list[tuple[Field[Any], Flag]]:
     return [(item, flag) for item in fields(cls) if (flag := flag_of(item)) is not None]
 
 
+def fields_problem(instance: Any) -> str | None:
+    """What is wrong with the flagged fields of a dataclass instance: the first one's problem, in one line naming
+    its flag; None when every one is fine."""
+    for item, flag in flagged(type(instance)):
+        if wrong := flag.problem(item.name, getattr(instance, item.name)):
+            return wrong
+    return None
+
+
 def add_flags(cls: type, groups: dict[str, argparse._ArgumentGroup]) -> None:
     """One `add_argument` per flagged field of `cls` (`RunOptions`, `RunRequest`), in the group its flag names:
     the flag's name, type, help and choices from the field's `Flag`. A flag not given reads None, so the field's
