@@ -22,7 +22,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, get_args
 
 from state.evidence import Evidence, Location, Passage, locate, offset
 
@@ -33,15 +33,7 @@ EvidenceMetric = Literal[
     "evidence_recall", "evidence_precision", "evidence_iou", "all_evidence_found", "hit@k", "mrr", "ndcg@k"
 ]
 #: The evidence metrics, in the order the reports show them.
-EVIDENCE_METRICS: tuple[EvidenceMetric, ...] = (
-    "evidence_recall",
-    "evidence_precision",
-    "evidence_iou",
-    "all_evidence_found",
-    "hit@k",
-    "mrr",
-    "ndcg@k",
-)
+EVIDENCE_METRICS: tuple[EvidenceMetric, ...] = get_args(EvidenceMetric)
 
 
 def document_key(source: str) -> str:

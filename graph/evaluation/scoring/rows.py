@@ -3,9 +3,9 @@ the metrics it holds."""
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, TypeGuard
+from typing import Literal, TypedDict, TypeGuard, get_args
 
-from graph.evaluation.scoring.evidence import EVIDENCE_METRICS, EvidenceMetric, PlacedContext
+from graph.evaluation.scoring.evidence import EvidenceMetric, PlacedContext
 from graph.evaluation.setups import Setup
 from state.record import DatasetRecord
 
@@ -20,16 +20,7 @@ Metric = Literal[
     "abstained",
     "abstained_generated",
 ]
-METRICS: tuple[Metric, ...] = (
-    "precision",
-    "recall",
-    *EVIDENCE_METRICS,
-    "correct",
-    "correctness",
-    "faithful",
-    "abstained",
-    "abstained_generated",
-)
+METRICS: tuple[Metric, ...] = get_args(Metric)
 """`precision`, `recall`: by chunk id, where the setup reads the run's own collection; the evidence metrics
 (`graph.evaluation.scoring.evidence`) on any collection, for records that carry evidence; `correct`: the judge's
 verdict; `correctness`: the graded score RAGAS calls answer_correctness (0 to 1); `abstained`: on the simulated
@@ -39,9 +30,7 @@ for itself."""
 
 #: A field of the record an evaluation is broken down by.
 Group = Literal["answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style", "persona"]
-GROUPS: tuple[Group, ...] = (
-    "answerable", "question_type", "binary", "language", "temporal", "difficulty", "query_style", "persona"
-)  # fmt: skip
+GROUPS: tuple[Group, ...] = get_args(Group)
 
 
 #: A record's value of a breakdown field.
